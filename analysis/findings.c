@@ -1,0 +1,203 @@
+/* findings.c — spec §4: eliminated references, garbage that survives,
+ * dangling references, cluster lists that disagree with their members' real
+ * references, objects only clusters keep, RootSet objects that are garbage. */
+#include "findings.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const finding_kind_names[FK_COUNT] = {
+	"eliminated-ref", "garbage-survives", "dangling-ref", "cluster-missing-mutable",
+	"cluster-missing-cluster", "cluster-keeps-alive", "rootset-garbage",
+};
+
+static int add(findings *f, finding x)
+{
+	if (f->n == f->cap) {
+		uint32_t cap = f->cap ? f->cap * 2 : 64;
+		finding *v = realloc(f->v, (size_t)cap * sizeof *v);
+		if (!v)
+			return -1;
+		f->v = v;
+		f->cap = cap;
+	}
+	f->v[f->n++] = x;
+	f->count[x.kind]++;
+	return 0;
+}
+
+void findings_free(findings *f)
+{
+	free(f->v);
+	memset(f, 0, sizeof *f);
+}
+
+const char *edge_property(const heap *h, uint32_t via)
+{
+	if (via == VIA_CLASS)
+		return "Class";
+	if (via == VIA_OUTER)
+		return "Outer";
+	if (via == VIA_NONE)
+		return "";
+	uint32_t p = h->ref_prop[via - 2];
+	return p ? heap_str(h, p) : "(unnamed)";
+}
+
+/* Cluster disagreements: every real reference of a live cluster's root and
+ * members that leaves the cluster must be covered by its lists. */
+static int cluster_checks(const heap *h, const gc_result *r, findings *out)
+{
+	uint32_t *mut_stamp = calloc(h->slots ? h->slots : 1, sizeof *mut_stamp);
+	uint32_t *ref_stamp = calloc(h->slots ? h->slots : 1, sizeof *ref_stamp);
+	if (!mut_stamp || !ref_stamp) {
+		free(mut_stamp);
+		free(ref_stamp);
+		return -1;
+	}
+	int rc = 0;
+	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
+		if (r->cluster_fate[c] == CF_GARBAGE_ROOT || r->cluster_fate[c] == CF_REFERENCES_DISSOLVED)
+			continue;
+		const cluster *cl = &h->clusters[c];
+		for (uint32_t k = 0; k < cl->n_mutables; k++)
+			mut_stamp[h->cluster_items[cl->mutables + k]] = c + 1;
+		for (uint32_t k = 0; k < cl->n_refs; k++)
+			ref_stamp[h->cluster_items[cl->refs + k]] = c + 1;
+		for (uint32_t k = 0; k <= cl->n_members && rc == 0; k++) {
+			obj_t x = k == cl->n_members ? cl->root : h->cluster_items[cl->members + k];
+			uint32_t first = h->ref_start[x], n = h->ref_start[x + 1] - first;
+			for (uint32_t e = 0; e < n + 2 && rc == 0; e++) {
+				obj_t t;
+				uint32_t via;
+				if (e == 0) {
+					t = h->cls[x]; via = VIA_CLASS;
+				} else if (e == 1) {
+					t = h->outer[x]; via = VIA_OUTER;
+				} else {
+					uint32_t pos = first + e - 2;
+					int kind = h->ref_kind[pos];
+					if (kind == REF_WEAK || kind == REF_SOFT)
+						continue;
+					t = h->ref_dst[pos]; via = VIA_REF(pos);
+				}
+				if (t < 0 || heap_in_disregard(h, t) || h->cluster[t] == (int32_t)c)
+					continue;
+				int32_t tc = h->cluster[t];
+				finding f = {0, 0, 0, x, t, cl->root, via};
+				if (tc >= 0) {
+					if (ref_stamp[h->clusters[tc].root] == c + 1)
+						continue;
+					f.kind = FK_CLUSTER_MISSING_CLUSTER;
+				} else {
+					if (mut_stamp[t] == c + 1)
+						continue;
+					f.kind = FK_CLUSTER_MISSING_MUTABLE;
+				}
+				f.use_after_free = r->reachable[x] && !r->reachable[t];
+				rc = add(out, f);
+			}
+		}
+	}
+	free(mut_stamp);
+	free(ref_stamp);
+	return rc;
+}
+
+int findings_collect(const heap *h, const gc_result *r, findings *out)
+{
+	memset(out, 0, sizeof *out);
+	int rc = 0;
+	for (uint32_t k = 0; k < r->neliminated && rc == 0; k++) {
+		const gc_eliminated *e = &r->eliminated[k];
+		finding f = {FK_ELIMINATED_REF, e->src == OBJ_NONE, 0, e->src, e->dst, OBJ_NONE,
+			     e->src == OBJ_NONE ? e->ref : VIA_REF(e->ref)};
+		rc = add(out, f);
+	}
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
+		if (!r->reachable[i] || !heap_is_garbage(h, (obj_t)i) || heap_in_disregard(h, (obj_t)i))
+			continue;
+		finding f = {FK_GARBAGE_SURVIVES, 0, 0, (obj_t)i, r->parent[i], OBJ_NONE, r->via[i]};
+		if (h->cluster[i] >= 0)
+			f.cluster = h->clusters[h->cluster[i]].root;
+		rc = add(out, f);
+	}
+	for (uint32_t k = 0; k < h->ndangling && rc == 0; k++)
+		rc = add(out, (finding){FK_DANGLING_REF, 0, 0, h->dangling[k].src, h->dangling[k].dst, OBJ_NONE, k});
+	for (uint32_t k = 0; k < h->ngcrefs && rc == 0; k++)
+		if (!heap_exists(h, h->gcrefs[k].dst))
+			rc = add(out, (finding){FK_DANGLING_REF, 1, 0, OBJ_NONE, h->gcrefs[k].dst, OBJ_NONE, k});
+	if (rc == 0)
+		rc = cluster_checks(h, r, out);
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
+		if (!r->reachable[i] || r->distance[i] != UINT32_MAX)
+			continue;
+		int32_t c = h->cluster[i];
+		rc = add(out, (finding){FK_CLUSTER_KEEPS_ALIVE, 0, 0, (obj_t)i, c >= 0 ? h->clusters[c].root : OBJ_NONE,
+					OBJ_NONE, VIA_NONE});
+	}
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++)
+		if (h->cls[i] != OBJ_FREE && (h->iflags[i] & IF_RootSet) && heap_is_garbage(h, (obj_t)i))
+			rc = add(out, (finding){FK_ROOTSET_GARBAGE, 0, 0, (obj_t)i, OBJ_NONE, OBJ_NONE, VIA_NONE});
+	if (rc)
+		findings_free(out);
+	return rc;
+}
+
+void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
+{
+	switch (f->kind) {
+	case FK_ELIMINATED_REF:
+		if (f->gcref) {
+			const gc_ref *g = &h->gcrefs[f->edge];
+			snprintf(buf, cap, "FGCObject %s reference %s to garbage object %d is nulled",
+				 heap_str(h, g->referencer), g->prop ? heap_str(h, g->prop) : "(unnamed)", f->other);
+		} else {
+			snprintf(buf, cap, "%s reference %s to garbage object %d is nulled",
+				 ref_kind_names[h->ref_kind[f->edge - 2]], edge_property(h, f->edge), f->other);
+		}
+		return;
+	case FK_GARBAGE_SURVIVES:
+		if (f->other != OBJ_NONE && f->edge == VIA_CLASS)
+			snprintf(buf, cap, "kept as the Class of %d", f->other);
+		else if (f->other != OBJ_NONE && f->edge == VIA_OUTER)
+			snprintf(buf, cap, "kept as the Outer of %d", f->other);
+		else if (f->other != OBJ_NONE)
+			snprintf(buf, cap, "kept by immutable reference %s of %d", edge_property(h, f->edge), f->other);
+		else if (h->iflags[f->idx] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
+			snprintf(buf, cap, "kept as a root by its internal flags");
+		else if (f->cluster != OBJ_NONE)
+			snprintf(buf, cap, "kept by its cluster (root %d)", f->cluster);
+		else
+			snprintf(buf, cap, "kept through a cluster's lists");
+		return;
+	case FK_DANGLING_REF:
+		if (f->gcref) {
+			const gc_ref *g = &h->gcrefs[f->edge];
+			snprintf(buf, cap, "FGCObject %s reference %s names free slot %d", heap_str(h, g->referencer),
+				 g->prop ? heap_str(h, g->prop) : "(unnamed)", f->other);
+		} else {
+			const dangling_ref *d = &h->dangling[f->edge];
+			snprintf(buf, cap, "%s reference %s names free slot %d", ref_kind_names[d->kind],
+				 d->prop ? heap_str(h, d->prop) : "(unnamed)", f->other);
+		}
+		return;
+	case FK_CLUSTER_MISSING_MUTABLE:
+	case FK_CLUSTER_MISSING_CLUSTER:
+		snprintf(buf, cap, "%s -> %d of cluster %d is missing from its %s%s", edge_property(h, f->edge), f->other,
+			 f->cluster, f->kind == FK_CLUSTER_MISSING_MUTABLE ? "MutableObjects" : "ReferencedClusters",
+			 f->use_after_free ? "; use-after-free: the GC collects it while it is still referenced" : "");
+		return;
+	case FK_CLUSTER_KEEPS_ALIVE:
+		if (f->other != OBJ_NONE)
+			snprintf(buf, cap, "alive only as a member of cluster %d: no reference chain reaches it", f->other);
+		else
+			snprintf(buf, cap, "alive only through a cluster's lists: no reference chain reaches it");
+		return;
+	case FK_ROOTSET_GARBAGE:
+		snprintf(buf, cap, "in the RootSet and marked garbage: it is never collected");
+		return;
+	}
+	snprintf(buf, cap, "?");
+}

@@ -1,0 +1,46 @@
+/* findings.h — what a developer hunting a leak or a crash needs to know
+ * (spec §4), derived from a heap and its GC result. */
+#ifndef UGC_FINDINGS_H
+#define UGC_FINDINGS_H
+
+#include "gc.h"
+
+enum finding_kind {
+	FK_ELIMINATED_REF,         /* a reference the GC nulls: its target is garbage */
+	FK_GARBAGE_SURVIVES,       /* a garbage object still alive, and what keeps it */
+	FK_DANGLING_REF,           /* a reference to a free slot */
+	FK_CLUSTER_MISSING_MUTABLE,/* a clustered object's reference not in MutableObjects */
+	FK_CLUSTER_MISSING_CLUSTER,/* ... into a cluster not in ReferencedClusters */
+	FK_CLUSTER_KEEPS_ALIVE,    /* alive only through cluster lists: no real chain */
+	FK_ROOTSET_GARBAGE,        /* RootSet and garbage at once */
+	FK_COUNT
+};
+extern const char *const finding_kind_names[FK_COUNT];
+
+/* One finding.  IDX is the object it is about (OBJ_NONE for an FGCObject's
+ * reference), OTHER the second object (target, keeper), CLUSTER the cluster
+ * root involved, EDGE the reference: a VIA_* code for "r" records and
+ * Class/Outer, or the record index for "g" and dangling records (GCREF says
+ * which). */
+typedef struct finding {
+	uint8_t kind;
+	uint8_t gcref;          /* EDGE is an index into heap.gcrefs */
+	uint8_t use_after_free; /* the GC collects OTHER while IDX still references it */
+	obj_t idx, other, cluster;
+	uint32_t edge;
+} finding;
+
+typedef struct findings {
+	finding *v;
+	uint32_t n, cap;
+	uint32_t count[FK_COUNT];
+} findings;
+
+int findings_collect(const heap *h, const gc_result *r, findings *out);
+void findings_free(findings *f);
+/* One line describing F (property names, kinds, the reason). */
+void finding_detail(const heap *h, const finding *f, char *buf, size_t cap);
+/* Name of an edge: "Class", "Outer", or the property (or "(unnamed)"). */
+const char *edge_property(const heap *h, uint32_t via);
+
+#endif

@@ -1,0 +1,567 @@
+/* gc.c — reachability analysis (spec §1 steps 1-8) and the purge (§2).
+ * See gc.h for the marking order.  Work lists only, never recursion. */
+#include "gc.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "vec.h"
+
+const char *const root_kind_names[RK_COUNT] = {
+	"disregard", "rootset", "refcounted", "internal-keep", "keepflags", "gcobject", "cluster", "referenced",
+};
+const char *const cluster_fate_names[CF_COUNT] = {
+	"alive", "garbage-root", "references-dissolved", "unreachable-root", "garbage-mutable",
+};
+
+/* Object states while marking. */
+enum { S_FREE, S_MAYBE, S_REACHABLE, S_UNREACHABLE };
+
+/* Frontiers smaller than this are traced on the calling thread alone. */
+#define PARALLEL_MIN 16384
+#define CHUNK 2048
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+uint32_t gc_default_keep_flags(int mode)
+{
+	return mode == MODE_EDITOR ? RF_Standalone : 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+int vec_sort_unique(vec *a)
+{
+	if (a->n < 2)
+		return 0;
+	qsort(a->v, a->n, sizeof *a->v, cmp_u32);
+	size_t w = 1;
+	for (size_t i = 1; i < a->n; i++)
+		if (a->v[i] != a->v[w - 1])
+			a->v[w++] = a->v[i];
+	a->n = w;
+	return 0;
+}
+
+/* Is I a root (§1.3), outside the disregard pool? */
+static int is_root(const heap *h, obj_t i, uint32_t keep)
+{
+	if (h->iflags[i] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
+		return 1;
+	return (h->oflags[i] & keep) && !heap_is_garbage(h, i);
+}
+
+int root_kind_static(const heap *h, obj_t i, uint32_t keep, int gc_target)
+{
+	if (heap_in_disregard(h, i))
+		return RK_DISREGARD;
+	if (h->iflags[i] & IF_RootSet)
+		return RK_ROOTSET;
+	if (h->iflags[i] & IF_RefCounted)
+		return RK_REFCOUNTED;
+	if (h->iflags[i] & IF_INTERNAL_KEEP)
+		return RK_INTERNAL_KEEP;
+	if ((h->oflags[i] & keep) && !heap_is_garbage(h, i))
+		return RK_KEEPFLAGS;
+	if (gc_target && !heap_is_garbage(h, i))
+		return RK_GCOBJECT;
+	return RK_NONE;
+}
+
+/* What one tracing thread produces for a level. */
+typedef struct trace_out {
+	vec next;     /* objects it marked: the next level's work */
+	vec requests; /* clusters whose root it found maybe-unreachable */
+	vec elim;     /* positions of eliminated references */
+	vec weak;     /* positions of weak references remembered */
+	uint32_t traced;
+} trace_out;
+
+typedef struct marker {
+	heap *h;
+	uint32_t keep;
+	uint8_t *state;     /* S_* per slot; CAS'd while tracing */
+	uint8_t *queued;    /* per slot: already put on a work list */
+	uint8_t *live;      /* per cluster: not dissolved in step 2 */
+	uint8_t *needs_dissolving; /* per cluster */
+	uint8_t *step5_queued;     /* per cluster */
+	uint32_t *cqueue;   /* FIFO of clusters awaiting step 5; each enters once */
+	uint32_t cq_head, cq_tail;
+	vec next;           /* the next level's work list */
+	vec g_elim;         /* eliminated "g" records */
+	vec elim, weak;     /* all levels, merged */
+	uint32_t roots, traced;
+	/* the current level, shared by the tracing threads */
+	const uint32_t *frontier;
+	size_t nfrontier;
+	atomic_size_t next_chunk;
+} marker;
+
+static inline int is_live_root(const marker *m, obj_t t)
+{
+	int32_t c = m->h->cluster[t];
+	return c >= 0 && m->live[c] && m->h->clusters[c].root == t;
+}
+
+static int push_work(marker *m, obj_t x)
+{
+	if (m->queued[x])
+		return 0;
+	m->queued[x] = 1;
+	return vec_push(&m->next, (uint32_t)x);
+}
+
+static void enqueue_step5(marker *m, uint32_t c)
+{
+	if (!m->step5_queued[c]) {
+		m->step5_queued[c] = 1;
+		m->cqueue[m->cq_tail++] = c;
+	}
+}
+
+/* Step 4 for a clustered target: its cluster's root becomes reachable. */
+static void activate(marker *m, uint32_t c)
+{
+	obj_t r = m->h->clusters[c].root;
+	if (m->state[r] == S_MAYBE) {
+		m->state[r] = S_REACHABLE;
+		enqueue_step5(m, c);
+	}
+}
+
+/* Step 4 for target T on the sequential path (roots, "g" records, step 5). */
+static int visit_seq(marker *m, obj_t t)
+{
+	int32_t c = m->h->cluster[t];
+	if (c >= 0 && m->live[c]) {
+		activate(m, (uint32_t)c);
+		return 0;
+	}
+	if (m->state[t] == S_MAYBE) {
+		m->state[t] = S_REACHABLE;
+		return push_work(m, t);
+	}
+	return 0;
+}
+
+/* Step 5: a cluster became reachable. */
+static int step5(marker *m, uint32_t c)
+{
+	heap *h = m->h;
+	const cluster *cl = &h->clusters[c];
+	for (uint32_t k = 0; k < cl->n_refs; k++) {
+		obj_t r = h->cluster_items[cl->refs + k];
+		if (heap_is_garbage(h, r))
+			m->needs_dissolving[c] = 1;
+		else if (m->state[r] == S_MAYBE)
+			m->state[r] = S_REACHABLE; /* and nothing more: the engine trusts the list */
+	}
+	for (uint32_t k = 0; k < cl->n_mutables; k++) {
+		obj_t t = h->cluster_items[cl->mutables + k];
+		if (heap_is_garbage(h, t)) {
+			m->needs_dissolving[c] = 1;
+			continue;
+		}
+		if (heap_in_disregard(h, t))
+			continue;
+		int32_t tc = h->cluster[t];
+		if (tc >= 0 && m->live[tc] && h->clusters[tc].root != t) {
+			activate(m, (uint32_t)tc);
+		} else if (m->state[t] == S_MAYBE) {
+			m->state[t] = S_REACHABLE;
+			if (push_work(m, t))
+				return -1;
+			if (tc >= 0 && m->live[tc])
+				enqueue_step5(m, (uint32_t)tc);
+		}
+	}
+	if (m->needs_dissolving[c])
+		for (uint32_t k = 0; k < cl->n_members; k++)
+			if (push_work(m, h->cluster_items[cl->members + k]))
+				return -1;
+	return 0;
+}
+
+static int drain_step5(marker *m)
+{
+	while (m->cq_head < m->cq_tail)
+		if (step5(m, m->cqueue[m->cq_head++]))
+			return -1;
+	return 0;
+}
+
+/* Step 4 for one target on a tracing thread: order-free work only. */
+static inline int visit_par(marker *m, trace_out *o, obj_t t)
+{
+	int32_t c = m->h->cluster[t];
+	if (c >= 0 && m->live[c]) {
+		obj_t r = m->h->clusters[c].root;
+		if (__atomic_load_n(&m->state[r], __ATOMIC_RELAXED) == S_MAYBE)
+			return vec_push(&o->requests, (uint32_t)c);
+		return 0;
+	}
+	uint8_t expect = S_MAYBE;
+	if (__atomic_load_n(&m->state[t], __ATOMIC_RELAXED) == S_MAYBE &&
+	    __atomic_compare_exchange_n(&m->state[t], &expect, S_REACHABLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		m->queued[t] = 1;
+		return vec_push(&o->next, (uint32_t)t);
+	}
+	return 0;
+}
+
+static int trace(marker *m, trace_out *o, obj_t x)
+{
+	const heap *h = m->h;
+	int rc = 0;
+	o->traced++;
+	obj_t t = h->cls[x];
+	if (!heap_in_disregard(h, t))
+		rc |= visit_par(m, o, t);
+	t = h->outer[x];
+	if (t >= 0 && !heap_in_disregard(h, t))
+		rc |= visit_par(m, o, t);
+	for (uint32_t k = h->ref_start[x], e = h->ref_start[x + 1]; k < e; k++) {
+		t = h->ref_dst[k];
+		switch (h->ref_kind[k]) {
+		case REF_WEAK:
+			rc |= vec_push(&o->weak, k);
+			continue;
+		case REF_SOFT:
+			continue;
+		case REF_IMMUTABLE:
+			if (!heap_in_disregard(h, t))
+				rc |= visit_par(m, o, t);
+			continue;
+		default:
+			if (heap_in_disregard(h, t))
+				continue;
+			if (heap_is_garbage(h, t))
+				rc |= vec_push(&o->elim, k);
+			else
+				rc |= visit_par(m, o, t);
+		}
+	}
+	return rc;
+}
+
+static int trace_range(marker *m, trace_out *o)
+{
+	for (;;) {
+		size_t start = atomic_fetch_add(&m->next_chunk, CHUNK);
+		if (start >= m->nfrontier)
+			return 0;
+		size_t end = start + CHUNK < m->nfrontier ? start + CHUNK : m->nfrontier;
+		for (size_t i = start; i < end; i++)
+			if (trace(m, o, (obj_t)m->frontier[i]))
+				return -1;
+	}
+}
+
+struct thread_arg {
+	marker *m;
+	trace_out out;
+	int rc;
+};
+
+static void *trace_thread(void *p)
+{
+	struct thread_arg *a = p;
+	a->rc = trace_range(a->m, &a->out);
+	return NULL;
+}
+
+/* Trace one level (the objects in FRONTIER) and do its cluster work. */
+static int mark_level(marker *m, const vec *frontier, int threads)
+{
+	struct thread_arg args[64];
+	int n = frontier->n >= PARALLEL_MIN ? threads : 1;
+	if (n > 64)
+		n = 64;
+	memset(args, 0, sizeof args[0] * (size_t)n);
+	m->frontier = frontier->v;
+	m->nfrontier = frontier->n;
+	atomic_store(&m->next_chunk, 0);
+	pthread_t th[64];
+	int started = 0;
+	for (int t = 1; t < n; t++) {
+		args[t].m = m;
+		if (pthread_create(&th[t], NULL, trace_thread, &args[t]) == 0)
+			started = t;
+		else
+			break;
+	}
+	args[0].m = m;
+	trace_thread(&args[0]);
+	for (int t = 1; t <= started; t++)
+		pthread_join(th[t], NULL);
+	vec requests = {0};
+	int rc = 0;
+	for (int t = 0; t <= started; t++) {
+		trace_out *o = &args[t].out;
+		rc |= args[t].rc;
+		rc |= vec_append(&m->next, &o->next) | vec_append(&requests, &o->requests) |
+		      vec_append(&m->elim, &o->elim) | vec_append(&m->weak, &o->weak);
+		m->traced += o->traced;
+		vec_free(&o->next); vec_free(&o->requests); vec_free(&o->elim); vec_free(&o->weak);
+	}
+	/* the cluster work, in root index order (cluster ids are file order) */
+	vec roots = {0};
+	vec_sort_unique(&requests);
+	for (size_t i = 0; i < requests.n; i++)
+		rc |= vec_push(&roots, (uint32_t)m->h->clusters[requests.v[i]].root);
+	vec_sort_unique(&roots);
+	for (size_t i = 0; i < roots.n; i++)
+		activate(m, (uint32_t)m->h->cluster[roots.v[i]]);
+	rc |= drain_step5(m);
+	vec_free(&requests);
+	vec_free(&roots);
+	return rc;
+}
+
+/* Step 2: dissolve garbage-rooted clusters and, through ReferencedByClusters,
+ * every cluster that references them; pre-mark the members of the rest. */
+static void prepass(marker *m, gc_result *r)
+{
+	heap *h = m->h;
+	uint32_t *work = m->cqueue, n = 0; /* borrowed: step 5 has not started */
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		m->live[c] = 1;
+		if (heap_is_garbage(h, h->clusters[c].root)) {
+			m->live[c] = 0;
+			r->cluster_fate[c] = CF_GARBAGE_ROOT;
+			work[n++] = c;
+		}
+	}
+	while (n > 0) {
+		uint32_t c = work[--n];
+		for (uint32_t k = h->refby_start[c]; k < h->refby_start[c + 1]; k++) {
+			uint32_t b = h->cluster_refby[k];
+			if (m->live[b]) {
+				m->live[b] = 0;
+				r->cluster_fate[b] = CF_REFERENCES_DISSOLVED;
+				work[n++] = b;
+			}
+		}
+	}
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		if (m->live[c])
+			for (uint32_t k = 0; k < h->clusters[c].n_members; k++)
+				m->state[h->cluster_items[h->clusters[c].members + k]] = S_REACHABLE;
+}
+
+/* Step 3: the roots, then the "g" records, in a fixed order. */
+static int mark_roots(marker *m, gc_result *r)
+{
+	heap *h = m->h;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (h->cls[i] == OBJ_FREE)
+			continue;
+		int32_t c = h->cluster[i];
+		int live_cluster = c >= 0 && m->live[c];
+		if (heap_in_disregard(h, (obj_t)i)) {
+			if (live_cluster && h->clusters[c].root == (obj_t)i)
+				enqueue_step5(m, (uint32_t)c);
+			continue;
+		}
+		if (!is_root(h, (obj_t)i, m->keep))
+			continue;
+		m->roots++;
+		m->state[i] = S_REACHABLE;
+		if (push_work(m, (obj_t)i))
+			return -1;
+		if (live_cluster) {
+			if (h->clusters[c].root == (obj_t)i)
+				enqueue_step5(m, (uint32_t)c);
+			else
+				activate(m, (uint32_t)c);
+		}
+	}
+	for (uint32_t g = 0; g < h->ngcrefs; g++) {
+		obj_t t = h->gcrefs[g].dst;
+		if (!heap_exists(h, t))
+			continue; /* dangling: a finding */
+		r->gc_target[t] = 1;
+		if (heap_in_disregard(h, t))
+			continue;
+		if (heap_is_garbage(h, t)) {
+			if (vec_push(&m->g_elim, g))
+				return -1;
+			continue;
+		}
+		if (visit_seq(m, t))
+			return -1;
+	}
+	return drain_step5(m);
+}
+
+static int mark(marker *m, gc_result *r, int threads)
+{
+	if (mark_roots(m, r))
+		return -1;
+	vec frontier = {0};
+	while (m->next.n) {
+		vec tmp = frontier;
+		frontier = m->next;
+		m->next = tmp;
+		m->next.n = 0;
+		if (mark_level(m, &frontier, threads)) {
+			vec_free(&frontier);
+			return -1;
+		}
+	}
+	vec_free(&frontier);
+	return 0;
+}
+
+/* Steps 6-8 and the purge. */
+static int finish(marker *m, gc_result *r)
+{
+	heap *h = m->h;
+	double t0 = now_seconds();
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		if (!m->live[c])
+			continue;
+		const cluster *cl = &h->clusters[c];
+		if (m->state[cl->root] == S_MAYBE) {
+			r->cluster_fate[c] = CF_UNREACHABLE_ROOT;
+			for (uint32_t k = 0; k < cl->n_members; k++) {
+				obj_t x = h->cluster_items[cl->members + k];
+				if (!heap_in_disregard(h, x))
+					m->state[x] = S_UNREACHABLE;
+			}
+		} else if (m->needs_dissolving[c]) {
+			r->cluster_fate[c] = CF_GARBAGE_MUTABLE;
+		}
+	}
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		r->dissolved[r->cluster_fate[c]]++;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (m->state[i] == S_MAYBE)
+			m->state[i] = S_UNREACHABLE;
+		r->reachable[i] = m->state[i] == S_REACHABLE;
+		r->reachable_count += r->reachable[i];
+	}
+	double t1 = now_seconds();
+	/* step 7: weak references to unreachable objects are cleared */
+	vec_sort_unique(&m->weak);
+	vec cleared = {0};
+	for (size_t k = 0; k < m->weak.n; k++)
+		if (m->state[h->ref_dst[m->weak.v[k]]] == S_UNREACHABLE && vec_push(&cleared, m->weak.v[k]))
+			return -1;
+	r->cleared = cleared.v;
+	r->ncleared = (uint32_t)cleared.n;
+	double t2 = now_seconds();
+	/* step 8: gather */
+	vec purged = {0};
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (m->state[i] == S_UNREACHABLE && vec_push(&purged, i))
+			return -1;
+	r->purged = (obj_t *)purged.v;
+	r->npurged = (uint32_t)purged.n;
+	double t3 = now_seconds();
+	/* §2 purge: BeginDestroy all, FinishDestroy the ready ones (the others
+	 * pend), destroy on the purge thread or the game thread */
+	for (uint32_t k = 0; k < r->npurged; k++) {
+		obj_t x = r->purged[k];
+		r->purged_bytes += h->size[x];
+		if (h->traits[x] & TR_NotReadyForFinishDestroy) {
+			r->pending++;
+			r->pending_bytes += h->size[x];
+		}
+		if (h->traits[x] & TR_GameThreadDestroy) {
+			r->game_thread++;
+			r->game_thread_bytes += h->size[x];
+		}
+	}
+	/* eliminated references: "g" records first, then "r" ones by position */
+	vec_sort_unique(&m->elim);
+	r->neliminated = (uint32_t)(m->g_elim.n + m->elim.n);
+	r->eliminated = malloc((size_t)r->neliminated * sizeof *r->eliminated + 1);
+	if (!r->eliminated)
+		return -1;
+	uint32_t n = 0;
+	for (size_t k = 0; k < m->g_elim.n; k++)
+		r->eliminated[n++] = (gc_eliminated){OBJ_NONE, h->gcrefs[m->g_elim.v[k]].dst, m->g_elim.v[k]};
+	for (size_t k = 0; k < m->elim.n; k++) {
+		uint32_t pos = m->elim.v[k];
+		r->eliminated[n++] = (gc_eliminated){OBJ_NONE, h->ref_dst[pos], pos};
+	}
+	/* sources of "r" eliminations: walk the rows once */
+	uint32_t e = (uint32_t)m->g_elim.n;
+	for (uint32_t i = 0; i < h->slots && e < n; i++)
+		while (e < n && r->eliminated[e].ref < h->ref_start[i + 1])
+			r->eliminated[e++].src = (obj_t)i;
+	r->time.dissolve = t1 - t0;
+	r->time.weak = t2 - t1;
+	r->time.gather = t3 - t2;
+	r->time.purge = now_seconds() - t3;
+	return 0;
+}
+
+
+int gc_run(heap *h, const gc_options *opt, gc_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->slots = h->slots;
+	marker m = {0};
+	m.h = h;
+	m.keep = opt->keep_flags;
+	size_t s = h->slots ? h->slots : 1, nc = h->nclusters ? h->nclusters : 1;
+	m.state = malloc(s);
+	m.queued = calloc(s, 1);
+	m.live = calloc(nc, 1);
+	m.needs_dissolving = calloc(nc, 1);
+	m.step5_queued = calloc(nc, 1);
+	m.cqueue = malloc(nc * sizeof *m.cqueue);
+	r->reachable = calloc(s, 1);
+	r->gc_target = calloc(s, 1);
+	r->cluster_fate = calloc(nc, 1);
+	int rc = -1;
+	if (!m.state || !m.queued || !m.live || !m.needs_dissolving || !m.step5_queued || !m.cqueue ||
+	    !r->reachable || !r->gc_target || !r->cluster_fate)
+		goto out;
+	double t0 = now_seconds();
+	for (uint32_t i = 0; i < h->slots; i++)
+		m.state[i] = h->cls[i] == OBJ_FREE ? S_FREE : heap_in_disregard(h, (obj_t)i) ? S_REACHABLE : S_MAYBE;
+	prepass(&m, r);
+	double t1 = now_seconds();
+	if (mark(&m, r, opt->threads > 0 ? opt->threads : 1))
+		goto out;
+	double t2 = now_seconds();
+	r->roots = m.roots;
+	r->traced = m.traced;
+	r->time.prepass = t1 - t0;
+	r->time.mark = t2 - t1;
+	if (finish(&m, r))
+		goto out;
+	double t3 = now_seconds();
+	if (gc_retention(h, r, opt->keep_flags))
+		goto out;
+	r->time.distances = now_seconds() - t3;
+	rc = 0;
+out:
+	free(m.state); free(m.queued); free(m.live); free(m.needs_dissolving); free(m.step5_queued);
+	free(m.cqueue);
+	vec_free(&m.next); vec_free(&m.g_elim); vec_free(&m.elim); vec_free(&m.weak);
+	if (rc)
+		gc_result_free(r);
+	return rc;
+}
+
+void gc_result_free(gc_result *r)
+{
+	free(r->reachable); free(r->root_kind); free(r->distance); free(r->parent); free(r->via);
+	free(r->cluster_fate); free(r->gc_target); free(r->eliminated); free(r->cleared); free(r->purged);
+	memset(r, 0, sizeof *r);
+}

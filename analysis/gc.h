@@ -1,0 +1,105 @@
+/* gc.h — Unreal Engine's garbage collection, run offline on a heap.
+ *
+ * gc_run() follows shared/spec/gc-semantics.md step by step: disregard pool,
+ * cluster pre-pass, roots, tracing with reference elimination and weak
+ * references remembered, cluster reachability, dissolution, weak clearing,
+ * gathering and the purge; then the root kinds and retention distances of
+ * §3.  The result leaves the heap untouched.
+ *
+ * Marking order.  The engine marks with many threads in no fixed order, and
+ * where cluster lists disagree with the members' references its answer can
+ * depend on that order (a cluster root marked through another cluster's
+ * ReferencedClusters does no step 5).  We fix one legal order: breadth-first
+ * levels; within a level objects are traced in parallel (order-free work:
+ * marking plain objects, recording eliminated and weak references) and the
+ * cluster work (steps 4-5 for clusters) is then done sequentially in root
+ * index order.  So any thread count gives the same answer. */
+#ifndef UGC_GC_H
+#define UGC_GC_H
+
+#include <stdint.h>
+
+#include "heap.h"
+
+/* Why a reachable object is alive (§3); RK_NONE for unreachable or free. */
+enum root_kind {
+	RK_DISREGARD, RK_ROOTSET, RK_REFCOUNTED, RK_INTERNAL_KEEP, RK_KEEPFLAGS,
+	RK_GCOBJECT, RK_CLUSTER, RK_REFERENCED, RK_COUNT, RK_NONE = 255
+};
+extern const char *const root_kind_names[RK_COUNT];
+#define RK_IS_ROOT(k) ((k) <= RK_GCOBJECT)
+
+/* What became of a cluster in this GC. */
+enum cluster_fate {
+	CF_ALIVE, CF_GARBAGE_ROOT, CF_REFERENCES_DISSOLVED, CF_UNREACHABLE_ROOT,
+	CF_GARBAGE_MUTABLE, CF_COUNT
+};
+extern const char *const cluster_fate_names[CF_COUNT]; /* "alive", "garbage-root", ... */
+
+typedef struct gc_options {
+	int mode;            /* enum gc_mode */
+	uint32_t keep_flags; /* object flags that keep an object alive */
+	int threads;         /* marking threads, >= 1 */
+} gc_options;
+
+/* KeepFlags the engine uses in MODE (GARBAGE_COLLECTION_KEEPFLAGS). */
+uint32_t gc_default_keep_flags(int mode);
+
+/* A reference the GC nulls: a "r" record (ref = its forward position) or a
+ * "g" record (src = OBJ_NONE, ref = its index in heap.gcrefs). */
+typedef struct gc_eliminated {
+	obj_t src, dst;
+	uint32_t ref;
+} gc_eliminated;
+
+/* Phase timings, in seconds. */
+typedef struct gc_timing {
+	double prepass, mark, dissolve, weak, gather, purge, distances;
+} gc_timing;
+
+/* Per-object edge to the parent on the shortest retention path. */
+#define VIA_CLASS 0u
+#define VIA_OUTER 1u
+#define VIA_REF(k) ((k) + 2u)  /* the forward reference at position k */
+#define VIA_NONE UINT32_MAX
+
+typedef struct gc_result {
+	uint32_t slots;
+	uint8_t *reachable;     /* per slot: 1 reachable after the whole pipeline */
+	uint8_t *root_kind;     /* per slot: enum root_kind, RK_NONE when unreachable */
+	uint32_t *distance;     /* per slot: hops from a root, UINT32_MAX none */
+	obj_t *parent;          /* per slot: previous object on the shortest path */
+	uint32_t *via;          /* per slot: VIA_* edge from parent */
+	uint8_t *cluster_fate;  /* per cluster: enum cluster_fate */
+	uint8_t *gc_target;     /* per slot: 1 if a "g" record names it */
+
+	gc_eliminated *eliminated; /* "g" ones first (record order), then "r" ones by position */
+	uint32_t neliminated;
+	uint32_t *cleared;      /* forward positions of cleared weak references, ascending */
+	uint32_t ncleared;
+	obj_t *purged;          /* unreachable objects, ascending */
+	uint32_t npurged;
+
+	/* purge figures */
+	uint64_t purged_bytes, pending_bytes, game_thread_bytes;
+	uint32_t pending, game_thread;
+	/* marking figures */
+	uint32_t roots, traced, reachable_count;
+	uint32_t dissolved[CF_COUNT];
+	gc_timing time;
+} gc_result;
+
+/* Run the whole pipeline.  Returns 0, or -1 when out of memory. */
+int gc_run(heap *h, const gc_options *opt, gc_result *r);
+void gc_result_free(gc_result *r);
+
+/* §3 for a marked result: fills root_kind, distance, parent and via. */
+int gc_retention(heap *h, gc_result *r, uint32_t keep_flags);
+
+/* The §3 root kind of object I before any GC (used by `info`), given
+ * whether a "g" record names it; RK_NONE when it is no root. */
+int root_kind_static(const heap *h, obj_t i, uint32_t keep_flags, int gc_target);
+
+double now_seconds(void);
+
+#endif

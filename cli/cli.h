@@ -1,0 +1,44 @@
+/* cli.h — the command table and small helpers shared by the commands.
+ * Each command lives in its own cli/cmd_NAME.c, git-builtin style, and
+ * returns the process exit status: 0 success, 1 failure, 2 usage error. */
+#ifndef UGC_CLI_H
+#define UGC_CLI_H
+
+#include <stdio.h>
+
+#include "heap.h"
+
+typedef struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+	const char *usage; /* full --help text */
+} command;
+
+int cmd_convert(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_sql(int argc, char **argv);
+
+extern const command commands[];
+const command *find_command(const char *name);
+
+/* Print "ugc-analyze NAME: message" to stderr; returns 1 (or 2 for usage). */
+int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Does ARG ask for help? Prints the command's usage when it does. */
+int wants_help(const char *cmd, int argc, char **argv);
+
+enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
+int parse_format(const char *s, int allow_csv, enum out_format *out);
+/* JSON and CSV string output. */
+void json_str(FILE *fp, const char *s);
+void csv_str(FILE *fp, const char *s);
+/* Parse a non-negative integer option value; -1 when bad. */
+long long parse_count(const char *s, long long max);
+
+/* Load a snapshot, printing the error; 0 on success. */
+int load_or_die(const char *path, heap *h);
+
+#endif

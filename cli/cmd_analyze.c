@@ -1,0 +1,211 @@
+/* cmd_analyze.c — `ugc-analyze analyze`: run the GC offline, print a
+ * LogGarbage-style summary, store everything in SQLite, optionally write the
+ * post-GC heap. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "after.h"
+#include "cli.h"
+#include "findings.h"
+#include "gc.h"
+#include "snapshot.h"
+#include "store.h"
+
+/* SNAPSHOT's name with .zst and then .ugcs/.ugct replaced by .db. */
+static char *default_db(const char *snap)
+{
+	size_t n = strlen(snap);
+	char *out = malloc(n + 4);
+	if (!out)
+		return NULL;
+	memcpy(out, snap, n + 1);
+	if (n > 4 && strcmp(out + n - 4, ".zst") == 0)
+		out[n -= 4] = '\0';
+	if (n > 5 && (strcmp(out + n - 5, ".ugcs") == 0 || strcmp(out + n - 5, ".ugct") == 0))
+		out[n -= 5] = '\0';
+	strcpy(out + n, ".db");
+	return out;
+}
+
+static double mib(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
+
+/* The top purged classes by bytes, "Name count (MiB)". */
+static void print_top_purged(const heap *h, const gc_result *r, int top)
+{
+	uint64_t *bytes = calloc(h->slots ? h->slots : 1, sizeof *bytes);
+	uint32_t *count = calloc(h->slots ? h->slots : 1, sizeof *count);
+	if (!bytes || !count) {
+		free(bytes);
+		free(count);
+		return;
+	}
+	for (uint32_t k = 0; k < r->npurged; k++) {
+		bytes[h->cls[r->purged[k]]] += h->size[r->purged[k]];
+		count[h->cls[r->purged[k]]]++;
+	}
+	printf("LogGarbage: purged by class (bytes):");
+	char name[HEAP_NAME_MAX];
+	for (int t = 0; t < top; t++) {
+		uint32_t best = UINT32_MAX;
+		for (uint32_t c = 0; c < h->slots; c++)
+			if (count[c] && (best == UINT32_MAX || bytes[c] > bytes[best]))
+				best = c;
+		if (best == UINT32_MAX)
+			break;
+		heap_name(h, (obj_t)best, name, sizeof name);
+		printf("%s %s %u (%.2f MiB)", t ? "," : "", name, count[best], mib(bytes[best]));
+		count[best] = 0;
+	}
+	printf("%s\n", r->npurged ? "" : " none");
+	free(bytes);
+	free(count);
+}
+
+static void print_summary(const char *path, const heap *h, const gc_result *r, const findings *f,
+			  const gc_options *opt, double load_s)
+{
+	char keep[FLAGS_MAX];
+	flags_format(keep, opt->keep_flags, 0, 0);
+	printf("LogGarbage: %s: engine %s, mode %s, keep flags %s\n", path,
+	       h->engine ? heap_str(h, h->engine) : "unknown", opt->mode == MODE_EDITOR ? "editor" : "game", keep);
+	uint32_t disregard = 0;
+	for (uint32_t i = 0; i < h->slots && (obj_t)i < h->first_gc_index; i++)
+		disregard += h->cls[i] != OBJ_FREE;
+	printf("LogGarbage: %u objects scanned (%u in the disregard pool), %u references, %u roots, %u objects traced\n",
+	       h->objects, disregard, h->nrefs, r->roots, r->traced);
+	printf("LogGarbage: %u objects reachable, %u unreachable: %u objects purged (%.2f MiB)\n", r->reachable_count,
+	       r->npurged, r->npurged, mib(r->purged_bytes));
+	printf("LogGarbage: %u clusters: %u alive, dissolved: %u garbage-root, %u references-dissolved, "
+	       "%u unreachable-root, %u garbage-mutable\n",
+	       h->nclusters, r->dissolved[CF_ALIVE], r->dissolved[CF_GARBAGE_ROOT], r->dissolved[CF_REFERENCES_DISSOLVED],
+	       r->dissolved[CF_UNREACHABLE_ROOT], r->dissolved[CF_GARBAGE_MUTABLE]);
+	printf("LogGarbage: %u references to garbage eliminated, %u weak references cleared\n", r->neliminated,
+	       r->ncleared);
+	printf("LogGarbage: purge: BeginDestroy %u, FinishDestroy %u, %u pending FinishDestroy (%.2f MiB), "
+	       "%u destroyed on the game thread (%.2f MiB)\n",
+	       r->npurged, r->npurged - r->pending, r->pending, mib(r->pending_bytes), r->game_thread,
+	       mib(r->game_thread_bytes));
+	print_top_purged(h, r, 5);
+	printf("LogGarbage: findings:");
+	for (int k = 0; k < FK_COUNT; k++)
+		printf("%s %s %u", k ? "," : "", finding_kind_names[k], f->count[k]);
+	printf("\n");
+	const gc_timing *t = &r->time;
+	printf("LogGarbage: time: load %.3f s, cluster prepass %.3f s, mark %.3f s (%d thread%s), dissolve %.3f s, "
+	       "weak %.3f s, gather %.3f s, purge %.3f s, retention paths %.3f s\n",
+	       load_s, t->prepass, t->mark, opt->threads, opt->threads == 1 ? "" : "s", t->dissolve, t->weak, t->gather,
+	       t->purge, t->distances);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	const char *snap = NULL, *db = NULL, *after = NULL, *mode = NULL, *keep = NULL;
+	int force = 0, quiet = 0;
+	long long threads = sysconf(_SC_NPROCESSORS_ONLN);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (strcmp(a, "-o") == 0 && more)
+			db = argv[++i];
+		else if (strcmp(a, "--after") == 0 && more)
+			after = argv[++i];
+		else if (strcmp(a, "--mode") == 0 && more)
+			mode = argv[++i];
+		else if (strcmp(a, "--keep-flags") == 0 && more)
+			keep = argv[++i];
+		else if (strcmp(a, "--threads") == 0 && more) {
+			if ((threads = parse_count(argv[++i], 64)) < 1)
+				return usage_error("analyze", "--threads takes a number from 1 to 64");
+		} else if (strcmp(a, "--force") == 0)
+			force = 1;
+		else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
+			quiet = 1;
+		else if (a[0] == '-' && a[1])
+			return usage_error("analyze", "unknown option '%s' or missing value", a);
+		else if (!snap)
+			snap = a;
+		else
+			return usage_error("analyze", "too many arguments");
+	}
+	if (!snap)
+		return usage_error("analyze", "needs a SNAPSHOT");
+	if (mode && strcmp(mode, "game") && strcmp(mode, "editor"))
+		return usage_error("analyze", "--mode is game or editor, not '%s'", mode);
+	uint32_t keep_flags = 0;
+	char bad[64];
+	if (keep && strcmp(keep, "-") && flags_parse_object(keep, &keep_flags, bad, sizeof bad))
+		return usage_error("analyze", "--keep-flags: '%s' is not an RF_ object flag", bad);
+	if (after && !snapshot_format_known(after))
+		return usage_error("analyze", "cannot tell the format of '%s' (name it .ugcs, .ugct or .ugct.zst)", after);
+	char *dbpath = db ? strdup(db) : default_db(snap);
+	if (!dbpath)
+		return die("out of memory");
+	if (!force && (exists(dbpath) || (after && exists(after)))) {
+		int rc = die("%s: already exists (use --force to overwrite)", exists(dbpath) ? dbpath : after);
+		free(dbpath);
+		return rc;
+	}
+	double t0 = now_seconds();
+	heap h;
+	if (load_or_die(snap, &h)) {
+		free(dbpath);
+		return 1;
+	}
+	double load_s = now_seconds() - t0;
+	gc_options opt = {h.mode, 0, (int)(threads > 0 ? threads : 1)};
+	if (mode)
+		opt.mode = strcmp(mode, "editor") == 0 ? MODE_EDITOR : MODE_GAME;
+	opt.keep_flags = keep ? keep_flags : gc_default_keep_flags(opt.mode);
+	gc_result r;
+	findings f;
+	int rc = 1;
+	char err[SNAP_ERR_MAX];
+	if (gc_run(&h, &opt, &r)) {
+		die("out of memory running the GC");
+		goto out_heap;
+	}
+	if (findings_collect(&h, &r, &f)) {
+		die("out of memory collecting findings");
+		goto out_gc;
+	}
+	if (!quiet)
+		print_summary(snap, &h, &r, &f, &opt, load_s);
+	if (after) {
+		heap post;
+		int bad_after = gc_after_heap(&h, &r, &post);
+		if (bad_after)
+			die("out of memory building the post-GC heap");
+		else if (snapshot_save(after, &post, force, err, sizeof err))
+			bad_after = die("%s", err);
+		heap_free(&post);
+		if (bad_after)
+			goto out_findings;
+	}
+	double t1 = now_seconds();
+	store_info info = {snap, &opt, (double)time(NULL)};
+	if (store_write(dbpath, force, &h, &r, &f, &info, err, sizeof err)) {
+		die("%s", err);
+		goto out_findings;
+	}
+	if (!quiet)
+		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after ? " and " : "",
+		       after ? after : "");
+	rc = 0;
+out_findings:
+	findings_free(&f);
+out_gc:
+	gc_result_free(&r);
+out_heap:
+	heap_free(&h);
+	free(dbpath);
+	return rc;
+}

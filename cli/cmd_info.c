@@ -1,0 +1,207 @@
+/* cmd_info.c — `ugc-analyze info SNAPSHOT`: header, counts, roots by kind,
+ * top classes by count and by bytes.  No GC is run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gc.h"
+#include "snapshot.h"
+
+typedef struct info {
+	uint32_t classes, packages, garbage, gc_referencers, cluster_members;
+	uint32_t refs_by_kind[REF_KIND_COUNT];
+	uint32_t roots_by_kind[RK_COUNT];
+	uint64_t bytes;
+	uint32_t *count; /* per class slot */
+	uint64_t *cbytes;
+} info;
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int gather(const heap *h, info *in)
+{
+	memset(in, 0, sizeof *in);
+	size_t s = h->slots ? h->slots : 1;
+	in->count = calloc(s, sizeof *in->count);
+	in->cbytes = calloc(s, sizeof *in->cbytes);
+	uint8_t *target = calloc(s, 1);
+	char **names = malloc(((size_t)h->ngcrefs + 1) * sizeof *names);
+	if (!in->count || !in->cbytes || !target || !names) {
+		free(target);
+		free(names);
+		return -1;
+	}
+	for (uint32_t g = 0; g < h->ngcrefs; g++) {
+		names[g] = (char *)heap_str(h, h->gcrefs[g].referencer);
+		if (heap_exists(h, h->gcrefs[g].dst))
+			target[h->gcrefs[g].dst] = 1;
+	}
+	qsort(names, h->ngcrefs, sizeof *names, cmp_name);
+	for (uint32_t g = 0; g < h->ngcrefs; g++)
+		in->gc_referencers += g == 0 || strcmp(names[g], names[g - 1]) != 0;
+	uint32_t keep = gc_default_keep_flags(h->mode);
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (h->cls[i] == OBJ_FREE)
+			continue;
+		if (in->count[h->cls[i]]++ == 0)
+			in->classes++;
+		in->cbytes[h->cls[i]] += h->size[i];
+		in->bytes += h->size[i];
+		in->packages += heap_is_package(h, (obj_t)i);
+		in->garbage += heap_is_garbage(h, (obj_t)i);
+		int k = root_kind_static(h, (obj_t)i, keep, target[i]);
+		if (k != RK_NONE)
+			in->roots_by_kind[k]++;
+	}
+	for (uint32_t k = 0; k < h->nrefs; k++)
+		in->refs_by_kind[h->ref_kind[k]]++;
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		in->cluster_members += h->clusters[c].n_members;
+	free(target);
+	free(names);
+	return 0;
+}
+
+/* The TOP classes with the largest KEY (count or bytes); returns how many. */
+static int top_classes(const heap *h, const info *in, int by_bytes, int top, uint32_t *out)
+{
+	int n = 0;
+	uint8_t *taken = calloc(h->slots ? h->slots : 1, 1);
+	if (!taken)
+		return 0;
+	for (; n < top; n++) {
+		uint32_t best = UINT32_MAX;
+		for (uint32_t c = 0; c < h->slots; c++) {
+			if (!in->count[c] || taken[c])
+				continue;
+			uint64_t v = by_bytes ? in->cbytes[c] : in->count[c];
+			uint64_t b = best == UINT32_MAX ? 0 : by_bytes ? in->cbytes[best] : in->count[best];
+			if (best == UINT32_MAX || v > b)
+				best = c;
+		}
+		if (best == UINT32_MAX)
+			break;
+		taken[best] = 1;
+		out[n] = best;
+	}
+	free(taken);
+	return n;
+}
+
+static void print_text(const char *path, const heap *h, const info *in, int top)
+{
+	printf("snapshot        %s\n", path);
+	printf("engine          %s\n", h->engine ? heap_str(h, h->engine) : "-");
+	printf("mode            %s\n", h->mode == MODE_EDITOR ? "editor" : "game");
+	printf("first-gc-index  %d\n", h->first_gc_index);
+	printf("label           %s\n", h->label ? heap_str(h, h->label) : "-");
+	printf("objects         %u (%u slots)\n", h->objects, h->slots);
+	printf("classes         %u in use\n", in->classes);
+	printf("packages        %u\n", in->packages);
+	printf("bytes           %llu\n", (unsigned long long)in->bytes);
+	printf("garbage         %u\n", in->garbage);
+	printf("references      %u:", h->nrefs);
+	for (int k = 0; k < REF_KIND_COUNT; k++)
+		printf(" %s %u", ref_kind_names[k], in->refs_by_kind[k]);
+	printf(", %u dangling\n", h->ndangling);
+	printf("gc-object refs  %u records from %u FGCObject referencers\n", h->ngcrefs, in->gc_referencers);
+	printf("clusters        %u (%u members)\n", h->nclusters, in->cluster_members);
+	printf("roots          ");
+	for (int k = 0; k <= RK_GCOBJECT; k++)
+		printf(" %s %u", root_kind_names[k], in->roots_by_kind[k]);
+	printf("\n");
+	uint32_t best[256];
+	char name[HEAP_NAME_MAX];
+	for (int by = 0; by < 2; by++) {
+		int n = top_classes(h, in, by, top, best);
+		printf("top classes by %s:\n", by ? "bytes" : "count");
+		for (int t = 0; t < n; t++) {
+			heap_name(h, (obj_t)best[t], name, sizeof name);
+			printf("  %-40s %10u objects %14llu bytes\n", name, in->count[best[t]],
+			       (unsigned long long)in->cbytes[best[t]]);
+		}
+	}
+}
+
+static void print_json(const char *path, const heap *h, const info *in, int top)
+{
+	printf("{\"snapshot\":");
+	json_str(stdout, path);
+	printf(",\"engine\":");
+	if (h->engine)
+		json_str(stdout, heap_str(h, h->engine));
+	else
+		printf("null");
+	printf(",\"mode\":\"%s\",\"first_gc_index\":%d,\"label\":", h->mode == MODE_EDITOR ? "editor" : "game",
+	       h->first_gc_index);
+	if (h->label)
+		json_str(stdout, heap_str(h, h->label));
+	else
+		printf("null");
+	printf(",\"objects\":%u,\"slots\":%u,\"classes\":%u,\"packages\":%u,\"bytes\":%llu,\"garbage\":%u,",
+	       h->objects, h->slots, in->classes, in->packages, (unsigned long long)in->bytes, in->garbage);
+	printf("\"references\":{\"total\":%u", h->nrefs);
+	for (int k = 0; k < REF_KIND_COUNT; k++)
+		printf(",\"%s\":%u", ref_kind_names[k], in->refs_by_kind[k]);
+	printf(",\"dangling\":%u},\"gc_object_refs\":%u,\"gc_object_referencers\":%u,", h->ndangling, h->ngcrefs,
+	       in->gc_referencers);
+	printf("\"clusters\":%u,\"cluster_members\":%u,\"roots\":{", h->nclusters, in->cluster_members);
+	for (int k = 0; k <= RK_GCOBJECT; k++)
+		printf("%s\"%s\":%u", k ? "," : "", root_kind_names[k], in->roots_by_kind[k]);
+	printf("}");
+	uint32_t best[256];
+	char name[HEAP_NAME_MAX];
+	for (int by = 0; by < 2; by++) {
+		int n = top_classes(h, in, by, top, best);
+		printf(",\"top_classes_by_%s\":[", by ? "bytes" : "count");
+		for (int t = 0; t < n; t++) {
+			heap_name(h, (obj_t)best[t], name, sizeof name);
+			printf("%s{\"class\":", t ? "," : "");
+			json_str(stdout, name);
+			printf(",\"objects\":%u,\"bytes\":%llu}", in->count[best[t]], (unsigned long long)in->cbytes[best[t]]);
+		}
+		printf("]");
+	}
+	printf("}\n");
+}
+
+int cmd_info(int argc, char **argv)
+{
+	const char *path = NULL;
+	enum out_format fmt = FMT_TEXT;
+	long long top = 10;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
+			if (parse_format(argv[++i], 0, &fmt))
+				return usage_error("info", "--format is text or json");
+		} else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
+			if ((top = parse_count(argv[++i], 256)) < 0)
+				return usage_error("info", "--top takes a number from 0 to 256");
+		} else if (argv[i][0] == '-' && argv[i][1])
+			return usage_error("info", "unknown option '%s' or missing value", argv[i]);
+		else if (!path)
+			path = argv[i];
+		else
+			return usage_error("info", "too many arguments");
+	}
+	if (!path)
+		return usage_error("info", "needs a SNAPSHOT");
+	heap h;
+	if (load_or_die(path, &h))
+		return 1;
+	info in;
+	int rc = 0;
+	if (gather(&h, &in))
+		rc = die("out of memory");
+	else if (fmt == FMT_JSON)
+		print_json(path, &h, &in, (int)top);
+	else
+		print_text(path, &h, &in, (int)top);
+	free(in.count);
+	free(in.cbytes);
+	heap_free(&h);
+	return rc;
+}

@@ -1,0 +1,57 @@
+/* binary_format.h — the .ugcs layout shared by the reader and the writer.
+ * man/ugc-snapshot.5 documents it byte by byte; keep the two in step.
+ *
+ *   offset  size  field
+ *   0       8     magic 89 'U' 'G' 'C' 'S' 0D 0A 1A
+ *   8       4     version (1)
+ *   12      4     section count (BIN_NSECTIONS)
+ *   16      64    struct bin_header (16 little-endian u32/i32 fields)
+ *   80      32*N  section table: struct bin_section per section
+ *   80+32N  8     FNV-1a 64 checksum of bytes 0 .. 80+32N-1
+ *   ...           section data: each one zstd frame (content size and
+ *                 XXH64 content checksum present), at the offsets the
+ *                 table gives
+ * All integers are little-endian. */
+#ifndef UGC_BINARY_FORMAT_H
+#define UGC_BINARY_FORMAT_H
+
+#include <stdint.h>
+
+#define BIN_MAGIC "\x89UGCS\r\n\x1a"
+#define BIN_VERSION 1
+
+struct bin_header {
+	uint32_t mode;          /* 0 game, 1 editor */
+	int32_t first_gc_index;
+	uint32_t slots, objects, nrefs, ndangling, ngcrefs, nclusters;
+	uint32_t ncluster_items, nstrings, string_bytes;
+	uint32_t engine, label; /* string ids, 0 = none */
+	uint32_t reserved[3];   /* zero */
+};
+
+struct bin_section {
+	uint32_t id;        /* enum bin_section_id */
+	uint32_t elem_size; /* bytes an element */
+	uint64_t count;     /* elements */
+	uint64_t offset;    /* file offset of the zstd frame */
+	uint64_t csize;     /* compressed bytes */
+};
+
+/* The sections, in file order.  Element counts follow from the header. */
+enum bin_section_id {
+	SEC_SERIAL = 1, SEC_CLASS, SEC_OUTER, SEC_NAME, SEC_NAME_NUM, SEC_SIZE,
+	SEC_OFLAGS, SEC_IFLAGS, SEC_TRAITS, SEC_REF_START, SEC_REF_DST,
+	SEC_REF_PROP, SEC_REF_KIND, SEC_DANGLING, SEC_GCREFS, SEC_CLUSTERS,
+	SEC_CLUSTER_ITEMS, SEC_STR_OFFSETS, SEC_STR_BYTES,
+	BIN_NSECTIONS = SEC_STR_BYTES
+};
+
+#define BIN_HEADER_BYTES 80
+#define BIN_TABLE_BYTES (32 * BIN_NSECTIONS)
+#define BIN_PREFIX_BYTES (BIN_HEADER_BYTES + BIN_TABLE_BYTES + 8)
+
+extern const char *const bin_section_names[BIN_NSECTIONS + 1];
+
+uint64_t bin_fnv1a(const void *data, uint64_t len);
+
+#endif

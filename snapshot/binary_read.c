@@ -1,0 +1,290 @@
+/* binary_read.c — loads a .ugcs binary snapshot.
+ *
+ * Nothing from the file is trusted before it is checked: the header checksum
+ * first, then every count against sane limits and every section against the
+ * bytes present; each zstd frame must declare exactly the size its count
+ * implies (and zstd verifies its content checksum).  Sections decompress in
+ * parallel straight into the heap's columns.  The loaded heap then passes
+ * the same invariant check as a text one. */
+#include "binary_format.h"
+#include "snapshot.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+/* Declared sizes above this ratio to the file size are a decompression bomb. */
+#define BOMB_RATIO 1024
+#define BOMB_SLACK (64ull << 20)
+#define LOAD_THREADS 2
+
+int is_binary_snapshot(const void *data, size_t len)
+{
+	return len >= 8 && memcmp(data, BIN_MAGIC, 8) == 0;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+static int fail(char *err, size_t errsize, const char *path, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int fail(char *err, size_t errsize, const char *path, uint64_t offset, const char *fmt, ...)
+{
+	int n = snprintf(err, errsize, "%s: offset %llu: ", path, (unsigned long long)offset);
+	va_list ap;
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < errsize)
+		vsnprintf(err + n, errsize - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+struct job {
+	const unsigned char *src;
+	uint64_t csize, raw;
+	void *dst;
+	size_t result; /* zstd return code */
+};
+
+struct pool {
+	struct job *jobs;
+	int njobs;
+	atomic_int next;
+};
+
+static void *worker(void *arg)
+{
+	struct pool *pl = arg;
+	ZSTD_DCtx *dx = ZSTD_createDCtx();
+	for (;;) {
+		int j = atomic_fetch_add(&pl->next, 1);
+		if (j >= pl->njobs)
+			break;
+		struct job *jb = &pl->jobs[j];
+		jb->result = dx ? ZSTD_decompressDCtx(dx, jb->dst, jb->raw ? jb->raw : 1, jb->src, jb->csize)
+				: (size_t)-1;
+	}
+	ZSTD_freeDCtx(dx);
+	return NULL;
+}
+
+/* Check element K of section S: report its offset as the section's start. */
+#define BAD(s, ...) fail(err, errsize, path, sec[s].offset, __VA_ARGS__)
+
+static int check_columns(const char *path, heap *h, const struct bin_section *sec, char *err, size_t errsize)
+{
+	const strtab *t = &h->strings;
+	if (t->off[0] != 0 || t->off[t->count] != t->arena_len || (t->count > 0 && t->off[1] != 1))
+		return BAD(SEC_STR_OFFSETS, "section string_offsets: bad first or last offset");
+	for (uint32_t k = 0; k < t->count; k++)
+		if (t->off[k + 1] <= t->off[k] || t->arena[t->off[k + 1] - 1] != '\0')
+			return BAD(SEC_STR_OFFSETS, "section string_offsets: string %u is malformed", k);
+	if (h->engine >= t->count || h->label >= t->count)
+		return fail(err, errsize, path, 16, "header: engine or label string id out of range");
+	uint32_t objects = 0;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (h->cls[i] == OBJ_FREE) {
+			if (h->ref_start[i + 1] != h->ref_start[i])
+				return BAD(SEC_REF_START, "section ref_start: free slot %u has references", i);
+			continue;
+		}
+		objects++;
+		if (h->name[i] == 0 || h->name[i] >= t->count || h->name_num[i] > 0x7fffffff)
+			return BAD(SEC_NAME, "section name: object %u has a bad name", i);
+		if ((h->oflags[i] & ~RF_KNOWN_MASK) || (h->iflags[i] & ~IF_ALL) || (h->traits[i] & ~TR_ALL))
+			return BAD(SEC_OFLAGS, "flags: object %u has unknown flag bits", i);
+		if (h->ref_start[i + 1] < h->ref_start[i])
+			return BAD(SEC_REF_START, "section ref_start: offsets decrease at object %u", i);
+	}
+	if (objects != h->objects)
+		return BAD(SEC_CLASS, "section class: %u objects present, header says %u", objects, h->objects);
+	if (h->ref_start[0] != 0 || h->ref_start[h->slots] != h->nrefs)
+		return BAD(SEC_REF_START, "section ref_start: offsets do not span the %u references", h->nrefs);
+	for (uint32_t k = 0; k < h->nrefs; k++) {
+		if (!heap_exists(h, h->ref_dst[k]))
+			return BAD(SEC_REF_DST, "section ref_dst: reference %u targets %d, not an object", k, h->ref_dst[k]);
+		if (h->ref_kind[k] >= REF_KIND_COUNT || h->ref_prop[k] >= t->count)
+			return BAD(SEC_REF_KIND, "section ref_kind/ref_prop: reference %u is malformed", k);
+	}
+	for (uint32_t k = 0; k < h->ndangling; k++) {
+		const dangling_ref *d = &h->dangling[k];
+		if (!heap_exists(h, d->src) || heap_exists(h, d->dst) || d->dst < 0 || d->kind >= REF_KIND_COUNT ||
+		    d->prop >= t->count)
+			return BAD(SEC_DANGLING, "section dangling: record %u is malformed", k);
+	}
+	for (uint32_t k = 0; k < h->ngcrefs; k++)
+		if (h->gcrefs[k].referencer >= t->count || h->gcrefs[k].prop >= t->count || h->gcrefs[k].dst < 0)
+			return BAD(SEC_GCREFS, "section gcrefs: record %u is malformed", k);
+	for (uint32_t k = 0; k < h->nclusters; k++) {
+		const cluster *c = &h->clusters[k];
+		uint64_t n = h->ncluster_items;
+		if ((uint64_t)c->members + c->n_members > n || (uint64_t)c->mutables + c->n_mutables > n ||
+		    (uint64_t)c->refs + c->n_refs > n)
+			return BAD(SEC_CLUSTERS, "section clusters: cluster %u lists run past the items", k);
+	}
+	char msg[512];
+	obj_t where;
+	uint32_t cid;
+	if (heap_validate(h, msg, sizeof msg, &where, &cid))
+		return BAD(cid != UINT32_MAX ? SEC_CLUSTERS : SEC_CLASS, "%s", msg);
+	return 0;
+}
+
+/* Unpack the small tables the writer packed as u32 rows. */
+static void unpack_tables(heap *h, const uint32_t *dng, const uint32_t *gc, const uint32_t *cl)
+{
+	for (uint32_t k = 0; k < h->ndangling; k++) {
+		const uint32_t *r = dng + 4 * (size_t)k;
+		h->dangling[k] = (dangling_ref){(obj_t)r[0], (obj_t)r[1], r[2], (uint8_t)(r[3] > 255 ? 255 : r[3])};
+	}
+	for (uint32_t k = 0; k < h->ngcrefs; k++) {
+		const uint32_t *r = gc + 3 * (size_t)k;
+		h->gcrefs[k] = (gc_ref){r[0], (obj_t)r[1], r[2]};
+	}
+	for (uint32_t k = 0; k < h->nclusters; k++) {
+		const uint32_t *r = cl + 7 * (size_t)k;
+		h->clusters[k] = (cluster){(obj_t)r[0], r[1], r[2], r[3], r[4], r[5], r[6]};
+	}
+}
+
+int binary_parse(const char *path, const unsigned char *data, size_t len, heap *h, char *err, size_t errsize)
+{
+	if (len < BIN_PREFIX_BYTES || !is_binary_snapshot(data, len))
+		return fail(err, errsize, path, 0, "not a ugc binary snapshot, or truncated header");
+	if (get32(data + 8) != BIN_VERSION)
+		return fail(err, errsize, path, 8, "unsupported binary snapshot version %u (this tool reads %d)",
+			    get32(data + 8), BIN_VERSION);
+	if (get32(data + 12) != BIN_NSECTIONS)
+		return fail(err, errsize, path, 12, "expected %d sections, found %u", BIN_NSECTIONS, get32(data + 12));
+	uint64_t sum = get64(data + BIN_HEADER_BYTES + BIN_TABLE_BYTES);
+	if (sum != bin_fnv1a(data, BIN_HEADER_BYTES + BIN_TABLE_BYTES))
+		return fail(err, errsize, path, BIN_HEADER_BYTES + BIN_TABLE_BYTES, "header checksum mismatch (file corrupt)");
+	uint32_t hv[16];
+	for (int i = 0; i < 16; i++)
+		hv[i] = get32(data + 16 + 4 * i);
+	struct bin_header hd = {hv[0], (int32_t)hv[1], hv[2], hv[3], hv[4], hv[5], hv[6], hv[7], hv[8], hv[9],
+				hv[10], hv[11], hv[12], {hv[13], hv[14], hv[15]}};
+	if (hd.mode > 1 || hd.first_gc_index < 0 || hd.objects > hd.slots || hd.slots > (uint32_t)OBJ_INDEX_MAX + 1 ||
+	    (uint64_t)hd.slots > (uint64_t)hd.objects * 16 + (1u << 24) || hd.nstrings == 0 ||
+	    hd.nstrings == UINT32_MAX || hd.reserved[0] || hd.reserved[1] || hd.reserved[2])
+		return fail(err, errsize, path, 16, "header: counts out of range");
+	/* expected element count and size of each section */
+	const uint64_t want[BIN_NSECTIONS + 1][2] = {
+		[SEC_SERIAL] = {hd.slots, 4}, [SEC_CLASS] = {hd.slots, 4}, [SEC_OUTER] = {hd.slots, 4},
+		[SEC_NAME] = {hd.slots, 4}, [SEC_NAME_NUM] = {hd.slots, 4}, [SEC_SIZE] = {hd.slots, 4},
+		[SEC_OFLAGS] = {hd.slots, 4}, [SEC_IFLAGS] = {hd.slots, 2}, [SEC_TRAITS] = {hd.slots, 1},
+		[SEC_REF_START] = {(uint64_t)hd.slots + 1, 4}, [SEC_REF_DST] = {hd.nrefs, 4},
+		[SEC_REF_PROP] = {hd.nrefs, 4}, [SEC_REF_KIND] = {hd.nrefs, 1}, [SEC_DANGLING] = {hd.ndangling, 16},
+		[SEC_GCREFS] = {hd.ngcrefs, 12}, [SEC_CLUSTERS] = {hd.nclusters, 28},
+		[SEC_CLUSTER_ITEMS] = {hd.ncluster_items, 4}, [SEC_STR_OFFSETS] = {(uint64_t)hd.nstrings + 1, 4},
+		[SEC_STR_BYTES] = {hd.string_bytes, 1},
+	};
+	struct bin_section sec[BIN_NSECTIONS + 1] = {{0}};
+	uint64_t total_raw = 0;
+	for (int s = 1; s <= BIN_NSECTIONS; s++) {
+		const unsigned char *e = data + BIN_HEADER_BYTES + 32 * (s - 1);
+		uint64_t at = BIN_HEADER_BYTES + 32 * (uint64_t)(s - 1);
+		sec[s] = (struct bin_section){get32(e), get32(e + 4), get64(e + 8), get64(e + 16), get64(e + 24)};
+		if (sec[s].id != (uint32_t)s || sec[s].count != want[s][0] || sec[s].elem_size != want[s][1])
+			return fail(err, errsize, path, at, "section %s: id, count or element size disagrees with the header",
+				    bin_section_names[s]);
+		if (sec[s].offset < BIN_PREFIX_BYTES || sec[s].offset > len || sec[s].csize > len - sec[s].offset)
+			return fail(err, errsize, path, at, "section %s: lies outside the file (truncated?)", bin_section_names[s]);
+		uint64_t raw = sec[s].count * sec[s].elem_size;
+		unsigned long long fcs = ZSTD_getFrameContentSize(data + sec[s].offset, sec[s].csize);
+		if (fcs == ZSTD_CONTENTSIZE_ERROR || fcs == ZSTD_CONTENTSIZE_UNKNOWN)
+			return fail(err, errsize, path, sec[s].offset, "section %s: not a zstd frame", bin_section_names[s]);
+		if (fcs != raw)
+			return fail(err, errsize, path, sec[s].offset, "section %s: frame holds %llu bytes, expected %llu",
+				    bin_section_names[s], fcs, (unsigned long long)raw);
+		total_raw += raw;
+	}
+	if (total_raw > (uint64_t)len * BOMB_RATIO + BOMB_SLACK)
+		return fail(err, errsize, path, 16, "declared sizes (%llu bytes) are implausible for a %zu-byte file",
+			    (unsigned long long)total_raw, len);
+
+	/* allocate every column, then decompress into them */
+	h->mode = (int)hd.mode;
+	h->first_gc_index = hd.first_gc_index;
+	if (heap_alloc_slots(h, hd.slots))
+		return fail(err, errsize, path, 16, "out of memory (%u slots)", hd.slots);
+	h->objects = hd.objects;
+	h->nrefs = hd.nrefs;
+	h->ndangling = hd.ndangling;
+	h->ngcrefs = hd.ngcrefs;
+	h->nclusters = hd.nclusters;
+	h->ncluster_items = hd.ncluster_items;
+	h->engine = hd.engine;
+	h->label = hd.label;
+	strtab_free(&h->strings);
+	h->strings.count = hd.nstrings;
+	h->strings.cap = hd.nstrings + 1;
+	h->strings.arena_len = h->strings.arena_cap = hd.string_bytes;
+	uint32_t *dng = NULL, *gc = NULL, *cl = NULL;
+	h->ref_start = malloc(((size_t)hd.slots + 1) * 4);
+	h->ref_dst = malloc((size_t)hd.nrefs * 4 + 1);
+	h->ref_prop = malloc((size_t)hd.nrefs * 4 + 1);
+	h->ref_kind = malloc((size_t)hd.nrefs + 1);
+	h->dangling = malloc((size_t)hd.ndangling * sizeof *h->dangling + 1);
+	h->gcrefs = malloc((size_t)hd.ngcrefs * sizeof *h->gcrefs + 1);
+	h->clusters = malloc((size_t)hd.nclusters * sizeof *h->clusters + 1);
+	h->cluster_items = malloc((size_t)hd.ncluster_items * 4 + 1);
+	h->strings.off = malloc(((size_t)hd.nstrings + 1) * 4);
+	h->strings.arena = malloc((size_t)hd.string_bytes + 1);
+	dng = malloc((size_t)hd.ndangling * 16 + 1);
+	gc = malloc((size_t)hd.ngcrefs * 12 + 1);
+	cl = malloc((size_t)hd.nclusters * 28 + 1);
+	int rc = 0;
+	if (!h->ref_start || !h->ref_dst || !h->ref_prop || !h->ref_kind || !h->dangling || !h->gcrefs ||
+	    !h->clusters || !h->cluster_items || !h->strings.off || !h->strings.arena || !dng || !gc || !cl) {
+		rc = fail(err, errsize, path, 16, "out of memory loading the snapshot");
+		goto out;
+	}
+	void *dst[BIN_NSECTIONS + 1] = {
+		[SEC_SERIAL] = h->serial, [SEC_CLASS] = h->cls, [SEC_OUTER] = h->outer, [SEC_NAME] = h->name,
+		[SEC_NAME_NUM] = h->name_num, [SEC_SIZE] = h->size, [SEC_OFLAGS] = h->oflags,
+		[SEC_IFLAGS] = h->iflags, [SEC_TRAITS] = h->traits, [SEC_REF_START] = h->ref_start,
+		[SEC_REF_DST] = h->ref_dst, [SEC_REF_PROP] = h->ref_prop, [SEC_REF_KIND] = h->ref_kind,
+		[SEC_DANGLING] = dng, [SEC_GCREFS] = gc, [SEC_CLUSTERS] = cl,
+		[SEC_CLUSTER_ITEMS] = h->cluster_items, [SEC_STR_OFFSETS] = h->strings.off,
+		[SEC_STR_BYTES] = h->strings.arena,
+	};
+	struct job jobs[BIN_NSECTIONS];
+	for (int s = 1; s <= BIN_NSECTIONS; s++)
+		jobs[s - 1] = (struct job){data + sec[s].offset, sec[s].csize, sec[s].count * sec[s].elem_size, dst[s], 0};
+	struct pool pl = {jobs, BIN_NSECTIONS, 0};
+	pthread_t th[LOAD_THREADS - 1];
+	int started = 0;
+	for (int t = 0; t < LOAD_THREADS - 1; t++)
+		if (pthread_create(&th[t], NULL, worker, &pl) == 0)
+			started++;
+	worker(&pl);
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	for (int s = 1; s <= BIN_NSECTIONS; s++) {
+		size_t r = jobs[s - 1].result;
+		if (ZSTD_isError(r) || r != jobs[s - 1].raw) {
+			rc = fail(err, errsize, path, sec[s].offset, "section %s: corrupt data (%s)", bin_section_names[s],
+				  ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short frame");
+			goto out;
+		}
+	}
+	h->strings.arena[hd.string_bytes] = '\0';
+	unpack_tables(h, dng, gc, cl);
+	rc = check_columns(path, h, sec, err, errsize);
+out:
+	free(dng);
+	free(gc);
+	free(cl);
+	return rc;
+}

@@ -1,0 +1,216 @@
+/* fileio.c — reading files whole (zstd-aware) and writing them atomically. */
+#define _POSIX_C_SOURCE 200809L
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+int is_zstd(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	return len >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD;
+}
+
+int ends_with(const char *path, const char *suffix)
+{
+	size_t a = strlen(path), b = strlen(suffix);
+	return a >= b && strcmp(path + a - b, suffix) == 0;
+}
+
+void filebuf_free(filebuf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof *b);
+}
+
+int file_read_raw(const char *path, filebuf *out, char *err, size_t errsize)
+{
+	memset(out, 0, sizeof *out);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errsize, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	size_t cap = (size_t)st.st_size + 1, len = 0;
+	char *buf = malloc(cap);
+	if (!buf) {
+		snprintf(err, errsize, "%s: out of memory (%zu bytes)", path, cap);
+		close(fd);
+		return -1;
+	}
+	for (;;) {
+		if (len + 1 == cap) { /* the file grew while we read it */
+			char *b = realloc(buf, cap *= 2);
+			if (!b) {
+				free(buf);
+				close(fd);
+				snprintf(err, errsize, "%s: out of memory", path);
+				return -1;
+			}
+			buf = b;
+		}
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errsize, "%s: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	out->data = buf;
+	out->len = len;
+	return 0;
+}
+
+/* Stream-decompress SRC (which may hold several frames). */
+static int unzstd(const char *path, const char *src, size_t srclen, filebuf *out, char *err, size_t errsize)
+{
+	unsigned long long hint = ZSTD_getFrameContentSize(src, srclen);
+	size_t cap = (hint != ZSTD_CONTENTSIZE_UNKNOWN && hint != ZSTD_CONTENTSIZE_ERROR && hint < FILEIO_MAX_DECOMPRESSED)
+		? (size_t)hint + 1 : srclen * 4 + 1024;
+	char *buf = malloc(cap);
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	if (!buf || !ds) {
+		free(buf);
+		ZSTD_freeDStream(ds);
+		snprintf(err, errsize, "%s: out of memory", path);
+		return -1;
+	}
+	ZSTD_initDStream(ds);
+	ZSTD_inBuffer in = {src, srclen, 0};
+	size_t len = 0, last = 0;
+	while (in.pos < in.size) {
+		if (len + 1 >= cap) {
+			if (cap >= FILEIO_MAX_DECOMPRESSED) {
+				snprintf(err, errsize, "%s: offset %zu: decompresses to more than %llu bytes; refusing",
+					 path, in.pos, FILEIO_MAX_DECOMPRESSED);
+				goto fail;
+			}
+			char *b = realloc(buf, cap *= 2);
+			if (!b) {
+				snprintf(err, errsize, "%s: out of memory decompressing", path);
+				goto fail;
+			}
+			buf = b;
+		}
+		ZSTD_outBuffer o = {buf, cap - 1, len};
+		last = ZSTD_decompressStream(ds, &o, &in);
+		if (ZSTD_isError(last)) {
+			snprintf(err, errsize, "%s: offset %zu: corrupt zstd data: %s", path, in.pos, ZSTD_getErrorName(last));
+			goto fail;
+		}
+		len = o.pos;
+	}
+	if (last != 0) {
+		snprintf(err, errsize, "%s: offset %zu: truncated zstd data", path, srclen);
+		goto fail;
+	}
+	ZSTD_freeDStream(ds);
+	buf[len] = '\0';
+	out->data = buf;
+	out->len = len;
+	out->was_zstd = 1;
+	return 0;
+fail:
+	free(buf);
+	ZSTD_freeDStream(ds);
+	return -1;
+}
+
+int file_read_all(const char *path, filebuf *out, char *err, size_t errsize)
+{
+	filebuf raw;
+	if (file_read_raw(path, &raw, err, errsize))
+		return -1;
+	if (!is_zstd(raw.data, raw.len)) {
+		*out = raw;
+		return 0;
+	}
+	int rc = unzstd(path, raw.data, raw.len, out, err, errsize);
+	filebuf_free(&raw);
+	return rc;
+}
+
+int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t errsize)
+{
+	memset(o, 0, sizeof *o);
+	struct stat st;
+	if (!force && stat(path, &st) == 0) {
+		snprintf(err, errsize, "%s: already exists (use --force to overwrite)", path);
+		return -1;
+	}
+	size_t n = strlen(path) + 32;
+	o->path = strdup(path);
+	o->tmp = malloc(n);
+	if (!o->path || !o->tmp) {
+		free(o->path);
+		free(o->tmp);
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	unlink(o->tmp);
+	return 0;
+}
+
+int outfile_open(outfile *o, const char *path, int force, char *err, size_t errsize)
+{
+	if (outfile_reserve(o, path, force, err, errsize))
+		return -1;
+	o->fp = fopen(o->tmp, "wb");
+	if (!o->fp) {
+		snprintf(err, errsize, "%s: %s", o->tmp, strerror(errno));
+		outfile_abort(o);
+		return -1;
+	}
+	setvbuf(o->fp, NULL, _IOFBF, 1 << 20);
+	return 0;
+}
+
+int outfile_commit(outfile *o, char *err, size_t errsize)
+{
+	int bad = 0;
+	if (o->fp) {
+		bad = fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0;
+		bad |= fclose(o->fp) != 0;
+		o->fp = NULL;
+	}
+	if (bad || rename(o->tmp, o->path) != 0) {
+		snprintf(err, errsize, "%s: write failed: %s", o->path, strerror(errno));
+		outfile_abort(o);
+		return -1;
+	}
+	free(o->path);
+	free(o->tmp);
+	memset(o, 0, sizeof *o);
+	return 0;
+}
+
+void outfile_abort(outfile *o)
+{
+	if (o->fp)
+		fclose(o->fp);
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->path);
+	free(o->tmp);
+	memset(o, 0, sizeof *o);
+}

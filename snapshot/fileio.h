@@ -1,0 +1,50 @@
+/* fileio.h — whole-file reading (with transparent zstd) and safe writing.
+ *
+ * Reading: a file that starts with the zstd frame magic is decompressed,
+ * whatever its name; the result is capped so a decompression bomb is an
+ * error, not an exhausted machine.
+ * Writing: output goes to "PATH.tmp.PID" and is renamed over PATH only once
+ * complete; an existing PATH is refused unless FORCE is set. */
+#ifndef UGC_FILEIO_H
+#define UGC_FILEIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Largest decompressed text accepted (bytes). */
+#define FILEIO_MAX_DECOMPRESSED (64ull << 30)
+
+typedef struct filebuf {
+	char *data;   /* NUL-terminated for the text parser's convenience */
+	size_t len;
+	int was_zstd;
+} filebuf;
+
+/* Read PATH whole (decompressing zstd).  Returns 0, or -1 with a one-line
+ * message in ERR. */
+int file_read_all(const char *path, filebuf *out, char *err, size_t errsize);
+/* Read PATH raw, without decompressing. */
+int file_read_raw(const char *path, filebuf *out, char *err, size_t errsize);
+void filebuf_free(filebuf *b);
+int is_zstd(const void *data, size_t len);
+
+/* Atomic output. */
+typedef struct outfile {
+	FILE *fp;
+	char *path, *tmp;
+} outfile;
+/* Open a temporary file beside PATH.  Fails (with ERR) when PATH exists and
+ * FORCE is 0. */
+int outfile_open(outfile *o, const char *path, int force, char *err, size_t errsize);
+/* Only the temporary name is opened: a caller that writes through another
+ * API (SQLite) uses o->tmp directly. */
+int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t errsize);
+/* Flush, fsync and rename over the final path; 0 on success. */
+int outfile_commit(outfile *o, char *err, size_t errsize);
+/* Remove the temporary file. */
+void outfile_abort(outfile *o);
+
+/* Does PATH end with SUFFIX? */
+int ends_with(const char *path, const char *suffix);
+
+#endif

@@ -1,0 +1,134 @@
+/* flags.c — flag names <-> bits, in the engine's spelling. */
+#include "flags.h"
+
+#include <string.h>
+
+struct flag_name {
+	const char *name;
+	uint32_t bit;
+};
+
+/* EObjectFlags of UE 5.5, in bit order (0x04000000 was RF_Dynamic, removed). */
+static const struct flag_name object_flags[] = {
+	{"RF_Public", 0x1}, {"RF_Standalone", 0x2}, {"RF_MarkAsNative", 0x4},
+	{"RF_Transactional", 0x8}, {"RF_ClassDefaultObject", 0x10},
+	{"RF_ArchetypeObject", 0x20}, {"RF_Transient", 0x40},
+	{"RF_MarkAsRootSet", 0x80}, {"RF_TagGarbageTemp", 0x100},
+	{"RF_NeedInitialization", 0x200}, {"RF_NeedLoad", 0x400},
+	{"RF_KeepForCooker", 0x800}, {"RF_NeedPostLoad", 0x1000},
+	{"RF_NeedPostLoadSubobjects", 0x2000}, {"RF_NewerVersionExists", 0x4000},
+	{"RF_BeginDestroyed", 0x8000}, {"RF_FinishDestroyed", 0x10000},
+	{"RF_BeingRegenerated", 0x20000}, {"RF_DefaultSubObject", 0x40000},
+	{"RF_WasLoaded", 0x80000}, {"RF_TextExportTransient", 0x100000},
+	{"RF_LoadCompleted", 0x200000}, {"RF_InheritableComponentTemplate", 0x400000},
+	{"RF_DuplicateTransient", 0x800000}, {"RF_StrongRefOnFrame", 0x1000000},
+	{"RF_NonPIEDuplicateTransient", 0x2000000}, {"RF_WillBeLoaded", 0x8000000},
+	{"RF_HasExternalPackage", 0x10000000}, {"RF_HasPlaceholderType", 0x20000000},
+	{"RF_MirroredGarbage", 0x40000000}, {"RF_AllocatedInSharedPage", 0x80000000u},
+};
+
+/* Internal flags in canonical order; PendingKill is Garbage's UE4 name. */
+static const struct flag_name internal_flags[] = {
+	{"RootSet", IF_RootSet}, {"Native", IF_Native}, {"Async", IF_Async},
+	{"AsyncLoading", IF_AsyncLoading}, {"LoaderImport", IF_LoaderImport},
+	{"Garbage", IF_Garbage}, {"RefCounted", IF_RefCounted},
+	{"PendingConstruction", IF_PendingConstruction}, {"ClusterRoot", IF_ClusterRoot},
+	{"ReachableInCluster", IF_ReachableInCluster}, {"Unreachable", IF_Unreachable},
+	{"PendingKill", IF_Garbage},
+};
+
+static const struct flag_name trait_names[] = {
+	{"NotReadyForFinishDestroy", TR_NotReadyForFinishDestroy},
+	{"GameThreadDestroy", TR_GameThreadDestroy},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct flag_name *find(const struct flag_name *t, size_t n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(t[i].name) == len && memcmp(t[i].name, s, len) == 0)
+			return &t[i];
+	return NULL;
+}
+
+static void copy_bad(char *bad, size_t badsize, const char *s, size_t len)
+{
+	if (!badsize)
+		return;
+	if (len >= badsize)
+		len = badsize - 1;
+	memcpy(bad, s, len);
+	bad[len] = '\0';
+}
+
+int flags_parse(const char *s, size_t len, uint32_t *oflags, uint16_t *iflags,
+		uint8_t *traits, char *bad, size_t badsize)
+{
+	*oflags = 0;
+	*iflags = 0;
+	*traits = 0;
+	if (len == 1 && s[0] == '-')
+		return 0;
+	size_t i = 0;
+	while (i <= len) {
+		size_t j = i;
+		while (j < len && s[j] != ',')
+			j++;
+		const char *w = s + i;
+		size_t wl = j - i;
+		const struct flag_name *f;
+		if (wl > 3 && memcmp(w, "RF_", 3) == 0 && (f = find(object_flags, COUNT(object_flags), w, wl)))
+			*oflags |= f->bit;
+		else if ((f = find(internal_flags, COUNT(internal_flags), w, wl)))
+			*iflags |= (uint16_t)f->bit;
+		else if ((f = find(trait_names, COUNT(trait_names), w, wl)))
+			*traits |= (uint8_t)f->bit;
+		else {
+			copy_bad(bad, badsize, w, wl);
+			return -1;
+		}
+		i = j + 1;
+	}
+	return 0;
+}
+
+int flags_parse_object(const char *s, uint32_t *oflags, char *bad, size_t badsize)
+{
+	uint16_t iflags;
+	uint8_t traits;
+	if (flags_parse(s, strlen(s), oflags, &iflags, &traits, bad, badsize))
+		return -1;
+	if (iflags || traits) {
+		copy_bad(bad, badsize, s, strlen(s));
+		return -1;
+	}
+	return 0;
+}
+
+static size_t append(char *buf, size_t n, const char *name)
+{
+	size_t l = strlen(name);
+	if (n)
+		buf[n++] = ',';
+	memcpy(buf + n, name, l);
+	return n + l;
+}
+
+size_t flags_format(char *buf, uint32_t oflags, uint16_t iflags, uint8_t traits)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < COUNT(object_flags); i++)
+		if (oflags & object_flags[i].bit)
+			n = append(buf, n, object_flags[i].name);
+	for (size_t i = 0; i < COUNT(internal_flags) - 1; i++) /* not the PendingKill alias */
+		if (iflags & internal_flags[i].bit)
+			n = append(buf, n, internal_flags[i].name);
+	for (size_t i = 0; i < COUNT(trait_names); i++)
+		if (traits & trait_names[i].bit)
+			n = append(buf, n, trait_names[i].name);
+	if (!n)
+		buf[n++] = '-';
+	buf[n] = '\0';
+	return n;
+}

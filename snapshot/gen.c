@@ -1,0 +1,628 @@
+/* gen.c — builds a synthetic heap in the shape of a cooked UE 5.5 game:
+ *
+ *   disregard pool  /Script/CoreUObject and /Script/Engine with their native
+ *                   classes and CDOs (Native; first-gc-index ends here)
+ *   engine          /Engine/Transient, GameEngine and GameInstance (RootSet),
+ *                   MaterialInstanceDynamics held by TStrongObjectPtr
+ *                   (RefCounted) or by nothing at all
+ *   assets          one package each: textures and meshes (some not ready for
+ *                   FinishDestroy), materials with expressions (some cluster
+ *                   roots), material instances, blueprint classes with CDOs
+ *                   (cluster roots); all RF_Standalone
+ *   worlds          live worlds, each World/PersistentLevel/ActorCluster
+ *                   (the ULevelActorContainer cluster root) with actors and
+ *                   components; non-clusterable actors referenced by the
+ *                   level's ARO; destroyed (Garbage) actors that others still
+ *                   target; weak and soft references; in the last live world
+ *                   a clustered actor targets a destroyed one, so its cluster
+ *                   needs dissolving
+ *   unreachable     old worlds nothing references, unreferenced transients
+ *   FGCObjects      "g" records to assets, and one to a destroyed actor
+ *
+ * Cluster lists are computed the way the engine's cluster creation does
+ * (members' references leaving the cluster become MutableObjects or, into
+ * another cluster, ReferencedClusters plus that cluster's own lists), then
+ * --broken-clusters drops a percentage of the entries. */
+#include "gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct builder {
+	heap *h;
+	uint64_t rng;
+	uint64_t target;
+	obj_t next;
+	/* references in creation order */
+	obj_t *from, *to;
+	uint32_t *prop;
+	uint8_t *kind;
+	uint32_t n, cap;
+	int oom;
+	/* clusters to build: roots, and their members as ranges of mem[] */
+	obj_t *croot;
+	uint32_t *cmem_start, ncl, ccap;
+	obj_t *mem;
+	uint32_t nmem, memcap;
+	obj_t hole; /* the last slot left free, target of a dangling reference */
+} builder;
+
+/* Native classes, by role. */
+enum cls {
+	C_OBJECT, C_CLASS, C_PACKAGE, C_WORLD, C_LEVEL, C_CONTAINER, C_ACTOR, C_SMACTOR, C_LIGHT,
+	C_CONTROLLER, C_CHARACTER, C_SCENE, C_SMCOMP, C_AUDIO, C_CAPSULE, C_LIGHTCOMP, C_MATERIAL,
+	C_MIC, C_EXPR, C_TEXTURE, C_MESH, C_BODYSETUP, C_BPGC, C_ENGINE, C_GAMEINSTANCE, C_MID,
+	C_SOUND, C_COUNT
+};
+static const char *const class_names[C_COUNT] = {
+	"Object", "Class", "Package", "World", "Level", "LevelActorContainer", "Actor", "StaticMeshActor",
+	"PointLight", "PlayerController", "Character", "SceneComponent", "StaticMeshComponent",
+	"AudioComponent", "CapsuleComponent", "PointLightComponent", "Material", "MaterialInstanceConstant",
+	"MaterialExpressionTextureSample", "Texture2D", "StaticMesh", "BodySetup", "BlueprintGeneratedClass",
+	"GameEngine", "GameInstance", "MaterialInstanceDynamic", "SoundWave",
+};
+static const char *const bp_names[] = {"BP_Enemy_C", "BP_Pickup_C", "BP_Door_C", "BP_Turret_C",
+				       "BP_Spawner_C", "BP_Projectile_C", "BP_NPC_C", "BP_Trigger_C"};
+#define NBP (sizeof bp_names / sizeof bp_names[0])
+
+typedef struct world_parts {
+	obj_t cls[C_COUNT];
+	obj_t *textures, *materials, *mics, *meshes, *bps, *sounds;
+	uint32_t ntex, nmat, nmic, nmesh, nbp, nsound;
+} world_parts;
+
+static uint64_t rnd(builder *b)
+{
+	uint64_t x = b->rng; /* xorshift64* */
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	b->rng = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}
+
+static uint32_t below(builder *b, uint32_t n) { return n ? (uint32_t)(rnd(b) % n) : 0; }
+static int chance(builder *b, int percent) { return (int)(rnd(b) % 100) < percent; }
+
+static obj_t obj(builder *b, obj_t cls, obj_t outer, const char *name, uint32_t num, uint32_t size,
+		 uint32_t oflags, uint16_t iflags, uint8_t traits)
+{
+	heap *h = b->h;
+	if (b->oom)
+		return 0;
+	if ((uint32_t)b->next >= h->slots && heap_grow_slots(h, h->slots ? h->slots * 2 : 4096)) {
+		b->oom = 1;
+		return 0;
+	}
+	obj_t i = b->next++;
+	uint32_t id = strtab_intern(&h->strings, name, strlen(name));
+	if (id == UINT32_MAX) {
+		b->oom = 1;
+		return 0;
+	}
+	h->serial[i] = (uint32_t)i + 1;
+	h->cls[i] = cls < 0 ? i : cls; /* a negative class: the object is its own class (Class) */
+	h->outer[i] = outer;
+	h->name[i] = id;
+	h->name_num[i] = num;
+	h->size[i] = size;
+	h->oflags[i] = oflags;
+	h->iflags[i] = iflags;
+	h->traits[i] = traits;
+	h->objects++;
+	return i;
+}
+
+/* Leave a slot free now and then, as GUObjectArray does after a GC. */
+static void maybe_hole(builder *b)
+{
+	if (chance(b, 1) && chance(b, 30)) {
+		if ((uint32_t)b->next >= b->h->slots && heap_grow_slots(b->h, b->h->slots * 2)) {
+			b->oom = 1;
+			return;
+		}
+		b->hole = b->next++;
+	}
+}
+
+static void ref(builder *b, obj_t from, obj_t to, int kind, const char *prop, int index)
+{
+	if (b->oom)
+		return;
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? b->cap * 2 : 1 << 16;
+		obj_t *f = realloc(b->from, (size_t)cap * sizeof *f);
+		if (f) b->from = f;
+		obj_t *t = realloc(b->to, (size_t)cap * sizeof *t);
+		if (t) b->to = t;
+		uint32_t *p = realloc(b->prop, (size_t)cap * sizeof *p);
+		if (p) b->prop = p;
+		uint8_t *k = realloc(b->kind, cap);
+		if (k) b->kind = k;
+		if (!f || !t || !p || !k) {
+			b->oom = 1;
+			return;
+		}
+		b->cap = cap;
+	}
+	char buf[128];
+	if (index >= 0)
+		snprintf(buf, sizeof buf, "%s[%d]", prop, index);
+	else
+		snprintf(buf, sizeof buf, "%s", prop);
+	uint32_t id = strtab_intern(&b->h->strings, buf, strlen(buf));
+	if (id == UINT32_MAX) {
+		b->oom = 1;
+		return;
+	}
+	b->from[b->n] = from;
+	b->to[b->n] = to;
+	b->prop[b->n] = id;
+	b->kind[b->n] = (uint8_t)kind;
+	b->n++;
+}
+
+static void cluster_begin(builder *b, obj_t root)
+{
+	if (b->oom)
+		return;
+	if (b->ncl == b->ccap) {
+		b->ccap = b->ccap ? b->ccap * 2 : 64;
+		obj_t *r = realloc(b->croot, b->ccap * sizeof *r);
+		if (r) b->croot = r;
+		uint32_t *s = realloc(b->cmem_start, (b->ccap + 1) * sizeof *s);
+		if (s) b->cmem_start = s;
+		if (!r || !s) {
+			b->oom = 1;
+			return;
+		}
+	}
+	b->croot[b->ncl] = root;
+	b->cmem_start[b->ncl] = b->nmem;
+	b->cmem_start[++b->ncl] = b->nmem;
+}
+
+static void cluster_add(builder *b, obj_t member)
+{
+	if (b->oom)
+		return;
+	if (b->nmem == b->memcap) {
+		b->memcap = b->memcap ? b->memcap * 2 : 4096;
+		obj_t *m = realloc(b->mem, b->memcap * sizeof *m);
+		if (!m) {
+			b->oom = 1;
+			return;
+		}
+		b->mem = m;
+	}
+	b->mem[b->nmem++] = member;
+	b->cmem_start[b->ncl] = b->nmem;
+}
+
+/* ---- the parts of the heap ---- */
+
+static obj_t package(builder *b, world_parts *w, const char *dir, const char *name, uint32_t num)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	return obj(b, w->cls[C_PACKAGE], OBJ_NONE, path, num, 128 + below(b, 512), RF_Public | RF_WasLoaded, 0, 0);
+}
+
+static void natives(builder *b, world_parts *w)
+{
+	/* 0 /Script/CoreUObject, 1 Object, 2 Class, 3 Package: as in the spec's example */
+	obj_t core = obj(b, 2, OBJ_NONE, "/Script/CoreUObject", 0, 64, 0, IF_Native | IF_RootSet, 0);
+	w->cls[C_OBJECT] = obj(b, 2, core, "Object", 0, 256, 0, IF_Native, 0);
+	w->cls[C_CLASS] = obj(b, -1, core, "Class", 0, 512, 0, IF_Native, 0);
+	w->cls[C_PACKAGE] = obj(b, 2, core, "Package", 0, 256, 0, IF_Native, 0);
+	obj_t engine = obj(b, 2, OBJ_NONE, "/Script/Engine", 0, 64, 0, IF_Native | IF_RootSet, 0);
+	b->h->cls[engine] = w->cls[C_PACKAGE];
+	b->h->cls[core] = w->cls[C_PACKAGE];
+	for (int c = C_WORLD; c < C_COUNT; c++)
+		w->cls[c] = obj(b, w->cls[C_CLASS], engine, class_names[c], 0, 300 + below(b, 900), 0, IF_Native, 0);
+	char cdo[96];
+	for (int c = 0; c < C_COUNT; c++) {
+		snprintf(cdo, sizeof cdo, "Default__%s", class_names[c]);
+		obj(b, w->cls[c], c < C_WORLD ? core : engine, cdo, 0, 200 + below(b, 2000),
+		    RF_Public | RF_ClassDefaultObject | RF_ArchetypeObject, 0, 0);
+	}
+	b->h->first_gc_index = b->next;
+}
+
+static obj_t pick(builder *b, const obj_t *v, uint32_t n) { return v[below(b, n)]; }
+
+static void assets(builder *b, world_parts *w, uint64_t budget)
+{
+	uint32_t ntex = (uint32_t)(budget * 25 / 100 / 2) + 4, nmat = (uint32_t)(budget * 30 / 100 / 7) + 2;
+	uint32_t nmic = (uint32_t)(budget * 10 / 100 / 2) + 2, nmesh = (uint32_t)(budget * 20 / 100 / 3) + 2;
+	uint32_t nsound = (uint32_t)(budget * 5 / 100 / 2) + 1, nbp = (uint32_t)NBP;
+	w->textures = malloc(ntex * sizeof(obj_t));
+	w->materials = malloc(nmat * sizeof(obj_t));
+	w->mics = malloc(nmic * sizeof(obj_t));
+	w->meshes = malloc(nmesh * sizeof(obj_t));
+	w->sounds = malloc(nsound * sizeof(obj_t));
+	w->bps = malloc(nbp * sizeof(obj_t));
+	if (!w->textures || !w->materials || !w->mics || !w->meshes || !w->sounds || !w->bps) {
+		b->oom = 1;
+		return;
+	}
+	const uint32_t asset = RF_Public | RF_Standalone | RF_WasLoaded;
+	for (uint32_t i = 0; i < ntex && !b->oom; i++) {
+		maybe_hole(b);
+		obj_t p = package(b, w, "/Game/Textures", "T_Surface", i + 1);
+		w->textures[w->ntex++] = obj(b, w->cls[C_TEXTURE], p, "T_Surface", i + 1, 65536u << below(b, 8), asset, 0,
+					     chance(b, 30) ? TR_NotReadyForFinishDestroy : 0);
+		if (i > 0 && chance(b, 10))
+			ref(b, w->textures[i], w->textures[below(b, i)], REF_STRONG, "CompositeTexture", -1);
+	}
+	for (uint32_t i = 0; i < nsound && !b->oom; i++) {
+		obj_t p = package(b, w, "/Game/Audio", "SW_Effect", i + 1);
+		w->sounds[w->nsound++] = obj(b, w->cls[C_SOUND], p, "SW_Effect", i + 1, 20000 + below(b, 500000), asset, 0,
+					     chance(b, 20) ? TR_NotReadyForFinishDestroy : 0);
+	}
+	for (uint32_t i = 0; i < nmat && !b->oom; i++) {
+		maybe_hole(b);
+		obj_t p = package(b, w, "/Game/Materials", "M_Surface", i + 1);
+		obj_t m = obj(b, w->cls[C_MATERIAL], p, "M_Surface", i + 1, 4096 + below(b, 60000), asset, 0, 0);
+		w->materials[w->nmat++] = m;
+		int clustered = chance(b, 50);
+		if (clustered)
+			cluster_begin(b, m);
+		uint32_t ne = 3 + below(b, 6);
+		for (uint32_t e = 0; e < ne; e++) {
+			obj_t x = obj(b, w->cls[C_EXPR], m, "MaterialExpressionTextureSample", e + 1, 200, 0, 0, 0);
+			ref(b, m, x, REF_STRONG, "Expressions", (int)e);
+			obj_t t = pick(b, w->textures, w->ntex);
+			ref(b, x, t, REF_STRONG, "Texture", -1);
+			ref(b, x, m, REF_STRONG, "Material", -1);
+			ref(b, m, t, REF_STRONG, "CachedReferencedTextures", (int)e);
+			if (clustered)
+				cluster_add(b, x);
+		}
+	}
+	for (uint32_t i = 0; i < nmic && !b->oom; i++) {
+		obj_t p = package(b, w, "/Game/Materials", "MI_Variant", i + 1);
+		obj_t m = obj(b, w->cls[C_MIC], p, "MI_Variant", i + 1, 2048 + below(b, 8000), asset, 0, 0);
+		w->mics[w->nmic++] = m;
+		ref(b, m, pick(b, w->materials, w->nmat), REF_STRONG, "Parent", -1);
+		for (int k = 0; k < 2; k++)
+			ref(b, m, pick(b, w->textures, w->ntex), REF_STRONG, "TextureParameterValues.ParameterValue", k);
+	}
+	for (uint32_t i = 0; i < nmesh && !b->oom; i++) {
+		maybe_hole(b);
+		obj_t p = package(b, w, "/Game/Meshes", "SM_Prop", i + 1);
+		obj_t m = obj(b, w->cls[C_MESH], p, "SM_Prop", i + 1, 50000 + below(b, 4000000), asset, 0,
+			      chance(b, 30) ? TR_NotReadyForFinishDestroy : 0);
+		w->meshes[w->nmesh++] = m;
+		obj_t bs = obj(b, w->cls[C_BODYSETUP], m, "BodySetup", 0, 2000 + below(b, 20000), RF_Public, 0, 0);
+		ref(b, m, bs, REF_STRONG, "BodySetup", -1);
+		uint32_t nm = 1 + below(b, 3);
+		for (uint32_t k = 0; k < nm; k++)
+			ref(b, m, chance(b, 60) ? pick(b, w->materials, w->nmat) : pick(b, w->mics, w->nmic), REF_STRONG,
+			    "StaticMaterials.MaterialInterface", (int)k);
+	}
+	char pkg[64];
+	for (uint32_t i = 0; i < nbp && !b->oom; i++) {
+		size_t l = strlen(bp_names[i]) - 2; /* package name without _C */
+		snprintf(pkg, sizeof pkg, "%.*s", (int)l, bp_names[i]);
+		obj_t p = package(b, w, "/Game/Blueprints", pkg, 0);
+		obj_t c = obj(b, w->cls[C_BPGC], p, bp_names[i], 0, 20000 + below(b, 80000), RF_Public | RF_Standalone | RF_WasLoaded, 0, 0);
+		w->bps[w->nbp++] = c;
+		char cdo[96];
+		snprintf(cdo, sizeof cdo, "Default__%s", bp_names[i]);
+		obj_t d = obj(b, c, p, cdo, 0, 1000 + below(b, 4000), RF_Public | RF_ClassDefaultObject | RF_ArchetypeObject, 0, 0);
+		ref(b, c, w->cls[C_ACTOR], REF_STRONG, "SuperStruct", -1);
+		ref(b, c, d, REF_STRONG, "ClassDefaultObject", -1);
+		ref(b, d, pick(b, w->meshes, w->nmesh), REF_STRONG, "MeshAsset", -1);
+		ref(b, d, pick(b, w->sounds, w->nsound), REF_STRONG, "HitSound", -1);
+		cluster_begin(b, c);
+		cluster_add(b, d);
+	}
+}
+
+/* One world: package, World, PersistentLevel, the actor cluster, actors. */
+static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors, int last_live, obj_t *prev_actors,
+		   uint32_t nprev)
+{
+	obj_t p = package(b, w, "/Game/Maps", "Arena", number);
+	obj_t wo = obj(b, w->cls[C_WORLD], p, "Arena", number, 30000, RF_Public | RF_Standalone | RF_WasLoaded, 0, 0);
+	obj_t lv = obj(b, w->cls[C_LEVEL], wo, "PersistentLevel", 0, 60000, RF_Public | RF_WasLoaded, 0, 0);
+	obj_t ac = obj(b, w->cls[C_CONTAINER], lv, "ActorCluster", 0, 200, RF_Transient, 0, 0);
+	ref(b, wo, lv, REF_STRONG, "PersistentLevel", -1);
+	ref(b, wo, lv, REF_STRONG, "Levels", 0);
+	ref(b, lv, wo, REF_STRONG, "OwningWorld", -1);
+	ref(b, lv, ac, REF_STRONG, "ActorCluster", -1);
+	cluster_begin(b, ac);
+	obj_t *actors = malloc((nactors + 1) * sizeof *actors);
+	uint8_t *clustered = malloc(nactors + 1);
+	if (!actors || !clustered) {
+		free(actors);
+		free(clustered);
+		b->oom = 1;
+		return wo;
+	}
+	uint32_t nfor_gc = 0, nclustered = 0, counters[C_COUNT + NBP] = {0};
+	for (uint32_t a = 0; a < nactors && !b->oom; a++) {
+		maybe_hole(b);
+		uint32_t roll = below(b, 100);
+		obj_t cls;
+		const char *base;
+		uint32_t key;
+		if (roll < 60) {
+			key = C_COUNT + below(b, NBP);
+			cls = w->bps[key - C_COUNT];
+			base = bp_names[key - C_COUNT];
+		} else {
+			key = roll < 85 ? C_SMACTOR : roll < 95 ? C_LIGHT : roll < 98 ? C_CHARACTER : C_CONTROLLER;
+			cls = w->cls[key];
+			base = class_names[key];
+		}
+		int destroyed = a > 2 && chance(b, 3);
+		uint16_t garbage = destroyed ? IF_Garbage : 0;
+		uint32_t mirrored = destroyed && chance(b, 50) ? RF_MirroredGarbage : 0;
+		obj_t x = obj(b, cls, lv, base, ++counters[key], 1500 + below(b, 3000), RF_WasLoaded | mirrored, garbage,
+			      chance(b, 5) ? TR_GameThreadDestroy : 0);
+		actors[a] = x;
+		clustered[a] = !destroyed && key != C_CHARACTER && key != C_CONTROLLER;
+		if (clustered[a]) {
+			cluster_add(b, x);
+			ref(b, ac, x, REF_STRONG, "Actors", (int)nclustered++);
+		} else if (!destroyed) {
+			ref(b, lv, x, REF_ARO, "ActorsForGC", (int)nfor_gc++);
+		}
+		/* components */
+		uint32_t nc = 2 + below(b, 4);
+		obj_t root = OBJ_NONE;
+		for (uint32_t c = 0; c < nc; c++) {
+			int ck = c == 0 ? (key == C_CHARACTER ? C_CAPSULE : C_SCENE)
+				 : key == C_LIGHT && c == 1 ? C_LIGHTCOMP : chance(b, 75) ? C_SMCOMP : C_AUDIO;
+			obj_t k = obj(b, w->cls[ck], x, class_names[ck], c + 1, 600 + below(b, 1400), RF_DefaultSubObject, garbage, 0);
+			if (clustered[a])
+				cluster_add(b, k);
+			ref(b, x, k, REF_ARO, "OwnedComponents", (int)c);
+			if (c == 0) {
+				root = k;
+				ref(b, x, k, REF_STRONG, "RootComponent", -1);
+				continue;
+			}
+			ref(b, k, root, REF_STRONG, "AttachParent", -1);
+			ref(b, root, k, REF_STRONG, "AttachChildren", (int)c - 1);
+			if (ck == C_SMCOMP) {
+				ref(b, k, pick(b, w->meshes, w->nmesh), REF_STRONG, "StaticMesh", -1);
+				uint32_t nm = 1 + below(b, 3);
+				for (uint32_t m = 0; m < nm; m++)
+					ref(b, k, chance(b, 50) ? pick(b, w->mics, w->nmic) : pick(b, w->materials, w->nmat),
+					    REF_STRONG, "OverrideMaterials", (int)m);
+				ref(b, k, pick(b, w->textures, w->ntex), REF_STRONG, "LightmapTexture", -1);
+			} else if (ck == C_AUDIO) {
+				ref(b, k, pick(b, w->sounds, w->nsound), REF_STRONG, "Sound", -1);
+			}
+		}
+		/* actor-to-actor references: targets among earlier actors of this level */
+		if (a > 0 && chance(b, 40)) {
+			uint32_t t = below(b, a);
+			/* a clustered actor never targets a destroyed one, except in the last live world */
+			if (!clustered[a] || clustered[t] || (last_live && a > 3 && nclustered > 1))
+				ref(b, x, actors[t], REF_STRONG, "Target", -1);
+		}
+		if (chance(b, 20) && nprev)
+			ref(b, x, prev_actors[below(b, nprev)], REF_WEAK, "LastSeen", -1);
+		else if (a > 0 && chance(b, 20))
+			ref(b, x, actors[below(b, a)], REF_WEAK, "LastSeen", -1);
+		if (chance(b, 20))
+			ref(b, x, pick(b, w->bps, w->nbp), REF_SOFT, "SpawnClass", -1);
+		if (b->hole > 0 && chance(b, 1))
+			ref(b, x, b->hole, REF_STRONG, "StaleActor", -1);
+	}
+	if (prev_actors && nprev == 0)
+		prev_actors[0] = actors[0];
+	memcpy(prev_actors, actors, sizeof *actors * (nactors < 64 ? nactors : 64));
+	free(actors);
+	free(clustered);
+	return wo;
+}
+
+/* Engine-side objects and transients. */
+static void engine_objects(builder *b, world_parts *w, obj_t *transient, obj_t *gi)
+{
+	*transient = obj(b, w->cls[C_PACKAGE], OBJ_NONE, "/Engine/Transient", 0, 128, RF_Transient, IF_RootSet, 0);
+	obj_t eng = obj(b, w->cls[C_ENGINE], *transient, "GameEngine", 1, 8000, RF_Transient, IF_RootSet, 0);
+	*gi = obj(b, w->cls[C_GAMEINSTANCE], eng, "GameInstance", 1, 4000, RF_Transient, 0, 0);
+	ref(b, eng, *gi, REF_STRONG, "GameInstance", -1);
+}
+
+static void transients(builder *b, world_parts *w, obj_t transient, uint32_t n)
+{
+	for (uint32_t i = 0; i < n && !b->oom; i++) {
+		int held = chance(b, 30);
+		obj_t m = obj(b, w->cls[C_MID], transient, "MaterialInstanceDynamic", i + 1, 1024 + below(b, 4096),
+			      RF_Transient, held ? IF_RefCounted : 0, 0);
+		ref(b, m, chance(b, 50) ? pick(b, w->mics, w->nmic) : pick(b, w->materials, w->nmat), REF_STRONG, "Parent", -1);
+	}
+}
+
+/* ---- cluster lists, the way cluster creation makes them ---- */
+
+typedef struct list {
+	obj_t *v;
+	uint32_t n, cap;
+} list;
+
+static int list_add(list *l, obj_t x, uint32_t *stamp, uint32_t mark)
+{
+	if (stamp[x] == mark)
+		return 0;
+	stamp[x] = mark;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		obj_t *v = realloc(l->v, l->cap * sizeof *v);
+		if (!v)
+			return -1;
+		l->v = v;
+	}
+	l->v[l->n++] = x;
+	return 0;
+}
+
+static int build_clusters(builder *b, int broken_pct)
+{
+	heap *h = b->h;
+	int rc = -1;
+	uint32_t *owner = calloc(h->slots, sizeof *owner); /* 1 + builder cluster of each member/root */
+	uint32_t *mstamp = calloc(h->slots, sizeof *mstamp), *rstamp = calloc(h->slots, sizeof *rstamp);
+	h->clusters = calloc(b->ncl + 1, sizeof *h->clusters);
+	list items = {0};
+	if (!owner || !mstamp || !rstamp || !h->clusters)
+		goto out;
+	for (uint32_t c = 0; c < b->ncl; c++) {
+		owner[b->croot[c]] = c + 1;
+		for (uint32_t k = b->cmem_start[c]; k < b->cmem_start[c + 1]; k++)
+			owner[b->mem[k]] = c + 1;
+	}
+	for (uint32_t c = 0; c < b->ncl; c++) { /* clusters made earlier never reference later ones */
+		cluster *cl = &h->clusters[c];
+		list mut = {0}, refs = {0};
+		uint32_t mark = c + 1;
+		cl->root = b->croot[c];
+		for (uint32_t k = b->cmem_start[c]; k <= b->cmem_start[c + 1]; k++) {
+			obj_t x = k == b->cmem_start[c + 1] ? cl->root : b->mem[k];
+			uint32_t nref = h->ref_start[x + 1] - h->ref_start[x];
+			for (uint32_t e = 0; e < nref + 2; e++) {
+				obj_t t = e == 0 ? h->cls[x] : e == 1 ? h->outer[x] : h->ref_dst[h->ref_start[x] + e - 2];
+				int kind = e < 2 ? REF_IMMUTABLE : h->ref_kind[h->ref_start[x] + e - 2];
+				if (t < 0 || kind == REF_WEAK || kind == REF_SOFT || heap_in_disregard(h, t) || owner[t] == mark)
+					continue;
+				if (owner[t] && owner[t] < mark) {
+					const cluster *o = &h->clusters[owner[t] - 1];
+					if (list_add(&refs, o->root, rstamp, mark))
+						goto out;
+					for (uint32_t q = 0; q < o->n_refs; q++)
+						if (list_add(&refs, items.v[o->refs + q], rstamp, mark))
+							goto out;
+					for (uint32_t q = 0; q < o->n_mutables; q++)
+						if (list_add(&mut, items.v[o->mutables + q], mstamp, mark))
+							goto out;
+				} else if (list_add(&mut, t, mstamp, mark)) {
+					goto out;
+				}
+			}
+		}
+		list *src[3] = {NULL, &mut, &refs};
+		uint32_t *starts[3] = {&cl->members, &cl->mutables, &cl->refs};
+		uint32_t *counts[3] = {&cl->n_members, &cl->n_mutables, &cl->n_refs};
+		for (int l = 0; l < 3; l++) {
+			*starts[l] = items.n;
+			uint32_t n = l == 0 ? b->cmem_start[c + 1] - b->cmem_start[c] : src[l]->n;
+			for (uint32_t k = 0; k < n; k++) {
+				obj_t x = l == 0 ? b->mem[b->cmem_start[c] + k] : src[l]->v[k];
+				if (l > 0 && broken_pct && chance(b, broken_pct))
+					continue;
+				uint32_t dummy = 0;
+				if (list_add(&items, x, &dummy, 1))
+					goto out;
+				(*counts[l])++;
+			}
+		}
+		free(mut.v);
+		free(refs.v);
+		h->nclusters++;
+	}
+	h->cluster_items = items.v;
+	h->ncluster_items = items.n;
+	items.v = NULL;
+	rc = 0;
+out:
+	free(items.v);
+	free(owner);
+	free(mstamp);
+	free(rstamp);
+	return rc;
+}
+
+int gen_heap(const gen_options *opt, heap *h, char *err, size_t errsize)
+{
+	heap_init(h);
+	builder b = {0};
+	b.h = h;
+	b.rng = opt->seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
+	b.target = opt->objects < GEN_MIN_OBJECTS ? GEN_MIN_OBJECTS : opt->objects;
+	h->mode = opt->mode;
+	const char *eng = "5.5.4-ugc-gen";
+	h->engine = strtab_intern(&h->strings, eng, strlen(eng));
+	char label[96];
+	snprintf(label, sizeof label, "gen --objects %llu --seed %llu", (unsigned long long)opt->objects,
+		 (unsigned long long)opt->seed);
+	h->label = strtab_intern(&h->strings, label, strlen(label));
+	world_parts w = {0};
+	obj_t transient, gi, prev[64] = {0};
+	natives(&b, &w);
+	engine_objects(&b, &w, &transient, &gi);
+	uint64_t rest = b.target - (uint64_t)b.next;
+	assets(&b, &w, rest * 22 / 100);
+	/* an actor with its components is 4.5 objects on average; most of the
+	 * rest of the budget goes to actors, what is left to transients */
+	uint64_t actor_objects = b.target > (uint64_t)b.next ? b.target - (uint64_t)b.next : 0;
+	uint32_t nactors = (uint32_t)(actor_objects * 85 / 450) + 3;
+	uint32_t nworlds = 2 + (uint32_t)(b.target / 2000000), nold = 1 + nworlds / 3;
+	uint32_t per_world = nactors / (nworlds + nold) + 3;
+	for (uint32_t k = 0; k < nold && !b.oom; k++) /* worlds from an earlier map: nothing holds them */
+		world(&b, &w, 100 + k, per_world, 0, prev, 0);
+	for (uint32_t k = 0; k < nworlds && !b.oom; k++) {
+		obj_t wo = world(&b, &w, k + 1, per_world, k + 1 == nworlds, prev, 64);
+		ref(&b, gi, wo, REF_STRONG, k == 0 ? "World" : "StreamingWorlds", k == 0 ? -1 : (int)k - 1);
+	}
+	uint64_t left = b.target > (uint64_t)b.next ? b.target - (uint64_t)b.next : 0;
+	transients(&b, &w, transient, (uint32_t)(left / 2) + 4);
+	/* FGCObjects: the streamable manager holds a share of the assets */
+	for (uint32_t k = 0; k < w.ntex / 20 + 1 && !b.oom; k++) {
+		if (heap_needs_grow(h->ngcrefs)) {
+			gc_ref *g = realloc(h->gcrefs, heap_grow_cap(h->ngcrefs) * sizeof *g);
+			if (!g) { b.oom = 1; break; }
+			h->gcrefs = g;
+		}
+		const char *nm = k % 3 ? "FStreamableManager" : "FAssetManagerPreload";
+		char pr[48];
+		snprintf(pr, sizeof pr, "StreamableHandles[%u]", k);
+		h->gcrefs[h->ngcrefs++] = (gc_ref){strtab_intern(&h->strings, nm, strlen(nm)),
+						   k % 2 ? pick(&b, w.textures, w.ntex) : pick(&b, w.meshes, w.nmesh),
+						   strtab_intern(&h->strings, pr, strlen(pr))};
+	}
+	/* and one FGCObject still points at a destroyed actor: eliminated */
+	for (obj_t i = h->first_gc_index; i < b.next && !b.oom; i++)
+		if (h->cls[i] != OBJ_FREE && (h->iflags[i] & IF_Garbage) && h->outer[i] >= 0 &&
+		    h->cls[h->outer[i]] == w.cls[C_LEVEL]) {
+			gc_ref *g = realloc(h->gcrefs, ((size_t)h->ngcrefs + 1) * sizeof *g);
+			if (!g) { b.oom = 1; break; }
+			h->gcrefs = g;
+			const char *nm = "FPreviewScene";
+			h->gcrefs[h->ngcrefs++] = (gc_ref){strtab_intern(&h->strings, nm, strlen(nm)), i,
+							   strtab_intern(&h->strings, "PreviewActor", 12)};
+			break;
+		}
+	if (!b.oom) {
+		h->slots = (uint32_t)b.next; /* columns may be larger; slots beyond are unused */
+		if (heap_trim_slots(h) || heap_set_refs(h, b.from, b.to, b.prop, b.kind, b.n))
+			b.oom = 1;
+		b.from = b.to = NULL;
+		b.prop = NULL;
+		b.kind = NULL;
+	}
+	if (!b.oom && build_clusters(&b, opt->broken_pct))
+		b.oom = 1;
+	char msg[256];
+	obj_t where;
+	uint32_t cid;
+	int rc = 0;
+	if (b.oom) {
+		snprintf(err, errsize, "out of memory generating %llu objects", (unsigned long long)b.target);
+		rc = -1;
+	} else if (heap_validate(h, msg, sizeof msg, &where, &cid)) {
+		snprintf(err, errsize, "internal error: generated heap is invalid: %s", msg);
+		rc = -1;
+	}
+	free(b.from); free(b.to); free(b.prop); free(b.kind);
+	free(b.croot); free(b.cmem_start); free(b.mem);
+	free(w.textures); free(w.materials); free(w.mics); free(w.meshes); free(w.bps); free(w.sounds);
+	return rc;
+}

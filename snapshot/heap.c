@@ -1,0 +1,502 @@
+/* heap.c — the heap model: allocation, derived indexes, names, lookups and
+ * the invariant check every loader runs. */
+#include "heap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const ref_kind_names[REF_KIND_COUNT] = {"strong", "aro", "immutable", "weak", "soft"};
+
+int ref_kind_parse(const char *s, size_t len)
+{
+	for (int k = 0; k < REF_KIND_COUNT; k++)
+		if (strlen(ref_kind_names[k]) == len && memcmp(ref_kind_names[k], s, len) == 0)
+			return k;
+	return -1;
+}
+
+void heap_init(heap *h)
+{
+	memset(h, 0, sizeof *h);
+	strtab_init(&h->strings);
+}
+
+void heap_free(heap *h)
+{
+	free(h->serial); free(h->cls); free(h->outer); free(h->name); free(h->name_num);
+	free(h->size); free(h->oflags); free(h->iflags); free(h->traits); free(h->cluster);
+	free(h->ref_start); free(h->ref_dst); free(h->ref_prop); free(h->ref_kind);
+	free(h->rev_start); free(h->rev_src); free(h->rev_ref);
+	free(h->dangling); free(h->gcrefs);
+	free(h->clusters); free(h->cluster_items); free(h->refby_start); free(h->cluster_refby);
+	free(h->child_start); free(h->child);
+	strtab_free(&h->strings);
+	memset(h, 0, sizeof *h);
+}
+
+/* Resize one column in place; the old block stays valid on failure. */
+static int resize(void **col, size_t bytes)
+{
+	void *p = realloc(*col, bytes + 1);
+	if (!p)
+		return -1;
+	*col = p;
+	return 0;
+}
+
+#define RESIZE(col, n) resize((void **)&(col), (size_t)(n) * sizeof *(col))
+
+int heap_grow_slots(heap *h, uint32_t slots)
+{
+	if (slots <= h->slots)
+		return 0;
+	if (RESIZE(h->serial, slots) || RESIZE(h->cls, slots) || RESIZE(h->outer, slots) ||
+	    RESIZE(h->name, slots) || RESIZE(h->name_num, slots) || RESIZE(h->size, slots) ||
+	    RESIZE(h->oflags, slots) || RESIZE(h->iflags, slots) || RESIZE(h->traits, slots) ||
+	    RESIZE(h->cluster, slots))
+		return -1;
+	for (uint32_t i = h->slots; i < slots; i++) {
+		h->serial[i] = 0; h->cls[i] = OBJ_FREE; h->outer[i] = OBJ_NONE;
+		h->name[i] = 0; h->name_num[i] = 0; h->size[i] = 0;
+		h->oflags[i] = 0; h->iflags[i] = 0; h->traits[i] = 0; h->cluster[i] = -1;
+	}
+	h->slots = slots;
+	return 0;
+}
+
+int heap_trim_slots(heap *h)
+{
+	uint32_t n = h->slots;
+	while (n > 0 && h->cls[n - 1] == OBJ_FREE)
+		n--;
+	if (n == h->slots)
+		return 0;
+	/* shrinking cannot fail in a way that matters: a failed realloc keeps the larger block */
+	RESIZE(h->serial, n); RESIZE(h->cls, n); RESIZE(h->outer, n);
+	RESIZE(h->name, n); RESIZE(h->name_num, n); RESIZE(h->size, n);
+	RESIZE(h->oflags, n); RESIZE(h->iflags, n); RESIZE(h->traits, n);
+	RESIZE(h->cluster, n);
+	h->slots = n;
+	return 0;
+}
+
+int heap_alloc_slots(heap *h, uint32_t slots)
+{
+	return heap_grow_slots(h, slots);
+}
+
+int heap_index_clusters(heap *h)
+{
+	for (uint32_t i = 0; i < h->slots; i++)
+		h->cluster[i] = -1;
+	/* cluster column: roots first, then members (validation checks overlaps) */
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		const cluster *cl = &h->clusters[c];
+		if (heap_exists(h, cl->root))
+			h->cluster[cl->root] = (int32_t)c;
+		for (uint32_t k = 0; k < cl->n_members; k++) {
+			obj_t m = h->cluster_items[cl->members + k];
+			if (heap_exists(h, m) && h->cluster[m] < 0)
+				h->cluster[m] = (int32_t)c;
+		}
+	}
+	/* ReferencedByClusters: for every A listing B in ReferencedClusters, A is in B's list */
+	free(h->refby_start);
+	free(h->cluster_refby);
+	h->refby_start = calloc((size_t)h->nclusters + 1, sizeof *h->refby_start);
+	uint32_t total = 0;
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		total += h->clusters[c].n_refs;
+	h->cluster_refby = malloc((size_t)total * sizeof *h->cluster_refby + 1);
+	if (!h->refby_start || !h->cluster_refby)
+		return -1;
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		for (uint32_t k = 0; k < h->clusters[c].n_refs; k++) {
+			obj_t r = h->cluster_items[h->clusters[c].refs + k];
+			if (heap_exists(h, r) && h->cluster[r] >= 0)
+				h->refby_start[h->cluster[r] + 1]++;
+		}
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		h->refby_start[c + 1] += h->refby_start[c];
+	uint32_t *fill = malloc((size_t)h->nclusters * sizeof *fill + 1);
+	if (!fill)
+		return -1;
+	memcpy(fill, h->refby_start, (size_t)h->nclusters * sizeof *fill);
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		for (uint32_t k = 0; k < h->clusters[c].n_refs; k++) {
+			obj_t r = h->cluster_items[h->clusters[c].refs + k];
+			if (heap_exists(h, r) && h->cluster[r] >= 0)
+				h->cluster_refby[fill[h->cluster[r]]++] = c;
+		}
+	free(fill);
+	return 0;
+}
+
+int heap_set_refs(heap *h, obj_t *from, obj_t *to, uint32_t *prop, uint8_t *kind, uint32_t n)
+{
+	int sorted = 1, rc = -1;
+	for (uint32_t k = 1; k < n && sorted; k++)
+		sorted = from[k - 1] <= from[k];
+	h->nrefs = n;
+	h->ref_start = calloc((size_t)h->slots + 1, sizeof *h->ref_start);
+	if (!h->ref_start)
+		goto out;
+	for (uint32_t k = 0; k < n; k++)
+		h->ref_start[from[k] + 1]++;
+	for (uint32_t i = 0; i < h->slots; i++)
+		h->ref_start[i + 1] += h->ref_start[i];
+	if (sorted) { /* the common case: records already grouped by source */
+		h->ref_dst = to;
+		h->ref_prop = prop;
+		h->ref_kind = kind;
+		to = NULL;
+		prop = NULL;
+		kind = NULL;
+		rc = 0;
+		goto out;
+	}
+	h->ref_dst = malloc((size_t)n * sizeof *h->ref_dst + 1);
+	h->ref_prop = malloc((size_t)n * sizeof *h->ref_prop + 1);
+	h->ref_kind = malloc((size_t)n + 1);
+	uint32_t *fill = malloc(((size_t)h->slots + 1) * sizeof *fill);
+	if (h->ref_dst && h->ref_prop && h->ref_kind && fill) {
+		memcpy(fill, h->ref_start, ((size_t)h->slots + 1) * sizeof *fill);
+		for (uint32_t k = 0; k < n; k++) { /* stable counting sort by source */
+			uint32_t at = fill[from[k]]++;
+			h->ref_dst[at] = to[k];
+			h->ref_prop[at] = prop[k];
+			h->ref_kind[at] = kind[k];
+		}
+		rc = 0;
+	}
+	free(fill);
+out:
+	free(from);
+	free(to);
+	free(prop);
+	free(kind);
+	return rc;
+}
+
+int heap_build_reverse(heap *h)
+{
+	if (h->rev_start)
+		return 0;
+	uint32_t *start = calloc((size_t)h->slots + 1, sizeof *start);
+	obj_t *src = malloc((size_t)h->nrefs * sizeof *src + 1);
+	uint32_t *ref = malloc((size_t)h->nrefs * sizeof *ref + 1);
+	if (!start || !src || !ref) {
+		free(start); free(src); free(ref);
+		return -1;
+	}
+	for (uint32_t k = 0; k < h->nrefs; k++)
+		start[h->ref_dst[k] + 1]++;
+	for (uint32_t i = 0; i < h->slots; i++)
+		start[i + 1] += start[i];
+	/* fill by walking sources in order: stable, so each target's list is in
+	 * forward order; start[] is shifted by one slot during the fill */
+	for (uint32_t i = 0; i < h->slots; i++)
+		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
+			uint32_t at = start[h->ref_dst[k]]++;
+			src[at] = (obj_t)i;
+			ref[at] = k;
+		}
+	memmove(start + 1, start, (size_t)h->slots * sizeof *start);
+	start[0] = 0;
+	h->rev_start = start;
+	h->rev_src = src;
+	h->rev_ref = ref;
+	return 0;
+}
+
+int heap_build_children(heap *h)
+{
+	if (h->child_start)
+		return 0;
+	uint32_t *start = calloc((size_t)h->slots + 1, sizeof *start);
+	obj_t *child = malloc((size_t)h->objects * sizeof *child + 1);
+	if (!start || !child) {
+		free(start); free(child);
+		return -1;
+	}
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (h->cls[i] != OBJ_FREE && h->outer[i] >= 0)
+			start[h->outer[i] + 1]++;
+	for (uint32_t i = 0; i < h->slots; i++)
+		start[i + 1] += start[i];
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (h->cls[i] != OBJ_FREE && h->outer[i] >= 0)
+			child[start[h->outer[i]]++] = (obj_t)i;
+	memmove(start + 1, start, (size_t)h->slots * sizeof *start);
+	start[0] = 0;
+	h->child_start = start;
+	h->child = child;
+	return 0;
+}
+
+/* ---- names ---- */
+
+void fname_split(const char *s, size_t len, size_t *base_len, uint32_t *number)
+{
+	size_t d = 0;
+	while (d < len && s[len - 1 - d] >= '0' && s[len - 1 - d] <= '9')
+		d++;
+	*base_len = len;
+	*number = 0;
+	/* "Base_N": N has no leading zero (unless it is "0"), at most 10 digits,
+	 * the base is not empty, and N + 1 fits the number field */
+	if (d == 0 || d > 10 || d + 1 >= len || s[len - d - 1] != '_')
+		return;
+	const char *digits = s + len - d;
+	if (d > 1 && digits[0] == '0')
+		return;
+	uint64_t v = 0;
+	for (size_t k = 0; k < d; k++)
+		v = v * 10 + (uint64_t)(digits[k] - '0');
+	if (v >= 0x7fffffff)
+		return;
+	*base_len = len - d - 1;
+	*number = (uint32_t)v + 1;
+}
+
+size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap)
+{
+	const char *base = heap_str(h, h->name[i]);
+	size_t bl = strtab_len(&h->strings, h->name[i]);
+	if (bl >= cap)
+		bl = cap - 1;
+	memcpy(buf, base, bl);
+	size_t n = bl;
+	if (h->name_num[i]) {
+		int w = snprintf(buf + n, cap - n, "_%u", h->name_num[i] - 1);
+		n += (w > 0 && (size_t)w < cap - n) ? (size_t)w : 0;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static int name_is(const heap *h, obj_t i, const char *want)
+{
+	return h->name_num[i] == 0 && strcmp(heap_str(h, h->name[i]), want) == 0;
+}
+
+int heap_is_package(const heap *h, obj_t i)
+{
+	obj_t c = h->cls[i];
+	return heap_exists(h, c) && name_is(h, c, "Package");
+}
+
+obj_t heap_outermost(const heap *h, obj_t i)
+{
+	uint32_t guard = h->slots; /* validated heaps have no loops; stay safe anyway */
+	while (h->outer[i] >= 0 && guard--)
+		i = h->outer[i];
+	return i;
+}
+
+char *heap_path(const heap *h, obj_t i)
+{
+	/* collect the chain i, outer(i), ... then write it outermost first */
+	size_t depth = 0, cap = 16;
+	obj_t *chain = malloc(cap * sizeof *chain);
+	if (!chain)
+		return NULL;
+	for (obj_t o = i; o >= 0 && depth <= h->slots; o = h->outer[o]) {
+		if (depth == cap) {
+			obj_t *c = realloc(chain, (cap *= 2) * sizeof *c);
+			if (!c) {
+				free(chain);
+				return NULL;
+			}
+			chain = c;
+		}
+		chain[depth++] = o;
+	}
+	size_t len = 0;
+	for (size_t k = 0; k < depth; k++)
+		len += strtab_len(&h->strings, h->name[chain[k]]) + 12;
+	char *out = malloc(len + 1);
+	if (!out) {
+		free(chain);
+		return NULL;
+	}
+	size_t n = 0;
+	for (size_t k = depth; k-- > 0;) {
+		obj_t o = chain[k];
+		if (k + 1 < depth) {
+			obj_t outer = chain[k + 1];
+			obj_t outer2 = h->outer[outer];
+			out[n++] = (!heap_is_package(h, outer) && outer2 >= 0 && heap_is_package(h, outer2)) ? ':' : '.';
+		}
+		n += heap_name(h, o, out + n, len + 1 - n);
+	}
+	out[n] = '\0';
+	free(chain);
+	return out;
+}
+
+char *heap_full_name(const heap *h, obj_t i)
+{
+	char cname[HEAP_NAME_MAX];
+	size_t cl = heap_name(h, h->cls[i], cname, sizeof cname);
+	char *path = heap_path(h, i);
+	if (!path)
+		return NULL;
+	size_t pl = strlen(path);
+	char *out = malloc(cl + 1 + pl + 1);
+	if (out) {
+		memcpy(out, cname, cl);
+		out[cl] = ' ';
+		memcpy(out + cl + 1, path, pl + 1);
+	}
+	free(path);
+	return out;
+}
+
+obj_t heap_find_path(heap *h, const char *path)
+{
+	size_t len = strlen(path), start = len;
+	while (start > 0 && path[start - 1] != '.' && path[start - 1] != ':')
+		start--;
+	size_t base_len;
+	uint32_t num;
+	fname_split(path + start, len - start, &base_len, &num);
+	uint32_t base = strtab_find(&h->strings, path + start, base_len);
+	if (base == UINT32_MAX)
+		return OBJ_NONE;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (h->name[i] != base || h->name_num[i] != num || h->cls[i] == OBJ_FREE)
+			continue;
+		char *p = heap_path(h, (obj_t)i);
+		int same = p && strcmp(p, path) == 0;
+		free(p);
+		if (same)
+			return (obj_t)i;
+	}
+	return OBJ_NONE;
+}
+
+obj_t heap_find_full_name(heap *h, const char *full)
+{
+	const char *sp = strchr(full, ' ');
+	if (!sp)
+		return OBJ_NONE;
+	obj_t i = heap_find_path(h, sp + 1);
+	if (i < 0)
+		return OBJ_NONE;
+	char cname[HEAP_NAME_MAX];
+	size_t cl = heap_name(h, h->cls[i], cname, sizeof cname);
+	return (cl == (size_t)(sp - full) && memcmp(cname, full, cl) == 0) ? i : OBJ_NONE;
+}
+
+/* ---- invariants ---- */
+
+static int problem(char *err, size_t n, int code, const char *fmt, long a, long b)
+{
+	snprintf(err, n, fmt, a, b);
+	return code;
+}
+
+static int validate_outers(heap *h, char *err, size_t errsize, obj_t *where)
+{
+	uint8_t *state = calloc(h->slots ? h->slots : 1, 1); /* 0 new, 1 on the walk, 2 done */
+	obj_t *walk = malloc(((size_t)h->slots + 1) * sizeof *walk);
+	int rc = HP_OK;
+	if (!state || !walk) {
+		free(state); free(walk);
+		return problem(err, errsize, HP_OUTER, "out of memory checking outers", 0, 0);
+	}
+	for (uint32_t i = 0; i < h->slots && rc == HP_OK; i++) {
+		if (h->cls[i] == OBJ_FREE || state[i])
+			continue;
+		size_t n = 0;
+		obj_t o = (obj_t)i;
+		while (o >= 0 && state[o] == 0) {
+			state[o] = 1;
+			walk[n++] = o;
+			o = h->outer[o];
+		}
+		if (o >= 0 && state[o] == 1) {
+			*where = o;
+			rc = problem(err, errsize, HP_OUTER_LOOP, "the Outer chain of %ld loops back to itself", o, 0);
+		}
+		for (size_t k = 0; k < n; k++)
+			state[walk[k]] = 2;
+	}
+	free(state);
+	free(walk);
+	return rc;
+}
+
+int heap_validate(heap *h, char *err, size_t errsize, obj_t *where, uint32_t *cluster_id)
+{
+	*where = OBJ_NONE;
+	*cluster_id = UINT32_MAX;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (h->cls[i] == OBJ_FREE)
+			continue;
+		*where = (obj_t)i;
+		if (!heap_exists(h, h->cls[i]))
+			return problem(err, errsize, HP_CLASS, "object %ld: class %ld is not an object", i, h->cls[i]);
+		if (h->outer[i] != OBJ_NONE && !heap_exists(h, h->outer[i]))
+			return problem(err, errsize, HP_OUTER, "object %ld: outer %ld is not an object", i, h->outer[i]);
+	}
+	int rc = validate_outers(h, err, errsize, where);
+	if (rc)
+		return rc;
+	*where = OBJ_NONE;
+	/* clusters: mark[i] = 1 + cluster id that claims i (root or member) */
+	uint32_t *owner = calloc(h->slots ? h->slots : 1, sizeof *owner);
+	uint8_t *is_root = calloc(h->slots ? h->slots : 1, 1);
+	if (!owner || !is_root) {
+		free(owner); free(is_root);
+		return problem(err, errsize, HP_CLUSTER_LIST, "out of memory checking clusters", 0, 0);
+	}
+	rc = HP_OK;
+	for (uint32_t c = 0; c < h->nclusters && rc == HP_OK; c++) {
+		obj_t r = h->clusters[c].root;
+		*cluster_id = c;
+		if (!heap_exists(h, r))
+			rc = problem(err, errsize, HP_CLUSTER_ROOT, "cluster root %ld is not an object", r, 0);
+		else if (is_root[r])
+			rc = problem(err, errsize, HP_CLUSTER_DUP, "cluster root %ld has two cluster records", r, 0);
+		else
+			is_root[r] = 1;
+	}
+	for (uint32_t c = 0; c < h->nclusters && rc == HP_OK; c++) {
+		const cluster *cl = &h->clusters[c];
+		*cluster_id = c;
+		for (uint32_t k = 0; k < cl->n_members && rc == HP_OK; k++) {
+			obj_t m = h->cluster_items[cl->members + k];
+			if (!heap_exists(h, m))
+				rc = problem(err, errsize, HP_CLUSTER_LIST, "cluster %ld: member %ld is not an object", cl->root, m);
+			else if (is_root[m])
+				rc = problem(err, errsize, HP_CLUSTER_ROOT_MEMBER, "cluster %ld: member %ld is a cluster root", cl->root, m);
+			else if (owner[m])
+				rc = problem(err, errsize, HP_CLUSTER_TWICE, "object %ld is a member of two clusters (%ld)", m, h->clusters[owner[m] - 1].root);
+			else
+				owner[m] = c + 1;
+		}
+		for (uint32_t k = 0; k < cl->n_mutables && rc == HP_OK; k++) {
+			obj_t m = h->cluster_items[cl->mutables + k];
+			if (!heap_exists(h, m))
+				rc = problem(err, errsize, HP_CLUSTER_LIST, "cluster %ld: mutable object %ld is not an object", cl->root, m);
+		}
+		for (uint32_t k = 0; k < cl->n_refs && rc == HP_OK; k++) {
+			obj_t m = h->cluster_items[cl->refs + k];
+			if (!heap_exists(h, m))
+				rc = problem(err, errsize, HP_CLUSTER_LIST, "cluster %ld: referenced cluster %ld is not an object", cl->root, m);
+			else if (!is_root[m])
+				rc = problem(err, errsize, HP_CLUSTER_REF, "cluster %ld: referenced cluster %ld is not a cluster root", cl->root, m);
+		}
+	}
+	free(owner);
+	free(is_root);
+	if (rc)
+		return rc;
+	*cluster_id = UINT32_MAX;
+	if (heap_index_clusters(h))
+		return problem(err, errsize, HP_CLUSTER_LIST, "out of memory indexing clusters", 0, 0);
+	return HP_OK;
+}

@@ -1,0 +1,184 @@
+/* heap.h — the in-memory model of one UObject heap snapshot.
+ *
+ * The object array is indexed by InternalIndex, exactly like GUObjectArray:
+ * slot i holds object i, and a slot may be free (cls[i] == OBJ_FREE).  Each
+ * per-object attribute is its own column (struct of arrays), so that a pass
+ * touching one attribute streams through memory and the loaders can fill a
+ * column with one decompression.  Resident cost: 39 bytes a slot.
+ *
+ * References ("r" records whose target exists) are compressed sparse rows by
+ * source: the references of object i are ref_dst/ref_kind/ref_prop at
+ * positions ref_start[i] .. ref_start[i+1]-1, in file order.  The reverse
+ * rows (by target) are built on demand by heap_build_reverse().  Resident
+ * cost: 9 bytes a reference.  The implicit Class and Outer references are
+ * not stored as rows.
+ *
+ * Dangling "r" records (target is no object), FGCObject references ("g")
+ * and clusters ("c") are kept in their own small arrays. */
+#ifndef UGC_HEAP_H
+#define UGC_HEAP_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "strtab.h"
+#include "flags.h"
+
+typedef int32_t obj_t;
+#define OBJ_NONE (-1)  /* "no object": an Outer of a package, no cluster */
+#define OBJ_FREE (-2)  /* cls[] value of a free slot */
+#define OBJ_INDEX_MAX 2147483646 /* indexes are < 2^31 - 1 */
+
+/* Reference kinds, in the text format's spelling. */
+enum ref_kind { REF_STRONG, REF_ARO, REF_IMMUTABLE, REF_WEAK, REF_SOFT, REF_KIND_COUNT };
+extern const char *const ref_kind_names[REF_KIND_COUNT];
+int ref_kind_parse(const char *s, size_t len); /* -1 when unknown */
+
+enum gc_mode { MODE_GAME, MODE_EDITOR };
+
+/* One "r" record whose target names no object. */
+typedef struct dangling_ref {
+	obj_t src, dst;
+	uint32_t prop; /* string id, 0 = none */
+	uint8_t kind;
+} dangling_ref;
+
+/* One "g" record: FGCObject REFERENCER holds a reference to DST. */
+typedef struct gc_ref {
+	uint32_t referencer; /* string id of GetReferencerName() */
+	obj_t dst;           /* may name no object: then it is dangling */
+	uint32_t prop;
+} gc_ref;
+
+/* One GC cluster.  Its three lists are ranges of heap.cluster_items:
+ * members (Objects, root excluded), mutable (MutableObjects) and refs
+ * (ReferencedClusters, as root indexes).  ReferencedByClusters is derived:
+ * the cluster ids listed at refby_start[c] .. refby_start[c+1]-1 of
+ * heap.cluster_refby. */
+typedef struct cluster {
+	obj_t root;
+	uint32_t members, n_members;
+	uint32_t mutables, n_mutables;
+	uint32_t refs, n_refs;
+} cluster;
+
+typedef struct heap {
+	/* header */
+	uint32_t engine, label;   /* string ids, 0 = none */
+	int mode;                 /* enum gc_mode */
+	obj_t first_gc_index;     /* objects below it are in the disregard pool */
+
+	/* the object array: `slots` entries, `objects` of them in use */
+	uint32_t slots, objects;
+	uint32_t *serial;   /* SerialNumber, 0 = none assigned */
+	obj_t *cls;         /* class index; OBJ_FREE for a free slot */
+	obj_t *outer;       /* Outer index or OBJ_NONE */
+	uint32_t *name;     /* FName base, string id */
+	uint32_t *name_num; /* FName number: 0 = no suffix, else suffix + 1 */
+	uint32_t *size;     /* bytes the object alone accounts for */
+	uint32_t *oflags;   /* EObjectFlags */
+	uint16_t *iflags;   /* IF_* internal flags */
+	uint8_t *traits;    /* TR_* capture traits */
+	int32_t *cluster;   /* id of the cluster the object roots or belongs to, -1 none */
+
+	/* references, CSR by source (see above) */
+	uint32_t nrefs;
+	uint32_t *ref_start; /* slots + 1 entries */
+	obj_t *ref_dst;
+	uint32_t *ref_prop;
+	uint8_t *ref_kind;
+
+	/* reverse references, CSR by target, built on demand: rev_src[k] is the
+	 * source and rev_ref[k] the forward position of the k-th reference to
+	 * an object; within one target, in forward (source, file) order. */
+	uint32_t *rev_start;
+	obj_t *rev_src;
+	uint32_t *rev_ref;
+
+	dangling_ref *dangling;
+	uint32_t ndangling;
+	gc_ref *gcrefs;
+	uint32_t ngcrefs;
+
+	cluster *clusters;
+	uint32_t nclusters;
+	obj_t *cluster_items;
+	uint32_t ncluster_items;
+	uint32_t *refby_start; /* nclusters + 1 */
+	uint32_t *cluster_refby;
+
+	/* children by Outer, built on demand (heap_build_children) */
+	uint32_t *child_start;
+	obj_t *child;
+
+	strtab strings;
+} heap;
+
+void heap_init(heap *h);
+void heap_free(heap *h);
+
+static inline int heap_exists(const heap *h, int64_t i)
+{
+	return i >= 0 && i < h->slots && h->cls[i] != OBJ_FREE;
+}
+static inline int heap_is_garbage(const heap *h, obj_t i)
+{
+	return (h->iflags[i] & IF_Garbage) || (h->oflags[i] & RF_MirroredGarbage);
+}
+static inline int heap_in_disregard(const heap *h, obj_t i) { return i < h->first_gc_index; }
+static inline const char *heap_str(const heap *h, uint32_t id) { return strtab_get(&h->strings, id); }
+
+/* Make room for element N of an array grown by doubling from 16: true when
+ * *ARR must be reallocated to heap_grow_cap(N) elements before the store. */
+static inline int heap_needs_grow(uint32_t n) { return n == 0 || (n >= 16 && (n & (n - 1)) == 0); }
+static inline size_t heap_grow_cap(uint32_t n) { return n ? (size_t)n * 2 : 16; }
+
+/* Allocate the per-slot columns for SLOTS slots, all free. */
+int heap_alloc_slots(heap *h, uint32_t slots);
+/* Grow the columns to at least SLOTS slots (new ones free). */
+int heap_grow_slots(heap *h, uint32_t slots);
+
+/* Drop trailing free slots (the loaders over-allocate while growing). */
+int heap_trim_slots(heap *h);
+
+/* Turn N references given in file order (FROM, TO, PROP, KIND: malloc'd
+ * arrays whose targets all exist) into the rows by source.  Takes ownership
+ * of the four arrays.  Returns 0, or -1 when out of memory. */
+int heap_set_refs(heap *h, obj_t *from, obj_t *to, uint32_t *prop, uint8_t *kind, uint32_t n);
+
+/* Derived data: ReferencedByClusters and the per-object cluster column.
+ * Returns 0, or -1 when out of memory. */
+int heap_index_clusters(heap *h);
+int heap_build_reverse(heap *h);
+int heap_build_children(heap *h);
+
+/* Names.  A name buffer of NAME_MAX bytes holds any FName. */
+#define HEAP_NAME_MAX 4096
+/* Split an FName "Base_12" into base and number the engine's way. */
+void fname_split(const char *s, size_t len, size_t *base_len, uint32_t *number);
+/* Write object I's name into BUF (cap bytes); returns the length. */
+size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap);
+/* Is object I a package (its class is named "Package")? */
+int heap_is_package(const heap *h, obj_t i);
+/* Path name and full name, built the engine's way into a malloc'd string,
+ * NULL when out of memory.  Iterative: Outer chains may be long. */
+char *heap_path(const heap *h, obj_t i);
+char *heap_full_name(const heap *h, obj_t i);
+/* The outermost object (the package) of I. */
+obj_t heap_outermost(const heap *h, obj_t i);
+
+/* Lookups.  Return the object, OBJ_NONE when there is none. */
+obj_t heap_find_path(heap *h, const char *path);
+obj_t heap_find_full_name(heap *h, const char *full);
+
+/* Check the model's invariants after a load (the loaders call it): every
+ * class and outer names an object, Outer chains end, cluster lists name
+ * objects, no object is in two clusters.  On failure writes one line into
+ * ERR and returns the offending object (or cluster root, via *what). */
+enum heap_problem {
+	HP_OK, HP_CLASS, HP_OUTER, HP_OUTER_LOOP, HP_CLUSTER_ROOT, HP_CLUSTER_DUP,
+	HP_CLUSTER_LIST, HP_CLUSTER_TWICE, HP_CLUSTER_ROOT_MEMBER, HP_CLUSTER_REF,
+};
+int heap_validate(heap *h, char *err, size_t errsize, obj_t *where, uint32_t *cluster_id);
+
+#endif

@@ -1,0 +1,101 @@
+/* snapshot.c — format detection on load, format choice on save. */
+#include "snapshot.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "fileio.h"
+
+int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
+{
+	filebuf fb;
+	heap_init(h);
+	if (file_read_all(path, &fb, err, errsize))
+		return -1;
+	int rc;
+	if (is_binary_snapshot(fb.data, fb.len))
+		rc = binary_parse(path, (const unsigned char *)fb.data, fb.len, h, err, errsize);
+	else
+		rc = text_parse(path, fb.data, fb.len, h, err, errsize);
+	filebuf_free(&fb);
+	if (rc) {
+		heap_free(h);
+		heap_init(h);
+	}
+	return rc;
+}
+
+int snapshot_format_known(const char *path)
+{
+	return ends_with(path, ".ugcs") || ends_with(path, ".ugct") || ends_with(path, ".zst");
+}
+
+/* Compress the text form through a zstd stream into FP. */
+static int write_zstd_text(const heap *h, FILE *fp, char *err, size_t errsize)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem) {
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	int rc = text_write(h, mem);
+	if (fclose(mem) || rc) {
+		free(text);
+		snprintf(err, errsize, "out of memory writing text");
+		return -1;
+	}
+	ZSTD_CCtx *cx = ZSTD_createCCtx();
+	size_t bound = ZSTD_compressBound(len);
+	void *out = malloc(bound);
+	if (!cx || !out) {
+		free(text);
+		free(out);
+		ZSTD_freeCCtx(cx);
+		snprintf(err, errsize, "out of memory compressing");
+		return -1;
+	}
+	ZSTD_CCtx_setParameter(cx, ZSTD_c_compressionLevel, 3);
+	ZSTD_CCtx_setParameter(cx, ZSTD_c_checksumFlag, 1);
+	ZSTD_CCtx_setParameter(cx, ZSTD_c_nbWorkers, 2);
+	size_t n = ZSTD_compress2(cx, out, bound, text, len);
+	rc = ZSTD_isError(n) ? -1 : 0;
+	if (rc)
+		snprintf(err, errsize, "compressing: %s", ZSTD_getErrorName(n));
+	else if (fwrite(out, 1, n, fp) != n) {
+		snprintf(err, errsize, "write error");
+		rc = -1;
+	}
+	free(text);
+	free(out);
+	ZSTD_freeCCtx(cx);
+	return rc;
+}
+
+int snapshot_save(const char *path, const heap *h, int force, char *err, size_t errsize)
+{
+	if (!snapshot_format_known(path)) {
+		snprintf(err, errsize, "%s: unknown snapshot format (name it .ugcs, .ugct or .ugct.zst)", path);
+		return -1;
+	}
+	outfile o;
+	if (outfile_open(&o, path, force, err, errsize))
+		return -1;
+	int rc;
+	if (ends_with(path, ".zst"))
+		rc = write_zstd_text(h, o.fp, err, errsize);
+	else if (ends_with(path, ".ugcs"))
+		rc = binary_write(h, o.fp, err, errsize);
+	else {
+		rc = text_write(h, o.fp);
+		if (rc)
+			snprintf(err, errsize, "%s: write error", path);
+	}
+	if (rc) {
+		outfile_abort(&o);
+		return -1;
+	}
+	return outfile_commit(&o, err, errsize);
+}

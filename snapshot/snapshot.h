@@ -1,0 +1,32 @@
+/* snapshot.h — loading and saving whole snapshots, in either format.
+ *
+ * snapshot_load() tells the formats apart by content (binary magic, zstd
+ * magic), never by the file name.  snapshot_save() picks the format from the
+ * output name: .ugcs binary, .ugct text, .ugct.zst (or any .zst) compressed
+ * text.  Every error is one line naming the file and the line (text) or the
+ * byte offset (binary). */
+#ifndef UGC_SNAPSHOT_H
+#define UGC_SNAPSHOT_H
+
+#include <stdio.h>
+
+#include "heap.h"
+
+#define SNAP_ERR_MAX 1024
+
+int snapshot_load(const char *path, heap *h, char *err, size_t errsize);
+int snapshot_save(const char *path, const heap *h, int force, char *err, size_t errsize);
+/* Is PATH a name snapshot_save() knows how to write? */
+int snapshot_format_known(const char *path);
+
+/* Format-specific entry points (used by the above and by the tests). */
+int text_parse(const char *path, const char *data, size_t len, heap *h, char *err, size_t errsize);
+int text_write(const heap *h, FILE *fp);
+int binary_parse(const char *path, const unsigned char *data, size_t len, heap *h, char *err, size_t errsize);
+int binary_write(const heap *h, FILE *fp, char *err, size_t errsize);
+int is_binary_snapshot(const void *data, size_t len);
+
+/* Escape LEN bytes of S as a text-format field into OUT (3*LEN+1 bytes). */
+size_t text_escape(const char *s, size_t len, char *out);
+
+#endif

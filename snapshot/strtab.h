@@ -1,0 +1,35 @@
+/* strtab.h — interned strings: every distinct byte string gets a small id.
+ *
+ * Names (FName bases), property names, FGCObject referencer names, the
+ * engine and label texts all live here.  Id 0 is the empty string and means
+ * "none" where a field is optional.  Strings are stored back to back in one
+ * arena, each followed by a NUL so they can be used as C strings; embedded
+ * NULs are allowed (the length is kept), though names never have them. */
+#ifndef UGC_STRTAB_H
+#define UGC_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct strtab {
+	char *arena;        /* all strings, each NUL-terminated */
+	size_t arena_len, arena_cap;
+	uint32_t *off;      /* off[id] = start of string id in arena; off[count] = arena_len */
+	uint32_t count, cap;
+	uint32_t *hash;     /* open-addressing table of id+1 (0 = empty); built lazily */
+	uint32_t hash_mask; /* table size - 1, 0 when no table */
+} strtab;
+
+void strtab_init(strtab *t);
+void strtab_free(strtab *t);
+/* Intern LEN bytes at S; returns the id, or UINT32_MAX when out of memory
+ * or past the 4 GiB arena limit. */
+uint32_t strtab_intern(strtab *t, const char *s, size_t len);
+/* Id of an existing string, or UINT32_MAX when it was never interned. */
+uint32_t strtab_find(strtab *t, const char *s, size_t len);
+static inline const char *strtab_get(const strtab *t, uint32_t id) { return t->arena + t->off[id]; }
+static inline uint32_t strtab_len(const strtab *t, uint32_t id) { return t->off[id + 1] - t->off[id] - 1; }
+/* Rebuild the hash index after the arena was filled in directly (binary load). */
+int strtab_reindex(strtab *t);
+
+#endif

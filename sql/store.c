@@ -1,0 +1,329 @@
+/* store.c — fills the analysis database (schema.h) from a heap, its GC
+ * result and findings.  Bulk load: one transaction, no journal, prepared
+ * statements, rows in primary-key order, indexes built at the end. */
+#include "store.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "schema.h"
+
+typedef struct writer {
+	sqlite3 *db;
+	const heap *h;
+	char *err;
+	size_t errsize;
+} writer;
+
+static int db_fail(writer *w, const char *what)
+{
+	snprintf(w->err, w->errsize, "%s: %s", what, sqlite3_errmsg(w->db));
+	return -1;
+}
+
+static int exec(writer *w, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(w->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(w->err, w->errsize, "SQLite: %s", msg ? msg : "error");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static sqlite3_stmt *prepare(writer *w, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(w->db, sql, -1, &st, NULL) != SQLITE_OK)
+		db_fail(w, "prepare");
+	return st;
+}
+
+/* Step a bound statement and reset it for the next row. */
+static int row(writer *w, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(w, "insert");
+}
+
+static void bind_obj(sqlite3_stmt *st, int col, obj_t i)
+{
+	if (i == OBJ_NONE)
+		sqlite3_bind_null(st, col);
+	else
+		sqlite3_bind_int64(st, col, i);
+}
+
+static void bind_text(sqlite3_stmt *st, int col, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, col, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static void bind_prop(const heap *h, sqlite3_stmt *st, int col, uint32_t prop)
+{
+	bind_text(st, col, prop ? heap_str(h, prop) : NULL);
+}
+
+static int put_meta(writer *w, sqlite3_stmt *st, const char *key, const char *text, long long num, int is_num)
+{
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (is_num)
+		sqlite3_bind_int64(st, 2, num);
+	else
+		bind_text(st, 2, text);
+	return row(w, st);
+}
+
+static int store_snapshot(writer *w, const store_info *info)
+{
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO snapshot VALUES(?,?)");
+	if (!st)
+		return -1;
+	char keep[FLAGS_MAX];
+	flags_format(keep, info->opt->keep_flags, 0, 0);
+	int rc = put_meta(w, st, "engine", h->engine ? heap_str(h, h->engine) : NULL, 0, 0) ||
+		 put_meta(w, st, "mode", info->opt->mode == MODE_EDITOR ? "editor" : "game", 0, 0) ||
+		 put_meta(w, st, "snapshot_mode", h->mode == MODE_EDITOR ? "editor" : "game", 0, 0) ||
+		 put_meta(w, st, "keep_flags", keep, 0, 0) ||
+		 put_meta(w, st, "first_gc_index", NULL, h->first_gc_index, 1) ||
+		 put_meta(w, st, "label", h->label ? heap_str(h, h->label) : NULL, 0, 0) ||
+		 put_meta(w, st, "source_file", info->source, 0, 0) ||
+		 put_meta(w, st, "tool_version", "ugc-analyze " UGC_VERSION, 0, 0) ||
+		 put_meta(w, st, "analysed_at", NULL, (long long)info->analysed_at, 1) ||
+		 put_meta(w, st, "slots", NULL, h->slots, 1) ||
+		 put_meta(w, st, "schema_version", NULL, 1, 1);
+	sqlite3_finalize(st);
+	return rc ? -1 : 0;
+}
+
+static int store_objects(writer *w, const gc_result *r)
+{
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO objects VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	if (!st)
+		return -1;
+	char name[HEAP_NAME_MAX], cname[HEAP_NAME_MAX], flags[FLAGS_MAX];
+	int rc = 0;
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
+		if (h->cls[i] == OBJ_FREE)
+			continue;
+		char *path = heap_path(h, (obj_t)i);
+		if (!path) {
+			snprintf(w->err, w->errsize, "out of memory");
+			rc = -1;
+			break;
+		}
+		heap_name(h, (obj_t)i, name, sizeof name);
+		heap_name(h, h->cls[i], cname, sizeof cname);
+		flags_format(flags, h->oflags[i], h->iflags[i], h->traits[i]);
+		sqlite3_bind_int64(st, 1, i);
+		sqlite3_bind_int64(st, 2, h->serial[i]);
+		sqlite3_bind_int64(st, 3, h->cls[i]);
+		bind_obj(st, 4, h->outer[i]);
+		sqlite3_bind_text(st, 5, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, path, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 7, cname, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 8, h->size[i]);
+		sqlite3_bind_text(st, 9, flags, -1, SQLITE_STATIC);
+		bind_obj(st, 10, h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE);
+		sqlite3_bind_int(st, 11, heap_is_garbage(h, (obj_t)i));
+		sqlite3_bind_int(st, 12, r->reachable[i]);
+		bind_text(st, 13, r->root_kind[i] == RK_NONE ? NULL : root_kind_names[r->root_kind[i]]);
+		if (r->distance[i] == UINT32_MAX)
+			sqlite3_bind_null(st, 14);
+		else
+			sqlite3_bind_int64(st, 14, r->distance[i]);
+		bind_obj(st, 15, r->parent[i]);
+		bind_text(st, 16, r->via[i] == VIA_NONE ? NULL : edge_property(h, r->via[i]));
+		rc = row(w, st);
+		free(path);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int store_refs(writer *w)
+{
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO strings VALUES(?,?)");
+	if (!st)
+		return -1;
+	int rc = 0;
+	for (uint32_t s = 1; s < h->strings.count && rc == 0; s++) {
+		sqlite3_bind_int64(st, 1, s);
+		sqlite3_bind_text(st, 2, heap_str(h, s), (int)strtab_len(&h->strings, s), SQLITE_STATIC);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	if (rc || !(st = prepare(w, "INSERT INTO ref_table VALUES(?,?,?,?,?)")))
+		return -1;
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++)
+		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1] && rc == 0; k++) {
+			sqlite3_bind_int64(st, 1, i);
+			sqlite3_bind_int64(st, 2, k);
+			sqlite3_bind_int64(st, 3, h->ref_dst[k]);
+			sqlite3_bind_int(st, 4, h->ref_kind[k]);
+			if (h->ref_prop[k])
+				sqlite3_bind_int64(st, 5, h->ref_prop[k]);
+			else
+				sqlite3_bind_null(st, 5);
+			rc = row(w, st);
+		}
+	sqlite3_finalize(st);
+	if (rc || !(st = prepare(w, "INSERT INTO dangling_refs VALUES(?,?,?,?)")))
+		return -1;
+	for (uint32_t k = 0; k < h->ndangling && rc == 0; k++) {
+		const dangling_ref *d = &h->dangling[k];
+		sqlite3_bind_int64(st, 1, d->src);
+		sqlite3_bind_int64(st, 2, d->dst);
+		sqlite3_bind_text(st, 3, ref_kind_names[d->kind], -1, SQLITE_STATIC);
+		bind_prop(h, st, 4, d->prop);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	if (rc || !(st = prepare(w, "INSERT INTO gc_object_refs VALUES(?,?,?)")))
+		return -1;
+	for (uint32_t k = 0; k < h->ngcrefs && rc == 0; k++) {
+		bind_prop(h, st, 1, h->gcrefs[k].referencer);
+		sqlite3_bind_int64(st, 2, h->gcrefs[k].dst);
+		bind_prop(h, st, 3, h->gcrefs[k].prop);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int store_list(writer *w, sqlite3_stmt *st, obj_t root, uint32_t start, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		sqlite3_bind_int64(st, 1, root);
+		sqlite3_bind_int64(st, 2, w->h->cluster_items[start + k]);
+		if (row(w, st))
+			return -1;
+	}
+	return 0;
+}
+
+static int store_clusters(writer *w, const gc_result *r)
+{
+	const heap *h = w->h;
+	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?)");
+	sqlite3_stmt *mem = prepare(w, "INSERT INTO cluster_members VALUES(?,?)");
+	sqlite3_stmt *mut = prepare(w, "INSERT INTO cluster_mutable VALUES(?,?)");
+	sqlite3_stmt *ref = prepare(w, "INSERT INTO cluster_refs VALUES(?,?)");
+	int rc = (cl && mem && mut && ref) ? 0 : -1;
+	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
+		const cluster *x = &h->clusters[c];
+		sqlite3_bind_int64(cl, 1, x->root);
+		sqlite3_bind_int64(cl, 2, x->n_members);
+		sqlite3_bind_int64(cl, 3, x->n_mutables);
+		sqlite3_bind_int64(cl, 4, x->n_refs);
+		sqlite3_bind_text(cl, 5, r->cluster_fate[c] == CF_ALIVE ? "alive" : "dissolved", -1, SQLITE_STATIC);
+		bind_text(cl, 6, r->cluster_fate[c] == CF_ALIVE ? NULL : cluster_fate_names[r->cluster_fate[c]]);
+		rc = row(w, cl) || store_list(w, mem, x->root, x->members, x->n_members) ||
+		     store_list(w, mut, x->root, x->mutables, x->n_mutables) ||
+		     store_list(w, ref, x->root, x->refs, x->n_refs);
+	}
+	sqlite3_finalize(cl);
+	sqlite3_finalize(mem);
+	sqlite3_finalize(mut);
+	sqlite3_finalize(ref);
+	return rc ? -1 : 0;
+}
+
+static int store_results(writer *w, const gc_result *r, const findings *f)
+{
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO eliminated_refs VALUES(?,?,?,?)");
+	int rc = st ? 0 : -1;
+	for (uint32_t k = 0; k < r->neliminated && rc == 0; k++) {
+		const gc_eliminated *e = &r->eliminated[k];
+		bind_obj(st, 1, e->src);
+		bind_prop(h, st, 2, e->src == OBJ_NONE ? h->gcrefs[e->ref].referencer : 0);
+		sqlite3_bind_int64(st, 3, e->dst);
+		bind_prop(h, st, 4, e->src == OBJ_NONE ? h->gcrefs[e->ref].prop : h->ref_prop[e->ref]);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	if (rc || !(st = prepare(w, "INSERT INTO cleared_weak_refs VALUES(?,?,?)")))
+		return -1;
+	uint32_t src = 0;
+	for (uint32_t k = 0; k < r->ncleared && rc == 0; k++) {
+		uint32_t pos = r->cleared[k];
+		while (h->ref_start[src + 1] <= pos)
+			src++;
+		sqlite3_bind_int64(st, 1, src);
+		sqlite3_bind_int64(st, 2, h->ref_dst[pos]);
+		bind_prop(h, st, 3, h->ref_prop[pos]);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	if (rc || !(st = prepare(w, "INSERT INTO purge VALUES(?,?,?,?)")))
+		return -1;
+	for (uint32_t k = 0; k < r->npurged && rc == 0; k++) {
+		obj_t x = r->purged[k];
+		sqlite3_bind_int64(st, 1, x);
+		sqlite3_bind_int64(st, 2, h->size[x]);
+		sqlite3_bind_int(st, 3, (h->traits[x] & TR_NotReadyForFinishDestroy) != 0);
+		sqlite3_bind_int(st, 4, (h->traits[x] & TR_GameThreadDestroy) != 0);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	if (rc || !(st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?)")))
+		return -1;
+	char detail[1024];
+	for (uint32_t k = 0; k < f->n && rc == 0; k++) {
+		finding_detail(h, &f->v[k], detail, sizeof detail);
+		sqlite3_bind_text(st, 1, finding_kind_names[f->v[k].kind], -1, SQLITE_STATIC);
+		bind_obj(st, 2, f->v[k].idx);
+		bind_obj(st, 3, f->v[k].other);
+		sqlite3_bind_text(st, 4, detail, -1, SQLITE_STATIC);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_write(const char *path, int force, const heap *h, const gc_result *r, const findings *f,
+		const store_info *info, char *err, size_t errsize)
+{
+	outfile o;
+	if (outfile_reserve(&o, path, force, err, errsize))
+		return -1;
+	writer w = {NULL, h, err, errsize};
+	int rc = -1;
+	if (sqlite3_open_v2(o.tmp, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		db_fail(&w, o.tmp);
+		goto out;
+	}
+	if (exec(&w, "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-524288; PRAGMA temp_store=MEMORY;"
+		     "PRAGMA threads=2;") ||
+	    exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || store_snapshot(&w, info) || store_objects(&w, r) ||
+	    store_refs(&w) || store_clusters(&w, r) || store_results(&w, r, f) || exec(&w, SCHEMA_INDEXES) ||
+	    exec(&w, "COMMIT"))
+		goto out;
+	if (sqlite3_close(w.db) != SQLITE_OK) {
+		db_fail(&w, "close");
+		w.db = NULL;
+		goto out;
+	}
+	w.db = NULL;
+	rc = outfile_commit(&o, err, errsize);
+	return rc;
+out:
+	if (w.db)
+		sqlite3_close(w.db);
+	outfile_abort(&o);
+	return -1;
+}
