@@ -232,6 +232,17 @@ static void natives(builder *b, world_parts *w)
 
 static obj_t pick(builder *b, const obj_t *v, uint32_t n) { return v[below(b, n)]; }
 
+/* An asset for a world: live worlds use the first four fifths of each asset
+ * list, old (unreachable) worlds the last fifth, so that unloading a map
+ * leaves assets nothing else holds. */
+static obj_t pick_for(builder *b, const obj_t *v, uint32_t n, int old)
+{
+	uint32_t split = n - n / 5;
+	if (split == 0 || split == n)
+		return pick(b, v, n);
+	return old ? v[split + below(b, n - split)] : v[below(b, split)];
+}
+
 static void assets(builder *b, world_parts *w, uint64_t budget)
 {
 	uint32_t ntex = (uint32_t)(budget * 25 / 100 / 2) + 4, nmat = (uint32_t)(budget * 30 / 100 / 7) + 2;
@@ -325,6 +336,7 @@ static void assets(builder *b, world_parts *w, uint64_t budget)
 static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors, int last_live, obj_t *prev_actors,
 		   uint32_t nprev)
 {
+	int old = number >= 100;
 	obj_t p = package(b, w, "/Game/Maps", "Arena", number);
 	obj_t wo = obj(b, w->cls[C_WORLD], p, "Arena", number, 30000, RF_Public | RF_Standalone | RF_WasLoaded, 0, 0);
 	obj_t lv = obj(b, w->cls[C_LEVEL], wo, "PersistentLevel", 0, 60000, RF_Public | RF_WasLoaded, 0, 0);
@@ -389,15 +401,23 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 			ref(b, k, root, REF_STRONG, "AttachParent", -1);
 			ref(b, root, k, REF_STRONG, "AttachChildren", (int)c - 1);
 			if (ck == C_SMCOMP) {
-				ref(b, k, pick(b, w->meshes, w->nmesh), REF_STRONG, "StaticMesh", -1);
-				uint32_t nm = 1 + below(b, 3);
+				ref(b, k, pick_for(b, w->meshes, w->nmesh, old), REF_STRONG, "StaticMesh", -1);
+				uint32_t nm = 2 + below(b, 6);
 				for (uint32_t m = 0; m < nm; m++)
-					ref(b, k, chance(b, 50) ? pick(b, w->mics, w->nmic) : pick(b, w->materials, w->nmat),
+					ref(b, k, chance(b, 50) ? pick_for(b, w->mics, w->nmic, old)
+								: pick_for(b, w->materials, w->nmat, old),
 					    REF_STRONG, "OverrideMaterials", (int)m);
-				ref(b, k, pick(b, w->textures, w->ntex), REF_STRONG, "LightmapTexture", -1);
+				ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "LightmapTexture", -1);
+				ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "ShadowmapTexture", -1);
 			} else if (ck == C_AUDIO) {
-				ref(b, k, pick(b, w->sounds, w->nsound), REF_STRONG, "Sound", -1);
+				ref(b, k, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "Sound", -1);
+				ref(b, k, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "AttenuationSound", -1);
 			}
+			/* the component's own references to its actor and siblings */
+			ref(b, k, x, REF_STRONG, "OwnerPrivate", -1);
+			uint32_t ne = 3 + below(b, 6);
+			for (uint32_t e = 0; e < ne; e++)
+				ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "AssetUserData", (int)e);
 		}
 		/* actor-to-actor references: targets among earlier actors of this level */
 		if (a > 0 && chance(b, 40)) {
@@ -412,6 +432,17 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 			ref(b, x, actors[below(b, a)], REF_WEAK, "LastSeen", -1);
 		if (chance(b, 20))
 			ref(b, x, pick(b, w->bps, w->nbp), REF_SOFT, "SpawnClass", -1);
+		if (key >= C_COUNT) /* a blueprint actor's archetype: its class's CDO, never nulled */
+			ref(b, x, cls + 1, REF_IMMUTABLE, "Archetype", -1);
+		/* a destroyed actor still held by an immutable reference survives */
+		if (a > 0 && !clustered[a] && !destroyed && chance(b, 10)) {
+			obj_t t = actors[below(b, a)];
+			if (b->h->iflags[t] & IF_Garbage)
+				ref(b, x, t, REF_IMMUTABLE, "PinnedActor", -1);
+		}
+		uint32_t ns = 2 + below(b, 4);
+		for (uint32_t e = 0; e < ns; e++)
+			ref(b, x, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "Sounds", (int)e);
 		if (b->hole > 0 && chance(b, 1))
 			ref(b, x, b->hole, REF_STRONG, "StaleActor", -1);
 	}
@@ -439,7 +470,12 @@ static void transients(builder *b, world_parts *w, obj_t transient, uint32_t n)
 		obj_t m = obj(b, w->cls[C_MID], transient, "MaterialInstanceDynamic", i + 1, 1024 + below(b, 4096),
 			      RF_Transient, held ? IF_RefCounted : 0, 0);
 		ref(b, m, chance(b, 50) ? pick(b, w->mics, w->nmic) : pick(b, w->materials, w->nmat), REF_STRONG, "Parent", -1);
+		uint32_t nt = 3 + below(b, 8);
+		for (uint32_t k = 0; k < nt; k++)
+			ref(b, m, pick(b, w->textures, w->ntex), REF_STRONG, "TextureParameterValues.ParameterValue", (int)k);
 	}
+	/* a widget someone rooted and then destroyed: RootSet and Garbage at once */
+	obj(b, w->cls[C_MID], transient, "LeakedWidgetMaterial", 0, 4096, RF_Transient, IF_RootSet | IF_Garbage, 0);
 }
 
 /* ---- cluster lists, the way cluster creation makes them ---- */
@@ -449,11 +485,8 @@ typedef struct list {
 	uint32_t n, cap;
 } list;
 
-static int list_add(list *l, obj_t x, uint32_t *stamp, uint32_t mark)
+static int list_push(list *l, obj_t x)
 {
-	if (stamp[x] == mark)
-		return 0;
-	stamp[x] = mark;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
 		obj_t *v = realloc(l->v, l->cap * sizeof *v);
@@ -463,6 +496,15 @@ static int list_add(list *l, obj_t x, uint32_t *stamp, uint32_t mark)
 	}
 	l->v[l->n++] = x;
 	return 0;
+}
+
+/* Append X unless this cluster (MARK) already listed it. */
+static int list_add(list *l, obj_t x, uint32_t *stamp, uint32_t mark)
+{
+	if (stamp[x] == mark)
+		return 0;
+	stamp[x] = mark;
+	return list_push(l, x);
 }
 
 static int build_clusters(builder *b, int broken_pct)
@@ -491,7 +533,7 @@ static int build_clusters(builder *b, int broken_pct)
 			for (uint32_t e = 0; e < nref + 2; e++) {
 				obj_t t = e == 0 ? h->cls[x] : e == 1 ? h->outer[x] : h->ref_dst[h->ref_start[x] + e - 2];
 				int kind = e < 2 ? REF_IMMUTABLE : h->ref_kind[h->ref_start[x] + e - 2];
-				if (t < 0 || kind == REF_WEAK || kind == REF_SOFT || heap_in_disregard(h, t) || owner[t] == mark)
+				if (!heap_exists(h, t) || kind == REF_WEAK || kind == REF_SOFT || heap_in_disregard(h, t) || owner[t] == mark)
 					continue;
 				if (owner[t] && owner[t] < mark) {
 					const cluster *o = &h->clusters[owner[t] - 1];
@@ -518,8 +560,7 @@ static int build_clusters(builder *b, int broken_pct)
 				obj_t x = l == 0 ? b->mem[b->cmem_start[c] + k] : src[l]->v[k];
 				if (l > 0 && broken_pct && chance(b, broken_pct))
 					continue;
-				uint32_t dummy = 0;
-				if (list_add(&items, x, &dummy, 1))
+				if (list_push(&items, x))
 					goto out;
 				(*counts[l])++;
 			}

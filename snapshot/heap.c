@@ -136,8 +136,27 @@ int heap_index_clusters(heap *h)
 int heap_set_refs(heap *h, obj_t *from, obj_t *to, uint32_t *prop, uint8_t *kind, uint32_t n)
 {
 	int sorted = 1, rc = -1;
-	for (uint32_t k = 1; k < n && sorted; k++)
-		sorted = from[k - 1] <= from[k];
+	uint32_t keep = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (!heap_exists(h, to[k])) {
+			if (heap_needs_grow(h->ndangling)) {
+				dangling_ref *d = realloc(h->dangling, heap_grow_cap(h->ndangling) * sizeof *d);
+				if (!d)
+					goto out;
+				h->dangling = d;
+			}
+			h->dangling[h->ndangling++] = (dangling_ref){from[k], to[k], prop[k], kind[k]};
+			continue;
+		}
+		from[keep] = from[k];
+		to[keep] = to[k];
+		prop[keep] = prop[k];
+		kind[keep] = kind[k];
+		if (keep && from[keep - 1] > from[keep])
+			sorted = 0;
+		keep++;
+	}
+	n = keep;
 	h->nrefs = n;
 	h->ref_start = calloc((size_t)h->slots + 1, sizeof *h->ref_start);
 	if (!h->ref_start)

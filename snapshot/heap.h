@@ -142,8 +142,9 @@ int heap_grow_slots(heap *h, uint32_t slots);
 int heap_trim_slots(heap *h);
 
 /* Turn N references given in file order (FROM, TO, PROP, KIND: malloc'd
- * arrays whose targets all exist) into the rows by source.  Takes ownership
- * of the four arrays.  Returns 0, or -1 when out of memory. */
+ * arrays; every FROM exists) into the rows by source; those whose target is
+ * no object become dangling records.  Takes ownership of the four arrays.
+ * Returns 0, or -1 when out of memory. */
 int heap_set_refs(heap *h, obj_t *from, obj_t *to, uint32_t *prop, uint8_t *kind, uint32_t n);
 
 /* Derived data: ReferencedByClusters and the per-object cluster column.

@@ -515,34 +515,17 @@ static uint64_t find_line(const parser *p, char tag, int64_t ordinal)
 	return 0;
 }
 
-/* Split dangling references off, then build the rows by source. */
+/* Check every FROM, then build the rows by source (heap_set_refs keeps the
+ * dangling ones aside). */
 static int build_refs(parser *p)
 {
 	heap *h = p->h;
-	size_t keep = 0;
-	for (size_t k = 0; k < p->nr; k++) {
-		obj_t from = p->r_from[k], to = p->r_to[k];
-		if (!heap_exists(h, from)) {
+	for (size_t k = 0; k < p->nr; k++)
+		if (!heap_exists(h, p->r_from[k])) {
 			p->line = find_line(p, 'r', (int64_t)k);
-			return fail(p, "r: FROM %d is not an object", from);
+			return fail(p, "r: FROM %d is not an object", p->r_from[k]);
 		}
-		if (!heap_exists(h, to)) {
-			if (heap_needs_grow(h->ndangling)) {
-				dangling_ref *d = realloc(h->dangling, heap_grow_cap(h->ndangling) * sizeof *d);
-				if (!d)
-					return fail(p, "out of memory");
-				h->dangling = d;
-			}
-			h->dangling[h->ndangling++] = (dangling_ref){from, to, p->r_prop[k], p->r_kind[k]};
-			continue;
-		}
-		p->r_from[keep] = from;
-		p->r_to[keep] = to;
-		p->r_prop[keep] = p->r_prop[k];
-		p->r_kind[keep] = p->r_kind[k];
-		keep++;
-	}
-	int rc = heap_set_refs(h, p->r_from, p->r_to, p->r_prop, p->r_kind, (uint32_t)keep);
+	int rc = heap_set_refs(h, p->r_from, p->r_to, p->r_prop, p->r_kind, (uint32_t)p->nr);
 	p->r_from = p->r_to = NULL;
 	p->r_prop = NULL;
 	p->r_kind = NULL;

@@ -29,7 +29,6 @@
 "CREATE INDEX ref_table_dst ON ref_table(dst);\n" \
 "CREATE INDEX objects_path ON objects(path);\n" \
 "CREATE INDEX objects_class ON objects(class);\n" \
-"CREATE INDEX objects_name ON objects(name);\n" \
 "CREATE INDEX gc_object_refs_dst ON gc_object_refs(dst);\n" \
 "CREATE INDEX cluster_members_idx ON cluster_members(idx);\n" \
 "CREATE INDEX eliminated_refs_dst ON eliminated_refs(dst);\n" \

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "heap_vtab.h"
 #include "schema.h"
 
 typedef struct writer {
@@ -106,50 +107,10 @@ static int store_snapshot(writer *w, const store_info *info)
 	return rc ? -1 : 0;
 }
 
-static int store_objects(writer *w, const gc_result *r)
+/* The two big tables are copied by SQLite itself from the heap (heap_vtab.c). */
+static int store_objects(writer *w)
 {
-	const heap *h = w->h;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO objects VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-	if (!st)
-		return -1;
-	char name[HEAP_NAME_MAX], cname[HEAP_NAME_MAX], flags[FLAGS_MAX];
-	int rc = 0;
-	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
-		if (h->cls[i] == OBJ_FREE)
-			continue;
-		char *path = heap_path(h, (obj_t)i);
-		if (!path) {
-			snprintf(w->err, w->errsize, "out of memory");
-			rc = -1;
-			break;
-		}
-		heap_name(h, (obj_t)i, name, sizeof name);
-		heap_name(h, h->cls[i], cname, sizeof cname);
-		flags_format(flags, h->oflags[i], h->iflags[i], h->traits[i]);
-		sqlite3_bind_int64(st, 1, i);
-		sqlite3_bind_int64(st, 2, h->serial[i]);
-		sqlite3_bind_int64(st, 3, h->cls[i]);
-		bind_obj(st, 4, h->outer[i]);
-		sqlite3_bind_text(st, 5, name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 6, path, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 7, cname, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 8, h->size[i]);
-		sqlite3_bind_text(st, 9, flags, -1, SQLITE_STATIC);
-		bind_obj(st, 10, h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE);
-		sqlite3_bind_int(st, 11, heap_is_garbage(h, (obj_t)i));
-		sqlite3_bind_int(st, 12, r->reachable[i]);
-		bind_text(st, 13, r->root_kind[i] == RK_NONE ? NULL : root_kind_names[r->root_kind[i]]);
-		if (r->distance[i] == UINT32_MAX)
-			sqlite3_bind_null(st, 14);
-		else
-			sqlite3_bind_int64(st, 14, r->distance[i]);
-		bind_obj(st, 15, r->parent[i]);
-		bind_text(st, 16, r->via[i] == VIA_NONE ? NULL : edge_property(h, r->via[i]));
-		rc = row(w, st);
-		free(path);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return exec(w, "INSERT INTO objects SELECT * FROM ugc_heap_objects");
 }
 
 static int store_refs(writer *w)
@@ -165,21 +126,9 @@ static int store_refs(writer *w)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO ref_table VALUES(?,?,?,?,?)")))
+	/* the bulk of the data: copied by SQLite itself from the heap's rows */
+	if (rc || exec(w, "INSERT INTO ref_table SELECT src, pos, dst, kind, prop FROM ugc_heap_refs"))
 		return -1;
-	for (uint32_t i = 0; i < h->slots && rc == 0; i++)
-		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1] && rc == 0; k++) {
-			sqlite3_bind_int64(st, 1, i);
-			sqlite3_bind_int64(st, 2, k);
-			sqlite3_bind_int64(st, 3, h->ref_dst[k]);
-			sqlite3_bind_int(st, 4, h->ref_kind[k]);
-			if (h->ref_prop[k])
-				sqlite3_bind_int64(st, 5, h->ref_prop[k]);
-			else
-				sqlite3_bind_null(st, 5);
-			rc = row(w, st);
-		}
-	sqlite3_finalize(st);
 	if (rc || !(st = prepare(w, "INSERT INTO dangling_refs VALUES(?,?,?,?)")))
 		return -1;
 	for (uint32_t k = 0; k < h->ndangling && rc == 0; k++) {
@@ -301,18 +250,29 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 	if (outfile_reserve(&o, path, force, err, errsize))
 		return -1;
 	writer w = {NULL, h, err, errsize};
+	vtab_source source = {h, r};
 	int rc = -1;
 	if (sqlite3_open_v2(o.tmp, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		db_fail(&w, o.tmp);
 		goto out;
 	}
-	if (exec(&w, "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-524288; PRAGMA temp_store=MEMORY;"
-		     "PRAGMA threads=2;") ||
-	    exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || store_snapshot(&w, info) || store_objects(&w, r) ||
-	    store_refs(&w) || store_clusters(&w, r) || store_results(&w, r, f) || exec(&w, SCHEMA_INDEXES) ||
-	    exec(&w, "COMMIT"))
+	int trace = getenv("UGC_TRACE") != NULL;
+	double t = now_seconds();
+#define PHASE(name, call) ((call) || (trace && fprintf(stderr, "store: %-10s %.3f s\n", name, now_seconds() - t) < 0) || \
+			   ((t = now_seconds()), 0))
+	if (heap_vtab_register(w.db, &source) != SQLITE_OK) {
+		db_fail(&w, "registering the heap tables");
 		goto out;
+	}
+	if (PHASE("pragmas", exec(&w, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-16000;"
+		     "PRAGMA threads=2;")) ||
+	    PHASE("schema", exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || store_snapshot(&w, info)) ||
+	    PHASE("objects", store_objects(&w)) || PHASE("refs", store_refs(&w)) ||
+	    PHASE("clusters", store_clusters(&w, r)) || PHASE("results", store_results(&w, r, f)) ||
+	    PHASE("indexes", exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)) || PHASE("commit", exec(&w, "COMMIT")))
+		goto out;
+#undef PHASE
 	if (sqlite3_close(w.db) != SQLITE_OK) {
 		db_fail(&w, "close");
 		w.db = NULL;
