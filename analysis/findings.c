@@ -82,7 +82,9 @@ static int cluster_checks(const heap *h, const gc_result *r, findings *out)
 						continue;
 					t = h->ref_dst[pos]; via = VIA_REF(pos);
 				}
-				if (t < 0 || heap_in_disregard(h, t) || h->cluster[t] == (int32_t)c)
+				/* roots by internal flags are never collected: a missing entry is harmless */
+				if (t < 0 || heap_in_disregard(h, t) || h->cluster[t] == (int32_t)c ||
+				    (h->iflags[t] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)))
 					continue;
 				int32_t tc = h->cluster[t];
 				finding f = {0, 0, 0, x, t, cl->root, via};
@@ -96,6 +98,23 @@ static int cluster_checks(const heap *h, const gc_result *r, findings *out)
 					f.kind = FK_CLUSTER_MISSING_MUTABLE;
 				}
 				f.use_after_free = r->reachable[x] && !r->reachable[t];
+				rc = add(out, f);
+			}
+		}
+		/* the engine trusts ReferencedClusters to be complete: a cluster it
+		 * only marks does no step 5, so this cluster's lists must carry the
+		 * referenced cluster's MutableObjects and ReferencedClusters too */
+		for (uint32_t k = 0; k < cl->n_refs && rc == 0; k++) {
+			obj_t br = h->cluster_items[cl->refs + k];
+			const cluster *b = &h->clusters[h->cluster[br]];
+			for (uint32_t q = 0; q < b->n_mutables + b->n_refs && rc == 0; q++) {
+				int is_mut = q < b->n_mutables;
+				obj_t t = h->cluster_items[is_mut ? b->mutables + q : b->refs + q - b->n_mutables];
+				if ((is_mut ? mut_stamp : ref_stamp)[t] == c + 1)
+					continue;
+				finding f = {is_mut ? FK_CLUSTER_MISSING_MUTABLE : FK_CLUSTER_MISSING_CLUSTER, 0, 0, cl->root, t,
+					     cl->root, VIA_INHERITED(br)};
+				f.use_after_free = r->reachable[cl->root] && !r->reachable[t];
 				rc = add(out, f);
 			}
 		}
@@ -185,6 +204,13 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 		return;
 	case FK_CLUSTER_MISSING_MUTABLE:
 	case FK_CLUSTER_MISSING_CLUSTER:
+		if (f->edge >= VIA_INHERITED(0)) {
+			snprintf(buf, cap, "%d is listed by referenced cluster %d but missing from cluster %d's %s%s",
+				 f->other, (obj_t)(f->edge - VIA_INHERITED(0)), f->cluster,
+				 f->kind == FK_CLUSTER_MISSING_MUTABLE ? "MutableObjects" : "ReferencedClusters",
+				 f->use_after_free ? "; use-after-free: the GC collects it while the referenced cluster's members still reference it" : "");
+			return;
+		}
 		snprintf(buf, cap, "%s -> %d of cluster %d is missing from its %s%s", edge_property(h, f->edge), f->other,
 			 f->cluster, f->kind == FK_CLUSTER_MISSING_MUTABLE ? "MutableObjects" : "ReferencedClusters",
 			 f->use_after_free ? "; use-after-free: the GC collects it while it is still referenced" : "");

@@ -22,6 +22,10 @@ extern const char *const finding_kind_names[FK_COUNT];
  * root involved, EDGE the reference: a VIA_* code for "r" records and
  * Class/Outer, or the record index for "g" and dangling records (GCREF says
  * which). */
+/* EDGE of a cluster finding about a list entry the cluster should have
+ * inherited from referenced cluster ROOT (an object index). */
+#define VIA_INHERITED(root) (0x80000000u + (uint32_t)(root))
+
 typedef struct finding {
 	uint8_t kind;
 	uint8_t gcref;          /* EDGE is an index into heap.gcrefs */

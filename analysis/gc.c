@@ -282,10 +282,10 @@ static void *trace_thread(void *p)
 }
 
 /* Trace one level (the objects in FRONTIER) and do its cluster work. */
-static int mark_level(marker *m, const vec *frontier, int threads)
+static int mark_level(marker *m, const vec *frontier, int threads, uint32_t parallel_min)
 {
 	struct thread_arg args[64];
-	int n = frontier->n >= PARALLEL_MIN ? threads : 1;
+	int n = frontier->n >= parallel_min ? threads : 1;
 	if (n > 64)
 		n = 64;
 	memset(args, 0, sizeof args[0] * (size_t)n);
@@ -405,7 +405,7 @@ static int mark_roots(marker *m, gc_result *r)
 	return drain_step5(m);
 }
 
-static int mark(marker *m, gc_result *r, int threads)
+static int mark(marker *m, gc_result *r, int threads, uint32_t parallel_min)
 {
 	if (mark_roots(m, r))
 		return -1;
@@ -415,7 +415,7 @@ static int mark(marker *m, gc_result *r, int threads)
 		frontier = m->next;
 		m->next = tmp;
 		m->next.n = 0;
-		if (mark_level(m, &frontier, threads)) {
+		if (mark_level(m, &frontier, threads, parallel_min)) {
 			vec_free(&frontier);
 			return -1;
 		}
@@ -536,7 +536,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 		m.state[i] = h->cls[i] == OBJ_FREE ? S_FREE : heap_in_disregard(h, (obj_t)i) ? S_REACHABLE : S_MAYBE;
 	prepass(&m, r);
 	double t1 = now_seconds();
-	if (mark(&m, r, opt->threads > 0 ? opt->threads : 1))
+	if (mark(&m, r, opt->threads > 0 ? opt->threads : 1, opt->parallel_min ? opt->parallel_min : PARALLEL_MIN))
 		goto out;
 	double t2 = now_seconds();
 	r->roots = m.roots;

@@ -40,6 +40,7 @@ typedef struct gc_options {
 	int mode;            /* enum gc_mode */
 	uint32_t keep_flags; /* object flags that keep an object alive */
 	int threads;         /* marking threads, >= 1 */
+	uint32_t parallel_min; /* smallest level traced on several threads; 0: default */
 } gc_options;
 
 /* KeepFlags the engine uses in MODE (GARBAGE_COLLECTION_KEEPFLAGS). */

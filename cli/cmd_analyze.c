@@ -161,7 +161,7 @@ int cmd_analyze(int argc, char **argv)
 		return 1;
 	}
 	double load_s = now_seconds() - t0;
-	gc_options opt = {h.mode, 0, (int)(threads > 0 ? threads : 1)};
+	gc_options opt = {h.mode, 0, (int)(threads > 0 ? threads : 1), 0};
 	if (mode)
 		opt.mode = strcmp(mode, "editor") == 0 ? MODE_EDITOR : MODE_GAME;
 	opt.keep_flags = keep ? keep_flags : gc_default_keep_flags(opt.mode);

@@ -1,0 +1,362 @@
+/* test_gc.c — one hand-made heap per rule of shared/spec/gc-semantics.md,
+ * each with its expected outcome written out.  Objects 0-4 are natives in
+ * the disregard pool and 10 is a rooted package (see PRELUDE). */
+#include <stdlib.h>
+
+#include "findings.h"
+#include "unit.h"
+
+static int count_findings(const heap *h, const gc_result *r, int kind, obj_t idx, obj_t other, int uaf)
+{
+	findings f;
+	if (findings_collect(h, r, &f))
+		return -1;
+	int n = 0;
+	for (uint32_t k = 0; k < f.n; k++)
+		if (f.v[k].kind == kind && (idx == -2 || f.v[k].idx == idx) && (other == -2 || f.v[k].other == other) &&
+		    (uaf < 0 || f.v[k].use_after_free == uaf))
+			n++;
+	findings_free(&f);
+	return n;
+}
+
+#define ANY (-2)
+
+TEST(spec_example)
+{
+	const char *text = "ugc-text 1\nengine 5.5.4\nmode game\n"
+		"o 0 1 2 - /Script/CoreUObject 64 Native,RootSet\no 1 2 2 0 Object 256 Native\n"
+		"o 2 3 2 0 Class 512 Native\no 3 4 2 0 Package 256 Native\no 4 0 2 0 Actor 900 Native\n"
+		"o 10 11 3 - /Game/Maps/Arena 128 RF_Public,RF_WasLoaded\no 11 12 4 10 Arena 2048 RF_Public,RootSet\n"
+		"o 12 13 4 11 Pickup_1 400 Garbage\no 13 14 4 11 Enemy_1 400 -\no 14 15 4 11 Enemy_2 400 -\n"
+		"r 11 13 strong Actors[1]\nr 13 12 strong TargetPickup\nr 13 14 weak LastSeen\n"
+		"g FStreamableManager 13 Handles[0]\nc 11 13 12 -\n";
+	heap h;
+	gc_result r;
+	char err[256];
+	CHECK(parse_text(text, &h, err, sizeof err) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "12 14");
+	CHECK_STR(eliminated_list(&h, &r), "13>12");
+	CHECK_STR(cleared_list(&h, &r), "13>14");
+	CHECK_STR(fates_list(&h, &r), "11:garbage-mutable");
+	char *p = heap_path(&h, 13);
+	CHECK_STR(p, "/Game/Maps/Arena.Arena:Enemy_1");
+	free(p);
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(disregard_pool_is_alive_untraced_and_ignored)
+{
+	const char *text = "ugc-text 1\nfirst-gc-index 6\n"
+		"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
+		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Dead 10 Garbage\n"
+		"o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 10 Holder 100 RootSet\no 12 1 4 10 Lonely 100 -\n"
+		"r 11 5 strong DeadRef\nr 1 12 strong FromNative\n";
+	heap h;
+	gc_result r;
+	char err[256];
+	CHECK(parse_text(text, &h, err, sizeof err) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "12");          /* 1 is never traced */
+	CHECK_STR(eliminated_list(&h, &r), "");    /* references into the pool are ignored */
+	CHECK(r.reachable[5] && r.distance[5] == 0);
+	CHECK_STR(kind_of(&r, 5), "disregard");
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+static const char *roots_body =
+	"o 11 1 4 10 A 1 RootSet\no 12 1 4 10 B 1 RefCounted\no 13 1 4 10 C 1 Native\no 14 1 4 10 D 1 Async\n"
+	"o 15 1 4 10 E 1 AsyncLoading\no 16 1 4 10 F 1 LoaderImport\no 17 1 4 10 G 1 RF_Standalone\n"
+	"o 18 1 4 10 H 1 RF_Transient\no 19 1 4 10 I 1 RF_Standalone,Garbage\no 20 1 4 10 J 1 RootSet,RefCounted\n";
+
+TEST(roots_by_flags_and_mode)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap(roots_body, &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "17 18 19");
+	CHECK_STR(kind_of(&r, 11), "rootset");
+	CHECK_STR(kind_of(&r, 12), "refcounted");
+	CHECK_STR(kind_of(&r, 13), "internal-keep");
+	CHECK_STR(kind_of(&r, 16), "internal-keep");
+	CHECK_STR(kind_of(&r, 20), "rootset"); /* the first kind that applies */
+	gc_result_free(&r);
+	CHECK(run_gc(&h, MODE_EDITOR, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "18 19");   /* editor keeps RF_Standalone, not when garbage */
+	CHECK_STR(kind_of(&r, 17), "keepflags");
+	gc_result_free(&r);
+	gc_options opt = {MODE_GAME, RF_Transient, 1, 1}; /* --keep-flags RF_Transient */
+	CHECK(gc_run(&h, &opt, &r) == 0);
+	CHECK_STR(purged_list(&r), "17 19");
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(gc_object_references_are_roots_and_killable)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 A 1 -\no 12 1 4 10 B 1 Garbage\no 13 1 4 10 C 1 -\n"
+			"g FStreamableManager 11 Handles[0]\ng FStreamableManager 12 Handles[1]\ng FOther 99\n"
+			"r 11 13 strong Next\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "12");
+	CHECK_STR(eliminated_list(&h, &r), "g:12");
+	CHECK_STR(kind_of(&r, 11), "gcobject");
+	CHECK_STR(kind_of(&r, 13), "referenced");
+	CHECK(r.distance[13] == 1 && r.parent[13] == 11);
+	CHECK(count_findings(&h, &r, FK_DANGLING_REF, OBJ_NONE, 99, -1) == 1);
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(class_and_outer_are_immutable_references)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 Parent 1 -\no 12 1 4 11 Child 1 RootSet\no 13 1 4 10 GParent 1 Garbage\n"
+			"o 14 1 4 13 GChild 1 RootSet\no 16 1 2 10 BP_Thing_C 1 -\no 17 1 16 10 Thing 1 RootSet\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "");
+	CHECK(r.distance[11] == 1 && r.parent[11] == 12 && r.via[11] == VIA_OUTER);
+	CHECK(r.distance[16] == 1 && r.parent[16] == 17 && r.via[16] == VIA_CLASS);
+	CHECK(count_findings(&h, &r, FK_GARBAGE_SURVIVES, 13, 14, -1) == 1); /* kept as the Outer of 14 */
+	char *p = heap_path(&h, 12);
+	CHECK_STR(p, "/Game/Test.Parent:Child");
+	free(p);
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(weak_cleared_soft_ignored)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 A 1 RootSet\no 12 1 4 10 B 1 -\no 13 1 4 10 C 1 -\no 14 1 4 10 D 1 RootSet\n"
+			"r 11 12 weak W1\nr 11 13 soft S1\nr 11 14 weak W2\nr 12 14 weak W3\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "12 13");
+	CHECK_STR(cleared_list(&h, &r), "11>12"); /* W2's target lives; W3's source was never traced */
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(killable_references_to_garbage_are_eliminated)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 A 1 RootSet\no 12 1 4 10 B 1 Garbage\no 13 1 4 10 C 1 RF_MirroredGarbage\n"
+			"o 14 1 4 10 D 1 Garbage\nr 11 12 strong S\nr 11 13 aro R\nr 11 14 immutable I\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(eliminated_list(&h, &r), "11>12 11>13");
+	CHECK_STR(purged_list(&r), "12 13");
+	CHECK(count_findings(&h, &r, FK_GARBAGE_SURVIVES, 14, 11, -1) == 1);
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(cluster_reached_through_member_or_root_root_not_traced)
+{
+	heap h;
+	gc_result r;
+	/* 11 -> member 21; the root 20 is not traced, so 23 (not listed) dies */
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 Root 1 -\no 21 1 4 10 Member 1 -\n"
+			"o 22 1 4 10 Mut 1 -\no 23 1 4 10 Unlisted 1 -\n"
+			"r 11 21 strong ToMember\nr 20 21 strong M\nr 21 22 strong Mut\nr 20 23 strong Unlisted\n"
+			"c 20 21 22 -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "23");
+	CHECK_STR(fates_list(&h, &r), "20:alive");
+	CHECK_STR(kind_of(&r, 21), "cluster");
+	CHECK(r.distance[22] == 2 && r.parent[22] == 21);
+	CHECK(count_findings(&h, &r, FK_CLUSTER_MISSING_MUTABLE, 20, 23, 1) == 1);
+	CHECK(count_findings(&h, &r, FK_CLUSTER_KEEPS_ALIVE, 20, ANY, -1) == 1);
+	gc_result_free(&r);
+	heap_free(&h);
+	/* the same through a reference to the root itself */
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 Root 1 -\no 21 1 4 20 Member 1 -\n"
+			"o 23 1 4 10 Unlisted 1 -\nr 11 20 strong ToRoot\nr 20 23 strong Unlisted\nc 20 21 - -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 2, &r) == 0);
+	CHECK_STR(purged_list(&r), "23");
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(referenced_clusters_are_only_marked)
+{
+	heap h;
+	gc_result r;
+	/* A (20) lists B (30) but not B's mutable 32: B's root is marked, does no step 5 */
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 A 1 -\no 21 1 4 20 A1 1 -\n"
+			"o 30 1 4 10 B 1 -\no 31 1 4 30 B1 1 -\no 32 1 4 10 BMut 1 -\n"
+			"r 11 20 strong ToA\nr 21 31 strong AtoB\nr 31 32 strong BMut\n"
+			"c 20 21 - 30\nc 30 31 32 -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "32");
+	CHECK(r.reachable[30] && r.reachable[31]);
+	CHECK(count_findings(&h, &r, FK_CLUSTER_MISSING_MUTABLE, 20, 32, 1) == 1); /* inherited, use-after-free */
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(garbage_root_dissolves_referencing_clusters_transitively)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 A 1 Garbage\no 21 1 4 20 A1 1 -\n"
+			"o 30 1 4 10 B 1 -\no 31 1 4 30 B1 1 -\no 40 1 4 10 C 1 -\no 41 1 4 40 C1 1 -\n"
+			"r 11 21 strong ToA1\nr 11 41 strong ToC1\nr 41 40 strong Up\n"
+			"c 20 21 - -\nc 30 31 - 20\nc 40 41 - 30\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(fates_list(&h, &r), "20:garbage-root 30:references-dissolved 40:references-dissolved");
+	CHECK_STR(purged_list(&r), "30 31");      /* 20 is garbage but the Outer of 21 */
+	CHECK(count_findings(&h, &r, FK_GARBAGE_SURVIVES, 20, 21, -1) == 1);
+	CHECK_STR(kind_of(&r, 21), "referenced"); /* its cluster dissolved in step 2 */
+	CHECK(r.reachable[40] && r.reachable[41]);
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(unreachable_root_takes_members_with_it)
+{
+	heap h;
+	gc_result r;
+	/* B's member 31 points into A, but B does not list A: A dies under it */
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 A 1 -\no 21 1 4 20 A1 1 -\n"
+			"o 30 1 4 10 B 1 RootSet\no 31 1 4 30 B1 1 -\n"
+			"r 11 21 weak W\nr 31 21 strong Stale\nc 20 21 - -\nc 30 31 - -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "20 21");
+	CHECK_STR(fates_list(&h, &r), "20:unreachable-root 30:alive");
+	CHECK_STR(cleared_list(&h, &r), "11>21");
+	CHECK(count_findings(&h, &r, FK_CLUSTER_MISSING_CLUSTER, 31, 21, 1) == 1);
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(mutable_member_of_other_cluster_activates_it)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 A 1 -\no 21 1 4 20 A1 1 -\n"
+			"o 30 1 4 10 B 1 -\no 31 1 4 30 B1 1 -\no 32 1 4 10 BMut 1 -\n"
+			"r 11 20 strong ToA\nc 20 21 31 -\nc 30 31 32 -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "");
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(mutable_cluster_root_is_traced_and_does_step5)
+{
+	heap h;
+	gc_result r;
+	/* 30 is A's mutable object and B's root: it is traced (so 33 lives) and B does step 5 (32) */
+	const char *body = "o 11 1 4 10 H 1 RootSet\no 20 1 4 10 A 1 -\no 21 1 4 20 A1 1 -\n"
+			   "o 30 1 4 10 B 1 -\no 31 1 4 30 B1 1 -\no 32 1 4 10 BMut 1 -\no 33 1 4 10 X 1 -\n"
+			   "r 11 20 strong ToA\nr 30 33 strong RootRef\nc 20 21 30 -\nc 30 31 32 -\n";
+	CHECK(load_heap(body, &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "");
+	gc_result_free(&r);
+	heap_free(&h);
+	/* reached directly instead, B's root is not traced and 33 dies */
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 30 1 4 10 B 1 -\no 31 1 4 30 B1 1 -\no 32 1 4 10 BMut 1 -\n"
+			"o 33 1 4 10 X 1 -\nr 11 30 strong ToB\nr 30 33 strong RootRef\nc 30 31 32 -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "33");
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(rooted_member_and_rooted_cluster_root)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 20 1 4 10 A 1 -\no 21 1 4 20 A1 1 RootSet\no 22 1 4 10 AMut 1 -\n"
+			"o 30 1 4 10 B 1 RootSet\no 31 1 4 30 B1 1 -\no 32 1 4 10 BMut 1 -\no 33 1 4 10 X 1 -\n"
+			"r 30 33 strong RootRef\nc 20 21 22 -\nc 30 31 32 -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "");  /* a rooted root is traced, so 33 lives */
+	CHECK_STR(kind_of(&r, 21), "rootset");
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(cluster_rooted_in_disregard_pool_does_step5)
+{
+	const char *text = "ugc-text 1\nfirst-gc-index 6\n"
+		"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
+		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Root 10 -\n"
+		"o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 5 Member 1 -\no 12 1 4 10 Mut 1 -\no 13 1 4 10 Other 1 -\n"
+		"c 5 11 12 -\n";
+	heap h;
+	gc_result r;
+	char err[256];
+	CHECK(parse_text(text, &h, err, sizeof err) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "13");
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(needs_dissolving_traces_members_and_keeps_them)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 A 1 -\no 21 1 4 20 A1 1 -\no 22 1 4 20 A2 1 -\n"
+			"o 23 1 4 10 Bad 1 Garbage\no 24 1 4 10 Hidden 1 -\n"
+			"r 11 20 strong ToA\nr 21 23 strong Bad\nr 22 24 strong Hidden\nc 20 21,22 23 -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 2, &r) == 0);
+	CHECK_STR(fates_list(&h, &r), "20:garbage-mutable");
+	CHECK_STR(eliminated_list(&h, &r), "21>23");
+	CHECK_STR(purged_list(&r), "23");   /* 24 lives: the traced member 22 reaches it */
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(purge_phases)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 A 100 NotReadyForFinishDestroy\no 12 1 4 10 B 200 GameThreadDestroy\n"
+			"o 13 1 4 10 C 300 NotReadyForFinishDestroy,GameThreadDestroy\no 14 1 4 10 D 50 RootSet\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "11 12 13");
+	CHECK(r.purged_bytes == 600 && r.pending == 2 && r.pending_bytes == 400);
+	CHECK(r.game_thread == 2 && r.game_thread_bytes == 500);
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(shortest_path_ties_go_to_the_lower_root_then_file_order)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 A 1 RootSet\no 12 1 4 10 B 1 RootSet\no 13 1 4 10 C 1 -\no 14 1 4 10 D 1 -\n"
+			"r 12 13 strong B\nr 11 14 strong A\nr 14 13 strong C\nr 11 13 strong D\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK(r.distance[13] == 1 && r.parent[13] == 11);
+	CHECK_STR(edge_property(&h, r.via[13]), "D");
+	CHECK(r.distance[14] == 1 && r.distance[11] == 0);
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+TEST(findings_rootset_garbage_and_dangling)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 A 1 RootSet,Garbage\no 12 1 4 10 B 1 RootSet\nr 12 77 strong Stale\n", &h) == 0);
+	CHECK(h.ndangling == 1);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK(count_findings(&h, &r, FK_ROOTSET_GARBAGE, 11, ANY, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_GARBAGE_SURVIVES, 11, ANY, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_DANGLING_REF, 12, 77, -1) == 1);
+	gc_result_free(&r);
+	heap_free(&h);
+}
