@@ -79,10 +79,43 @@ int root_kind_static(const heap *h, obj_t i, uint32_t keep, int gc_target)
 	return RK_NONE;
 }
 
+/* A cluster whose root a traced reference found maybe-unreachable, keyed by
+ * where the reference is: source index, then the source's edge order
+ * (0 Class, 1 Outer, 2 + k its k-th "r" record). */
+typedef struct request {
+	uint64_t key;
+	uint32_t cluster;
+} request;
+
+typedef struct requests {
+	request *v;
+	size_t n, cap;
+} requests;
+
+static int request_push(requests *a, obj_t src, uint32_t edge, uint32_t cluster)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		request *p = realloc(a->v, cap * sizeof *p);
+		if (!p)
+			return -1;
+		a->v = p;
+		a->cap = cap;
+	}
+	a->v[a->n++] = (request){(uint64_t)src << 32 | edge, cluster};
+	return 0;
+}
+
+static int cmp_request(const void *a, const void *b)
+{
+	uint64_t x = ((const request *)a)->key, y = ((const request *)b)->key;
+	return (x > y) - (x < y);
+}
+
 /* What one tracing thread produces for a level. */
 typedef struct trace_out {
 	vec next;     /* objects it marked: the next level's work */
-	vec requests; /* clusters whose root it found maybe-unreachable */
+	requests req; /* cluster work it found, to be done in key order */
 	vec elim;     /* positions of eliminated references */
 	vec weak;     /* positions of weak references remembered */
 	uint32_t traced;
@@ -201,14 +234,15 @@ static int drain_step5(marker *m)
 	return 0;
 }
 
-/* Step 4 for one target on a tracing thread: order-free work only. */
-static inline int visit_par(marker *m, trace_out *o, obj_t t)
+/* Step 4 for one target on a tracing thread: order-free work only; cluster
+ * work is recorded with the position of the reference (X, EDGE). */
+static inline int visit_par(marker *m, trace_out *o, obj_t x, uint32_t edge, obj_t t)
 {
 	int32_t c = m->h->cluster[t];
 	if (c >= 0 && m->live[c]) {
 		obj_t r = m->h->clusters[c].root;
 		if (__atomic_load_n(&m->state[r], __ATOMIC_RELAXED) == S_MAYBE)
-			return vec_push(&o->requests, (uint32_t)c);
+			return request_push(&o->req, x, edge, (uint32_t)c);
 		return 0;
 	}
 	uint8_t expect = S_MAYBE;
@@ -227,11 +261,12 @@ static int trace(marker *m, trace_out *o, obj_t x)
 	o->traced++;
 	obj_t t = h->cls[x];
 	if (!heap_in_disregard(h, t))
-		rc |= visit_par(m, o, t);
+		rc |= visit_par(m, o, x, 0, t);
 	t = h->outer[x];
 	if (t >= 0 && !heap_in_disregard(h, t))
-		rc |= visit_par(m, o, t);
-	for (uint32_t k = h->ref_start[x], e = h->ref_start[x + 1]; k < e; k++) {
+		rc |= visit_par(m, o, x, 1, t);
+	uint32_t first = h->ref_start[x];
+	for (uint32_t k = first, e = h->ref_start[x + 1]; k < e; k++) {
 		t = h->ref_dst[k];
 		switch (h->ref_kind[k]) {
 		case REF_WEAK:
@@ -241,7 +276,7 @@ static int trace(marker *m, trace_out *o, obj_t x)
 			continue;
 		case REF_IMMUTABLE:
 			if (!heap_in_disregard(h, t))
-				rc |= visit_par(m, o, t);
+				rc |= visit_par(m, o, x, 2 + k - first, t);
 			continue;
 		default:
 			if (heap_in_disregard(h, t))
@@ -249,7 +284,7 @@ static int trace(marker *m, trace_out *o, obj_t x)
 			if (heap_is_garbage(h, t))
 				rc |= vec_push(&o->elim, k);
 			else
-				rc |= visit_par(m, o, t);
+				rc |= visit_par(m, o, x, 2 + k - first, t);
 		}
 	}
 	return rc;
@@ -305,27 +340,26 @@ static int mark_level(marker *m, const vec *frontier, int threads, uint32_t para
 	trace_thread(&args[0]);
 	for (int t = 1; t <= started; t++)
 		pthread_join(th[t], NULL);
-	vec requests = {0};
+	requests all = {0};
 	int rc = 0;
 	for (int t = 0; t <= started; t++) {
 		trace_out *o = &args[t].out;
 		rc |= args[t].rc;
-		rc |= vec_append(&m->next, &o->next) | vec_append(&requests, &o->requests) |
-		      vec_append(&m->elim, &o->elim) | vec_append(&m->weak, &o->weak);
+		rc |= vec_append(&m->next, &o->next) | vec_append(&m->elim, &o->elim) | vec_append(&m->weak, &o->weak);
+		for (size_t i = 0; i < o->req.n && rc == 0; i++)
+			rc |= request_push(&all, (obj_t)(o->req.v[i].key >> 32), (uint32_t)o->req.v[i].key, o->req.v[i].cluster);
 		m->traced += o->traced;
-		vec_free(&o->next); vec_free(&o->requests); vec_free(&o->elim); vec_free(&o->weak);
+		vec_free(&o->next); vec_free(&o->elim); vec_free(&o->weak);
+		free(o->req.v);
 	}
-	/* the cluster work, in root index order (cluster ids are file order) */
-	vec roots = {0};
-	vec_sort_unique(&requests);
-	for (size_t i = 0; i < requests.n; i++)
-		rc |= vec_push(&roots, (uint32_t)m->h->clusters[requests.v[i]].root);
-	vec_sort_unique(&roots);
-	for (size_t i = 0; i < roots.n; i++)
-		activate(m, (uint32_t)m->h->cluster[roots.v[i]]);
-	rc |= drain_step5(m);
-	vec_free(&requests);
-	vec_free(&roots);
+	/* the cluster work, as one thread tracing this level's objects in index
+	 * order would have done it: each in turn, step 5 at once */
+	qsort(all.v, all.n, sizeof *all.v, cmp_request);
+	for (size_t i = 0; i < all.n && rc == 0; i++) {
+		activate(m, all.v[i].cluster);
+		rc |= drain_step5(m);
+	}
+	free(all.v);
 	return rc;
 }
 
@@ -372,6 +406,8 @@ static int mark_roots(marker *m, gc_result *r)
 		if (heap_in_disregard(h, (obj_t)i)) {
 			if (live_cluster && h->clusters[c].root == (obj_t)i)
 				enqueue_step5(m, (uint32_t)c);
+			if (drain_step5(m))
+				return -1;
 			continue;
 		}
 		if (!is_root(h, (obj_t)i, m->keep))
@@ -386,6 +422,8 @@ static int mark_roots(marker *m, gc_result *r)
 			else
 				activate(m, (uint32_t)c);
 		}
+		if (drain_step5(m))
+			return -1;
 	}
 	for (uint32_t g = 0; g < h->ngcrefs; g++) {
 		obj_t t = h->gcrefs[g].dst;
@@ -399,10 +437,10 @@ static int mark_roots(marker *m, gc_result *r)
 				return -1;
 			continue;
 		}
-		if (visit_seq(m, t))
+		if (visit_seq(m, t) || drain_step5(m))
 			return -1;
 	}
-	return drain_step5(m);
+	return 0;
 }
 
 static int mark(marker *m, gc_result *r, int threads, uint32_t parallel_min)

@@ -9,11 +9,14 @@
  * Marking order.  The engine marks with many threads in no fixed order, and
  * where cluster lists disagree with the members' references its answer can
  * depend on that order (a cluster root marked through another cluster's
- * ReferencedClusters does no step 5).  We fix one legal order: breadth-first
- * levels; within a level objects are traced in parallel (order-free work:
- * marking plain objects, recording eliminated and weak references) and the
- * cluster work (steps 4-5 for clusters) is then done sequentially in root
- * index order.  So any thread count gives the same answer. */
+ * ReferencedClusters does no step 5).  We fix one order the engine can take:
+ * breadth-first levels, each level's objects taken in index order, each
+ * object's references in tracing order, and a cluster's step 5 done as soon
+ * as it becomes reachable.  The order-free part of a level (marking plain
+ * objects, recording eliminated and weak references) runs on many threads;
+ * the cluster work it finds is recorded with the reference's position and
+ * then done on one thread in that order.  So any thread count gives the same
+ * answer, and the answer is the one single-threaded marking would give. */
 #ifndef UGC_GC_H
 #define UGC_GC_H
 

@@ -1,8 +1,8 @@
 /* naive_gc.c — the GC spelled out as simply as possible (see naive_gc.h).
  *
  * Same rules and the same documented marking order as analysis/gc.c
- * (breadth-first rounds; in each round the cluster work is done in root
- * index order), but with none of its machinery: no work lists, no derived
+ * (breadth-first rounds; in each round the cluster work is done in the
+ * order of the references that found it), but with none of its machinery: no work lists, no derived
  * ReferencedByClusters, no parallelism.  Every round scans all objects. */
 #include "naive_gc.h"
 
@@ -146,6 +146,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 		if ((obj_t)i < h->first_gc_index) {
 			if (live && h->clusters[c].root == (obj_t)i)
 				queue_step5(&n, c);
+			drain(&n, cl_of);
 			continue;
 		}
 		int root = (h->iflags[i] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)) ||
@@ -160,6 +161,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 			else
 				activate(&n, c);
 		}
+		drain(&n, cl_of);
 	}
 	for (uint32_t g = 0; g < h->ngcrefs; g++) {
 		obj_t t = h->gcrefs[g].dst;
@@ -179,11 +181,13 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 			n.reach[t] = 1;
 			push(&n, t);
 		}
+		drain(&n, cl_of);
 	}
-	drain(&n, cl_of);
-	/* rounds */
-	uint8_t *req = calloc(nc, 1);
+	/* rounds: trace every object queued last round, in index order; cluster
+	 * work found on the way is listed in that order and done afterwards */
+	uint32_t *req = malloc((h->nrefs + 2 * (size_t)h->slots + 1) * sizeof *req);
 	for (;;) {
+		uint32_t nreq = 0;
 		int any = 0;
 		memcpy(cur, n.next, s);
 		memset(n.next, 0, s);
@@ -205,7 +209,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 				int c = cl_of[t];
 				if (c >= 0 && n.live[c]) {
 					if (!n.reach[h->clusters[c].root])
-						req[c] = 1;
+						req[nreq++] = (uint32_t)c;
 				} else if (!n.reach[t]) {
 					n.reach[t] = 1;
 					push(&n, t);
@@ -214,12 +218,10 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 		}
 		if (!any)
 			break;
-		for (uint32_t r = 0; r < h->slots; r++) /* cluster work in root index order */
-			if (cl_of[r] >= 0 && h->clusters[cl_of[r]].root == (obj_t)r && req[cl_of[r]]) {
-				req[cl_of[r]] = 0;
-				activate(&n, cl_of[r]);
-			}
-		drain(&n, cl_of);
+		for (uint32_t k = 0; k < nreq; k++) {
+			activate(&n, (int)req[k]);
+			drain(&n, cl_of);
+		}
 	}
 	/* step 6 */
 	for (uint32_t c = 0; c < h->nclusters; c++) {

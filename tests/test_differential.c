@@ -146,15 +146,15 @@ static char *random_heap_text(int n)
 		OUT("o %d 1 4 %d O%d 1 %s\n", i, outer, i, flags[rand_below(11)]);
 	}
 	static const char *kinds[] = {"strong", "strong", "strong", "aro", "immutable", "weak", "soft"};
-	int nref = n * 3;
+	int nref = n * 2;
 	for (int k = 0; k < nref; k++)
 		OUT("r %d %d %s P%d\n", 11 + (int)rand_below((uint32_t)n), 11 + (int)rand_below((uint32_t)n),
 		    kinds[rand_below(7)], k);
 	for (int k = 0; k < n / 8; k++)
 		OUT("g G%d %d\n", k % 3, 11 + (int)rand_below((uint32_t)n));
 	/* clusters: roots and members drawn without overlap */
-	int *owner = calloc((size_t)n + 11, sizeof *owner), roots[16], nroots = 0;
-	for (int c = 0; c < 8 && c < n / 6; c++) {
+	int *owner = calloc((size_t)n + 11, sizeof *owner), roots[32], nroots = 0;
+	for (int c = 0; c < 32 && c < n / 4; c++) {
 		int r = 11 + (int)rand_below((uint32_t)n);
 		if (owner[r])
 			continue;
@@ -181,7 +181,7 @@ static char *random_heap_text(int n)
 		if (!m)
 			OUT("-");
 		OUT(" ");
-		m = (int)rand_below(3);
+		m = (int)rand_below(4);
 		first = 1;
 		for (int k = 0; k < m; k++) {
 			int o = roots[rand_below((uint32_t)nroots)];
@@ -202,8 +202,8 @@ static char *random_heap_text(int n)
 TEST(differential_on_random_heaps_with_inconsistent_clusters)
 {
 	int disagreements = 0, heaps = 0, activity = 0;
-	for (int round = 0; round < 300; round++) {
-		char *text = random_heap_text(20 + (int)rand_below(120));
+	for (int round = 0; round < 600; round++) {
+		char *text = random_heap_text(16 + (int)rand_below(100));
 		heap h;
 		char err[512];
 		if (parse_text(text, &h, err, sizeof err)) {
@@ -229,7 +229,7 @@ TEST(differential_on_random_heaps_with_inconsistent_clusters)
 		heap_free(&h);
 		heaps++;
 	}
-	CHECK(heaps == 300);
+	CHECK(heaps == 600);
 	CHECK(activity > 0); /* the heaps do reach the cluster rules */
 	CHECK(disagreements == 0);
 }

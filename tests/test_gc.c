@@ -361,24 +361,37 @@ TEST(findings_rootset_garbage_and_dangling)
 	heap_free(&h);
 }
 
-TEST(same_round_cluster_work_goes_in_root_index_order)
+TEST(same_round_cluster_work_follows_reference_order)
 {
 	heap h;
 	gc_result r;
-	/* B (20) has the lower index: it does step 5 before A (30) marks it, so B's mutable 22 lives */
+	/* 11 reaches A (30) first: A's step 5 only marks B (20), so B's mutable 22 dies, as it
+	 * would in the engine tracing 11's references in order */
 	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 B 1 -\no 21 1 4 10 B1 1 -\no 22 1 4 10 BMut 1 -\n"
 			"o 30 1 4 10 A 1 -\no 31 1 4 10 A1 1 -\n"
 			"r 11 30 strong ToA\nr 11 20 strong ToB\nc 20 21 22 -\nc 30 31 - 20\n", &h) == 0);
 	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
-	CHECK_STR(purged_list(&r), "");
+	CHECK_STR(purged_list(&r), "22");
 	gc_result_free(&r);
 	heap_free(&h);
-	/* swap the indexes: A (20) goes first and only marks B (30), whose mutable 32 dies */
+	/* across objects of one round, index order: 11 finds 13 before 12, but 12 (-> A)
+	 * is traced before 13 (-> B), so A's step 5 marks B first and 32 dies */
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 12 1 4 10 X 1 -\no 13 1 4 10 Y 1 -\n"
+			"o 20 1 4 10 A 1 -\no 21 1 4 10 A1 1 -\no 30 1 4 10 B 1 -\no 31 1 4 10 B1 1 -\n"
+			"o 32 1 4 10 BMut 1 -\nr 11 13 strong Second\nr 11 12 strong First\nr 12 20 strong ToA\n"
+			"r 13 30 strong ToB\nc 20 21 - 30\nc 30 31 32 -\n", &h) == 0);
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK(run_gc(&h, MODE_GAME, threads, &r) == 0);
+		CHECK_STR(purged_list(&r), "32");
+		gc_result_free(&r);
+	}
+	heap_free(&h);
+	/* 11 reaches B (30) first: B does its own step 5, so its mutable 32 lives */
 	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 A 1 -\no 21 1 4 10 A1 1 -\n"
 			"o 30 1 4 10 B 1 -\no 31 1 4 10 B1 1 -\no 32 1 4 10 BMut 1 -\n"
 			"r 11 30 strong ToB\nr 11 20 strong ToA\nc 20 21 - 30\nc 30 31 32 -\n", &h) == 0);
 	CHECK(run_gc(&h, MODE_GAME, 2, &r) == 0);
-	CHECK_STR(purged_list(&r), "32");
+	CHECK_STR(purged_list(&r), "");
 	gc_result_free(&r);
 	heap_free(&h);
 }
