@@ -1,0 +1,186 @@
+/* test_snapshot.c — the heap model and the two snapshot formats: names,
+ * lookups, round trips, and corrupt binary input. */
+#include <stdlib.h>
+
+#include "gen.h"
+#include "snapshot.h"
+#include "unit.h"
+
+TEST(fname_split_follows_the_engine)
+{
+	struct { const char *in; size_t base; uint32_t num; } cases[] = {
+		{"BP_Enemy_C_3", 10, 4}, {"Actor", 5, 0}, {"Foo_0", 3, 1}, {"Foo_01", 6, 0}, {"_5", 2, 0},
+		{"A_2147483647", 12, 0}, {"A_2147483646", 1, 2147483647u}, {"Level_12345678901", 17, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t base;
+		uint32_t num;
+		fname_split(cases[i].in, strlen(cases[i].in), &base, &num);
+		CHECK(base == cases[i].base && num == cases[i].num);
+	}
+}
+
+TEST(path_and_full_names_and_lookups)
+{
+	heap h;
+	CHECK(load_heap("o 11 1 4 10 Arena 1 -\no 12 1 4 11 PersistentLevel 1 -\no 13 1 4 12 BP_Enemy_C_3 1 -\n"
+			"o 14 1 4 13 Mesh%20Component 1 -\no 15 1 3 - /Game/Other 1 -\no 16 1 4 15 Arena 1 -\n", &h) == 0);
+	char *p = heap_path(&h, 13);
+	CHECK_STR(p, "/Game/Test.Arena:PersistentLevel.BP_Enemy_C_3");
+	free(p);
+	p = heap_path(&h, 14);
+	CHECK_STR(p, "/Game/Test.Arena:PersistentLevel.BP_Enemy_C_3.Mesh Component");
+	free(p);
+	p = heap_full_name(&h, 12);
+	CHECK_STR(p, "Actor /Game/Test.Arena:PersistentLevel");
+	free(p);
+	CHECK(heap_find_path(&h, "/Game/Test.Arena:PersistentLevel.BP_Enemy_C_3") == 13);
+	CHECK(heap_find_path(&h, "/Game/Other.Arena") == 16);
+	CHECK(heap_find_path(&h, "/Game/Test.Arena") == 11);
+	CHECK(heap_find_path(&h, "/Game/Test.Arena:PersistentLevel.BP_Enemy_C_4") == OBJ_NONE);
+	CHECK(heap_find_path(&h, "/Game/Test") == 10);
+	CHECK(heap_find_full_name(&h, "Actor /Game/Other.Arena") == 16);
+	CHECK(heap_find_full_name(&h, "Package /Game/Other.Arena") == OBJ_NONE);
+	CHECK(heap_is_package(&h, 15) && !heap_is_package(&h, 16));
+	CHECK(heap_outermost(&h, 14) == 10);
+	heap_free(&h);
+}
+
+TEST(reverse_references_and_children)
+{
+	heap h;
+	CHECK(load_heap("o 11 1 4 10 A 1 -\no 12 1 4 10 B 1 -\no 13 1 4 11 C 1 -\n"
+			"r 12 11 strong X\nr 13 11 weak Y\nr 11 12 strong Z\nr 12 11 aro W\n", &h) == 0);
+	CHECK(heap_build_reverse(&h) == 0);
+	uint32_t a = h.rev_start[11], b = h.rev_start[12];
+	CHECK(b - a == 3);
+	CHECK(h.rev_src[a] == 12 && h.rev_src[a + 1] == 12 && h.rev_src[a + 2] == 13);
+	CHECK_STR(heap_str(&h, h.ref_prop[h.rev_ref[a + 1]]), "W");
+	CHECK(heap_build_children(&h) == 0);
+	CHECK(h.child_start[11 + 1] - h.child_start[11] == 1 && h.child[h.child_start[11]] == 13);
+	heap_free(&h);
+}
+
+/* Text -> binary -> text gives identical canonical text. */
+static int round_trip(const heap *h, char **text_out)
+{
+	char *t1 = NULL, *t2 = NULL, *bin = NULL, err[512];
+	size_t l1 = 0, l2 = 0, lb = 0;
+	FILE *f = open_memstream(&t1, &l1);
+	text_write(h, f);
+	fclose(f);
+	f = open_memstream(&bin, &lb);
+	int rc = binary_write(h, f, err, sizeof err);
+	fclose(f);
+	heap b;
+	heap_init(&b);
+	rc |= binary_parse("mem.ugcs", (unsigned char *)bin, lb, &b, err, sizeof err);
+	if (rc)
+		printf("    %s\n", err);
+	f = open_memstream(&t2, &l2);
+	text_write(&b, f);
+	fclose(f);
+	int same = rc == 0 && l1 == l2 && memcmp(t1, t2, l1) == 0;
+	heap_free(&b);
+	free(t2);
+	free(bin);
+	*text_out = t1;
+	return same;
+}
+
+TEST(text_binary_text_is_lossless)
+{
+	heap h;
+	const char *text = "ugc-text 1\nengine 5.5.4 (CL 123)\nmode editor\nfirst-gc-index 5\nlabel ten rounds, 100%25\n"
+		"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
+		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 10 11 3 - /Game/Test 128 RootSet\n"
+		"o 12 7 4 10 Odd%25Name%23 4294967295 RF_Public,RF_AllocatedInSharedPage,PendingKill,GameThreadDestroy\n"
+		"o 11 9 4 10 -%20 0 -\nr 12 11 strong Map[Key%20With%20Space]\nr 11 12 weak\nr 11 999 soft Gone\n"
+		"g F%20Thing 12 Ptr\ng FOther 500\nc 11 - 12 -\n";
+	char err[512];
+	CHECK(parse_text(text, &h, err, sizeof err) == 0);
+	char *canon = NULL;
+	CHECK(round_trip(&h, &canon));
+	/* canonical text parses back to the same canonical text */
+	heap h2;
+	CHECK(parse_text(canon, &h2, err, sizeof err) == 0);
+	char *canon2 = NULL;
+	CHECK(round_trip(&h2, &canon2));
+	CHECK(canon && canon2 && strcmp(canon, canon2) == 0);
+	CHECK(strstr(canon, "label ten%20rounds,%20100%25\n") != NULL);
+	CHECK(strstr(canon, "o 12 7 4 10 Odd%25Name# 4294967295 RF_Public,RF_AllocatedInSharedPage,Garbage,GameThreadDestroy\n") != NULL);
+	CHECK(strstr(canon, "r 11 999 soft Gone\n") != NULL); /* dangling kept */
+	free(canon);
+	free(canon2);
+	heap_free(&h);
+	heap_free(&h2);
+}
+
+TEST(generated_heaps_round_trip_and_are_deterministic)
+{
+	for (int seed = 1; seed <= 3; seed++) {
+		gen_options go = {3000, (uint64_t)seed, seed == 2 ? MODE_EDITOR : MODE_GAME, seed == 3 ? 25 : 0};
+		heap a, b;
+		char err[256];
+		CHECK(gen_heap(&go, &a, err, sizeof err) == 0);
+		CHECK(gen_heap(&go, &b, err, sizeof err) == 0);
+		char *ta = NULL, *tb = NULL;
+		CHECK(round_trip(&a, &ta));
+		CHECK(round_trip(&b, &tb));
+		CHECK(ta && tb && strcmp(ta, tb) == 0);
+		CHECK(a.objects > 2500 && a.nrefs > a.objects * 7 && a.nclusters > 5 && a.ngcrefs > 0);
+		free(ta);
+		free(tb);
+		heap_free(&a);
+		heap_free(&b);
+	}
+}
+
+/* Every corruption of a binary snapshot is an error naming an offset, never a crash. */
+TEST(corrupt_binary_snapshots_are_rejected)
+{
+	gen_options go = {400, 5, MODE_GAME, 0};
+	heap h;
+	char err[512];
+	CHECK(gen_heap(&go, &h, err, sizeof err) == 0);
+	char *bin = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&bin, &len);
+	CHECK(binary_write(&h, f, err, sizeof err) == 0);
+	fclose(f);
+	heap_free(&h);
+	int rejected = 0, tried = 0, named = 0;
+	unsigned char *copy = malloc(len);
+	/* truncations */
+	for (size_t cut = 0; cut < len; cut += 1 + cut / 7) {
+		heap b;
+		heap_init(&b);
+		tried++;
+		if (binary_parse("x.ugcs", (unsigned char *)bin, cut, &b, err, sizeof err) != 0) {
+			rejected++;
+			named += strstr(err, "x.ugcs: offset ") == err;
+		}
+		heap_free(&b);
+	}
+	/* single flipped bytes everywhere in the header and spread over the sections */
+	for (size_t at = 0; at < len; at += at < 400 ? 1 : 1 + at / 50) {
+		memcpy(copy, bin, len);
+		copy[at] ^= 0x5a;
+		heap b;
+		heap_init(&b);
+		tried++;
+		if (binary_parse("x.ugcs", copy, len, &b, err, sizeof err) != 0) {
+			rejected++;
+			named += strstr(err, "x.ugcs: offset ") == err;
+		}
+		heap_free(&b);
+	}
+	CHECK(rejected == tried);
+	CHECK(named == rejected);
+	heap b;
+	heap_init(&b);
+	CHECK(binary_parse("x.ugcs", (unsigned char *)bin, len, &b, err, sizeof err) == 0);
+	heap_free(&b);
+	free(copy);
+	free(bin);
+}
