@@ -216,7 +216,9 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 			 f->use_after_free ? "; use-after-free: the GC collects it while it is still referenced" : "");
 		return;
 	case FK_CLUSTER_KEEPS_ALIVE:
-		if (f->other != OBJ_NONE)
+		if (f->other == f->idx)
+			snprintf(buf, cap, "cluster root alive only through cluster lists: no reference chain reaches it");
+		else if (f->other != OBJ_NONE)
 			snprintf(buf, cap, "alive only as a member of cluster %d: no reference chain reaches it", f->other);
 		else
 			snprintf(buf, cap, "alive only through a cluster's lists: no reference chain reaches it");

@@ -354,7 +354,8 @@ static int mark_level(marker *m, const vec *frontier, int threads, uint32_t para
 	}
 	/* the cluster work, as one thread tracing this level's objects in index
 	 * order would have done it: each in turn, step 5 at once */
-	qsort(all.v, all.n, sizeof *all.v, cmp_request);
+	if (all.n > 1)
+		qsort(all.v, all.n, sizeof *all.v, cmp_request);
 	for (size_t i = 0; i < all.n && rc == 0; i++) {
 		activate(m, all.v[i].cluster);
 		rc |= drain_step5(m);

@@ -39,7 +39,8 @@ static int gather(const heap *h, info *in)
 		if (heap_exists(h, h->gcrefs[g].dst))
 			target[h->gcrefs[g].dst] = 1;
 	}
-	qsort(names, h->ngcrefs, sizeof *names, cmp_name);
+	if (h->ngcrefs > 1)
+		qsort(names, h->ngcrefs, sizeof *names, cmp_name);
 	for (uint32_t g = 0; g < h->ngcrefs; g++)
 		in->gc_referencers += g == 0 || strcmp(names[g], names[g - 1]) != 0;
 	uint32_t keep = gc_default_keep_flags(h->mode);

@@ -193,7 +193,7 @@ int cmd_sql(int argc, char **argv)
 		sqlite3_finalize(st);
 	}
 	if (fmt == FMT_JSON)
-		printf("%s]\n", first_json ? "" : "\n");
+		printf("]\n");
 	sqlite3_close(db);
 	free(owned);
 	return rc;

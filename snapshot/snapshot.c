@@ -19,10 +19,8 @@ int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 	else
 		rc = text_parse(path, fb.data, fb.len, h, err, errsize);
 	filebuf_free(&fb);
-	if (rc) {
-		heap_free(h);
-		heap_init(h);
-	}
+	if (rc)
+		heap_free(h); /* leaves it zeroed: nothing for the caller to free */
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 
 #define SNAP_ERR_MAX 1024
 
+/* On failure H is left zeroed (heap_free on it is harmless but not needed). */
 int snapshot_load(const char *path, heap *h, char *err, size_t errsize);
 int snapshot_save(const char *path, const heap *h, int force, char *err, size_t errsize);
 /* Is PATH a name snapshot_save() knows how to write? */

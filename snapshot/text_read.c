@@ -152,6 +152,10 @@ static long unescape(parser *p, field f, const char *rec, const char *what)
 					    show(f, b));
 			}
 			c = (char)(hexval(f.s[i + 1]) * 16 + hexval(f.s[i + 2]));
+			if (c == '\0') {
+				char b[48];
+				return fail(p, "%s: %%00 (a NUL byte) in %s '%s' is not allowed", rec, what, show(f, b));
+			}
 			i += 2;
 		}
 		p->scratch[n++] = c;
@@ -242,8 +246,6 @@ static int parse_object(parser *p, const char *cur, const char *eol)
 	long nl = unescape(p, f[4], "o", "NAME");
 	if (nl < 0)
 		return -1;
-	if (nl == 0)
-		return fail(p, "o: empty NAME");
 	size_t base_len;
 	fname_split(p->scratch, (size_t)nl, &base_len, &h->name_num[idx]);
 	uint32_t name = intern(p, p->scratch, base_len);
@@ -364,10 +366,12 @@ static int parse_list(parser *p, field f, const char *what, uint32_t *start, uin
 		size_t j = i;
 		while (j < f.len && f.s[j] != ',')
 			j++;
-		obj_t v;
+		uint64_t v;
 		field item = {f.s + i, j - i};
-		if (index_field(p, item, "c", what, &v))
-			return -1;
+		if (parse_u64(item, OBJ_INDEX_MAX, &v)) {
+			char b[48];
+			return fail(p, "c: bad %s '%s' (expected - or INDEX values joined by commas)", what, show(f, b));
+		}
 		if (heap_needs_grow(h->ncluster_items)) {
 			size_t cap = heap_grow_cap(h->ncluster_items);
 			if (cap >= UINT32_MAX)
@@ -377,7 +381,7 @@ static int parse_list(parser *p, field f, const char *what, uint32_t *start, uin
 				return fail(p, "out of memory");
 			h->cluster_items = a;
 		}
-		h->cluster_items[h->ncluster_items++] = v;
+		h->cluster_items[h->ncluster_items++] = (obj_t)v;
 		(*count)++;
 		i = j + 1;
 	}

@@ -38,10 +38,8 @@ int parse_text(const char *text, heap *h, char *err, size_t errsize)
 {
 	heap_init(h);
 	int rc = text_parse("test.ugct", text, strlen(text), h, err, errsize);
-	if (rc) {
+	if (rc)
 		heap_free(h);
-		heap_init(h);
-	}
 	return rc;
 }
 
