@@ -141,12 +141,6 @@ typedef struct marker {
 	atomic_size_t next_chunk;
 } marker;
 
-static inline int is_live_root(const marker *m, obj_t t)
-{
-	int32_t c = m->h->cluster[t];
-	return c >= 0 && m->live[c] && m->h->clusters[c].root == t;
-}
-
 static int push_work(marker *m, obj_t x)
 {
 	if (m->queued[x])
