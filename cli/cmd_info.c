@@ -110,6 +110,9 @@ static void print_text(const char *path, const heap *h, const info *in, int top)
 	printf(", %u dangling\n", h->ndangling);
 	printf("gc-object refs  %u records from %u FGCObject referencers\n", h->ngcrefs, in->gc_referencers);
 	printf("clusters        %u (%u members)\n", h->nclusters, in->cluster_members);
+	uint64_t mem = heap_memory(h);
+	printf("memory          %llu bytes resident in the loaded model (%.2f MiB)\n", (unsigned long long)mem,
+	       (double)mem / 1048576.0);
 	printf("roots          ");
 	for (int k = 0; k <= RK_GCOBJECT; k++)
 		printf(" %s %u", root_kind_names[k], in->roots_by_kind[k]);
@@ -149,7 +152,8 @@ static void print_json(const char *path, const heap *h, const info *in, int top)
 		printf(",\"%s\":%u", ref_kind_names[k], in->refs_by_kind[k]);
 	printf(",\"dangling\":%u},\"gc_object_refs\":%u,\"gc_object_referencers\":%u,", h->ndangling, h->ngcrefs,
 	       in->gc_referencers);
-	printf("\"clusters\":%u,\"cluster_members\":%u,\"roots\":{", h->nclusters, in->cluster_members);
+	printf("\"clusters\":%u,\"cluster_members\":%u,\"memory_bytes\":%llu,\"roots\":{", h->nclusters,
+	       in->cluster_members, (unsigned long long)heap_memory(h));
 	for (int k = 0; k <= RK_GCOBJECT; k++)
 		printf("%s\"%s\":%u", k ? "," : "", root_kind_names[k], in->roots_by_kind[k]);
 	printf("}");

@@ -280,7 +280,7 @@ static void assets(builder *b, world_parts *w, uint64_t budget)
 		int clustered = chance(b, 50);
 		if (clustered)
 			cluster_begin(b, m);
-		uint32_t ne = 3 + below(b, 6);
+		uint32_t ne = 4 + below(b, 8);
 		for (uint32_t e = 0; e < ne; e++) {
 			obj_t x = obj(b, w->cls[C_EXPR], m, "MaterialExpressionTextureSample", e + 1, 200, 0, 0, 0);
 			ref(b, m, x, REF_STRONG, "Expressions", (int)e);
@@ -402,7 +402,7 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 			ref(b, root, k, REF_STRONG, "AttachChildren", (int)c - 1);
 			if (ck == C_SMCOMP) {
 				ref(b, k, pick_for(b, w->meshes, w->nmesh, old), REF_STRONG, "StaticMesh", -1);
-				uint32_t nm = 2 + below(b, 6);
+				uint32_t nm = 3 + below(b, 7);
 				for (uint32_t m = 0; m < nm; m++)
 					ref(b, k, chance(b, 50) ? pick_for(b, w->mics, w->nmic, old)
 								: pick_for(b, w->materials, w->nmat, old),
@@ -415,7 +415,7 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 			}
 			/* the component's own references to its actor and siblings */
 			ref(b, k, x, REF_STRONG, "OwnerPrivate", -1);
-			uint32_t ne = 3 + below(b, 6);
+			uint32_t ne = 4 + below(b, 8);
 			for (uint32_t e = 0; e < ne; e++)
 				ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "AssetUserData", (int)e);
 		}
@@ -440,7 +440,7 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 			if (b->h->iflags[t] & IF_Garbage)
 				ref(b, x, t, REF_IMMUTABLE, "PinnedActor", -1);
 		}
-		uint32_t ns = 2 + below(b, 4);
+		uint32_t ns = 3 + below(b, 6);
 		for (uint32_t e = 0; e < ns; e++)
 			ref(b, x, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "Sounds", (int)e);
 		if (b->hole > 0 && chance(b, 1))
@@ -614,7 +614,7 @@ int gen_heap(const gen_options *opt, heap *h, char *err, size_t errsize)
 		ref(&b, gi, wo, REF_STRONG, k == 0 ? "World" : "StreamingWorlds", k == 0 ? -1 : (int)k - 1);
 	}
 	uint64_t left = b.target > (uint64_t)b.next ? b.target - (uint64_t)b.next : 0;
-	transients(&b, &w, transient, (uint32_t)(left / 2) + 4);
+	transients(&b, &w, transient, (uint32_t)left + 4);
 	/* FGCObjects: the streamable manager holds a share of the assets */
 	for (uint32_t k = 0; k < w.ntex / 20 + 1 && !b.oom; k++) {
 		if (heap_needs_grow(h->ngcrefs)) {

@@ -81,6 +81,18 @@ int heap_trim_slots(heap *h)
 	return 0;
 }
 
+uint64_t heap_memory(const heap *h)
+{
+	const uint64_t per_slot = sizeof *h->serial + sizeof *h->cls + sizeof *h->outer + sizeof *h->name +
+				  sizeof *h->name_num + sizeof *h->size + sizeof *h->oflags + sizeof *h->iflags +
+				  sizeof *h->traits + sizeof *h->cluster + sizeof *h->ref_start;
+	const uint64_t per_ref = sizeof *h->ref_dst + sizeof *h->ref_prop + sizeof *h->ref_kind;
+	return per_slot * h->slots + per_ref * h->nrefs + (uint64_t)h->ndangling * sizeof *h->dangling +
+	       (uint64_t)h->ngcrefs * sizeof *h->gcrefs + (uint64_t)h->nclusters * sizeof *h->clusters +
+	       (uint64_t)h->ncluster_items * sizeof *h->cluster_items + h->strings.arena_len +
+	       (uint64_t)h->strings.count * sizeof *h->strings.off;
+}
+
 int heap_alloc_slots(heap *h, uint32_t slots)
 {
 	return heap_grow_slots(h, slots);

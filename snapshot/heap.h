@@ -138,6 +138,10 @@ int heap_alloc_slots(heap *h, uint32_t slots);
 /* Grow the columns to at least SLOTS slots (new ones free). */
 int heap_grow_slots(heap *h, uint32_t slots);
 
+/* Bytes the loaded model holds resident: the columns, the reference rows,
+ * the small tables and the strings (not the derived on-demand indexes). */
+uint64_t heap_memory(const heap *h);
+
 /* Drop trailing free slots (the loaders over-allocate while growing). */
 int heap_trim_slots(heap *h);
 

@@ -1,0 +1,39 @@
+#!/bin/sh
+# bench.sh — `make bench`: times and peak memory of the main jobs on a
+# generated 2M-object heap (about 20M references), and the GC with one and
+# two threads.  A benchmark, not a test: it prints figures for BENCHMARKS.md.
+# BENCH_OBJECTS overrides the size.
+set -e
+ugc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+n=${BENCH_OBJECTS:-2000000}
+dir=build/bench
+mkdir -p "$dir"
+if [ ! -x /usr/bin/time ]; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		apt-get install -y -qq time >/dev/null 2>&1 || true
+	fi
+fi
+[ -x /usr/bin/time ] || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 1; }
+run() { # LABEL COMMAND...: prints "LABEL  seconds  peak RSS"
+	label=$1
+	shift
+	/usr/bin/time -f "%e %M" -o "$dir/time.txt" "$@" > "$dir/out.txt" 2>&1 || { cat "$dir/out.txt"; exit 1; }
+	read -r secs kb < "$dir/time.txt"
+	printf '%-34s %8.2f s %8d MiB\n' "$label" "$secs" $((kb / 1024))
+}
+echo "machine: $(nproc) cores, $(free -g | awk '/^Mem/ {print $2}') GiB, $(uname -m); $(date -u +%Y-%m-%d)"
+echo "heap: gen --objects $n --seed 1"
+run "gen (binary out)" "$ugc" gen --objects "$n" --seed 1 -o "$dir/heap.ugcs" --force
+run "convert binary -> text" "$ugc" convert "$dir/heap.ugcs" "$dir/heap.ugct" --force
+run "convert text -> binary" "$ugc" convert "$dir/heap.ugct" "$dir/heap2.ugcs" --force
+run "text load (info)" "$ugc" info "$dir/heap.ugct"
+run "binary load (info)" "$ugc" info "$dir/heap.ugcs"
+grep -E '^(objects|references|memory) ' "$dir/out.txt"
+ls -l "$dir/heap.ugcs" "$dir/heap.ugct" | awk '{printf "file %s: %d bytes\n", $9, $5}'
+for t in 1 2; do
+	run "analyze --threads $t (all)" env UGC_TRACE=1 "$ugc" analyze "$dir/heap.ugcs" -o "$dir/heap.db" --threads $t --force
+	grep -E 'time:|wrote' "$dir/out.txt" | sed 's/^LogGarbage: /  /'
+	grep -E '^store:' "$dir/out.txt" | sed 's/^/  /' | tr '\n' ' ' | sed 's/  */ /g'
+	echo
+done
+ls -l "$dir/heap.db" | awk '{printf "database: %d bytes\n", $5}'
