@@ -10,35 +10,27 @@ mkdir -p "$out"
 passed=0
 failed=0
 
-"$unit" > "$out/unit.log" 2>&1
-status=$?
-grep -v '^ok  ' "$out/unit.log" | grep -v '^unit: '
-line=$(grep '^unit: ' "$out/unit.log")
-if [ -z "$line" ] || [ $status -gt 1 ]; then
-	echo "unit tests crashed (status $status); see $out/unit.log"
-	failed=$((failed + 1))
-else
-	p=$(echo "$line" | sed 's/unit: \([0-9]*\) passed, \([0-9]*\) failed/\1/')
-	f=$(echo "$line" | sed 's/unit: \([0-9]*\) passed, \([0-9]*\) failed/\2/')
-	passed=$((passed + p))
-	failed=$((failed + f))
-fi
-echo "$line"
+# suite NAME LOG COMMAND...: run one suite, show its failures and its
+# "NAME: N passed, N failed" line, and add its counts to the totals
+suite() {
+	name=$1
+	log=$2
+	shift 2
+	"$@" > "$log" 2>&1
+	status=$?
+	grep -v '^ok  ' "$log" | grep -v "^$name: "
+	line=$(grep "^$name: " "$log")
+	if [ -z "$line" ] || [ $status -gt 1 ]; then
+		echo "$name tests did not finish (status $status); see $log"
+		failed=$((failed + 1))
+		return
+	fi
+	echo "$line"
+	passed=$((passed + $(echo "$line" | sed 's/.*: \([0-9]*\) passed.*/\1/')))
+	failed=$((failed + $(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')))
+}
 
-cli_log="$out/cli.log"
-sh tests/cli.sh "$bin" "$out" > "$cli_log" 2>&1
-status=$?
-grep -v '^ok  ' "$cli_log" | grep -v '^cli: '
-line=$(grep '^cli: ' "$cli_log")
-if [ -z "$line" ] || [ $status -gt 1 ]; then
-	echo "command-line tests did not finish (status $status); see $cli_log"
-	failed=$((failed + 1))
-else
-	p=$(echo "$line" | sed 's/cli: \([0-9]*\) passed, \([0-9]*\) failed/\1/')
-	f=$(echo "$line" | sed 's/cli: \([0-9]*\) passed, \([0-9]*\) failed/\2/')
-	passed=$((passed + p))
-	failed=$((failed + f))
-fi
-echo "$line"
+suite unit "$out/unit.log" "$unit"
+suite cli "$out/cli.log" sh tests/cli.sh "$bin" "$out"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
