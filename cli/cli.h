@@ -20,6 +20,11 @@ int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
+int cmd_refs(int argc, char **argv);
+int cmd_path(int argc, char **argv);
+int cmd_why(int argc, char **argv);
+int cmd_clusters(int argc, char **argv);
+int cmd_findings(int argc, char **argv);
 
 extern const command commands[];
 const command *find_command(const char *name);
@@ -40,5 +45,17 @@ long long parse_count(const char *s, long long max);
 
 /* Load a snapshot, printing the error; 0 on success. */
 int load_or_die(const char *path, heap *h);
+
+/* The query commands' input: a database written by analyze, or a snapshot
+ * analysed in memory.  NULL after printing the error. */
+struct view;
+struct view *open_input(const char *path);
+extern double input_ready_at; /* when open_input returned (UGC_TRACE) */
+/* Note the answer's end, then close V (so the trace times the answer, not the cleanup). */
+void close_input(struct view *v);
+extern double answered_at;
+/* SEL (one object) or GLOB/CLS (many) into a malloc'd list; 0, or 1 after
+ * printing the reason (unknown, ambiguous, none matched). */
+int select_objects(struct view *v, const char *sel, const char *glob, const char *cls, obj_t **out, size_t *n);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gc.h"
 #include "snapshot.h"
 
 const command commands[] = {
@@ -31,6 +32,62 @@ const command commands[] = {
 	 "read-only.  The schema is in ugc-analyze(1).\n"
 	 "\n"
 	 "  --format F   text (aligned columns, default), csv (RFC 4180) or json (array of objects)\n"},
+	{"refs", cmd_refs, "who references an object (or, with --out, what it references)",
+	 "usage: ugc-analyze refs INPUT OBJ [--out] [--kind K[,K...]] [--format text|json|csv]\n"
+	 "       ugc-analyze refs INPUT --name GLOB | --class NAME ...\n"
+	 "\n"
+	 "Lists every direct referencer of OBJ: the object, the property and the reference\n"
+	 "kind (strong, aro, immutable, weak, soft), the implicit class and outer references\n"
+	 "(objects whose Class or Outer OBJ is) and FGCObjects (gcobject), with counts.\n"
+	 "INPUT is a snapshot (analysed in memory) or a database written by analyze.\n"
+	 "OBJ is an index (123 or #123), a path name or a full name ('Class /Path').\n"
+	 "\n"
+	 "  --out          what OBJ references instead\n"
+	 "  --kind LIST    only these kinds: strong,aro,immutable,weak,soft,class,outer,gcobject\n"
+	 "  --name GLOB    every object whose name matches GLOB (shell wildcards)\n"
+	 "  --class NAME   every object of class NAME (with --name: both)\n"
+	 "  --format F     text (default), json or csv\n"},
+	{"path", cmd_path, "why an object is alive: its retention chains from the GC roots",
+	 "usage: ugc-analyze path INPUT OBJ [--roots | --all [--max N] | --direct] [--external]\n"
+	 "                        [--format text|json|csv|dot]\n"
+	 "\n"
+	 "Prints the chains of references that keep OBJ alive, in the engine's reference-\n"
+	 "chain layout (root line with its tags, then one '-> Class::Property = ...' line a\n"
+	 "hop).  By default the true shortest chain (breadth-first from the roots in index\n"
+	 "order).  A root gets its root reason; an unreachable object is explained (each\n"
+	 "referencer and why it does not count: eliminated, weak, itself unreachable, or a\n"
+	 "cluster member the GC does not trace).\n"
+	 "\n"
+	 "  --roots        one shortest chain per distinct root\n"
+	 "  --all          up to N distinct chains, shortest first (--max N, default 100)\n"
+	 "  --direct       direct referencers only, as one-hop chains\n"
+	 "  --external     only chains whose root lies outside OBJ's package\n"
+	 "  --name GLOB / --class NAME   every matching object\n"
+	 "  --format F     text (default), json, csv (one row a hop) or dot (Graphviz)\n"},
+	{"why", cmd_why, "explain one object: identity, fate, root kind, chain, nulled references, findings",
+	 "usage: ugc-analyze why INPUT OBJ [--format text|json|csv]\n"
+	 "\n"
+	 "One screen about OBJ: identity and flags, garbage or not, reachable or not and its\n"
+	 "root kind, distance, its cluster and whether the cluster is what keeps it, the\n"
+	 "shortest chain (or why it dies), references to it the GC nulls or clears, and the\n"
+	 "findings about it.\n"},
+	{"clusters", cmd_clusters, "GC clusters: sizes, bytes, fate; one in detail; --check their lists",
+	 "usage: ugc-analyze clusters INPUT [ROOT] [--sort members|bytes|mutable|referenced|root]\n"
+	 "                            [--top N] [--check] [--format text|json|csv]\n"
+	 "\n"
+	 "Lists every cluster with its members, mutable objects, referenced and referencing\n"
+	 "clusters, bytes (root and members) and its fate in this GC (alive, or dissolved and\n"
+	 "why), largest first like gc.ListClusters.  With ROOT, that cluster's lists in full.\n"
+	 "\n"
+	 "  --check   every disagreement between a cluster's lists and its members' real\n"
+	 "            references, with the member and property; USE-AFTER-FREE marks those\n"
+	 "            where the engine collects an object that is still referenced\n"},
+	{"findings", cmd_findings, "what the analysis found, grouped by kind, with counts",
+	 "usage: ugc-analyze findings INPUT [--kind K] [--limit N] [--format text|json|csv]\n"
+	 "\n"
+	 "Kinds: eliminated-ref, garbage-survives, dangling-ref, cluster-missing-mutable,\n"
+	 "cluster-missing-cluster, cluster-keeps-alive, rootset-garbage.  Text shows the\n"
+	 "first N of each kind (--limit, default 20, 0 for all); json and csv show all.\n"},
 	{"info", cmd_info, "summarise a snapshot: header, counts, roots, top classes",
 	 "usage: ugc-analyze info SNAPSHOT [--format text|json] [--top N]\n"
 	 "\n"
@@ -113,5 +170,12 @@ int main(int argc, char **argv)
 	}
 	if (wants_help(c->name, argc - 1, argv + 1))
 		return 0;
-	return c->run(argc - 1, argv + 1);
+	double start = now_seconds();
+	int rc = c->run(argc - 1, argv + 1);
+	if (getenv("UGC_TRACE") && input_ready_at > 0) {
+		fflush(stdout);
+		fprintf(stderr, "trace: input ready in %.3f s, answered in %.3f s\n", input_ready_at - start,
+			(answered_at > 0 ? answered_at : now_seconds()) - input_ready_at);
+	}
+	return rc;
 }

@@ -19,7 +19,7 @@
 "CREATE TABLE cluster_members(root INTEGER, idx INTEGER);\n" \
 "CREATE TABLE cluster_mutable(root INTEGER, idx INTEGER);\n" \
 "CREATE TABLE cluster_refs(root INTEGER, referenced_root INTEGER);\n" \
-"CREATE TABLE eliminated_refs(src INTEGER, referencer TEXT, dst INTEGER, property TEXT);\n" \
+"CREATE TABLE eliminated_refs(src INTEGER, referencer TEXT, dst INTEGER, property TEXT, kind TEXT);\n" \
 "CREATE TABLE cleared_weak_refs(src INTEGER, dst INTEGER, property TEXT);\n" \
 "CREATE TABLE purge(idx INTEGER PRIMARY KEY, size INTEGER, pending_finish_destroy INTEGER,\n" \
 "  game_thread INTEGER);\n" \
@@ -29,10 +29,17 @@
 "CREATE INDEX ref_table_dst ON ref_table(dst);\n" \
 "CREATE INDEX objects_path ON objects(path);\n" \
 "CREATE INDEX objects_class ON objects(class);\n" \
+"CREATE INDEX objects_outer ON objects(outer);\n" \
 "CREATE INDEX gc_object_refs_dst ON gc_object_refs(dst);\n" \
 "CREATE INDEX cluster_members_idx ON cluster_members(idx);\n" \
+"CREATE INDEX cluster_members_root ON cluster_members(root);\n" \
+"CREATE INDEX cluster_mutable_root ON cluster_mutable(root);\n" \
+"CREATE INDEX cluster_refs_root ON cluster_refs(root);\n" \
+"CREATE INDEX cluster_refs_referenced ON cluster_refs(referenced_root);\n" \
 "CREATE INDEX eliminated_refs_dst ON eliminated_refs(dst);\n" \
 "CREATE INDEX findings_idx ON findings(idx);\n" \
+"CREATE INDEX findings_other ON findings(other);\n" \
+"CREATE INDEX cleared_weak_refs_dst ON cleared_weak_refs(dst);\n" \
 "CREATE VIEW refs AS SELECT r.src AS src, r.dst AS dst,\n" \
 "  CASE r.kind WHEN 0 THEN 'strong' WHEN 1 THEN 'aro' WHEN 2 THEN 'immutable'\n" \
 "    WHEN 3 THEN 'weak' ELSE 'soft' END AS kind, s.text AS property\n" \

@@ -193,7 +193,7 @@ static int store_clusters(writer *w, const gc_result *r)
 static int store_results(writer *w, const gc_result *r, const findings *f)
 {
 	const heap *h = w->h;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO eliminated_refs VALUES(?,?,?,?)");
+	sqlite3_stmt *st = prepare(w, "INSERT INTO eliminated_refs VALUES(?,?,?,?,?)");
 	int rc = st ? 0 : -1;
 	for (uint32_t k = 0; k < r->neliminated && rc == 0; k++) {
 		const gc_eliminated *e = &r->eliminated[k];
@@ -201,6 +201,7 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 		bind_prop(h, st, 2, e->src == OBJ_NONE ? h->gcrefs[e->ref].referencer : 0);
 		sqlite3_bind_int64(st, 3, e->dst);
 		bind_prop(h, st, 4, e->src == OBJ_NONE ? h->gcrefs[e->ref].prop : h->ref_prop[e->ref]);
+		sqlite3_bind_text(st, 5, e->src == OBJ_NONE ? "gcobject" : ref_kind_names[h->ref_kind[e->ref]], -1, SQLITE_STATIC);
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);

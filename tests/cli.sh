@@ -129,5 +129,78 @@ cmp -s "$out/g1.ugct" "$out/g0.ugct" && ok "gen reproduces the bundled heap byte
 cmp -s "$out/g1.ugct" "$out/g2.ugct" && bad "another seed gives another heap" || ok "another seed gives another heap"
 "$ugc" gen --objects 5 -o "$out/x.txt" >/dev/null 2>&1; [ $? -eq 2 ] && ok "gen refuses an unknown format" || bad "gen refuses an unknown format"
 
+# --- queries: known answers on a hand-made heap ------------------------------
+q=testdata/chains.ugct
+"$ugc" analyze $q -o "$out/chains.db" -q >/dev/null 2>&1
+expect() { # NAME WANT COMMAND...: the command's stdout must equal WANT
+	name=$1; want=$2; shift 2
+	got=$("$@" 2>&1)
+	[ "$got" = "$want" ] && ok "$name" || bad "$name" "got: $got"
+}
+expect "path: the true shortest chain" "#15 Actor /Game/Chains.Target: 1 chain
+ (root)  Actor /Game/Other.Outsider
+ -> UObject* Actor::External =  Actor /Game/Chains.Target
+  " "$ugc" path $q 15
+expect "path --roots: one shortest chain a root" "3" sh -c "'$ugc' path $q 15 --roots --format csv | tail -n +2 | cut -d, -f1 | sort -u | wc -l"
+expect "path --all: all four chains, shortest first" "1,1,17,strong,External,15,/Game/Chains.Target
+2,1,11,strong,ToMid1,13,/Game/Chains.Mid1
+2,2,13,strong,Hit,15,/Game/Chains.Target
+3,1,12,strong,ToMid2,14,/Game/Chains.Mid2
+3,2,14,aro,Also,15,/Game/Chains.Target
+4,1,12,strong,ToMid2,14,/Game/Chains.Mid2
+4,2,14,strong,Via,13,/Game/Chains.Mid1
+4,3,13,strong,Hit,15,/Game/Chains.Target" sh -c "'$ugc' path $q 15 --all --format csv | tail -n +2"
+expect "path --all --max 2" "2" sh -c "'$ugc' path $q 15 --all --max 2 --format csv | tail -n +2 | cut -d, -f1 | sort -u | wc -l"
+expect "path --external keeps roots outside the package" "1,1,17,strong,External,15,/Game/Chains.Target" sh -c "'$ugc' path $q 15 --roots --external --format csv | tail -n +2"
+expect "path --direct" "#15 Actor /Game/Chains.Target: 3 direct referencers" sh -c "'$ugc' path $q 15 --direct | head -1"
+expect "path of a root gives its reason" "#11 Actor /Game/Chains.RootA: a root: in the RootSet (AddToRoot)" sh -c "'$ugc' path $q 11 | head -1"
+expect "path --format dot" "digraph retention {" sh -c "'$ugc' path $q 15 --roots --format dot | head -1"
+expect "refs: referencers with counts" "referencers of #15 Actor /Game/Chains.Target
+  strong    Hit                              #13 Actor /Game/Chains.Mid1
+  aro       Also                             #14 Actor /Game/Chains.Mid2
+  strong    External                         #17 Actor /Game/Other.Outsider
+3 referencers: 2 strong, 1 aro" "$ugc" refs $q 15
+expect "refs --out, class and outer included" "3 references: 1 weak, 1 class, 1 outer" sh -c "'$ugc' refs $q 15 --out | tail -1"
+expect "refs --kind" "1 referencers: 1 aro" sh -c "'$ugc' refs $q 15 --kind aro | tail -1"
+expect "select by path name" "referencers of #15 Actor /Game/Chains.Target" sh -c "'$ugc' refs $q /Game/Chains.Target | head -1"
+expect "select by full name" "referencers of #13 Actor /Game/Chains.Mid1" sh -c "'$ugc' refs $q 'Actor /Game/Chains.Mid1' | head -1"
+expect "select many by --name and --class" "referencers of #13 Actor /Game/Chains.Mid1
+referencers of #14 Actor /Game/Chains.Mid2" sh -c "'$ugc' refs $q --name 'Mi*' --class Actor | grep '^referencers'"
+msg=$("$ugc" why $q /Game/Chains.Targt 2>&1); rc=$?
+case "$msg" in *"no object is '/Game/Chains.Targt'"*) [ $rc -ne 0 ] && ok "unknown selector fails and says so" || bad "unknown selector exit" ;; *) bad "unknown selector message" "$msg" ;; esac
+msg=$("$ugc" why $q Target 2>&1); rc=$?
+case "$msg" in *"did you mean #15 Actor /Game/Chains.Target"*) [ $rc -ne 0 ] && ok "a bare name lists the candidates" || bad "bare name exit" ;; *) bad "bare name candidates" "$msg" ;; esac
+# cluster-quirks: the disagreements and the objects they doom
+"$ugc" analyze testdata/cluster-quirks.ugct -o "$out/quirks.db" -q >/dev/null 2>&1
+expect "clusters --check finds both use-after-frees" "2 disagreements between cluster lists and references, 2 of them use-after-free" sh -c "'$ugc' clusters '$out/quirks.db' --check | tail -1"
+expect "clusters --check names member, property and target" "USE-AFTER-FREE #20 /Game/Quirks.Level -> #22: Unlisted -> 22 of cluster 20 is missing from its MutableObjects; use-after-free: the GC collects it while it is still referenced" sh -c "'$ugc' clusters '$out/quirks.db' --check | head -1"
+expect "why: the cluster is what keeps Chest" "  cluster:   member of cluster #30, alive; the cluster is what keeps it alive" sh -c "'$ugc' why testdata/cluster-quirks.ugct 31 | grep '^  cluster:'"
+expect "why: Loot dies under Chest's reference" "  #31 Actor /Game/Quirks.Chest Contents (strong): the referencer is in cluster #30: the GC does not trace cluster members, and no cluster list it acted on names this object" sh -c "'$ugc' why '$out/quirks.db' 32 | grep Chest"
+expect "clusters: the garbage-mutable dissolution" "50,2,1,0,0,1400,dissolved,garbage-mutable,/Game/Quirks.Squad" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct --format csv | grep '^50,'"
+expect "findings grouped with counts" "eliminated-ref: 1" sh -c "'$ugc' findings '$out/quirks.db' | head -1"
+
+# --- queries: a snapshot and its database give the same answers -------------
+for f in testdata/spec-example.ugct testdata/chains.ugct testdata/cluster-quirks.ugct testdata/gen-2000-broken.ugct.zst testdata/arena.ugcs; do
+	name=$(basename "$f")
+	"$ugc" analyze "$f" -o "$out/same.db" --force -q >/dev/null 2>&1
+	objs=$("$ugc" sql "$out/same.db" "SELECT idx FROM objects WHERE idx % 97 = 13 OR idx IN (SELECT root FROM clusters LIMIT 2)
+		OR idx IN (SELECT dst FROM eliminated_refs LIMIT 2) OR idx IN (SELECT idx FROM purge LIMIT 2) LIMIT 25" --format csv | tail -n +2)
+	differ=""
+	for o in $objs; do
+		for cmd in "refs" "refs --out --format json" "path" "path --roots --format json" "path --all --max 5 --format csv" \
+			   "path --external" "path --direct --format dot" "why" "why --format json" "why --format csv"; do
+			"$ugc" $cmd "$f" "$o" > "$out/a.txt" 2>&1
+			"$ugc" $cmd "$out/same.db" "$o" > "$out/b.txt" 2>&1
+			cmp -s "$out/a.txt" "$out/b.txt" || differ="$differ [$cmd $o]"
+		done
+	done
+	for cmd in "clusters" "clusters --check" "clusters --sort bytes --format json" "findings --format csv" "findings"; do
+		"$ugc" $cmd "$f" > "$out/a.txt" 2>&1
+		"$ugc" $cmd "$out/same.db" > "$out/b.txt" 2>&1
+		cmp -s "$out/a.txt" "$out/b.txt" || differ="$differ [$cmd]"
+	done
+	[ -z "$differ" ] && [ -n "$objs" ] && ok "same answers from $name and its database ($(echo $objs | wc -w) objects)" || bad "same answers from $name and its database" "$differ"
+done
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,602 @@
+/* query.c — selectors, retention chains and their layouts (see query.h). */
+#include "query.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+
+/* Objects a chain search examines before it stops and says so. */
+#define DEFAULT_BUDGET 100000
+
+void chains_free(chains *c)
+{
+	for (size_t k = 0; k < c->n; k++) {
+		free(c->v[k].nodes);
+		free(c->v[k].hops);
+	}
+	free(c->v);
+	memset(c, 0, sizeof *c);
+}
+
+static int chains_push(chains *c, const chain *x)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 8;
+		chain *p = realloc(c->v, cap * sizeof *p);
+		if (!p)
+			return -1;
+		c->v = p;
+		c->cap = cap;
+	}
+	c->v[c->n++] = *x;
+	return 0;
+}
+
+int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize)
+{
+	const char *s = sel[0] == '#' ? sel + 1 : sel;
+	if (*s >= '0' && *s <= '9') {
+		char *end;
+		long long i = strtoll(s, &end, 10);
+		if (*end == '\0') {
+			obj_info o;
+			int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->object(v, (obj_t)i, &o) : 1;
+			if (rc < 0)
+				return -1;
+			obj_info_free(&o);
+			if (rc == 1) {
+				snprintf(err, errsize, "no object has index %s", s);
+				return 1;
+			}
+			*out = (obj_t)i;
+			return 0;
+		}
+	}
+	/* a full name: "Class /Path" */
+	const char *space = strchr(sel, ' ');
+	const char *path = space ? space + 1 : sel;
+	obj_t i;
+	if (v->find_path(v, path, &i))
+		return -1;
+	if (i != OBJ_NONE && space) {
+		obj_info o;
+		if (v->object(v, i, &o))
+			return -1;
+		int same = strlen(o.class_name) == (size_t)(space - sel) && memcmp(o.class_name, sel, (size_t)(space - sel)) == 0;
+		obj_info_free(&o);
+		if (!same)
+			i = OBJ_NONE;
+	}
+	if (i != OBJ_NONE) {
+		*out = i;
+		return 0;
+	}
+	/* unknown: suggest objects whose name is the last component */
+	const char *leaf = path + strlen(path);
+	while (leaf > path && leaf[-1] != '.' && leaf[-1] != ':' && leaf[-1] != '/')
+		leaf--;
+	obj_t *cand = NULL;
+	size_t n = 0;
+	if (v->find_glob(v, leaf, NULL, &cand, &n)) {
+		free(cand);
+		return -1;
+	}
+	size_t len = (size_t)snprintf(err, errsize, "no object is '%s'", sel);
+	for (size_t k = 0; k < n && k < 5 && len < errsize; k++) {
+		obj_info o;
+		if (v->object(v, cand[k], &o) == 0) {
+			len += (size_t)snprintf(err + len, errsize - len, "%s #%d %s %s", k ? "," : "; did you mean", cand[k],
+						o.class_name, o.path);
+			obj_info_free(&o);
+		}
+	}
+	if (n > 5 && len < errsize)
+		snprintf(err + len, errsize - len, " (and %zu more)", n - 5);
+	free(cand);
+	return 1;
+}
+
+int edge_retains(const view *v, const edge *e, int dst_garbage)
+{
+	if (e->type == EDGE_GC)
+		return !dst_garbage;
+	if (e->src < v->first_gc_index || e->dst < v->first_gc_index)
+		return 0;
+	if (e->type == EDGE_CLASS || e->type == EDGE_OUTER || e->kind == REF_IMMUTABLE)
+		return 1;
+	return (e->kind == REF_STRONG || e->kind == REF_ARO) && !dst_garbage;
+}
+
+/* The FGCObject record that makes X a gcobject root, if any. */
+static int gc_root_edge(view *v, obj_t x, edge *out)
+{
+	edges in = {0};
+	if (v->incoming(v, x, &in))
+		return -1;
+	int found = 0;
+	for (size_t k = 0; k < in.n && !found; k++)
+		if (in.v[k].type == EDGE_GC) {
+			*out = in.v[k];
+			found = 1;
+		}
+	edges_free(&in);
+	return found;
+}
+
+static int finish_chain(view *v, chain *c, int root_kind)
+{
+	c->gc_root = 0;
+	if (root_kind == RK_GCOBJECT) {
+		int rc = gc_root_edge(v, c->nodes[0], &c->gc_edge);
+		if (rc < 0)
+			return -1;
+		c->gc_root = rc;
+	}
+	return 0;
+}
+
+int query_shortest(view *v, obj_t x, chains *out)
+{
+	obj_info o;
+	if (v->object(v, x, &o))
+		return -1;
+	obj_info_free(&o);
+	if (o.distance == UINT32_MAX)
+		return 0;
+	chain c = {0};
+	c.n = (size_t)o.distance + 1;
+	c.nodes = malloc(c.n * sizeof *c.nodes);
+	c.hops = calloc(c.n, sizeof *c.hops);
+	if (!c.nodes || !c.hops)
+		goto oom;
+	obj_t cur = x;
+	for (size_t k = c.n; k-- > 0;) {
+		c.nodes[k] = cur;
+		if (k == 0)
+			break;
+		obj_info ci;
+		if (v->object(v, cur, &ci))
+			goto fail;
+		obj_info_free(&ci);
+		/* the parent's first retaining edge to CUR with the stored name */
+		edges oe = {0};
+		if (v->outgoing(v, ci.parent, &oe))
+			goto fail;
+		int found = 0;
+		for (size_t e = 0; e < oe.n && !found; e++)
+			if (oe.v[e].dst == cur && strcmp(oe.v[e].prop, ci.parent_property) == 0 &&
+			    edge_retains(v, &oe.v[e], ci.garbage)) {
+				c.hops[k - 1] = oe.v[e];
+				found = 1;
+			}
+		edges_free(&oe);
+		cur = ci.parent;
+	}
+	obj_info r;
+	if (v->object(v, c.nodes[0], &r))
+		goto fail;
+	obj_info_free(&r);
+	if (finish_chain(v, &c, r.root_kind) || chains_push(out, &c))
+		goto fail;
+	return 0;
+oom:
+	snprintf(v->err, sizeof v->err, "out of memory");
+fail:
+	free(c.nodes);
+	free(c.hops);
+	return -1;
+}
+
+/* The backward search keeps a tree of partial paths: each step is an object
+ * and the edge leading from it toward the target (its "next"). */
+typedef struct step {
+	obj_t obj;
+	edge via;      /* from OBJ to the next step's object */
+	size_t next;   /* index of the step nearer the target; SIZE_MAX for the target */
+	uint32_t len;  /* hops from OBJ to the target */
+	uint32_t bound; /* len + OBJ's distance: no chain through this step is shorter */
+} step;
+
+static int on_path(const step *s, size_t at, obj_t x)
+{
+	for (; at != SIZE_MAX; at = s[at].next)
+		if (s[at].obj == x)
+			return 1;
+	return 0;
+}
+
+static obj_t outermost(view *v, obj_t i)
+{
+	for (uint32_t guard = 0; guard <= v->slots; guard++) {
+		obj_state o;
+		if (v->state(v, i, &o) || o.outer == OBJ_NONE)
+			return i;
+		i = o.outer;
+	}
+	return i;
+}
+
+static int make_chain(view *v, const step *s, size_t at, int root_kind, chains *out)
+{
+	chain c = {0};
+	c.n = s[at].len + 1;
+	c.nodes = malloc(c.n * sizeof *c.nodes);
+	c.hops = calloc(c.n, sizeof *c.hops);
+	if (!c.nodes || !c.hops) {
+		free(c.nodes);
+		free(c.hops);
+		return -1;
+	}
+	size_t k = 0;
+	for (size_t p = at; p != SIZE_MAX; p = s[p].next, k++) {
+		c.nodes[k] = s[p].obj;
+		if (s[p].next != SIZE_MAX)
+			c.hops[k] = s[p].via;
+	}
+	if (finish_chain(v, &c, root_kind) || chains_push(out, &c)) {
+		free(c.nodes);
+		free(c.hops);
+		return -1;
+	}
+	return 0;
+}
+
+/* A binary heap of step indexes ordered by (bound, index): the search takes
+ * the step that can still lead to the shortest chain, ties in creation order. */
+typedef struct pqueue {
+	size_t *v, n, cap;
+} pqueue;
+
+static int pq_less(const step *s, size_t a, size_t b)
+{
+	return s[a].bound < s[b].bound || (s[a].bound == s[b].bound && a < b);
+}
+
+static int pq_push(pqueue *q, const step *s, size_t x)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 256;
+		size_t *p = realloc(q->v, cap * sizeof *p);
+		if (!p)
+			return -1;
+		q->v = p;
+		q->cap = cap;
+	}
+	size_t i = q->n++;
+	q->v[i] = x;
+	while (i > 0 && pq_less(s, q->v[i], q->v[(i - 1) / 2])) {
+		size_t t = q->v[i];
+		q->v[i] = q->v[(i - 1) / 2];
+		q->v[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+static size_t pq_pop(pqueue *q, const step *s)
+{
+	size_t top = q->v[0], i = 0;
+	q->v[0] = q->v[--q->n];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < q->n && pq_less(s, q->v[l], q->v[m]))
+			m = l;
+		if (r < q->n && pq_less(s, q->v[r], q->v[m]))
+			m = r;
+		if (m == i)
+			return top;
+		size_t t = q->v[i];
+		q->v[i] = q->v[m];
+		q->v[m] = t;
+		i = m;
+	}
+}
+
+int query_chains(view *v, obj_t x, int mode, size_t max, int external, size_t budget, chains *out)
+{
+	if (!budget)
+		budget = DEFAULT_BUDGET;
+	obj_t home = external ? outermost(v, x) : OBJ_NONE;
+	size_t cap = 1024, n = 0, examined = 0;
+	step *s = malloc(cap * sizeof *s);
+	pqueue q = {0};
+	/* per-root mode visits each object once; all-chains mode each root once per chain */
+	uint8_t *seen = mode == 0 ? calloc((size_t)v->slots + 1, 1) : NULL;
+	uint8_t *root_done = calloc((size_t)v->slots + 1, 1);
+	int rc = -1;
+	obj_state xs;
+	if (!s || (mode == 0 && !seen) || !root_done || v->state(v, x, &xs))
+		goto out;
+	if (!xs.reachable || xs.distance == UINT32_MAX) { /* no chain to find */
+		rc = 0;
+		goto out;
+	}
+	s[n] = (step){x, {0}, SIZE_MAX, 0, xs.distance};
+	if (pq_push(&q, s, n++))
+		goto out;
+	if (seen && (uint32_t)x < v->slots)
+		seen[x] = 1;
+	while (q.n && out->n < max) {
+		if (++examined > budget) {
+			out->truncated = 1;
+			break;
+		}
+		size_t at = pq_pop(&q, s);
+		obj_state o;
+		if (v->state(v, s[at].obj, &o) < 0)
+			goto out;
+		if (RK_IS_ROOT(o.root_kind)) {
+			obj_t r = s[at].obj;
+			int keep = !(mode == 0 && root_done[r]);
+			if (keep && external && o.root_kind != RK_GCOBJECT && outermost(v, r) == home)
+				keep = 0;
+			if (keep) {
+				root_done[r] = 1;
+				if (make_chain(v, s, at, o.root_kind, out))
+					goto out;
+			}
+			continue; /* chains stop at roots */
+		}
+		edges in = {0};
+		if (v->incoming(v, s[at].obj, &in))
+			goto out;
+		for (size_t k = 0; k < in.n; k++) {
+			const edge *e = &in.v[k];
+			if (e->type == EDGE_GC || !edge_retains(v, e, o.garbage))
+				continue;
+			if (mode == 0 ? ((uint32_t)e->src < v->slots && seen[e->src]) : on_path(s, at, e->src))
+				continue;
+			obj_state p;
+			int prc = v->state(v, e->src, &p);
+			if (prc < 0) {
+				edges_free(&in);
+				goto out;
+			}
+			if (prc || !p.reachable || p.distance == UINT32_MAX)
+				continue; /* no chain passes through it */
+			if (n == cap) {
+				step *nq = realloc(s, (cap *= 2) * sizeof *nq);
+				if (!nq) {
+					edges_free(&in);
+					goto out;
+				}
+				s = nq;
+			}
+			if (mode == 0)
+				seen[e->src] = 1;
+			s[n] = (step){e->src, *e, at, s[at].len + 1, s[at].len + 1 + p.distance};
+			if (pq_push(&q, s, n++)) {
+				edges_free(&in);
+				goto out;
+			}
+		}
+		edges_free(&in);
+	}
+	rc = 0;
+out:
+	if (rc && !v->err[0])
+		snprintf(v->err, sizeof v->err, "out of memory");
+	free(s);
+	free(q.v);
+	free(seen);
+	free(root_done);
+	return rc;
+}
+
+int query_direct(view *v, obj_t x, chains *out)
+{
+	edges in = {0};
+	if (v->incoming(v, x, &in))
+		return -1;
+	for (size_t k = 0; k < in.n; k++) {
+		chain c = {0};
+		if (in.v[k].type == EDGE_GC) {
+			c.n = 1;
+			c.gc_root = 1;
+			c.gc_edge = in.v[k];
+		} else {
+			c.n = 2;
+		}
+		c.nodes = malloc(2 * sizeof *c.nodes);
+		c.hops = calloc(2, sizeof *c.hops);
+		if (c.nodes && c.hops) {
+			c.nodes[0] = c.n == 1 ? x : in.v[k].src;
+			c.nodes[1] = x;
+			c.hops[0] = in.v[k];
+		}
+		if (!c.nodes || !c.hops || chains_push(out, &c)) {
+			free(c.nodes);
+			free(c.hops);
+			edges_free(&in);
+			return -1;
+		}
+	}
+	edges_free(&in);
+	return 0;
+}
+
+/* ---- layouts ---- */
+
+void object_tags(const obj_info *o, char *buf, size_t cap)
+{
+	/* the engine's GetObjectFlags, plus (refcounted) */
+	size_t n = 0;
+	buf[0] = '\0';
+#define TAG(cond, text) if (cond) n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s", text)
+	TAG(o->iflags & IF_RootSet, "(root) ");
+	TAG(o->iflags & IF_RefCounted, "(refcounted) ");
+	TAG(o->iflags & IF_Native, "(native) ");
+	TAG(o->garbage, "(Garbage) ");
+	TAG(o->oflags & RF_Standalone, "(standalone) ");
+	TAG(o->iflags & IF_Async, "(async) ");
+	TAG(o->iflags & IF_AsyncLoading, "(asyncloading) ");
+	TAG(o->root_kind == RK_DISREGARD, "(NeverGCed) ");
+	TAG(o->cluster == o->idx, "(ClusterRoot) ");
+	TAG(o->cluster != OBJ_NONE && o->cluster != o->idx, "(Clustered) ");
+#undef TAG
+}
+
+const char *edge_kind_name(const edge *e)
+{
+	if (e->type == EDGE_CLASS)
+		return "class";
+	if (e->type == EDGE_OUTER)
+		return "outer";
+	if (e->type == EDGE_GC)
+		return "gcobject";
+	return ref_kind_names[e->kind < REF_KIND_COUNT ? e->kind : 0];
+}
+
+/* "<tags> <Class> <path>" as the engine writes an object. */
+static void object_line(view *v, obj_t i, char *buf, size_t cap)
+{
+	obj_info o;
+	if (v->object(v, i, &o)) {
+		snprintf(buf, cap, " #%d", i);
+		return;
+	}
+	char tags[256];
+	object_tags(&o, tags, sizeof tags);
+	snprintf(buf, cap, "%s %s %s", tags, o.class_name, o.path);
+	obj_info_free(&o);
+}
+
+void print_chain_text(view *v, FILE *fp, const chain *c)
+{
+	char line[8192];
+	int indent = 1;
+	if (c->gc_root) {
+		fprintf(fp, "%*s(root)  GCObjectReferencer /Engine/Transient.GCObjectReferencer\n", indent, "");
+		object_line(v, c->nodes[0], line, sizeof line);
+		fprintf(fp, "%*s-> %s::AddReferencedObjects(%s)\n", indent, "", c->gc_edge.referencer, line);
+	} else {
+		object_line(v, c->nodes[0], line, sizeof line);
+		fprintf(fp, "%*s%s\n", indent, "", line);
+		indent = 0;
+	}
+	for (size_t k = 0; k + 1 < c->n; k++) {
+		indent++;
+		const edge *e = &c->hops[k];
+		obj_info src;
+		char cls[HEAP_NAME_MAX] = "UObject";
+		if (v->object(v, e->src, &src) == 0) {
+			snprintf(cls, sizeof cls, "%s", src.class_name);
+			obj_info_free(&src);
+		}
+		object_line(v, c->nodes[k + 1], line, sizeof line);
+		if (e->type == EDGE_CLASS || e->type == EDGE_OUTER)
+			fprintf(fp, "%*s-> UObject* UObject::%s = %s\n", indent, "", e->prop, line);
+		else if (e->kind == REF_ARO)
+			fprintf(fp, "%*s-> %s::AddReferencedObjects(%s)\n", indent, "", cls, line);
+		else
+			fprintf(fp, "%*s-> UObject* %s::%s = %s\n", indent, "", cls, e->prop[0] ? e->prop : "(unnamed)", line);
+	}
+	fprintf(fp, "  \n");
+}
+
+static void json_string(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(fp, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(fp, "\\u%04x", ch);
+		else
+			fputc(ch, fp);
+	}
+	fputc('"', fp);
+}
+
+static void json_object(view *v, FILE *fp, obj_t i)
+{
+	obj_info o;
+	if (v->object(v, i, &o)) {
+		fprintf(fp, "{\"idx\":%d}", i);
+		return;
+	}
+	fprintf(fp, "{\"idx\":%d,\"class\":", i);
+	json_string(fp, o.class_name);
+	fprintf(fp, ",\"path\":");
+	json_string(fp, o.path);
+	fprintf(fp, ",\"flags\":");
+	json_string(fp, o.flags);
+	fprintf(fp, ",\"root_kind\":");
+	if (o.root_kind == RK_NONE)
+		fprintf(fp, "null");
+	else
+		json_string(fp, root_kind_names[o.root_kind]);
+	fprintf(fp, "}");
+	obj_info_free(&o);
+}
+
+void print_chain_json(view *v, FILE *fp, const chain *c)
+{
+	fprintf(fp, "{\"length\":%zu,\"gcobject\":", c->n - 1);
+	if (c->gc_root) {
+		fprintf(fp, "{\"referencer\":");
+		json_string(fp, c->gc_edge.referencer);
+		fprintf(fp, ",\"property\":");
+		json_string(fp, c->gc_edge.prop);
+		fprintf(fp, "}");
+	} else {
+		fprintf(fp, "null");
+	}
+	fprintf(fp, ",\"root\":");
+	json_object(v, fp, c->nodes[0]);
+	fprintf(fp, ",\"hops\":[");
+	for (size_t k = 0; k + 1 < c->n; k++) {
+		fprintf(fp, "%s{\"kind\":\"%s\",\"property\":", k ? "," : "", edge_kind_name(&c->hops[k]));
+		json_string(fp, c->hops[k].prop);
+		fprintf(fp, ",\"to\":");
+		json_object(v, fp, c->nodes[k + 1]);
+		fprintf(fp, "}");
+	}
+	fprintf(fp, "]}");
+}
+
+static void dot_label(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+void print_chains_dot(view *v, FILE *fp, const chains *cs, obj_t target)
+{
+	fprintf(fp, "digraph retention {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
+	/* nodes once, then edges (duplicates across chains are harmless to dot but noisy: skip exact repeats) */
+	for (size_t c = 0; c < cs->n; c++) {
+		const chain *ch = &cs->v[c];
+		for (size_t k = 0; k < ch->n; k++) {
+			obj_info o;
+			if (v->object(v, ch->nodes[k], &o))
+				continue;
+			char label[8192];
+			snprintf(label, sizeof label, "%s\\n%s", o.class_name, o.path);
+			fprintf(fp, "  n%d [label=", ch->nodes[k]);
+			dot_label(fp, label);
+			fprintf(fp, "%s];\n", ch->nodes[k] == target ? ", style=bold" : RK_IS_ROOT(o.root_kind) ? ", style=filled" : "");
+			obj_info_free(&o);
+		}
+		if (ch->gc_root) {
+			fprintf(fp, "  gc_%zu [shape=ellipse, label=", c);
+			dot_label(fp, ch->gc_edge.referencer);
+			fprintf(fp, "];\n  gc_%zu -> n%d [label=", c, ch->nodes[0]);
+			dot_label(fp, ch->gc_edge.prop);
+			fprintf(fp, "];\n");
+		}
+		for (size_t k = 0; k + 1 < ch->n; k++) {
+			fprintf(fp, "  n%d -> n%d [label=", ch->nodes[k], ch->nodes[k + 1]);
+			dot_label(fp, ch->hops[k].prop);
+			fprintf(fp, "%s];\n", ch->hops[k].type == EDGE_REF && ch->hops[k].kind == REF_STRONG ? "" : ", style=dashed");
+		}
+	}
+	fprintf(fp, "}\n");
+}

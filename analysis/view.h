@@ -1,0 +1,112 @@
+/* view.h — the questions the query commands (refs, path, why, clusters,
+ * findings) ask of an analysed heap, behind one interface with two
+ * implementations: an analysed snapshot in memory (view_heap.c) and an
+ * analysis database (sql/view_db.c).  The query algorithms (query.c) are
+ * written once against it, so both inputs give the same answers. */
+#ifndef UGC_VIEW_H
+#define UGC_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gc.h"
+
+#define VIEW_TEXT 512 /* longest property, referencer or detail kept */
+
+/* One object, as a query shows it. */
+typedef struct obj_info {
+	obj_t idx, cls, outer, cluster; /* cluster: root of its cluster, or OBJ_NONE */
+	uint32_t serial, size, distance; /* distance UINT32_MAX: none */
+	int garbage, reachable, root_kind; /* root_kind: RK_*, RK_NONE */
+	uint32_t oflags;                   /* the three flag sets (flags.h) */
+	uint16_t iflags;
+	uint8_t traits;
+	obj_t parent;                      /* previous object on the shortest path */
+	char parent_property[VIEW_TEXT];   /* edge from parent: property, Class or Outer */
+	char name[HEAP_NAME_MAX], class_name[HEAP_NAME_MAX], flags[FLAGS_MAX];
+	char *path;                        /* malloc'd */
+} obj_info;
+
+/* Kinds of edge: a reference record, the implicit Class and Outer, or an
+ * FGCObject's reference (SRC is then OBJ_NONE and REFERENCER names it). */
+enum edge_type { EDGE_REF, EDGE_CLASS, EDGE_OUTER, EDGE_GC };
+
+typedef struct edge {
+	obj_t src, dst;
+	uint8_t type; /* enum edge_type */
+	uint8_t kind; /* REF_*: immutable for Class/Outer, aro for FGCObjects */
+	char prop[VIEW_TEXT];
+	char referencer[VIEW_TEXT];
+} edge;
+
+typedef struct edges {
+	edge *v;
+	size_t n, cap;
+} edges;
+
+/* One finding or one cluster, as rows. */
+typedef struct finding_row {
+	char kind[32];
+	obj_t idx, other;
+	char detail[VIEW_TEXT];
+} finding_row;
+
+typedef struct finding_rows {
+	finding_row *v;
+	size_t n, cap;
+} finding_rows;
+
+typedef struct cluster_row {
+	obj_t root;
+	uint32_t members, mutables, referenced, referenced_by;
+	uint64_t bytes; /* root and members */
+	char state[16], reason[32];
+} cluster_row;
+
+typedef struct cluster_rows {
+	cluster_row *v;
+	size_t n, cap;
+} cluster_rows;
+
+/* What a search needs of an object, without building names. */
+typedef struct obj_state {
+	obj_t cls, outer;
+	uint32_t distance;
+	int reachable, garbage, root_kind;
+} obj_state;
+
+typedef struct view view;
+struct view {
+	obj_t first_gc_index;
+	uint32_t slots;
+	/* all return 0, or -1 with a message in err (out of memory, SQL error) */
+	int (*object)(view *v, obj_t i, obj_info *out);  /* 1 when there is no object I */
+	int (*state)(view *v, obj_t i, obj_state *out);  /* 1 when there is no object I */
+	/* references to I: records by source index then position, objects whose
+	 * Class or Outer is I (in index order, Class before Outer for one
+	 * source), then FGCObject records in order */
+	int (*incoming)(view *v, obj_t i, edges *out);
+	/* references of I: Class, Outer, then its records in order */
+	int (*outgoing)(view *v, obj_t i, edges *out);
+	int (*eliminated_to)(view *v, obj_t i, edges *out); /* references to I the GC nulls */
+	int (*cleared_to)(view *v, obj_t i, edges *out);    /* weak references to I it clears */
+	int (*findings)(view *v, obj_t about, finding_rows *out); /* about OBJ_NONE: all */
+	int (*clusters)(view *v, obj_t root, cluster_rows *out);  /* root OBJ_NONE: all */
+	int (*cluster_list)(view *v, obj_t root, int which, obj_t **out, size_t *n); /* 0 members 1 mutable 2 refs 3 referenced-by */
+	/* selectors */
+	int (*find_path)(view *v, const char *path, obj_t *out); /* OBJ_NONE when none */
+	int (*find_glob)(view *v, const char *name_glob, const char *class_name, obj_t **out, size_t *n);
+	void (*close)(view *v);
+	char err[512];
+};
+
+int edges_push(edges *e, const edge *x);
+void edges_free(edges *e);
+int finding_rows_push(finding_rows *f, const finding_row *x);
+int cluster_rows_push(cluster_rows *c, const cluster_row *x);
+void obj_info_free(obj_info *o);
+
+/* An analysed snapshot as a view: takes ownership of H and R. */
+view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize);
+
+#endif

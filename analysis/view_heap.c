@@ -1,0 +1,436 @@
+/* view_heap.c — the query view (view.h) over an analysed heap in memory. */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+#include "view.h"
+
+typedef struct heap_view {
+	view base;
+	heap *h;
+	gc_result *r;
+	findings f;
+	int have_findings;
+	uint32_t *inst_start; /* objects by class, built on first use */
+	obj_t *inst;
+} heap_view;
+
+#define HV(v) ((heap_view *)(v))
+
+int edges_push(edges *e, const edge *x)
+{
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 16;
+		edge *p = realloc(e->v, cap * sizeof *p);
+		if (!p)
+			return -1;
+		e->v = p;
+		e->cap = cap;
+	}
+	e->v[e->n++] = *x;
+	return 0;
+}
+
+void edges_free(edges *e)
+{
+	free(e->v);
+	memset(e, 0, sizeof *e);
+}
+
+int finding_rows_push(finding_rows *f, const finding_row *x)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 16;
+		finding_row *p = realloc(f->v, cap * sizeof *p);
+		if (!p)
+			return -1;
+		f->v = p;
+		f->cap = cap;
+	}
+	f->v[f->n++] = *x;
+	return 0;
+}
+
+int cluster_rows_push(cluster_rows *c, const cluster_row *x)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		cluster_row *p = realloc(c->v, cap * sizeof *p);
+		if (!p)
+			return -1;
+		c->v = p;
+		c->cap = cap;
+	}
+	c->v[c->n++] = *x;
+	return 0;
+}
+
+void obj_info_free(obj_info *o)
+{
+	free(o->path);
+	o->path = NULL;
+}
+
+static void copy_text(char *dst, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= VIEW_TEXT)
+		n = VIEW_TEXT - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static int hv_object(view *v, obj_t i, obj_info *o)
+{
+	const heap *h = HV(v)->h;
+	const gc_result *r = HV(v)->r;
+	memset(o, 0, sizeof *o);
+	if (!heap_exists(h, i))
+		return 1;
+	o->idx = i;
+	o->cls = h->cls[i];
+	o->outer = h->outer[i];
+	o->cluster = h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE;
+	o->serial = h->serial[i];
+	o->size = h->size[i];
+	o->distance = r->distance[i];
+	o->garbage = heap_is_garbage(h, i);
+	o->reachable = r->reachable[i];
+	o->root_kind = r->root_kind[i] == RK_NONE ? RK_NONE : r->root_kind[i];
+	o->parent = r->parent[i];
+	copy_text(o->parent_property, r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]));
+	heap_name(h, i, o->name, sizeof o->name);
+	heap_name(h, h->cls[i], o->class_name, sizeof o->class_name);
+	o->oflags = h->oflags[i];
+	o->iflags = h->iflags[i];
+	o->traits = h->traits[i];
+	flags_format(o->flags, h->oflags[i], h->iflags[i], h->traits[i]);
+	o->path = heap_path(h, i);
+	if (!o->path) {
+		snprintf(v->err, sizeof v->err, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static int hv_state(view *v, obj_t i, obj_state *o)
+{
+	const heap *h = HV(v)->h;
+	const gc_result *r = HV(v)->r;
+	if (!heap_exists(h, i))
+		return 1;
+	o->cls = h->cls[i];
+	o->outer = h->outer[i];
+	o->distance = r->distance[i];
+	o->reachable = r->reachable[i];
+	o->garbage = heap_is_garbage(h, i);
+	o->root_kind = r->root_kind[i] == RK_NONE ? RK_NONE : r->root_kind[i];
+	return 0;
+}
+
+static edge make_edge(const heap *h, obj_t src, obj_t dst, int type, int kind, uint32_t prop)
+{
+	edge e;
+	memset(&e, 0, sizeof e);
+	e.src = src;
+	e.dst = dst;
+	e.type = (uint8_t)type;
+	e.kind = (uint8_t)kind;
+	copy_text(e.prop, type == EDGE_CLASS ? "Class" : type == EDGE_OUTER ? "Outer" : prop ? heap_str(h, prop) : "");
+	return e;
+}
+
+static int build_instances(heap_view *hv)
+{
+	const heap *h = hv->h;
+	if (hv->inst_start)
+		return 0;
+	hv->inst_start = calloc((size_t)h->slots + 1, sizeof *hv->inst_start);
+	hv->inst = malloc(((size_t)h->objects + 1) * sizeof *hv->inst);
+	if (!hv->inst_start || !hv->inst)
+		return -1;
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (h->cls[i] != OBJ_FREE)
+			hv->inst_start[h->cls[i] + 1]++;
+	for (uint32_t i = 0; i < h->slots; i++)
+		hv->inst_start[i + 1] += hv->inst_start[i];
+	uint32_t *fill = malloc(((size_t)h->slots + 1) * sizeof *fill);
+	if (!fill)
+		return -1;
+	memcpy(fill, hv->inst_start, ((size_t)h->slots + 1) * sizeof *fill);
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (h->cls[i] != OBJ_FREE)
+			hv->inst[fill[h->cls[i]]++] = (obj_t)i;
+	free(fill);
+	return 0;
+}
+
+static int hv_incoming(view *v, obj_t i, edges *out)
+{
+	heap_view *hv = HV(v);
+	heap *h = hv->h;
+	if (heap_build_reverse(h) || heap_build_children(h) || build_instances(hv)) {
+		snprintf(v->err, sizeof v->err, "out of memory");
+		return -1;
+	}
+	/* merge three lists sorted by source: instances, children, reference rows */
+	uint32_t a = hv->inst_start[i], ae = hv->inst_start[i + 1];
+	uint32_t b = h->child_start[i], be = h->child_start[i + 1];
+	uint32_t c = h->rev_start[i], ce = h->rev_start[i + 1];
+	while (a < ae || b < be || c < ce) {
+		obj_t s = INT32_MAX;
+		if (a < ae && hv->inst[a] < s) s = hv->inst[a];
+		if (b < be && h->child[b] < s) s = h->child[b];
+		if (c < ce && h->rev_src[c] < s) s = h->rev_src[c];
+		edge e;
+		if (a < ae && hv->inst[a] == s) {
+			e = make_edge(h, s, i, EDGE_CLASS, REF_IMMUTABLE, 0);
+			if (edges_push(out, &e)) goto oom;
+			a++;
+		}
+		if (b < be && h->child[b] == s) {
+			e = make_edge(h, s, i, EDGE_OUTER, REF_IMMUTABLE, 0);
+			if (edges_push(out, &e)) goto oom;
+			b++;
+		}
+		while (c < ce && h->rev_src[c] == s) {
+			uint32_t k = h->rev_ref[c++];
+			e = make_edge(h, s, i, EDGE_REF, h->ref_kind[k], h->ref_prop[k]);
+			if (edges_push(out, &e)) goto oom;
+		}
+	}
+	for (uint32_t g = 0; g < h->ngcrefs; g++)
+		if (h->gcrefs[g].dst == i) {
+			edge e = make_edge(h, OBJ_NONE, i, EDGE_GC, REF_ARO, h->gcrefs[g].prop);
+			copy_text(e.referencer, heap_str(h, h->gcrefs[g].referencer));
+			if (edges_push(out, &e)) goto oom;
+		}
+	return 0;
+oom:
+	snprintf(v->err, sizeof v->err, "out of memory");
+	return -1;
+}
+
+static int hv_outgoing(view *v, obj_t i, edges *out)
+{
+	const heap *h = HV(v)->h;
+	edge e = make_edge(h, i, h->cls[i], EDGE_CLASS, REF_IMMUTABLE, 0);
+	int rc = edges_push(out, &e);
+	if (h->outer[i] >= 0) {
+		e = make_edge(h, i, h->outer[i], EDGE_OUTER, REF_IMMUTABLE, 0);
+		rc |= edges_push(out, &e);
+	}
+	for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
+		e = make_edge(h, i, h->ref_dst[k], EDGE_REF, h->ref_kind[k], h->ref_prop[k]);
+		rc |= edges_push(out, &e);
+	}
+	if (rc)
+		snprintf(v->err, sizeof v->err, "out of memory");
+	return rc ? -1 : 0;
+}
+
+static int hv_eliminated_to(view *v, obj_t i, edges *out)
+{
+	const heap *h = HV(v)->h;
+	const gc_result *r = HV(v)->r;
+	for (uint32_t k = 0; k < r->neliminated; k++) {
+		const gc_eliminated *x = &r->eliminated[k];
+		if (x->dst != i)
+			continue;
+		edge e;
+		if (x->src == OBJ_NONE) {
+			e = make_edge(h, OBJ_NONE, i, EDGE_GC, REF_ARO, h->gcrefs[x->ref].prop);
+			copy_text(e.referencer, heap_str(h, h->gcrefs[x->ref].referencer));
+		} else {
+			e = make_edge(h, x->src, i, EDGE_REF, h->ref_kind[x->ref], h->ref_prop[x->ref]);
+		}
+		if (edges_push(out, &e))
+			return -1;
+	}
+	return 0;
+}
+
+static int hv_cleared_to(view *v, obj_t i, edges *out)
+{
+	const heap *h = HV(v)->h;
+	const gc_result *r = HV(v)->r;
+	uint32_t src = 0;
+	for (uint32_t k = 0; k < r->ncleared; k++) {
+		uint32_t pos = r->cleared[k];
+		while (h->ref_start[src + 1] <= pos)
+			src++;
+		if (h->ref_dst[pos] != i)
+			continue;
+		edge e = make_edge(h, (obj_t)src, i, EDGE_REF, REF_WEAK, h->ref_prop[pos]);
+		if (edges_push(out, &e))
+			return -1;
+	}
+	return 0;
+}
+
+static int hv_findings(view *v, obj_t about, finding_rows *out)
+{
+	heap_view *hv = HV(v);
+	if (!hv->have_findings) {
+		if (findings_collect(hv->h, hv->r, &hv->f)) {
+			snprintf(v->err, sizeof v->err, "out of memory");
+			return -1;
+		}
+		hv->have_findings = 1;
+	}
+	for (uint32_t k = 0; k < hv->f.n; k++) {
+		const finding *f = &hv->f.v[k];
+		if (about != OBJ_NONE && f->idx != about && f->other != about)
+			continue;
+		finding_row row;
+		memset(&row, 0, sizeof row);
+		snprintf(row.kind, sizeof row.kind, "%s", finding_kind_names[f->kind]);
+		row.idx = f->idx;
+		row.other = f->other;
+		finding_detail(hv->h, f, row.detail, sizeof row.detail);
+		if (finding_rows_push(out, &row))
+			return -1;
+	}
+	return 0;
+}
+
+static int hv_clusters(view *v, obj_t root, cluster_rows *out)
+{
+	const heap *h = HV(v)->h;
+	const gc_result *r = HV(v)->r;
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		const cluster *cl = &h->clusters[c];
+		if (root != OBJ_NONE && cl->root != root)
+			continue;
+		cluster_row row;
+		memset(&row, 0, sizeof row);
+		row.root = cl->root;
+		row.members = cl->n_members;
+		row.mutables = cl->n_mutables;
+		row.referenced = cl->n_refs;
+		row.referenced_by = h->refby_start[c + 1] - h->refby_start[c];
+		row.bytes = h->size[cl->root];
+		for (uint32_t k = 0; k < cl->n_members; k++)
+			row.bytes += h->size[h->cluster_items[cl->members + k]];
+		snprintf(row.state, sizeof row.state, "%s", r->cluster_fate[c] == CF_ALIVE ? "alive" : "dissolved");
+		snprintf(row.reason, sizeof row.reason, "%s", r->cluster_fate[c] == CF_ALIVE ? "" : cluster_fate_names[r->cluster_fate[c]]);
+		if (cluster_rows_push(out, &row))
+			return -1;
+	}
+	return 0;
+}
+
+static int hv_cluster_list(view *v, obj_t root, int which, obj_t **out, size_t *n)
+{
+	const heap *h = HV(v)->h;
+	*out = NULL;
+	*n = 0;
+	if (!heap_exists(h, root) || h->cluster[root] < 0 || h->clusters[h->cluster[root]].root != root)
+		return 0;
+	uint32_t c = (uint32_t)h->cluster[root];
+	const cluster *cl = &h->clusters[c];
+	uint32_t start, count;
+	switch (which) {
+	case 0: start = cl->members; count = cl->n_members; break;
+	case 1: start = cl->mutables; count = cl->n_mutables; break;
+	case 2: start = cl->refs; count = cl->n_refs; break;
+	default: start = h->refby_start[c]; count = h->refby_start[c + 1] - start; break;
+	}
+	*out = malloc((count + 1) * sizeof **out);
+	if (!*out)
+		return -1;
+	for (uint32_t k = 0; k < count; k++)
+		(*out)[k] = which == 3 ? h->clusters[h->cluster_refby[start + k]].root : h->cluster_items[start + k];
+	*n = count;
+	return 0;
+}
+
+static int hv_find_path(view *v, const char *path, obj_t *out)
+{
+	*out = heap_find_path(HV(v)->h, path);
+	return 0;
+}
+
+static int hv_find_glob(view *v, const char *glob, const char *class_name, obj_t **out, size_t *n)
+{
+	const heap *h = HV(v)->h;
+	size_t cap = 64;
+	*n = 0;
+	*out = malloc(cap * sizeof **out);
+	if (!*out)
+		return -1;
+	char name[HEAP_NAME_MAX], cname[HEAP_NAME_MAX];
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (h->cls[i] == OBJ_FREE)
+			continue;
+		if (class_name) {
+			heap_name(h, h->cls[i], cname, sizeof cname);
+			if (strcmp(cname, class_name) != 0)
+				continue;
+		}
+		if (glob) {
+			heap_name(h, (obj_t)i, name, sizeof name);
+			if (fnmatch(glob, name, 0) != 0)
+				continue;
+		}
+		if (*n == cap) {
+			obj_t *p = realloc(*out, (cap *= 2) * sizeof *p);
+			if (!p)
+				return -1;
+			*out = p;
+		}
+		(*out)[(*n)++] = (obj_t)i;
+	}
+	return 0;
+}
+
+static void hv_close(view *v)
+{
+	heap_view *hv = HV(v);
+	findings_free(&hv->f);
+	gc_result_free(hv->r);
+	heap_free(hv->h);
+	free(hv->r);
+	free(hv->h);
+	free(hv->inst_start);
+	free(hv->inst);
+	free(hv);
+}
+
+view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize)
+{
+	heap_view *hv = calloc(1, sizeof *hv);
+	if (!hv) {
+		snprintf(err, errsize, "out of memory");
+		return NULL;
+	}
+	hv->h = h;
+	hv->r = r;
+	/* the indexes every query needs, built once as part of loading */
+	if (heap_build_reverse(h) || heap_build_children(h) || build_instances(hv) || findings_collect(h, r, &hv->f)) {
+		snprintf(err, errsize, "out of memory indexing the heap");
+		free(hv->inst_start);
+		free(hv->inst);
+		free(hv);
+		return NULL;
+	}
+	hv->have_findings = 1;
+	view *v = &hv->base;
+	v->first_gc_index = h->first_gc_index;
+	v->slots = h->slots;
+	v->object = hv_object;
+	v->state = hv_state;
+	v->incoming = hv_incoming;
+	v->outgoing = hv_outgoing;
+	v->eliminated_to = hv_eliminated_to;
+	v->cleared_to = hv_cleared_to;
+	v->findings = hv_findings;
+	v->clusters = hv_clusters;
+	v->cluster_list = hv_cluster_list;
+	v->find_path = hv_find_path;
+	v->find_glob = hv_find_glob;
+	v->close = hv_close;
+	return v;
+}

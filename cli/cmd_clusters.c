@@ -1,0 +1,229 @@
+/* cmd_clusters.c — `ugc-analyze clusters INPUT [ROOT]`: every GC cluster
+ * with its lists' sizes, bytes and fate in this GC (sortable, like the
+ * engine's gc.ListClusters), one cluster in detail, or --check: every
+ * disagreement between a cluster's lists and its members' references. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "query.h"
+
+static const char *sort_key;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const cluster_row *a = pa, *b = pb;
+	uint64_t x, y;
+	if (strcmp(sort_key, "root") == 0)
+		return (a->root > b->root) - (a->root < b->root);
+	if (strcmp(sort_key, "bytes") == 0) {
+		x = a->bytes; y = b->bytes;
+	} else if (strcmp(sort_key, "mutable") == 0) {
+		x = a->mutables; y = b->mutables;
+	} else if (strcmp(sort_key, "referenced") == 0) {
+		x = a->referenced; y = b->referenced;
+	} else {
+		x = a->members; y = b->members;
+	}
+	if (x != y)
+		return x < y ? 1 : -1; /* largest first */
+	return (a->root > b->root) - (a->root < b->root);
+}
+
+static void row_out(view *v, const cluster_row *r, enum out_format fmt, int first)
+{
+	obj_info o;
+	int have = v->object(v, r->root, &o) == 0;
+	const char *path = have ? o.path : "?";
+	if (fmt == FMT_TEXT)
+		printf("%10d %8u %8u %6u %6u %14llu  %-9s %-21s %s\n", r->root, r->members, r->mutables, r->referenced,
+		       r->referenced_by, (unsigned long long)r->bytes, r->state, r->reason[0] ? r->reason : "-", path);
+	else if (fmt == FMT_CSV) {
+		printf("%d,%u,%u,%u,%u,%llu,%s,%s,", r->root, r->members, r->mutables, r->referenced, r->referenced_by,
+		       (unsigned long long)r->bytes, r->state, r->reason);
+		csv_str(stdout, path);
+		putchar('\n');
+	} else {
+		printf("%s{\"root\":%d,\"members\":%u,\"mutable\":%u,\"referenced\":%u,\"referenced_by\":%u,\"bytes\":%llu,"
+		       "\"state\":\"%s\",\"reason\":", first ? "" : ",\n", r->root, r->members, r->mutables, r->referenced,
+		       r->referenced_by, (unsigned long long)r->bytes, r->state);
+		if (r->reason[0])
+			printf("\"%s\"", r->reason);
+		else
+			printf("null");
+		printf(",\"path\":");
+		json_str(stdout, path);
+		printf("}");
+	}
+	if (have)
+		obj_info_free(&o);
+}
+
+static int detail(view *v, const cluster_row *r, enum out_format fmt)
+{
+	static const char *const titles[4] = {"members", "mutable", "referenced", "referenced_by"};
+	if (fmt == FMT_JSON) {
+		row_out(v, r, fmt, 1);
+		printf("\n");
+	}
+	for (int which = 0; which < 4; which++) {
+		obj_t *list;
+		size_t n;
+		if (v->cluster_list(v, r->root, which, &list, &n))
+			return die("out of memory");
+		if (fmt == FMT_TEXT)
+			printf("%s (%zu):\n", titles[which], n);
+		for (size_t k = 0; k < n; k++) {
+			obj_info o;
+			if (v->object(v, list[k], &o))
+				continue;
+			if (fmt == FMT_TEXT)
+				printf("  #%d %s %s%s\n", list[k], o.class_name, o.path, o.reachable ? "" : "  (purged)");
+			else if (fmt == FMT_CSV) {
+				printf("%d,%s,%d,", r->root, titles[which], list[k]);
+				csv_str(stdout, o.path);
+				printf(",%d\n", o.reachable);
+			} else {
+				printf("{\"list\":\"%s\",\"idx\":%d,\"path\":", titles[which], list[k]);
+				json_str(stdout, o.path);
+				printf(",\"reachable\":%s}\n", o.reachable ? "true" : "false");
+			}
+			obj_info_free(&o);
+		}
+		free(list);
+	}
+	return 0;
+}
+
+static int check(view *v, enum out_format fmt)
+{
+	finding_rows fs = {0};
+	if (v->findings(v, OBJ_NONE, &fs))
+		return die("%s", v->err);
+	size_t n = 0, uaf = 0;
+	for (size_t k = 0; k < fs.n; k++) {
+		const finding_row *f = &fs.v[k];
+		if (strncmp(f->kind, "cluster-missing", 15) != 0)
+			continue;
+		int u = strstr(f->detail, "use-after-free") != NULL;
+		obj_info o;
+		int have = v->object(v, f->idx, &o) == 0;
+		if (fmt == FMT_TEXT)
+			printf("%s#%d %s -> #%d: %s\n", u ? "USE-AFTER-FREE " : "", f->idx, have ? o.path : "?", f->other, f->detail);
+		else if (fmt == FMT_CSV) {
+			printf("%s,%d,%d,%d,", f->kind, f->idx, f->other, u);
+			csv_str(stdout, f->detail);
+			putchar('\n');
+		} else {
+			printf("%s{\"kind\":\"%s\",\"idx\":%d,\"other\":%d,\"use_after_free\":%s,\"detail\":", n ? ",\n" : "",
+			       f->kind, f->idx, f->other, u ? "true" : "false");
+			json_str(stdout, f->detail);
+			printf("}");
+		}
+		if (have)
+			obj_info_free(&o);
+		n++;
+		uaf += u;
+	}
+	if (fmt == FMT_TEXT)
+		printf("%zu disagreement%s between cluster lists and references, %zu of them use-after-free\n", n,
+		       n == 1 ? "" : "s", uaf);
+	free(fs.v);
+	return 0;
+}
+
+int cmd_clusters(int argc, char **argv)
+{
+	const char *input = NULL, *sel = NULL;
+	enum out_format fmt = FMT_TEXT;
+	int do_check = 0;
+	long long top = 0;
+	sort_key = "members";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (strcmp(a, "--format") == 0 && more) {
+			if (parse_format(argv[++i], 1, &fmt))
+				return usage_error("clusters", "--format is text, json or csv");
+		} else if (strcmp(a, "--sort") == 0 && more) {
+			sort_key = argv[++i];
+			if (strcmp(sort_key, "members") && strcmp(sort_key, "bytes") && strcmp(sort_key, "mutable") &&
+			    strcmp(sort_key, "referenced") && strcmp(sort_key, "root"))
+				return usage_error("clusters", "--sort is members, bytes, mutable, referenced or root");
+		} else if (strcmp(a, "--top") == 0 && more) {
+			if ((top = parse_count(argv[++i], 100000000)) < 1)
+				return usage_error("clusters", "--top takes a positive number");
+		} else if (strcmp(a, "--check") == 0) {
+			do_check = 1;
+		} else if (a[0] == '-' && a[1] == '-') {
+			return usage_error("clusters", "unknown option '%s' or missing value", a);
+		} else if (!input) {
+			input = a;
+		} else if (!sel) {
+			sel = a;
+		} else {
+			return usage_error("clusters", "too many arguments");
+		}
+	}
+	if (!input)
+		return usage_error("clusters", "needs INPUT");
+	view *v = open_input(input);
+	if (!v)
+		return 1;
+	int rc = 0;
+	if (do_check) {
+		rc = check(v, fmt);
+		close_input(v);
+		return rc;
+	}
+	obj_t root = OBJ_NONE;
+	if (sel) {
+		char err[1024];
+		int s = query_select(v, sel, &root, err, sizeof err);
+		if (s) {
+			rc = die("%s", s < 0 ? v->err : err);
+			close_input(v);
+			return rc;
+		}
+	}
+	cluster_rows rows = {0};
+	if (v->clusters(v, root, &rows)) {
+		rc = die("%s", v->err);
+	} else if (sel && rows.n == 0) {
+		rc = die("#%d is not a cluster root", root);
+	} else if (sel) {
+		if (fmt == FMT_TEXT)
+			printf("%10s %8s %8s %6s %6s %14s  %-9s %-21s %s\n", "root", "members", "mutable", "refs", "refby", "bytes",
+			       "state", "reason", "path");
+		if (fmt != FMT_JSON)
+			row_out(v, &rows.v[0], fmt == FMT_CSV ? FMT_TEXT : fmt, 1);
+		rc = detail(v, &rows.v[0], fmt);
+	} else {
+		qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
+		size_t n = top && (size_t)top < rows.n ? (size_t)top : rows.n;
+		uint32_t alive = 0;
+		uint64_t bytes = 0, members = 0;
+		if (fmt == FMT_TEXT)
+			printf("%10s %8s %8s %6s %6s %14s  %-9s %-21s %s\n", "root", "members", "mutable", "refs", "refby", "bytes",
+			       "state", "reason", "path");
+		if (fmt == FMT_CSV)
+			printf("root,members,mutable,referenced,referenced_by,bytes,state,reason,path\n");
+		if (fmt == FMT_JSON)
+			printf("[");
+		for (size_t k = 0; k < n; k++)
+			row_out(v, &rows.v[k], fmt, k == 0);
+		for (size_t k = 0; k < rows.n; k++) {
+			alive += strcmp(rows.v[k].state, "alive") == 0;
+			bytes += rows.v[k].bytes;
+			members += rows.v[k].members;
+		}
+		if (fmt == FMT_JSON)
+			printf("]\n");
+		if (fmt == FMT_TEXT)
+			printf("%zu clusters (%u alive, %zu dissolved), %llu members, %llu bytes\n", rows.n, alive,
+			       rows.n - alive, (unsigned long long)members, (unsigned long long)bytes);
+	}
+	free(rows.v);
+	close_input(v);
+	return rc;
+}

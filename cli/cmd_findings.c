@@ -1,0 +1,108 @@
+/* cmd_findings.c — `ugc-analyze findings INPUT [--kind K]`: what the
+ * analysis found (spec §4), grouped by kind, with counts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "findings.h"
+#include "query.h"
+
+int cmd_findings(int argc, char **argv)
+{
+	const char *input = NULL, *kind = NULL;
+	enum out_format fmt = FMT_TEXT;
+	long long limit = 20;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (strcmp(a, "--format") == 0 && more) {
+			if (parse_format(argv[++i], 1, &fmt))
+				return usage_error("findings", "--format is text, json or csv");
+		} else if (strcmp(a, "--kind") == 0 && more) {
+			kind = argv[++i];
+			int known = 0;
+			for (int k = 0; k < FK_COUNT; k++)
+				known |= strcmp(kind, finding_kind_names[k]) == 0;
+			if (!known)
+				return usage_error("findings", "unknown --kind '%s'", kind);
+		} else if (strcmp(a, "--limit") == 0 && more) {
+			if ((limit = parse_count(argv[++i], 1LL << 40)) < 0)
+				return usage_error("findings", "--limit takes a number (0: all)");
+		} else if (a[0] == '-' && a[1] == '-') {
+			return usage_error("findings", "unknown option '%s' or missing value", a);
+		} else if (!input) {
+			input = a;
+		} else {
+			return usage_error("findings", "too many arguments");
+		}
+	}
+	if (!input)
+		return usage_error("findings", "needs INPUT");
+	view *v = open_input(input);
+	if (!v)
+		return 1;
+	finding_rows fs = {0};
+	if (v->findings(v, OBJ_NONE, &fs)) {
+		int rc = die("%s", v->err);
+		close_input(v);
+		return rc;
+	}
+	if (fmt == FMT_CSV)
+		printf("kind,idx,other,detail,path\n");
+	if (fmt == FMT_JSON)
+		printf("{");
+	int first_group = 1;
+	for (int k = 0; k < FK_COUNT; k++) {
+		const char *name = finding_kind_names[k];
+		if (kind && strcmp(kind, name) != 0)
+			continue;
+		size_t count = 0, shown = 0;
+		for (size_t i = 0; i < fs.n; i++)
+			count += strcmp(fs.v[i].kind, name) == 0;
+		if (fmt == FMT_TEXT)
+			printf("%s: %zu\n", name, count);
+		if (fmt == FMT_JSON) {
+			printf("%s\"%s\":{\"count\":%zu,\"items\":[", first_group ? "" : ",\n", name, count);
+			first_group = 0;
+		}
+		for (size_t i = 0; i < fs.n; i++) {
+			const finding_row *f = &fs.v[i];
+			if (strcmp(f->kind, name) != 0 || (fmt == FMT_TEXT && limit && shown >= (size_t)limit))
+				continue;
+			obj_info o;
+			int have = f->idx != OBJ_NONE && v->object(v, f->idx, &o) == 0;
+			const char *path = have ? o.path : "";
+			if (fmt == FMT_TEXT) {
+				printf("  #%d %s: %s\n", f->idx, have ? path : "(FGCObject)", f->detail);
+			} else if (fmt == FMT_CSV) {
+				printf("%s,%d,%d,", name, f->idx, f->other);
+				csv_str(stdout, f->detail);
+				putchar(',');
+				csv_str(stdout, path);
+				putchar('\n');
+			} else {
+				printf("%s{\"idx\":", shown ? "," : "");
+				if (f->idx == OBJ_NONE) printf("null"); else printf("%d", f->idx);
+				printf(",\"other\":");
+				if (f->other == OBJ_NONE) printf("null"); else printf("%d", f->other);
+				printf(",\"detail\":");
+				json_str(stdout, f->detail);
+				printf(",\"path\":");
+				json_str(stdout, path);
+				printf("}");
+			}
+			if (have)
+				obj_info_free(&o);
+			shown++;
+		}
+		if (fmt == FMT_TEXT && count > shown)
+			printf("  (and %zu more; --limit 0 shows all)\n", count - shown);
+		if (fmt == FMT_JSON)
+			printf("]}");
+	}
+	if (fmt == FMT_JSON)
+		printf("}\n");
+	free(fs.v);
+	close_input(v);
+	return 0;
+}

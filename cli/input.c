@@ -1,0 +1,90 @@
+/* input.c — what the query commands share: opening a snapshot or an
+ * analysis database as a view, and resolving object selectors. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "query.h"
+#include "snapshot.h"
+#include "view_db.h"
+
+double input_ready_at, answered_at;
+
+void close_input(view *v)
+{
+	fflush(stdout);
+	answered_at = now_seconds();
+	v->close(v);
+}
+
+view *open_input(const char *path)
+{
+	char err[SNAP_ERR_MAX];
+	if (is_sqlite_file(path)) {
+		view *v = view_db_open(path, err, sizeof err);
+		if (!v)
+			die("%s", err);
+		input_ready_at = now_seconds();
+		return v;
+	}
+	heap *h = malloc(sizeof *h);
+	gc_result *r = malloc(sizeof *r);
+	if (!h || !r) {
+		free(h);
+		free(r);
+		die("out of memory");
+		return NULL;
+	}
+	if (load_or_die(path, h)) {
+		free(h);
+		free(r);
+		return NULL;
+	}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), cores > 0 && cores < 64 ? (int)cores : 1, 0};
+	if (gc_run(h, &opt, r)) {
+		heap_free(h);
+		free(h);
+		free(r);
+		die("out of memory running the GC");
+		return NULL;
+	}
+	view *v = view_heap_open(h, r, err, sizeof err);
+	input_ready_at = now_seconds();
+	if (!v) {
+		gc_result_free(r);
+		heap_free(h);
+		free(h);
+		free(r);
+		die("%s", err);
+	}
+	return v;
+}
+
+int select_objects(view *v, const char *sel, const char *glob, const char *cls, obj_t **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (sel) {
+		char err[1024];
+		obj_t one;
+		int rc = query_select(v, sel, &one, err, sizeof err);
+		if (rc < 0)
+			return die("%s", v->err);
+		if (rc > 0)
+			return die("%s", err);
+		*out = malloc(sizeof **out);
+		if (!*out)
+			return die("out of memory");
+		**out = one;
+		*n = 1;
+		return 0;
+	}
+	if (v->find_glob(v, glob, cls, out, n))
+		return die("out of memory");
+	if (*n == 0)
+		return die("no object matches%s%s%s%s", glob ? " --name " : "", glob ? glob : "", cls ? " --class " : "",
+			   cls ? cls : "");
+	return 0;
+}
