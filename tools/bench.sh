@@ -37,3 +37,19 @@ for t in 1 2; do
 	echo
 done
 ls -l "$dir/heap.db" | awk '{printf "database: %d bytes\n", $5}'
+# queries: the answer alone (UGC_TRACE separates loading from answering)
+echo "queries (input ready / answered), on objects spread over the heap:"
+for obj in 1000 700000 1500000 1999000; do
+	for cmd in refs path why; do
+		for in in "$dir/heap.db" "$dir/heap.ugcs"; do
+			t=$(UGC_TRACE=1 "$ugc" $cmd "$in" "$obj" 2>&1 >/dev/null | sed -n 's/^trace: input ready in \([0-9.]*\) s, answered in \([0-9.]*\) s/\1 \2/p')
+			printf '  %-5s #%-8s %-5s ready %6s s  answered %6s s\n' "$cmd" "$obj" "${in##*.}" ${t:-? ?}
+		done
+	done
+done
+for cmd in "path --roots" "path --all --max 20" "clusters" "clusters --check" "findings"; do
+	for in in "$dir/heap.db" "$dir/heap.ugcs"; do
+		t=$(UGC_TRACE=1 "$ugc" $cmd "$in" $(case "$cmd" in path*) echo 1500000;; esac) 2>&1 >/dev/null | sed -n 's/^trace: input ready in \([0-9.]*\) s, answered in \([0-9.]*\) s/\1 \2/p')
+		printf '  %-20s %-5s ready %6s s  answered %6s s\n' "$cmd" "${in##*.}" ${t:-? ?}
+	done
+done

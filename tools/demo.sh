@@ -21,11 +21,13 @@ echo
 echo "== findings by kind"
 "$ugc" sql demo/arena.db "SELECT kind, count(*) AS n FROM findings GROUP BY kind ORDER BY n DESC"
 echo
-echo "== why is the first StaticMesh alive? its retention path, root first"
-"$ugc" sql demo/arena.db "WITH RECURSIVE chain(idx, hop) AS (
-    SELECT (SELECT idx FROM objects WHERE class_name = 'StaticMesh' AND root_kind = 'referenced' ORDER BY idx LIMIT 1), 0
-    UNION ALL SELECT o.parent, hop + 1 FROM chain c JOIN objects o ON o.idx = c.idx WHERE o.parent IS NOT NULL)
-  SELECT o.distance, o.path, o.root_kind, o.parent_property AS via FROM chain c JOIN objects o ON o.idx = c.idx
-  ORDER BY o.distance"
+mesh=$("$ugc" sql demo/arena.db "SELECT idx FROM objects WHERE class_name = 'StaticMesh' AND root_kind = 'referenced' ORDER BY idx LIMIT 1" --format csv | tail -1)
+echo "== ugc-analyze path demo/arena.db $mesh: why is this mesh alive?"
+"$ugc" path demo/arena.db "$mesh"
+echo "== ugc-analyze refs demo/arena.db $mesh --kind strong"
+"$ugc" refs demo/arena.db "$mesh" --kind strong | tail -4
+echo
+echo "== ugc-analyze clusters demo/arena.db --top 5"
+"$ugc" clusters demo/arena.db --top 5
 echo
 echo "demo database: demo/arena.db (try: ./ugc-analyze sql demo/arena.db 'SELECT * FROM class_histogram')"
