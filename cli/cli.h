@@ -25,6 +25,7 @@ int cmd_path(int argc, char **argv);
 int cmd_why(int argc, char **argv);
 int cmd_clusters(int argc, char **argv);
 int cmd_findings(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 extern const command commands[];
 const command *find_command(const char *name);

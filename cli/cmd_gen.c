@@ -1,15 +1,67 @@
 /* cmd_gen.c — `ugc-analyze gen`: write a generated heap (see snapshot/gen.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "evolve.h"
+#include "fileio.h"
 #include "gen.h"
 #include "snapshot.h"
+
+/* OUT with "-K" before its extension ("run.ugcs" -> "run-1.ugcs"), or ".plan". */
+static char *series_name(const char *out, const char *tag)
+{
+	const char *ext = strstr(out, ".ugct") ? strstr(out, ".ugct") : strstr(out, ".ugcs") ? strstr(out, ".ugcs")
+											     : out + strlen(out);
+	size_t base = (size_t)(ext - out), n = strlen(out) + strlen(tag) + 8;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%.*s%s%s", (int)base, out, tag, strcmp(tag, ".plan") == 0 ? "" : ext);
+	return s;
+}
+
+/* --evolve: three snapshots and the plan of what changed between them. */
+static int gen_series(const gen_options *opt, const char *out, int force)
+{
+	char err[SNAP_ERR_MAX];
+	heap hs[3];
+	outfile plan;
+	char *plan_name = series_name(out, ".plan");
+	if (!plan_name)
+		return die("out of memory");
+	if (outfile_open(&plan, plan_name, force, err, sizeof err)) {
+		free(plan_name);
+		return die("%s", err);
+	}
+	free(plan_name);
+	int rc = 0;
+	if (evolve_series(opt, hs, plan.fp, err, sizeof err)) {
+		outfile_abort(&plan);
+		rc = die("%s", err);
+	} else {
+		for (int k = 0; k < 3 && rc == 0; k++) {
+			char tag[8];
+			snprintf(tag, sizeof tag, "-%d", k);
+			char *name = series_name(out, tag);
+			if (!name || snapshot_save(name, &hs[k], force, err, sizeof err))
+				rc = die("%s", name ? err : "out of memory");
+			free(name);
+		}
+		if (rc == 0 && outfile_commit(&plan, err, sizeof err))
+			rc = die("%s", err);
+		else if (rc)
+			outfile_abort(&plan);
+	}
+	for (int k = 0; k < 3; k++)
+		heap_free(&hs[k]);
+	return rc;
+}
 
 int cmd_gen(int argc, char **argv)
 {
 	gen_options opt = {0, 1, MODE_GAME, 0};
 	const char *out = NULL;
-	int force = 0;
+	int force = 0, evolve = 0;
 	long long v;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -35,6 +87,8 @@ int cmd_gen(int argc, char **argv)
 			out = argv[++i];
 		} else if (strcmp(a, "--force") == 0) {
 			force = 1;
+		} else if (strcmp(a, "--evolve") == 0) {
+			evolve = 1;
 		} else {
 			return usage_error("gen", "unexpected argument '%s'", a);
 		}
@@ -45,8 +99,10 @@ int cmd_gen(int argc, char **argv)
 		return usage_error("gen", "needs -o FILE");
 	if (!snapshot_format_known(out))
 		return usage_error("gen", "cannot tell the format of '%s' (name it .ugcs, .ugct or .ugct.zst)", out);
-	heap h;
 	char err[SNAP_ERR_MAX];
+	if (evolve)
+		return gen_series(&opt, out, force);
+	heap h;
 	if (gen_heap(&opt, &h, err, sizeof err)) {
 		heap_free(&h);
 		return die("%s", err);

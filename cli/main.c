@@ -88,6 +88,25 @@ const command commands[] = {
 	 "Kinds: eliminated-ref, garbage-survives, dangling-ref, cluster-missing-mutable,\n"
 	 "cluster-missing-cluster, cluster-keeps-alive, rootset-garbage.  Text shows the\n"
 	 "first N of each kind (--limit, default 20, 0 for all); json and csv show all.\n"},
+	{"diff", cmd_diff, "compare two snapshots or databases; or find leaks across three",
+	 "usage: ugc-analyze diff A B [-o DIFF.db [--force]] [--top N] [--format text|json|csv]\n"
+	 "       ugc-analyze diff --baseline A --target B --final C [--top N] [--format text|json|csv]\n"
+	 "\n"
+	 "Two-way: matches the objects of A and B by class and path name (and, when both come\n"
+	 "from one process, by index and serial too, so that a re-created object or a reused\n"
+	 "slot is not taken for the same object), then reports the class histogram delta\n"
+	 "(count and bytes, largest growth first), objects added and removed by package and\n"
+	 "by outer, objects garbage in A still alive in B, new roots, new eliminated\n"
+	 "references and new cluster disagreements.  -o stores the status of every object\n"
+	 "and the aggregates in SQLite.\n"
+	 "\n"
+	 "Leak mode: the objects new in B (absent from A) that are still alive in C after its\n"
+	 "GC, grouped by their shortest retention chain with numbered names made generic\n"
+	 "(BP_Enemy_C_12 -> BP_Enemy_C_*), largest groups first, one representative chain\n"
+	 "each in the engine's reference-chain layout.\n"
+	 "\n"
+	 "Inputs are snapshots (analysed in memory) or databases written by analyze.\n"
+	 "  --top N    rows a list (default 20)\n"},
 	{"info", cmd_info, "summarise a snapshot: header, counts, roots, top classes",
 	 "usage: ugc-analyze info SNAPSHOT [--format text|json] [--top N]\n"
 	 "\n"
@@ -107,7 +126,7 @@ const command commands[] = {
 	 "  --force      overwrite OUT if it exists\n"},
 	{"gen", cmd_gen, "generate a deterministic heap shaped like a real UE game's",
 	 "usage: ugc-analyze gen --objects N [--seed S] [--mode game|editor] [--broken-clusters P]\n"
-	 "                       -o FILE [--force]\n"
+	 "                       [--evolve] -o FILE [--force]\n"
 	 "\n"
 	 "Writes a synthetic snapshot of about N objects (at least 200): the CoreUObject\n"
 	 "package, native classes and CDOs in the disregard pool, asset packages (materials,\n"
@@ -122,6 +141,11 @@ const command commands[] = {
 	 "  --mode M             game (default) or editor\n"
 	 "  --broken-clusters P  drop P percent of cluster list entries (default 0), to make\n"
 	 "                       the disagreements the engine would trust\n"
+	 "  --evolve             write a series instead: FILE-0, FILE-1, FILE-2 (same process:\n"
+	 "                       0 after its GC, a level loaded into reused slots, two purged\n"
+	 "                       objects re-created, leaks planted; then the level unloaded and\n"
+	 "                       GC'd) and FILE.plan, one 'STATUS Class /Path' line for every\n"
+	 "                       object added, removed, replaced or leaked\n"
 	 "  -o FILE              output (.ugcs, .ugct or .ugct.zst)\n"},
 	{NULL, NULL, NULL, NULL},
 };

@@ -1,0 +1,87 @@
+/* diff.h — comparing two analysed heaps: objects matched by class and path
+ * name across processes, runs and builds; by index and serial as well when
+ * both come from one process.
+ *
+ * A diff_side is the flat table of one analysed heap that the comparison
+ * needs; it is filled from a snapshot (diff_side_from_heap) or from an
+ * analysis database (sql/diff_db.c), so both inputs compare alike. */
+#ifndef UGC_DIFF_H
+#define UGC_DIFF_H
+
+#include <stdint.h>
+
+#include "findings.h"
+#include "gc.h"
+
+/* One object of a side. */
+typedef struct diff_obj {
+	obj_t idx, parent;      /* parent: on the shortest retention path */
+	uint32_t serial, size, distance;
+	uint8_t garbage, reachable, root_kind;
+	char *key;              /* "Class Path": the full name, the match key */
+	char *via;              /* property from the parent, "" when none */
+} diff_obj;
+
+/* A reference the GC nulls, or a cluster disagreement, named by full names. */
+typedef struct diff_fact {
+	char *text; /* "src-full-name|property|dst-full-name" or "kind|member|target" */
+} diff_fact;
+
+typedef struct diff_side {
+	diff_obj *v;            /* in index order */
+	uint32_t n;
+	int32_t *by_idx;        /* slot -> position in v, -1: free */
+	uint32_t slots;
+	diff_fact *eliminated, *disagreements;
+	uint32_t neliminated, ndisagreements;
+	char *label;
+} diff_side;
+
+int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, diff_side *out);
+void diff_side_free(diff_side *s);
+
+/* What became of each object. */
+enum diff_status {
+	DS_KEPT,     /* in both: same object */
+	DS_ADDED,    /* only in B */
+	DS_REMOVED,  /* only in A */
+	DS_REPLACED, /* same full name, but another object (one process: other index or serial) */
+};
+extern const char *const diff_status_names[4];
+
+typedef struct diff_result {
+	int32_t *a_match;  /* per A object: position in B, -1 none */
+	int32_t *b_match;  /* per B object: position in A, -1 none */
+	uint8_t *a_status, *b_status; /* enum diff_status */
+	int same_process;  /* most matches share index and serial */
+	uint32_t kept, added, removed, replaced, reused_slots;
+} diff_result;
+
+int diff_compare(const diff_side *a, const diff_side *b, diff_result *out);
+void diff_result_free(diff_result *r);
+
+/* The generic form of a name: numbered suffixes stripped ("BP_Enemy_C_12" ->
+ * "BP_Enemy_C_*"), for every component of a path. */
+void generic_name(const char *in, char *out, size_t cap);
+
+/* Aggregates by a part of the full name. */
+enum diff_by { BY_CLASS, BY_PACKAGE, BY_OUTER };
+
+typedef struct group_row {
+	char *name;
+	uint64_t a_count, b_count, a_bytes, b_bytes;
+	uint64_t added, removed, kept, added_bytes, removed_bytes;
+} group_row;
+
+typedef struct group_rows {
+	group_row *v;
+	size_t n;
+} group_rows;
+
+/* Rows for every distinct part, in no particular order. */
+int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, group_rows *out);
+void group_rows_free(group_rows *g);
+/* The part of KEY ("Class /Path") that BY names, into BUF. */
+void key_part(const char *key, enum diff_by by, char *buf, size_t cap);
+
+#endif

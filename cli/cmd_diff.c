@@ -1,0 +1,530 @@
+/* cmd_diff.c — `ugc-analyze diff A B`: what grew, what went, what is new
+ * between two snapshots or databases; and leak mode, `diff --baseline A
+ * --target B --final C`: objects new in B still alive in C, grouped by
+ * their retention chain with numbered names made generic. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diff.h"
+#include "diff_db.h"
+#include "query.h"
+#include "snapshot.h"
+#include "view_db.h"
+
+int diff_store(const char *path, int force, const diff_side *a, const diff_side *b, const diff_result *r,
+	       char *err, size_t errsize);
+
+static int load_side(const char *path, diff_side *s)
+{
+	char err[SNAP_ERR_MAX];
+	if (is_sqlite_file(path)) {
+		if (diff_side_from_db(path, s, err, sizeof err)) {
+			diff_side_free(s);
+			return die("%s", err);
+		}
+		return 0;
+	}
+	heap h;
+	if (load_or_die(path, &h))
+		return 1;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	gc_options opt = {h.mode, gc_default_keep_flags(h.mode), cores > 0 && cores < 64 ? (int)cores : 1, 0};
+	gc_result r;
+	findings f = {0};
+	int rc = gc_run(&h, &opt, &r) ? -1 : 0;
+	if (rc == 0 && (rc = findings_collect(&h, &r, &f)) == 0)
+		rc = diff_side_from_heap(&h, &r, &f, s);
+	if (rc == 0) {
+		findings_free(&f);
+		gc_result_free(&r);
+	}
+	heap_free(&h);
+	if (rc) {
+		diff_side_free(s);
+		return die("out of memory comparing %s", path);
+	}
+	return 0;
+}
+
+static int cmp_growth(const void *pa, const void *pb)
+{
+	const group_row *a = pa, *b = pb;
+	int64_t x = (int64_t)a->b_bytes - (int64_t)a->a_bytes, y = (int64_t)b->b_bytes - (int64_t)b->a_bytes;
+	if (x != y)
+		return x < y ? 1 : -1;
+	int64_t cx = (int64_t)a->b_count - (int64_t)a->a_count, cy = (int64_t)b->b_count - (int64_t)b->a_count;
+	if (cx != cy)
+		return cx < cy ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_churn(const void *pa, const void *pb)
+{
+	const group_row *a = pa, *b = pb;
+	uint64_t x = a->added + a->removed, y = b->added + b->removed;
+	if (x != y)
+		return x < y ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/* A set of strings (facts, keys): open addressing over a power-of-two table. */
+typedef struct strset {
+	const char **v;
+	uint32_t mask;
+} strset;
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h ^ (h >> 31);
+}
+
+static int strset_init(strset *s, uint32_t n)
+{
+	uint32_t size = 16;
+	while (size < n * 2 + 2)
+		size *= 2;
+	s->v = calloc(size, sizeof *s->v);
+	s->mask = size - 1;
+	return s->v ? 0 : -1;
+}
+
+static void strset_add(strset *s, const char *x)
+{
+	uint32_t at = (uint32_t)hash(x) & s->mask;
+	while (s->v[at] && strcmp(s->v[at], x) != 0)
+		at = (at + 1) & s->mask;
+	s->v[at] = x;
+}
+
+static int strset_has(const strset *s, const char *x)
+{
+	for (uint32_t at = (uint32_t)hash(x) & s->mask; s->v[at]; at = (at + 1) & s->mask)
+		if (strcmp(s->v[at], x) == 0)
+			return 1;
+	return 0;
+}
+
+/* Facts of B not in A. */
+static void new_facts(const diff_fact *a, uint32_t na, const diff_fact *b, uint32_t nb, const char *title,
+		      enum out_format fmt, long top, int *first_section)
+{
+	strset s;
+	if (strset_init(&s, na))
+		return;
+	for (uint32_t k = 0; k < na; k++)
+		strset_add(&s, a[k].text);
+	uint32_t count = 0;
+	for (uint32_t k = 0; k < nb; k++)
+		count += !strset_has(&s, b[k].text);
+	if (fmt == FMT_TEXT)
+		printf("%s: %u\n", title, count);
+	if (fmt == FMT_JSON)
+		printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, count);
+	*first_section = 0;
+	long shown = 0;
+	for (uint32_t k = 0; k < nb && shown < top; k++) {
+		if (strset_has(&s, b[k].text))
+			continue;
+		if (fmt == FMT_TEXT)
+			printf("  %s\n", b[k].text);
+		else if (fmt == FMT_CSV) {
+			printf("%s,", title);
+			csv_str(stdout, b[k].text);
+			printf(",,,,,,,\n");
+		} else {
+			printf("%s", shown ? "," : "");
+			json_str(stdout, b[k].text);
+		}
+		shown++;
+	}
+	if (fmt == FMT_JSON)
+		printf("]}");
+	free(s.v);
+}
+
+static void group_table(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, const char *title,
+			enum out_format fmt, long top, int growth, int *first_section)
+{
+	group_rows g = {0};
+	if (diff_groups(a, b, r, by, &g))
+		return;
+	qsort(g.v, g.n, sizeof *g.v, growth ? cmp_growth : cmp_churn);
+	if (fmt == FMT_TEXT) {
+		printf("%s:\n  %-44s %9s %9s %9s %14s %14s %14s %8s %8s\n", title, by == BY_CLASS ? "class" : by == BY_PACKAGE ? "package" : "outer",
+		       "A count", "B count", "delta", "A bytes", "B bytes", "delta", "added", "removed");
+	}
+	if (fmt == FMT_JSON)
+		printf("%s\"%s\":[", *first_section ? "" : ",", title);
+	*first_section = 0;
+	long shown = 0;
+	for (size_t k = 0; k < g.n && shown < top; k++) {
+		const group_row *x = &g.v[k];
+		if (!growth && x->added + x->removed == 0)
+			break;
+		long long dc = (long long)x->b_count - (long long)x->a_count, db = (long long)x->b_bytes - (long long)x->a_bytes;
+		if (fmt == FMT_TEXT)
+			printf("  %-44s %9llu %9llu %+9lld %14llu %14llu %+14lld %8llu %8llu\n", x->name,
+			       (unsigned long long)x->a_count, (unsigned long long)x->b_count, dc, (unsigned long long)x->a_bytes,
+			       (unsigned long long)x->b_bytes, db, (unsigned long long)x->added, (unsigned long long)x->removed);
+		else if (fmt == FMT_CSV) {
+			printf("%s,", title);
+			csv_str(stdout, x->name);
+			printf(",%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)x->a_count, (unsigned long long)x->b_count,
+			       (unsigned long long)x->a_bytes, (unsigned long long)x->b_bytes, (unsigned long long)x->added,
+			       (unsigned long long)x->removed, (unsigned long long)x->kept);
+		} else {
+			printf("%s{\"name\":", shown ? "," : "");
+			json_str(stdout, x->name);
+			printf(",\"a_count\":%llu,\"b_count\":%llu,\"a_bytes\":%llu,\"b_bytes\":%llu,\"added\":%llu,\"removed\":%llu,"
+			       "\"kept\":%llu}", (unsigned long long)x->a_count, (unsigned long long)x->b_count,
+			       (unsigned long long)x->a_bytes, (unsigned long long)x->b_bytes, (unsigned long long)x->added,
+			       (unsigned long long)x->removed, (unsigned long long)x->kept);
+		}
+		shown++;
+	}
+	if (fmt == FMT_JSON)
+		printf("]");
+	group_rows_free(&g);
+}
+
+/* Objects of B that a predicate selects, listed with their count. */
+static void object_list(const diff_side *a, const diff_side *b, const diff_result *r, int which, const char *title,
+			enum out_format fmt, long top, int *first_section)
+{
+	uint32_t count = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		long shown = 0;
+		if (pass == 1 && fmt == FMT_TEXT)
+			printf("%s: %u\n", title, count);
+		if (pass == 1 && fmt == FMT_JSON) {
+			printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, count);
+			*first_section = 0;
+		}
+		for (uint32_t k = 0; k < b->n; k++) {
+			const diff_obj *o = &b->v[k];
+			int32_t ak = r->b_match[k];
+			int hit;
+			if (which == 0) /* garbage in A, still alive in B */
+				hit = ak >= 0 && r->b_status[k] == DS_KEPT && a->v[ak].garbage && o->reachable;
+			else /* new roots */
+				hit = RK_IS_ROOT(o->root_kind) && o->root_kind != RK_DISREGARD &&
+				      (ak < 0 || r->b_status[k] != DS_KEPT || !RK_IS_ROOT(a->v[ak].root_kind));
+			if (!hit)
+				continue;
+			if (pass == 0) {
+				count++;
+				continue;
+			}
+			if (shown >= top)
+				break;
+			const char *kind = root_kind_names[o->root_kind < RK_COUNT ? o->root_kind : 0];
+			if (fmt == FMT_TEXT)
+				printf("  #%d %s%s%s\n", o->idx, o->key, which ? "  " : "", which ? kind : "");
+			else if (fmt == FMT_CSV) {
+				printf("%s,", title);
+				csv_str(stdout, o->key);
+				printf(",%d,%s,,,,,\n", o->idx, which ? kind : "");
+			} else {
+				printf("%s{\"idx\":%d,\"name\":", shown ? "," : "", o->idx);
+				json_str(stdout, o->key);
+				if (which)
+					printf(",\"root_kind\":\"%s\"", kind);
+				printf("}");
+			}
+			shown++;
+		}
+	}
+	if (fmt == FMT_JSON)
+		printf("]}");
+}
+
+static int pairwise(const char *pa, const char *pb, enum out_format fmt, long top, const char *out, int force)
+{
+	diff_side a, b;
+	if (load_side(pa, &a))
+		return 1;
+	if (load_side(pb, &b)) {
+		diff_side_free(&a);
+		return 1;
+	}
+	diff_result r;
+	int rc = 0;
+	if (diff_compare(&a, &b, &r)) {
+		rc = die("out of memory comparing");
+		goto done;
+	}
+	uint64_t abytes = 0, bbytes = 0;
+	for (uint32_t k = 0; k < a.n; k++)
+		abytes += a.v[k].size;
+	for (uint32_t k = 0; k < b.n; k++)
+		bbytes += b.v[k].size;
+	int first = 1;
+	if (fmt == FMT_TEXT) {
+		printf("diff %s -> %s: %s\n", pa, pb, r.same_process ? "one process (objects matched by index and serial as well as by name)"
+									: "different processes (objects matched by class and path name)");
+		printf("objects: A %u (%llu bytes), B %u (%llu bytes): %u kept, %u added, %u removed, %u replaced; %u slots reused\n",
+		       a.n, (unsigned long long)abytes, b.n, (unsigned long long)bbytes, r.kept, r.added, r.removed, r.replaced,
+		       r.reused_slots);
+	} else if (fmt == FMT_JSON) {
+		printf("{\"a\":");
+		json_str(stdout, pa);
+		printf(",\"b\":");
+		json_str(stdout, pb);
+		printf(",\"same_process\":%s,\"a_objects\":%u,\"b_objects\":%u,\"a_bytes\":%llu,\"b_bytes\":%llu,\"kept\":%u,"
+		       "\"added\":%u,\"removed\":%u,\"replaced\":%u,\"reused_slots\":%u,", r.same_process ? "true" : "false",
+		       a.n, b.n, (unsigned long long)abytes, (unsigned long long)bbytes, r.kept, r.added, r.removed, r.replaced,
+		       r.reused_slots);
+	} else {
+		printf("section,key,a_count,b_count,a_bytes,b_bytes,added,removed,kept\n");
+		printf("summary,objects,%u,%u,%llu,%llu,%u,%u,%u\n", a.n, b.n, (unsigned long long)abytes,
+		       (unsigned long long)bbytes, r.added, r.removed, r.kept);
+	}
+	group_table(&a, &b, &r, BY_CLASS, "class histogram", fmt, top, 1, &first);
+	group_table(&a, &b, &r, BY_PACKAGE, "added and removed by package", fmt, top, 0, &first);
+	group_table(&a, &b, &r, BY_OUTER, "added and removed by outer", fmt, top, 0, &first);
+	object_list(&a, &b, &r, 0, "garbage in A still alive in B", fmt, top, &first);
+	object_list(&a, &b, &r, 1, "new roots", fmt, top, &first);
+	new_facts(a.eliminated, a.neliminated, b.eliminated, b.neliminated, "new eliminated references", fmt, top, &first);
+	new_facts(a.disagreements, a.ndisagreements, b.disagreements, b.ndisagreements, "new cluster disagreements", fmt,
+		  top, &first);
+	if (fmt == FMT_JSON)
+		printf("}\n");
+	if (out) {
+		char err[SNAP_ERR_MAX];
+		if (diff_store(out, force, &a, &b, &r, err, sizeof err))
+			rc = die("%s", err);
+	}
+	diff_result_free(&r);
+done:
+	diff_side_free(&a);
+	diff_side_free(&b);
+	return rc;
+}
+
+/* ---- leak mode ---- */
+
+typedef struct leak_group {
+	char *key;
+	uint32_t count, representative;
+	uint64_t bytes;
+} leak_group;
+
+static int cmp_leak(const void *pa, const void *pb)
+{
+	const leak_group *a = pa, *b = pb;
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	return strcmp(a->key, b->key);
+}
+
+/* The generic chain of C's object K: root first, numbered names made generic. */
+static char *chain_key(const diff_side *c, uint32_t k)
+{
+	size_t cap = 1024, len = 0;
+	char *out = malloc(cap), g[8192];
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	const diff_obj *o = &c->v[k];
+	if (o->distance == UINT32_MAX) {
+		generic_name(o->key, g, sizeof g);
+		snprintf(out, cap, "(kept only through cluster lists) %s", g);
+		return out;
+	}
+	/* walk to the root, then write root first */
+	uint32_t path[4096], n = 0;
+	for (uint32_t at = k; n < 4096;) {
+		path[n++] = at;
+		obj_t p = c->v[at].parent;
+		if (p == OBJ_NONE || (uint32_t)p >= c->slots || c->by_idx[p] < 0)
+			break;
+		at = (uint32_t)c->by_idx[p];
+	}
+	for (uint32_t i = n; i-- > 0;) {
+		const diff_obj *x = &c->v[path[i]];
+		char via[1024];
+		generic_name(x->via, via, sizeof via);
+		generic_name(x->key, g, sizeof g);
+		size_t need = strlen(via) + strlen(g) + 16;
+		if (len + need >= cap) {
+			char *p = realloc(out, cap = (len + need) * 2);
+			if (!p) {
+				free(out);
+				return NULL;
+			}
+			out = p;
+		}
+		len += (size_t)snprintf(out + len, cap - len, i + 1 == n ? "%s" : " -> %s = %s", i + 1 == n ? g : via, g);
+	}
+	return out;
+}
+
+static int leaks(const char *pa, const char *pb, const char *pc, enum out_format fmt, long top)
+{
+	diff_side a, b, c;
+	if (load_side(pa, &a))
+		return 1;
+	if (load_side(pb, &b)) {
+		diff_side_free(&a);
+		return 1;
+	}
+	if (load_side(pc, &c)) {
+		diff_side_free(&a);
+		diff_side_free(&b);
+		return 1;
+	}
+	diff_result ab, bc;
+	int rc = 0;
+	leak_group *groups = NULL;
+	size_t ngroups = 0;
+	uint32_t candidates = 0;
+	uint64_t bytes = 0;
+	if (diff_compare(&a, &b, &ab) || diff_compare(&b, &c, &bc)) {
+		rc = die("out of memory comparing");
+		goto done;
+	}
+	/* candidates: new in B, the same object alive in C; grouped by generic chain */
+	strset seen;
+	if (strset_init(&seen, c.n) || !(groups = calloc((size_t)c.n + 1, sizeof *groups))) {
+		rc = die("out of memory");
+		goto done;
+	}
+	size_t table_size = (size_t)seen.mask + 1;
+	uint32_t *slot_group = calloc(table_size, sizeof *slot_group);
+	if (!slot_group) {
+		rc = die("out of memory");
+		goto done;
+	}
+	for (uint32_t k = 0; k < b.n; k++) {
+		if (ab.b_status[k] != DS_ADDED && ab.b_status[k] != DS_REPLACED)
+			continue;
+		int32_t ck = bc.a_match[k];
+		if (ck < 0 || bc.a_status[k] != DS_KEPT || !c.v[ck].reachable)
+			continue;
+		char *key = chain_key(&c, (uint32_t)ck);
+		if (!key) {
+			rc = die("out of memory");
+			break;
+		}
+		uint32_t at = (uint32_t)hash(key) & seen.mask;
+		while (seen.v[at] && strcmp(seen.v[at], key) != 0)
+			at = (at + 1) & seen.mask;
+		if (!seen.v[at]) {
+			groups[ngroups] = (leak_group){key, 0, (uint32_t)ck, 0};
+			seen.v[at] = key;
+			slot_group[at] = (uint32_t)ngroups++;
+		} else {
+			free(key);
+		}
+		leak_group *g = &groups[slot_group[at]];
+		g->count++;
+		g->bytes += c.v[ck].size;
+		candidates++;
+		bytes += c.v[ck].size;
+	}
+	free(slot_group);
+	free(seen.v);
+	qsort(groups, ngroups, sizeof *groups, cmp_leak);
+	view *cv = NULL;
+	if (fmt == FMT_TEXT) {
+		printf("leak candidates: objects new in %s (absent from %s) still alive in %s after its GC\n", pb, pa, pc);
+		printf("%u objects, %llu bytes, in %zu groups by retention chain (largest first)\n", candidates,
+		       (unsigned long long)bytes, ngroups);
+		cv = open_input(pc);
+	} else if (fmt == FMT_JSON) {
+		printf("{\"candidates\":%u,\"bytes\":%llu,\"groups\":[", candidates, (unsigned long long)bytes);
+	} else {
+		printf("group,objects,bytes,representative,chain\n");
+	}
+	for (size_t g = 0; g < ngroups && (long)g < top; g++) {
+		const leak_group *x = &groups[g];
+		const diff_obj *rep = &c.v[x->representative];
+		if (fmt == FMT_TEXT) {
+			printf("\ngroup %zu: %u objects, %llu bytes\n  chain: %s\n  representative: #%d %s\n", g + 1, x->count,
+			       (unsigned long long)x->bytes, x->key, rep->idx, rep->key);
+			chains cs = {0};
+			if (cv && query_shortest(cv, rep->idx, &cs) == 0 && cs.n)
+				print_chain_text(cv, stdout, &cs.v[0]);
+			chains_free(&cs);
+		} else if (fmt == FMT_JSON) {
+			printf("%s{\"objects\":%u,\"bytes\":%llu,\"representative\":%d,\"name\":", g ? "," : "", x->count,
+			       (unsigned long long)x->bytes, rep->idx);
+			json_str(stdout, rep->key);
+			printf(",\"chain\":");
+			json_str(stdout, x->key);
+			printf("}");
+		} else {
+			printf("%zu,%u,%llu,%d,", g + 1, x->count, (unsigned long long)x->bytes, rep->idx);
+			csv_str(stdout, x->key);
+			putchar('\n');
+		}
+	}
+	if (fmt == FMT_JSON)
+		printf("]}\n");
+	if (cv)
+		cv->close(cv);
+	diff_result_free(&bc);
+done:
+	diff_result_free(&ab);
+	for (size_t g = 0; g < ngroups; g++)
+		free(groups[g].key);
+	free(groups);
+	diff_side_free(&a);
+	diff_side_free(&b);
+	diff_side_free(&c);
+	return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	const char *in[2] = {NULL, NULL}, *baseline = NULL, *target = NULL, *final = NULL, *out = NULL;
+	enum out_format fmt = FMT_TEXT;
+	long long top = 20;
+	int force = 0, n = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (strcmp(a, "--format") == 0 && more) {
+			if (parse_format(argv[++i], 1, &fmt))
+				return usage_error("diff", "--format is text, json or csv");
+		} else if (strcmp(a, "--top") == 0 && more) {
+			if ((top = parse_count(argv[++i], 1LL << 40)) < 1)
+				return usage_error("diff", "--top takes a positive number");
+		} else if (strcmp(a, "--baseline") == 0 && more) {
+			baseline = argv[++i];
+		} else if (strcmp(a, "--target") == 0 && more) {
+			target = argv[++i];
+		} else if (strcmp(a, "--final") == 0 && more) {
+			final = argv[++i];
+		} else if (strcmp(a, "-o") == 0 && more) {
+			out = argv[++i];
+		} else if (strcmp(a, "--force") == 0) {
+			force = 1;
+		} else if (a[0] == '-' && a[1] == '-') {
+			return usage_error("diff", "unknown option '%s' or missing value", a);
+		} else if (n < 2) {
+			in[n++] = a;
+		} else {
+			return usage_error("diff", "too many arguments");
+		}
+	}
+	if (baseline || target || final) {
+		if (!baseline || !target || !final || n)
+			return usage_error("diff", "leak mode needs --baseline A --target B --final C and nothing else");
+		if (out)
+			return usage_error("diff", "-o is for the two-way diff");
+		return leaks(baseline, target, final, fmt, top);
+	}
+	if (n != 2)
+		return usage_error("diff", "needs A and B (or --baseline, --target and --final)");
+	if (out && !force && access(out, F_OK) == 0)
+		return die("%s: already exists (use --force to overwrite)", out);
+	return pairwise(in[0], in[1], fmt, top, out, force);
+}
