@@ -6,19 +6,6 @@
 
 #include "vec.h"
 
-#define DUP(dst, src, n) ((dst) = malloc((size_t)(n) * sizeof *(src) + 1), (dst) ? memcpy((dst), (src), (size_t)(n) * sizeof *(src)) : NULL)
-
-static int copy_strings(const strtab *from, strtab *to)
-{
-	strtab_free(to);
-	to->count = from->count;
-	to->cap = from->count + 1;
-	to->arena_len = to->arena_cap = from->arena_len;
-	if (!DUP(to->arena, from->arena, from->arena_len + 1) || !DUP(to->off, from->off, (size_t)from->count + 1))
-		return -1;
-	return 0;
-}
-
 static int push_dangling(heap *o, dangling_ref d)
 {
 	if (heap_needs_grow(o->ndangling)) {
@@ -72,7 +59,8 @@ int gc_after_heap(const heap *h, const gc_result *r, heap *o)
 	o->label = h->label;
 	o->mode = h->mode;
 	o->first_gc_index = h->first_gc_index;
-	if (copy_strings(&h->strings, &o->strings) || heap_alloc_slots(o, h->slots))
+	strtab_free(&o->strings);
+	if (strtab_copy(&o->strings, &h->strings) || heap_alloc_slots(o, h->slots))
 		return -1;
 	memcpy(o->serial, h->serial, (size_t)h->slots * sizeof *o->serial);
 	memcpy(o->cls, h->cls, (size_t)h->slots * sizeof *o->cls);

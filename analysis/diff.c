@@ -1,4 +1,5 @@
-/* diff.c — building diff sides from analysed heaps and matching them. */
+/* diff.c — building diff sides from analysed heaps, matching them, and
+ * aggregating the result (see diff.h). */
 #include "diff.h"
 
 #include <stdio.h>
@@ -16,13 +17,75 @@ static char *fact(const char *a, const char *b, const char *c)
 	return s;
 }
 
+void diff_name(const diff_side *s, uint32_t id, uint32_t num, char *buf, size_t cap)
+{
+	if (num)
+		snprintf(buf, cap, "%s_%u", strtab_get(&s->strings, id), num - 1);
+	else
+		snprintf(buf, cap, "%s", strtab_get(&s->strings, id));
+}
+
+static int is_package(const diff_side *s, const diff_obj *o)
+{
+	return o->cls_num == 0 && strcmp(strtab_get(&s->strings, o->cls), "Package") == 0;
+}
+
+/* Position of K's outer, or -1. */
+static int64_t outer_pos(const diff_side *s, const diff_obj *o)
+{
+	if (o->outer < 0 || (uint32_t)o->outer >= s->slots)
+		return -1;
+	return s->by_idx[o->outer];
+}
+
+char *diff_full_name(const diff_side *s, uint32_t k)
+{
+	/* the chain k, outer(k), ...; then written outermost first, the engine's way */
+	uint32_t chain[1024], n = 0;
+	for (int64_t at = k; at >= 0 && n < 1024; at = outer_pos(s, &s->v[at]))
+		chain[n++] = (uint32_t)at;
+	size_t cap = 256, len;
+	char *out = malloc(cap), name[HEAP_NAME_MAX];
+	if (!out)
+		return NULL;
+	diff_name(s, s->v[k].cls, s->v[k].cls_num, name, sizeof name);
+	len = (size_t)snprintf(out, cap, "%s ", name);
+	for (uint32_t i = n; i-- > 0;) {
+		const diff_obj *o = &s->v[chain[i]];
+		char sep = 0;
+		if (i + 1 < n) {
+			const diff_obj *outer = &s->v[chain[i + 1]];
+			int outer2_pkg = i + 2 < n && is_package(s, &s->v[chain[i + 2]]);
+			sep = !is_package(s, outer) && outer2_pkg ? ':' : '.';
+		}
+		diff_name(s, o->name, o->num, name, sizeof name);
+		size_t need = len + strlen(name) + 2;
+		if (need > cap) {
+			char *p = realloc(out, cap = need * 2);
+			if (!p) {
+				free(out);
+				return NULL;
+			}
+			out = p;
+		}
+		if (sep)
+			out[len++] = sep;
+		len += (size_t)snprintf(out + len, cap - len, "%s", name);
+	}
+	return out;
+}
+
 int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, diff_side *out)
 {
 	memset(out, 0, sizeof *out);
 	out->slots = h->slots;
 	out->v = calloc((size_t)h->objects + 1, sizeof *out->v);
 	out->by_idx = malloc(((size_t)h->slots + 1) * sizeof *out->by_idx);
-	if (!out->v || !out->by_idx)
+	if (!out->v || !out->by_idx || strtab_copy(&out->strings, &h->strings))
+		return -1;
+	uint32_t s_class = strtab_intern(&out->strings, "Class", 5), s_outer = strtab_intern(&out->strings, "Outer", 5);
+	uint32_t s_unnamed = strtab_intern(&out->strings, "(unnamed)", 9);
+	if (s_class == UINT32_MAX || s_outer == UINT32_MAX || s_unnamed == UINT32_MAX)
 		return -1;
 	for (uint32_t i = 0; i < h->slots; i++) {
 		out->by_idx[i] = -1;
@@ -31,17 +94,21 @@ int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, di
 		diff_obj *o = &out->v[out->n];
 		out->by_idx[i] = (int32_t)out->n++;
 		o->idx = (obj_t)i;
+		o->outer = h->outer[i];
 		o->parent = r->parent[i];
 		o->serial = h->serial[i];
 		o->size = h->size[i];
 		o->distance = r->distance[i];
+		o->name = h->name[i];
+		o->num = h->name_num[i];
+		o->cls = h->name[h->cls[i]];
+		o->cls_num = h->name_num[h->cls[i]];
+		uint32_t via = r->via[i];
+		o->via = via == VIA_NONE ? 0 : via == VIA_CLASS ? s_class : via == VIA_OUTER ? s_outer
+			 : h->ref_prop[via - 2] ? h->ref_prop[via - 2] : s_unnamed;
 		o->garbage = (uint8_t)heap_is_garbage(h, (obj_t)i);
 		o->reachable = r->reachable[i];
 		o->root_kind = r->root_kind[i];
-		o->key = heap_full_name(h, (obj_t)i);
-		o->via = strdup(r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]));
-		if (!o->key || !o->via)
-			return -1;
 	}
 	out->eliminated = calloc((size_t)r->neliminated + 1, sizeof *out->eliminated);
 	out->disagreements = calloc((size_t)f->n + 1, sizeof *out->disagreements);
@@ -75,10 +142,6 @@ int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, di
 
 void diff_side_free(diff_side *s)
 {
-	for (uint32_t k = 0; k < s->n; k++) {
-		free(s->v[k].key);
-		free(s->v[k].via);
-	}
 	for (uint32_t k = 0; k < s->neliminated; k++)
 		free(s->eliminated[k].text);
 	for (uint32_t k = 0; k < s->ndisagreements; k++)
@@ -87,7 +150,7 @@ void diff_side_free(diff_side *s)
 	free(s->by_idx);
 	free(s->eliminated);
 	free(s->disagreements);
-	free(s->label);
+	strtab_free(&s->strings);
 	memset(s, 0, sizeof *s);
 }
 
@@ -100,12 +163,75 @@ void diff_result_free(diff_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-static uint64_t hash_str(const char *s)
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h ^ (h >> 31);
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+/* The match key of an object: its outer's position in B, name and class. */
+static uint64_t key_hash(int64_t outer_b, uint32_t name, uint32_t num, uint32_t cls, uint32_t cls_num)
+{
+	uint64_t h = mix(mix(mix(mix(mix(0, (uint64_t)outer_b), name), num), cls), cls_num);
+	return h ^ (h >> 29);
+}
+
+#define UNMAPPED (UINT32_MAX - 1)
+
+/* B's id of A's string ID (UINT32_MAX when B lacks it), memoized in AMAP. */
+static uint32_t map_string(const diff_side *a, strtab *bs, uint32_t *amap, uint32_t id)
+{
+	if (amap[id] == UNMAPPED)
+		amap[id] = strtab_find(bs, strtab_get(&a->strings, id), strtab_len(&a->strings, id));
+	return amap[id];
+}
+
+/* Positions of A's objects, outers before the objects they contain. */
+static uint32_t *outer_first(const diff_side *a)
+{
+	uint32_t *depth = malloc(((size_t)a->n + 1) * sizeof *depth), *order = malloc(((size_t)a->n + 1) * sizeof *order);
+	uint32_t *count = NULL, maxd = 0;
+	if (!depth || !order)
+		goto fail;
+	for (uint32_t k = 0; k < a->n; k++)
+		depth[k] = UINT32_MAX;
+	for (uint32_t k = 0; k < a->n; k++) {
+		/* walk up to a known depth (or the top), then fill in on the way back */
+		uint32_t at = k, n = 0;
+		while (depth[at] == UINT32_MAX) {
+			order[n++] = at; /* borrowed as a stack */
+			int64_t o = outer_pos(a, &a->v[at]);
+			if (o < 0 || n > a->n)
+				break;
+			at = (uint32_t)o;
+		}
+		uint32_t d = depth[at] == UINT32_MAX ? 0 : depth[at] + 1;
+		while (n-- > 0) {
+			if (depth[order[n]] == UINT32_MAX)
+				depth[order[n]] = d++;
+			else
+				d = depth[order[n]] + 1;
+		}
+		if (depth[k] > maxd)
+			maxd = depth[k];
+	}
+	count = calloc((size_t)maxd + 2, sizeof *count);
+	if (!count)
+		goto fail;
+	for (uint32_t k = 0; k < a->n; k++)
+		count[depth[k] + 1]++;
+	for (uint32_t d = 0; d <= maxd; d++)
+		count[d + 1] += count[d];
+	for (uint32_t k = 0; k < a->n; k++)
+		order[count[depth[k]]++] = k;
+	free(depth);
+	free(count);
+	return order;
+fail:
+	free(depth);
+	free(order);
+	free(count);
+	return NULL;
 }
 
 int diff_compare(const diff_side *a, const diff_side *b, diff_result *out)
@@ -119,37 +245,51 @@ int diff_compare(const diff_side *a, const diff_side *b, diff_result *out)
 	while (size < b->n * 2u + 2)
 		size *= 2;
 	int32_t *table = malloc((size_t)size * sizeof *table); /* B positions by key */
-	if (!out->a_match || !out->b_match || !out->a_status || !out->b_status || !table) {
-		free(table);
-		return -1;
-	}
+	uint32_t *amap = malloc(((size_t)a->strings.count + 1) * sizeof *amap); /* A string id -> B's */
+	uint32_t *order = outer_first(a);
+	int rc = -1;
+	if (!out->a_match || !out->b_match || !out->a_status || !out->b_status || !table || !amap || !order)
+		goto done;
+	strtab bs = b->strings; /* a local copy: strtab_find builds its hash index lazily */
+	for (uint32_t id = 0; id < a->strings.count; id++)
+		amap[id] = UNMAPPED; /* mapped on first use: most strings are property names */
 	for (uint32_t k = 0; k < size; k++)
 		table[k] = -1;
 	for (uint32_t k = 0; k < b->n; k++) {
-		uint32_t at = (uint32_t)hash_str(b->v[k].key) & (size - 1);
+		const diff_obj *o = &b->v[k];
+		uint32_t at = (uint32_t)key_hash(outer_pos(b, o), o->name, o->num, o->cls, o->cls_num) & (size - 1);
 		while (table[at] >= 0)
 			at = (at + 1) & (size - 1);
 		table[at] = (int32_t)k;
 		out->b_match[k] = -1;
 	}
-	/* match by full name (the first B object of that name not yet taken) */
-	uint32_t same_identity = 0, matched = 0;
-	for (uint32_t k = 0; k < a->n; k++) {
+	for (uint32_t k = 0; k < a->n; k++)
 		out->a_match[k] = -1;
-		uint32_t at = (uint32_t)hash_str(a->v[k].key) & (size - 1);
+	/* match outers first: an object matches only under its outer's match */
+	uint32_t same_identity = 0, matched = 0;
+	for (uint32_t i = 0; i < a->n; i++) {
+		uint32_t k = order[i];
+		const diff_obj *o = &a->v[k];
+		int64_t ao = outer_pos(a, o), bo = -1;
+		if (ao >= 0 && (bo = out->a_match[ao]) < 0)
+			continue;
+		uint32_t name = map_string(a, &bs, amap, o->name), cls = map_string(a, &bs, amap, o->cls);
+		if (name == UINT32_MAX || cls == UINT32_MAX)
+			continue;
+		uint32_t at = (uint32_t)key_hash(bo, name, o->num, cls, o->cls_num) & (size - 1);
 		for (; table[at] >= 0; at = (at + 1) & (size - 1)) {
 			int32_t bk = table[at];
-			if (out->b_match[bk] < 0 && strcmp(a->v[k].key, b->v[bk].key) == 0) {
+			const diff_obj *x = &b->v[bk];
+			if (out->b_match[bk] < 0 && x->name == name && x->num == o->num && x->cls == cls &&
+			    x->cls_num == o->cls_num && outer_pos(b, x) == bo) {
 				out->a_match[k] = bk;
 				out->b_match[bk] = (int32_t)k;
 				matched++;
-				same_identity += a->v[k].idx == b->v[bk].idx && a->v[k].serial == b->v[bk].serial &&
-						 a->v[k].serial != 0;
+				same_identity += o->idx == x->idx && o->serial == x->serial && o->serial != 0;
 				break;
 			}
 		}
 	}
-	free(table);
 	/* one process when most matched objects keep their index and serial */
 	out->same_process = matched > 0 && same_identity * 2 > matched;
 	for (uint32_t k = 0; k < a->n; k++) {
@@ -177,7 +317,14 @@ int diff_compare(const diff_side *a, const diff_side *b, diff_result *out)
 			if ((uint32_t)i < b->slots && b->by_idx[i] >= 0 && b->v[b->by_idx[i]].serial != a->v[k].serial)
 				out->reused_slots++;
 		}
-	return 0;
+	if (bs.hash != b->strings.hash)
+		free(bs.hash); /* the index strtab_find built on the copy */
+	rc = 0;
+done:
+	free(table);
+	free(amap);
+	free(order);
+	return rc;
 }
 
 void generic_name(const char *in, char *out, size_t cap)
@@ -212,33 +359,7 @@ void generic_name(const char *in, char *out, size_t cap)
 	out[n] = '\0';
 }
 
-void key_part(const char *key, enum diff_by by, char *buf, size_t cap)
-{
-	const char *space = strchr(key, ' ');
-	const char *path = space ? space + 1 : key;
-	size_t n;
-	if (by == BY_CLASS) {
-		n = space ? (size_t)(space - key) : strlen(key);
-	} else if (by == BY_PACKAGE) {
-		n = strcspn(path, ".:");
-		key = path;
-	} else {
-		const char *last = NULL;
-		for (const char *p = path; *p; p++)
-			if (*p == '.' || *p == ':')
-				last = p;
-		if (!last) {
-			snprintf(buf, cap, "(none)");
-			return;
-		}
-		n = (size_t)(last - path);
-		key = path;
-	}
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(buf, key, n);
-	buf[n] = '\0';
-}
+/* ---- aggregates ---- */
 
 void group_rows_free(group_rows *g)
 {
@@ -248,9 +369,17 @@ void group_rows_free(group_rows *g)
 	memset(g, 0, sizeof *g);
 }
 
-/* Position of NAME's row, added when new; SIZE is a power of two, TABLE
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h ^ (h >> 31);
+}
+
+/* The row of class NAME, added when new; TABLE (a power of two, SIZE)
  * holds row positions + 1. */
-static int64_t group_of(group_rows *g, uint32_t *table, uint32_t size, const char *name)
+static int64_t class_row(group_rows *g, uint32_t *table, uint32_t size, const char *name)
 {
 	uint32_t at = (uint32_t)hash_str(name) & (size - 1);
 	for (; table[at]; at = (at + 1) & (size - 1))
@@ -265,49 +394,181 @@ static int64_t group_of(group_rows *g, uint32_t *table, uint32_t size, const cha
 	return (int64_t)g->n - 1;
 }
 
-int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, group_rows *out)
+static group_row *new_row(group_rows *g, int side, uint32_t pos)
 {
-	uint32_t size = 1;
-	while (size < (a->n + b->n) * 2u + 2)
-		size *= 2;
-	uint32_t *table = calloc(size, sizeof *table);
-	out->n = 0;
-	out->v = malloc(((size_t)a->n + b->n + 1) * sizeof *out->v);
-	if (!table || !out->v) {
-		free(table);
-		return -1;
+	group_row *row = &g->v[g->n++];
+	memset(row, 0, sizeof *row);
+	row->side = side;
+	row->pos = pos;
+	return row;
+}
+
+/* For every object, the object whose name its group takes: the outer
+ * (BY_OUTER) or the outermost object (BY_PACKAGE); -1 for none.  Computed
+ * outers first, so each is one step. */
+static int64_t *group_subjects(const diff_side *s, enum diff_by by)
+{
+	int64_t *sub = malloc(((size_t)s->n + 1) * sizeof *sub);
+	uint32_t *order = by == BY_PACKAGE ? outer_first(s) : NULL;
+	if (!sub || (by == BY_PACKAGE && !order)) {
+		free(sub);
+		free(order);
+		return NULL;
 	}
-	char part[4096];
-	for (int side = 0; side < 2; side++) {
-		const diff_side *s = side ? b : a;
-		for (uint32_t k = 0; k < s->n; k++) {
-			key_part(s->v[k].key, by, part, sizeof part);
-			int64_t g = group_of(out, table, size, part);
-			if (g < 0) {
-				free(table);
-				return -1;
-			}
-			group_row *row = &out->v[g];
-			uint8_t st = side ? r->b_status[k] : r->a_status[k];
-			if (side) {
-				row->b_count++;
-				row->b_bytes += s->v[k].size;
-				if (st == DS_ADDED || st == DS_REPLACED) {
-					row->added++;
-					row->added_bytes += s->v[k].size;
-				}
-			} else {
-				row->a_count++;
-				row->a_bytes += s->v[k].size;
-				if (st == DS_REMOVED || st == DS_REPLACED) {
-					row->removed++;
-					row->removed_bytes += s->v[k].size;
-				} else {
-					row->kept++;
-				}
-			}
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t k = order ? order[i] : i;
+		int64_t o = outer_pos(s, &s->v[k]);
+		sub[k] = by == BY_OUTER ? o : o < 0 ? (int64_t)k : sub[o];
+	}
+	free(order);
+	return sub;
+}
+
+static void count(group_row *row, const diff_obj *o, int side, uint8_t st)
+{
+	if (side) {
+		row->b_count++;
+		row->b_bytes += o->size;
+		if (st == DS_ADDED || st == DS_REPLACED) {
+			row->added++;
+			row->added_bytes += o->size;
+		}
+	} else {
+		row->a_count++;
+		row->a_bytes += o->size;
+		if (st == DS_REMOVED || st == DS_REPLACED) {
+			row->removed++;
+			row->removed_bytes += o->size;
+		} else {
+			row->kept++;
 		}
 	}
+}
+
+/* Classes: by name, memoized by string id for the unnumbered ones. */
+static int class_groups(const diff_side *a, const diff_side *b, const diff_result *r, group_rows *out)
+{
+	uint32_t size = 1024;
+	uint32_t *table = calloc(size, sizeof *table);
+	int64_t *memo = NULL;
+	int rc = -1;
+	if (!table)
+		return -1;
+	for (int side = 0; side < 2; side++) {
+		const diff_side *s = side ? b : a;
+		free(memo);
+		if (!(memo = calloc((size_t)s->strings.count + 1, sizeof *memo)))
+			goto done;
+		for (uint32_t k = 0; k < s->n; k++) {
+			const diff_obj *o = &s->v[k];
+			int64_t g = o->cls_num ? 0 : memo[o->cls];
+			if (g)
+				g--;
+			else {
+				if (out->n * 2 >= size) { /* keep the table at most half full */
+					uint32_t *t = calloc(size * 2, sizeof *t);
+					if (!t)
+						goto done;
+					for (size_t i = 0; i < out->n; i++) {
+						uint32_t at = (uint32_t)hash_str(out->v[i].name) & (size * 2 - 1);
+						while (t[at])
+							at = (at + 1) & (size * 2 - 1);
+						t[at] = (uint32_t)i + 1;
+					}
+					free(table);
+					table = t;
+					size *= 2;
+				}
+				char name[HEAP_NAME_MAX];
+				diff_name(s, o->cls, o->cls_num, name, sizeof name);
+				if ((g = class_row(out, table, size, name)) < 0)
+					goto done;
+				if (!o->cls_num)
+					memo[o->cls] = g + 1;
+			}
+			count(&out->v[g], o, side, side ? r->b_status[k] : r->a_status[k]);
+		}
+	}
+	rc = 0;
+done:
 	free(table);
-	return 0;
+	free(memo);
+	return rc;
+}
+
+/* Packages and outers: by identity; B's group of a matched A subject. */
+static int identity_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by,
+			   int all_names, group_rows *out)
+{
+	int64_t *sa = group_subjects(a, by), *sb = group_subjects(b, by);
+	uint32_t *ga = calloc((size_t)a->n + 1, sizeof *ga), *gb = calloc((size_t)b->n + 1, sizeof *gb);
+	int64_t none = -1; /* the "(none)" row */
+	int rc = -1;
+	if (!sa || !sb || !ga || !gb)
+		goto done;
+	for (int side = 1; side >= 0; side--) { /* B first: A's matched subjects join B's rows */
+		const diff_side *s = side ? b : a;
+		const int64_t *sub = side ? sb : sa;
+		for (uint32_t k = 0; k < s->n; k++) {
+			int64_t x = sub[k];
+			group_row *row;
+			if (x < 0) {
+				if (none < 0) {
+					none = (int64_t)out->n;
+					new_row(out, -1, 0);
+				}
+				row = &out->v[none];
+			} else {
+				int in_b = side || r->a_match[x] >= 0;
+				uint32_t pos = side ? (uint32_t)x : in_b ? (uint32_t)r->a_match[x] : (uint32_t)x;
+				uint32_t *slot = in_b ? &gb[pos] : &ga[pos];
+				if (!*slot) {
+					new_row(out, in_b, pos);
+					*slot = (uint32_t)out->n;
+				}
+				row = &out->v[*slot - 1];
+			}
+			count(row, &s->v[k], side, side ? r->b_status[k] : r->a_status[k]);
+		}
+	}
+	/* names, for the rows that are shown */
+	for (size_t k = 0; k < out->n; k++) {
+		group_row *row = &out->v[k];
+		if (!all_names && row->added + row->removed == 0)
+			continue;
+		const diff_side *s = row->side ? b : a;
+		if (row->side < 0) {
+			row->name = strdup("(none)");
+		} else if (by == BY_PACKAGE) {
+			char name[HEAP_NAME_MAX];
+			diff_name(s, s->v[row->pos].name, s->v[row->pos].num, name, sizeof name);
+			row->name = strdup(name);
+		} else {
+			char *full = diff_full_name(s, row->pos), *space = full ? strchr(full, ' ') : NULL;
+			row->name = space ? strdup(space + 1) : NULL;
+			free(full);
+		}
+		if (!row->name)
+			goto done;
+	}
+	rc = 0;
+done:
+	free(sa);
+	free(sb);
+	free(ga);
+	free(gb);
+	return rc;
+}
+
+int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, int all_names,
+		group_rows *out)
+{
+	out->n = 0;
+	out->v = malloc(((size_t)a->n + b->n + 2) * sizeof *out->v);
+	if (!out->v)
+		return -1;
+	int rc = by == BY_CLASS ? class_groups(a, b, r, out) : identity_groups(a, b, r, by, all_names, out);
+	if (rc)
+		group_rows_free(out);
+	return rc;
 }

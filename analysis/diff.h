@@ -3,8 +3,10 @@
  * both come from one process.
  *
  * A diff_side is the flat table of one analysed heap that the comparison
- * needs; it is filled from a snapshot (diff_side_from_heap) or from an
- * analysis database (sql/diff_db.c), so both inputs compare alike. */
+ * needs, with its own string table; it is filled from a snapshot
+ * (diff_side_from_heap) or from an analysis database (sql/diff_db.c), so
+ * both inputs compare alike.  Names are kept as string ids; full names are
+ * built only for what is printed or stored. */
 #ifndef UGC_DIFF_H
 #define UGC_DIFF_H
 
@@ -15,11 +17,12 @@
 
 /* One object of a side. */
 typedef struct diff_obj {
-	obj_t idx, parent;      /* parent: on the shortest retention path */
+	obj_t idx, outer, parent;   /* parent: on the shortest retention path */
 	uint32_t serial, size, distance;
+	uint32_t name, num;         /* FName: base string id, number (0 none, else suffix + 1) */
+	uint32_t cls, cls_num;      /* the class's name, the same way */
+	uint32_t via;               /* string id of the edge from the parent ("" none) */
 	uint8_t garbage, reachable, root_kind;
-	char *key;              /* "Class Path": the full name, the match key */
-	char *via;              /* property from the parent, "" when none */
 } diff_obj;
 
 /* A reference the GC nulls, or a cluster disagreement, named by full names. */
@@ -32,13 +35,17 @@ typedef struct diff_side {
 	uint32_t n;
 	int32_t *by_idx;        /* slot -> position in v, -1: free */
 	uint32_t slots;
+	strtab strings;
 	diff_fact *eliminated, *disagreements;
 	uint32_t neliminated, ndisagreements;
-	char *label;
 } diff_side;
 
 int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, diff_side *out);
 void diff_side_free(diff_side *s);
+/* "Class Path" of object K, malloc'd (NULL when out of memory). */
+char *diff_full_name(const diff_side *s, uint32_t k);
+/* The FName of K ("Base_N") into BUF. */
+void diff_name(const diff_side *s, uint32_t id, uint32_t num, char *buf, size_t cap);
 
 /* What became of each object. */
 enum diff_status {
@@ -61,14 +68,16 @@ int diff_compare(const diff_side *a, const diff_side *b, diff_result *out);
 void diff_result_free(diff_result *r);
 
 /* The generic form of a name: numbered suffixes stripped ("BP_Enemy_C_12" ->
- * "BP_Enemy_C_*"), for every component of a path. */
+ * "BP_Enemy_C_*") in every component, array indexes too ("Actors[*]"). */
 void generic_name(const char *in, char *out, size_t cap);
 
 /* Aggregates by a part of the full name. */
 enum diff_by { BY_CLASS, BY_PACKAGE, BY_OUTER };
 
 typedef struct group_row {
-	char *name;
+	char *name;             /* NULL for an unchanged group unless all names were asked */
+	int side;               /* where the name comes from: 0 A, 1 B, -1 "(none)" */
+	uint32_t pos;
 	uint64_t a_count, b_count, a_bytes, b_bytes;
 	uint64_t added, removed, kept, added_bytes, removed_bytes;
 } group_row;
@@ -78,10 +87,11 @@ typedef struct group_rows {
 	size_t n;
 } group_rows;
 
-/* Rows for every distinct part, in no particular order. */
-int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, group_rows *out);
+/* Rows for every distinct part, in no particular order.  Package and outer
+ * groups are told apart by identity (a matched object is one group across
+ * A and B) and named only when they changed, or always with ALL_NAMES. */
+int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, int all_names,
+		group_rows *out);
 void group_rows_free(group_rows *g);
-/* The part of KEY ("Class /Path") that BY names, into BUF. */
-void key_part(const char *key, enum diff_by by, char *buf, size_t cap);
 
 #endif

@@ -2,12 +2,14 @@
  * between two snapshots or databases; and leak mode, `diff --baseline A
  * --target B --final C`: objects new in B still alive in C, grouped by
  * their retention chain with numbered names made generic. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "diff.h"
+#include "gc.h"
 #include "diff_db.h"
 #include "query.h"
 #include "snapshot.h"
@@ -29,8 +31,8 @@ static int load_side(const char *path, diff_side *s)
 	heap h;
 	if (load_or_die(path, &h))
 		return 1;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	gc_options opt = {h.mode, gc_default_keep_flags(h.mode), cores > 0 && cores < 64 ? (int)cores : 1, 0};
+	/* one marking thread: the sides load in parallel, a core each */
+	gc_options opt = {h.mode, gc_default_keep_flags(h.mode), 1, 0};
 	gc_result r;
 	findings f = {0};
 	int rc = gc_run(&h, &opt, &r) ? -1 : 0;
@@ -48,6 +50,53 @@ static int load_side(const char *path, diff_side *s)
 	return 0;
 }
 
+/* Load several sides at once: each on its own thread (they share nothing). */
+struct side_job {
+	const char *path;
+	diff_side *side;
+	int rc;
+};
+
+static void *side_thread(void *p)
+{
+	struct side_job *j = p;
+	j->rc = load_side(j->path, j->side);
+	return NULL;
+}
+
+static int load_sides(const char *const *paths, diff_side *sides, int n)
+{
+	struct side_job jobs[3];
+	pthread_t th[3];
+	int started[3] = {0}, rc = 0;
+	for (int k = 0; k < n; k++) {
+		jobs[k] = (struct side_job){paths[k], &sides[k], 0};
+		started[k] = k > 0 && pthread_create(&th[k], NULL, side_thread, &jobs[k]) == 0;
+	}
+	side_thread(&jobs[0]);
+	for (int k = 1; k < n; k++) {
+		if (started[k])
+			pthread_join(th[k], NULL);
+		else
+			side_thread(&jobs[k]);
+	}
+	for (int k = 0; k < n; k++)
+		rc |= jobs[k].rc;
+	if (rc)
+		for (int k = 0; k < n; k++)
+			if (jobs[k].rc == 0)
+				diff_side_free(&sides[k]);
+	return rc;
+}
+
+/* Unnamed (unchanged) rows sort last by name. */
+static int cmp_names(const group_row *a, const group_row *b)
+{
+	if (!a->name || !b->name)
+		return (a->name == NULL) - (b->name == NULL);
+	return strcmp(a->name, b->name);
+}
+
 static int cmp_growth(const void *pa, const void *pb)
 {
 	const group_row *a = pa, *b = pb;
@@ -57,7 +106,7 @@ static int cmp_growth(const void *pa, const void *pb)
 	int64_t cx = (int64_t)a->b_count - (int64_t)a->a_count, cy = (int64_t)b->b_count - (int64_t)b->a_count;
 	if (cx != cy)
 		return cx < cy ? 1 : -1;
-	return strcmp(a->name, b->name);
+	return cmp_names(a, b);
 }
 
 static int cmp_churn(const void *pa, const void *pb)
@@ -66,7 +115,7 @@ static int cmp_churn(const void *pa, const void *pb)
 	uint64_t x = a->added + a->removed, y = b->added + b->removed;
 	if (x != y)
 		return x < y ? 1 : -1;
-	return strcmp(a->name, b->name);
+	return cmp_names(a, b);
 }
 
 /* A set of strings (facts, keys): open addressing over a power-of-two table. */
@@ -151,7 +200,7 @@ static void group_table(const diff_side *a, const diff_side *b, const diff_resul
 			enum out_format fmt, long top, int growth, int *first_section)
 {
 	group_rows g = {0};
-	if (diff_groups(a, b, r, by, &g))
+	if (diff_groups(a, b, r, by, 0, &g))
 		return;
 	qsort(g.v, g.n, sizeof *g.v, growth ? cmp_growth : cmp_churn);
 	if (fmt == FMT_TEXT) {
@@ -223,19 +272,22 @@ static void object_list(const diff_side *a, const diff_side *b, const diff_resul
 			if (shown >= top)
 				break;
 			const char *kind = root_kind_names[o->root_kind < RK_COUNT ? o->root_kind : 0];
+			char *full = diff_full_name(b, k);
+			const char *key = full ? full : "?";
 			if (fmt == FMT_TEXT)
-				printf("  #%d %s%s%s\n", o->idx, o->key, which ? "  " : "", which ? kind : "");
+				printf("  #%d %s%s%s\n", o->idx, key, which ? "  " : "", which ? kind : "");
 			else if (fmt == FMT_CSV) {
 				printf("%s,", title);
-				csv_str(stdout, o->key);
+				csv_str(stdout, key);
 				printf(",%d,%s,,,,,\n", o->idx, which ? kind : "");
 			} else {
 				printf("%s{\"idx\":%d,\"name\":", shown ? "," : "", o->idx);
-				json_str(stdout, o->key);
+				json_str(stdout, key);
 				if (which)
 					printf(",\"root_kind\":\"%s\"", kind);
 				printf("}");
 			}
+			free(full);
 			shown++;
 		}
 	}
@@ -245,15 +297,18 @@ static void object_list(const diff_side *a, const diff_side *b, const diff_resul
 
 static int pairwise(const char *pa, const char *pb, enum out_format fmt, long top, const char *out, int force)
 {
-	diff_side a, b;
-	if (load_side(pa, &a))
+	diff_side sides[2];
+	const char *paths[2] = {pa, pb};
+	int trace = getenv("UGC_TRACE") != NULL;
+	double t0 = now_seconds();
+	if (load_sides(paths, sides, 2))
 		return 1;
-	if (load_side(pb, &b)) {
-		diff_side_free(&a);
-		return 1;
-	}
+	diff_side a = sides[0], b = sides[1];
 	diff_result r;
 	int rc = 0;
+	double t1 = now_seconds();
+	if (trace)
+		fprintf(stderr, "trace: diff: sides loaded in %.3f s\n", t1 - t0);
 	if (diff_compare(&a, &b, &r)) {
 		rc = die("out of memory comparing");
 		goto done;
@@ -294,6 +349,8 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		  top, &first);
 	if (fmt == FMT_JSON)
 		printf("}\n");
+	if (trace)
+		fprintf(stderr, "trace: diff: compared and reported in %.3f s\n", now_seconds() - t1);
 	if (out) {
 		char err[SNAP_ERR_MAX];
 		if (diff_store(out, force, &a, &b, &r, err, sizeof err))
@@ -334,7 +391,9 @@ static char *chain_key(const diff_side *c, uint32_t k)
 	out[0] = '\0';
 	const diff_obj *o = &c->v[k];
 	if (o->distance == UINT32_MAX) {
-		generic_name(o->key, g, sizeof g);
+		char *full = diff_full_name(c, k);
+		generic_name(full ? full : "?", g, sizeof g);
+		free(full);
 		snprintf(out, cap, "(kept only through cluster lists) %s", g);
 		return out;
 	}
@@ -350,8 +409,10 @@ static char *chain_key(const diff_side *c, uint32_t k)
 	for (uint32_t i = n; i-- > 0;) {
 		const diff_obj *x = &c->v[path[i]];
 		char via[1024];
-		generic_name(x->via, via, sizeof via);
-		generic_name(x->key, g, sizeof g);
+		char *full = diff_full_name(c, path[i]);
+		generic_name(strtab_get(&c->strings, x->via), via, sizeof via);
+		generic_name(full ? full : "?", g, sizeof g);
+		free(full);
 		size_t need = strlen(via) + strlen(g) + 16;
 		if (len + need >= cap) {
 			char *p = realloc(out, cap = (len + need) * 2);
@@ -368,18 +429,11 @@ static char *chain_key(const diff_side *c, uint32_t k)
 
 static int leaks(const char *pa, const char *pb, const char *pc, enum out_format fmt, long top)
 {
-	diff_side a, b, c;
-	if (load_side(pa, &a))
+	diff_side sides[3];
+	const char *paths[3] = {pa, pb, pc};
+	if (load_sides(paths, sides, 3))
 		return 1;
-	if (load_side(pb, &b)) {
-		diff_side_free(&a);
-		return 1;
-	}
-	if (load_side(pc, &c)) {
-		diff_side_free(&a);
-		diff_side_free(&b);
-		return 1;
-	}
+	diff_side a = sides[0], b = sides[1], c = sides[2];
 	diff_result ab, bc;
 	int rc = 0;
 	leak_group *groups = NULL;
@@ -446,9 +500,11 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 	for (size_t g = 0; g < ngroups && (long)g < top; g++) {
 		const leak_group *x = &groups[g];
 		const diff_obj *rep = &c.v[x->representative];
+		char *rep_name = diff_full_name(&c, x->representative);
+		const char *rep_key = rep_name ? rep_name : "?";
 		if (fmt == FMT_TEXT) {
 			printf("\ngroup %zu: %u objects, %llu bytes\n  chain: %s\n  representative: #%d %s\n", g + 1, x->count,
-			       (unsigned long long)x->bytes, x->key, rep->idx, rep->key);
+			       (unsigned long long)x->bytes, x->key, rep->idx, rep_key);
 			chains cs = {0};
 			if (cv && query_shortest(cv, rep->idx, &cs) == 0 && cs.n)
 				print_chain_text(cv, stdout, &cs.v[0]);
@@ -456,7 +512,7 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 		} else if (fmt == FMT_JSON) {
 			printf("%s{\"objects\":%u,\"bytes\":%llu,\"representative\":%d,\"name\":", g ? "," : "", x->count,
 			       (unsigned long long)x->bytes, rep->idx);
-			json_str(stdout, rep->key);
+			json_str(stdout, rep_key);
 			printf(",\"chain\":");
 			json_str(stdout, x->key);
 			printf("}");
@@ -465,6 +521,7 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 			csv_str(stdout, x->key);
 			putchar('\n');
 		}
+		free(rep_name);
 	}
 	if (fmt == FMT_JSON)
 		printf("]}\n");

@@ -122,3 +122,20 @@ uint32_t strtab_intern(strtab *t, const char *s, size_t len)
 	}
 	return id;
 }
+
+int strtab_copy(strtab *to, const strtab *from)
+{
+	memset(to, 0, sizeof *to);
+	to->arena = malloc(from->arena_len + 1);
+	to->off = malloc(((size_t)from->count + 1) * sizeof *to->off);
+	if (!to->arena || !to->off) {
+		strtab_free(to);
+		return -1;
+	}
+	memcpy(to->arena, from->arena, from->arena_len);
+	memcpy(to->off, from->off, ((size_t)from->count + 1) * sizeof *to->off);
+	to->arena_len = to->arena_cap = from->arena_len;
+	to->count = from->count;
+	to->cap = from->count + 1;
+	return 0;
+}

@@ -29,6 +29,8 @@ uint32_t strtab_intern(strtab *t, const char *s, size_t len);
 uint32_t strtab_find(strtab *t, const char *s, size_t len);
 static inline const char *strtab_get(const strtab *t, uint32_t id) { return t->arena + t->off[id]; }
 static inline uint32_t strtab_len(const strtab *t, uint32_t id) { return t->off[id + 1] - t->off[id] - 1; }
+/* Make TO an independent copy of FROM (same ids); 0, or -1 when out of memory. */
+int strtab_copy(strtab *to, const strtab *from);
 /* Rebuild the hash index after the arena was filled in directly (binary load). */
 int strtab_reindex(strtab *t);
 

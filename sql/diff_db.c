@@ -15,10 +15,14 @@ static int kind_of(const unsigned char *s)
 	return RK_NONE;
 }
 
-static char *text(sqlite3_stmt *st, int c)
+/* Intern column C as an FName: base id, number. */
+static int fname(strtab *t, sqlite3_stmt *st, int c, uint32_t *id, uint32_t *num)
 {
-	const unsigned char *s = sqlite3_column_text(st, c);
-	return strdup(s ? (const char *)s : "");
+	const char *s = (const char *)sqlite3_column_text(st, c);
+	size_t len = s ? strlen(s) : 0, base;
+	fname_split(s ? s : "", len, &base, num);
+	*id = strtab_intern(t, s ? s : "", base);
+	return *id == UINT32_MAX ? -1 : 0;
 }
 
 /* Run SQL and append one fact a row, from columns 0|1|2. */
@@ -75,11 +79,12 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 	st = NULL;
 	out->v = calloc((size_t)count + 1, sizeof *out->v);
 	out->by_idx = malloc(((size_t)out->slots + 1) * sizeof *out->by_idx);
-	if (!out->v || !out->by_idx)
+	strtab_init(&out->strings);
+	if (!out->v || !out->by_idx || !out->strings.off)
 		goto oom;
 	for (uint32_t i = 0; i < out->slots; i++)
 		out->by_idx[i] = -1;
-	if (sqlite3_prepare_v2(db, "SELECT idx, serial, class_name || ' ' || path, size, garbage, reachable, root_kind, "
+	if (sqlite3_prepare_v2(db, "SELECT idx, serial, outer, name, class_name, size, garbage, reachable, root_kind, "
 				   "distance, parent, coalesce(parent_property, '') FROM objects ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
 		goto sqlerr;
 	while (sqlite3_step(st) == SQLITE_ROW && out->n < count) {
@@ -89,16 +94,17 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 			goto sqlerr;
 		out->by_idx[o->idx] = (int32_t)out->n++;
 		o->serial = (uint32_t)sqlite3_column_int64(st, 1);
-		o->key = text(st, 2);
-		o->size = (uint32_t)sqlite3_column_int64(st, 3);
-		o->garbage = (uint8_t)sqlite3_column_int(st, 4);
-		o->reachable = (uint8_t)sqlite3_column_int(st, 5);
-		o->root_kind = (uint8_t)kind_of(sqlite3_column_text(st, 6));
-		o->distance = sqlite3_column_type(st, 7) == SQLITE_NULL ? UINT32_MAX : (uint32_t)sqlite3_column_int64(st, 7);
-		o->parent = sqlite3_column_type(st, 8) == SQLITE_NULL ? OBJ_NONE : (obj_t)sqlite3_column_int64(st, 8);
-		o->via = text(st, 9);
-		if (!o->key || !o->via)
+		o->outer = sqlite3_column_type(st, 2) == SQLITE_NULL ? OBJ_NONE : (obj_t)sqlite3_column_int64(st, 2);
+		const char *via = (const char *)sqlite3_column_text(st, 11);
+		if (fname(&out->strings, st, 3, &o->name, &o->num) || fname(&out->strings, st, 4, &o->cls, &o->cls_num) ||
+		    (o->via = strtab_intern(&out->strings, via ? via : "", via ? strlen(via) : 0)) == UINT32_MAX)
 			goto oom;
+		o->size = (uint32_t)sqlite3_column_int64(st, 5);
+		o->garbage = (uint8_t)sqlite3_column_int(st, 6);
+		o->reachable = (uint8_t)sqlite3_column_int(st, 7);
+		o->root_kind = (uint8_t)kind_of(sqlite3_column_text(st, 8));
+		o->distance = sqlite3_column_type(st, 9) == SQLITE_NULL ? UINT32_MAX : (uint32_t)sqlite3_column_int64(st, 9);
+		o->parent = sqlite3_column_type(st, 10) == SQLITE_NULL ? OBJ_NONE : (obj_t)sqlite3_column_int64(st, 10);
 	}
 	sqlite3_finalize(st);
 	st = NULL;

@@ -2,6 +2,7 @@
  * aggregates of a two-way diff, in SQLite (schema in ugc-analyze(1)). */
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diff.h"
@@ -43,7 +44,11 @@ int diff_store(const char *path, int force, const diff_side *a, const diff_side 
 			const diff_obj *ax = side ? NULL : x, *bx = side ? x : (m >= 0 ? &b->v[m] : NULL);
 			if (status == DS_REPLACED && !side)
 				bx = NULL; /* the replacement is written from B */
-			sqlite3_bind_text(st, 1, x->key, -1, SQLITE_STATIC);
+			char *full = diff_full_name(s, k);
+			if (!full)
+				goto fail;
+			sqlite3_bind_text(st, 1, full, -1, SQLITE_TRANSIENT);
+			free(full);
 			sqlite3_bind_text(st, 2, diff_status_names[status], -1, SQLITE_STATIC);
 #define BIND_OPT(col, cond, val) ((cond) ? sqlite3_bind_int64(st, col, val) : sqlite3_bind_null(st, col))
 			BIND_OPT(3, ax, ax ? ax->idx : 0);
@@ -61,7 +66,7 @@ int diff_store(const char *path, int force, const diff_side *a, const diff_side 
 	static const char *const by_names[3] = {"class", "package", "outer"};
 	for (int by = 0; by < 3; by++) {
 		group_rows g = {0};
-		if (diff_groups(a, b, r, (enum diff_by)by, &g))
+		if (diff_groups(a, b, r, (enum diff_by)by, 1, &g))
 			goto fail;
 		for (size_t k = 0; k < g.n; k++) {
 			const group_row *x = &g.v[k];
