@@ -53,3 +53,11 @@ for cmd in "path --roots" "path --all --max 20" "clusters" "clusters --check" "f
 		printf '  %-20s %-5s ready %6s s  answered %6s s\n' "$cmd" "${in##*.}" ${t:-? ?}
 	done
 done
+# diff: the heap against its converted copy, and a generated series with churn
+run "diff (2M vs 2M, snapshots)" "$ugc" diff "$dir/heap.ugcs" "$dir/heap2.ugcs"
+run "diff (2M vs 2M, databases)" "$ugc" diff "$dir/heap.db" "$dir/heap.db"
+run "gen --evolve (series of 3)" "$ugc" gen --objects "$n" --seed 1 --evolve -o "$dir/ev.ugcs" --force
+run "diff ev-0 ev-1 (snapshots)" "$ugc" diff "$dir/ev-0.ugcs" "$dir/ev-1.ugcs"
+sed -n 2p "$dir/out.txt" | sed 's/^/  /'
+run "diff leak mode (3 snapshots)" "$ugc" diff --baseline "$dir/ev-0.ugcs" --target "$dir/ev-1.ugcs" --final "$dir/ev-2.ugcs"
+sed -n 2p "$dir/out.txt" | sed 's/^/  /'
