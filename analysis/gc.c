@@ -94,14 +94,8 @@ typedef struct requests {
 
 static int request_push(requests *a, obj_t src, uint32_t edge, uint32_t cluster)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64;
-		request *p = realloc(a->v, cap * sizeof *p);
-		if (!p)
-			return -1;
-		a->v = p;
-		a->cap = cap;
-	}
+	if (grow_array((void **)&a->v, &a->cap, a->n, sizeof *a->v))
+		return -1;
 	a->v[a->n++] = (request){(uint64_t)src << 32 | edge, cluster};
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "vec.h"
 
 /* Objects a chain search examines before it stops and says so. */
 #define DEFAULT_BUDGET 100000
@@ -21,14 +22,8 @@ void chains_free(chains *c)
 
 static int chains_push(chains *c, const chain *x)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		chain *p = realloc(c->v, cap * sizeof *p);
-		if (!p)
-			return -1;
-		c->v = p;
-		c->cap = cap;
-	}
+	if (grow_array((void **)&c->v, &c->cap, c->n, sizeof *c->v))
+		return -1;
 	c->v[c->n++] = *x;
 	return 0;
 }
@@ -255,14 +250,8 @@ static int pq_less(const step *s, size_t a, size_t b)
 
 static int pq_push(pqueue *q, const step *s, size_t x)
 {
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? q->cap * 2 : 256;
-		size_t *p = realloc(q->v, cap * sizeof *p);
-		if (!p)
-			return -1;
-		q->v = p;
-		q->cap = cap;
-	}
+	if (grow_array((void **)&q->v, &q->cap, q->n, sizeof *q->v))
+		return -1;
 	size_t i = q->n++;
 	q->v[i] = x;
 	while (i > 0 && pq_less(s, q->v[i], q->v[(i - 1) / 2])) {

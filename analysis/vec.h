@@ -5,6 +5,22 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* Make room for one more element in a growable array: *V holds N elements
+ * of ELEM bytes in room for *CAP.  Returns 0, or -1 when out of memory (the
+ * array is left as it was). */
+static inline int grow_array(void **v, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 16;
+	void *p = realloc(*v, c * elem);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
 typedef struct vec {
 	uint32_t *v;
 	size_t n, cap;
@@ -12,14 +28,8 @@ typedef struct vec {
 
 static inline int vec_push(vec *a, uint32_t x)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 256;
-		uint32_t *p = realloc(a->v, cap * sizeof *p);
-		if (!p)
-			return -1;
-		a->v = p;
-		a->cap = cap;
-	}
+	if (grow_array((void **)&a->v, &a->cap, a->n, sizeof *a->v))
+		return -1;
 	a->v[a->n++] = x;
 	return 0;
 }

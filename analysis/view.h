@@ -101,6 +101,8 @@ struct view {
 };
 
 int edges_push(edges *e, const edge *x);
+/* An edge; PROP is ignored for Class and Outer (they are named so), NULL is "". */
+edge edge_make(obj_t src, obj_t dst, int type, int kind, const char *prop);
 void edges_free(edges *e);
 int finding_rows_push(finding_rows *f, const finding_row *x);
 int cluster_rows_push(cluster_rows *c, const cluster_row *x);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "vec.h"
 #include "view.h"
 
 typedef struct heap_view {
@@ -21,14 +22,8 @@ typedef struct heap_view {
 
 int edges_push(edges *e, const edge *x)
 {
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 16;
-		edge *p = realloc(e->v, cap * sizeof *p);
-		if (!p)
-			return -1;
-		e->v = p;
-		e->cap = cap;
-	}
+	if (grow_array((void **)&e->v, &e->cap, e->n, sizeof *e->v))
+		return -1;
 	e->v[e->n++] = *x;
 	return 0;
 }
@@ -41,30 +36,30 @@ void edges_free(edges *e)
 
 int finding_rows_push(finding_rows *f, const finding_row *x)
 {
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 16;
-		finding_row *p = realloc(f->v, cap * sizeof *p);
-		if (!p)
-			return -1;
-		f->v = p;
-		f->cap = cap;
-	}
+	if (grow_array((void **)&f->v, &f->cap, f->n, sizeof *f->v))
+		return -1;
 	f->v[f->n++] = *x;
 	return 0;
 }
 
 int cluster_rows_push(cluster_rows *c, const cluster_row *x)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		cluster_row *p = realloc(c->v, cap * sizeof *p);
-		if (!p)
-			return -1;
-		c->v = p;
-		c->cap = cap;
-	}
+	if (grow_array((void **)&c->v, &c->cap, c->n, sizeof *c->v))
+		return -1;
 	c->v[c->n++] = *x;
 	return 0;
+}
+
+edge edge_make(obj_t src, obj_t dst, int type, int kind, const char *prop)
+{
+	edge e;
+	memset(&e, 0, sizeof e);
+	e.src = src;
+	e.dst = dst;
+	e.type = (uint8_t)type;
+	e.kind = (uint8_t)kind;
+	snprintf(e.prop, sizeof e.prop, "%s", type == EDGE_CLASS ? "Class" : type == EDGE_OUTER ? "Outer" : prop ? prop : "");
+	return e;
 }
 
 void obj_info_free(obj_info *o)
@@ -132,14 +127,7 @@ static int hv_state(view *v, obj_t i, obj_state *o)
 
 static edge make_edge(const heap *h, obj_t src, obj_t dst, int type, int kind, uint32_t prop)
 {
-	edge e;
-	memset(&e, 0, sizeof e);
-	e.src = src;
-	e.dst = dst;
-	e.type = (uint8_t)type;
-	e.kind = (uint8_t)kind;
-	copy_text(e.prop, type == EDGE_CLASS ? "Class" : type == EDGE_OUTER ? "Outer" : prop ? heap_str(h, prop) : "");
-	return e;
+	return edge_make(src, dst, type, kind, prop ? heap_str(h, prop) : NULL);
 }
 
 static int build_instances(heap_view *hv)

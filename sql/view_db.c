@@ -3,6 +3,8 @@
  * query commands print the same answers from either input. */
 #include "view_db.h"
 
+#include "vec.h"
+
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,17 +151,7 @@ static int dv_state(view *v, obj_t i, obj_state *o)
 	return 0;
 }
 
-static edge make_edge(obj_t src, obj_t dst, int type, int kind, const char *prop)
-{
-	edge e;
-	memset(&e, 0, sizeof e);
-	e.src = src;
-	e.dst = dst;
-	e.type = (uint8_t)type;
-	e.kind = (uint8_t)kind;
-	snprintf(e.prop, sizeof e.prop, "%s", type == EDGE_CLASS ? "Class" : type == EDGE_OUTER ? "Outer" : prop ? prop : "");
-	return e;
-}
+#define make_edge edge_make
 
 /* Next source of a list statement, or INT32_MAX when it is exhausted. */
 static obj_t peek(sqlite3_stmt *st, int *live)
@@ -295,24 +287,23 @@ static int dv_clusters(view *v, obj_t root, cluster_rows *out)
 	return 0;
 }
 
-static int dv_cluster_list(view *v, obj_t root, int which, obj_t **out, size_t *n)
+/* The first column of every row of ST, as a malloc'd list. */
+static int collect_ids(sqlite3_stmt *st, obj_t **out, size_t *n)
 {
-	size_t cap = 64;
+	size_t cap = 0;
 	*n = 0;
-	*out = malloc(cap * sizeof **out);
-	if (!*out)
-		return -1;
-	sqlite3_stmt *st = stmt(v, Q_LIST0 + which, root);
+	*out = NULL;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap) {
-			obj_t *p = realloc(*out, (cap *= 2) * sizeof *p);
-			if (!p)
-				return -1;
-			*out = p;
-		}
+		if (grow_array((void **)out, &cap, *n, sizeof **out))
+			return -1;
 		(*out)[(*n)++] = col_obj(st, 0);
 	}
-	return 0;
+	return grow_array((void **)out, &cap, *n, sizeof **out); /* never NULL, even when empty */
+}
+
+static int dv_cluster_list(view *v, obj_t root, int which, obj_t **out, size_t *n)
+{
+	return collect_ids(stmt(v, Q_LIST0 + which, root), out, n);
 }
 
 static int dv_find_path(view *v, const char *path, obj_t *out)
@@ -336,21 +327,7 @@ static int dv_find_glob(view *v, const char *glob, const char *class_name, obj_t
 		sqlite3_bind_text(st, 2, class_name, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(st, 2);
-	size_t cap = 64;
-	*n = 0;
-	*out = malloc(cap * sizeof **out);
-	if (!*out)
-		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap) {
-			obj_t *p = realloc(*out, (cap *= 2) * sizeof *p);
-			if (!p)
-				return -1;
-			*out = p;
-		}
-		(*out)[(*n)++] = col_obj(st, 0);
-	}
-	return 0;
+	return collect_ids(st, out, n);
 }
 
 static void dv_close(view *v)
