@@ -156,7 +156,7 @@ int query_shortest(view *v, obj_t x, chains *out)
 		obj_info_free(&ci);
 		/* the parent's first retaining edge to CUR with the stored name */
 		edges oe = {0};
-		if (v->outgoing(v, ci.parent, &oe))
+		if (v->between(v, ci.parent, cur, &oe))
 			goto fail;
 		int found = 0;
 		for (size_t e = 0; e < oe.n && !found; e++)

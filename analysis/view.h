@@ -88,6 +88,8 @@ struct view {
 	int (*incoming)(view *v, obj_t i, edges *out);
 	/* references of I: Class, Outer, then its records in order */
 	int (*outgoing)(view *v, obj_t i, edges *out);
+	/* the edges from SRC to DST, in SRC's order (Class, Outer, records) */
+	int (*between)(view *v, obj_t src, obj_t dst, edges *out);
 	int (*eliminated_to)(view *v, obj_t i, edges *out); /* references to I the GC nulls */
 	int (*cleared_to)(view *v, obj_t i, edges *out);    /* weak references to I it clears */
 	int (*findings)(view *v, obj_t about, finding_rows *out); /* about OBJ_NONE: all */

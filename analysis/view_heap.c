@@ -219,6 +219,29 @@ static int hv_outgoing(view *v, obj_t i, edges *out)
 	return rc ? -1 : 0;
 }
 
+static int hv_between(view *v, obj_t src, obj_t dst, edges *out)
+{
+	const heap *h = HV(v)->h;
+	int rc = 0;
+	edge e;
+	if (h->cls[src] == dst) {
+		e = make_edge(h, src, dst, EDGE_CLASS, REF_IMMUTABLE, 0);
+		rc |= edges_push(out, &e);
+	}
+	if (h->outer[src] == dst) {
+		e = make_edge(h, src, dst, EDGE_OUTER, REF_IMMUTABLE, 0);
+		rc |= edges_push(out, &e);
+	}
+	for (uint32_t k = h->ref_start[src]; k < h->ref_start[src + 1]; k++)
+		if (h->ref_dst[k] == dst) {
+			e = make_edge(h, src, dst, EDGE_REF, h->ref_kind[k], h->ref_prop[k]);
+			rc |= edges_push(out, &e);
+		}
+	if (rc)
+		snprintf(v->err, sizeof v->err, "out of memory");
+	return rc ? -1 : 0;
+}
+
 static int hv_eliminated_to(view *v, obj_t i, edges *out)
 {
 	const heap *h = HV(v)->h;
@@ -412,6 +435,7 @@ view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize)
 	v->state = hv_state;
 	v->incoming = hv_incoming;
 	v->outgoing = hv_outgoing;
+	v->between = hv_between;
 	v->eliminated_to = hv_eliminated_to;
 	v->cleared_to = hv_cleared_to;
 	v->findings = hv_findings;

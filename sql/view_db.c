@@ -11,7 +11,7 @@
 #include <string.h>
 
 enum {
-	Q_STATE, Q_OBJECT, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_ELIM, Q_CLEARED, Q_FIND_ABOUT,
+	Q_STATE, Q_OBJECT, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_BETWEEN, Q_ELIM, Q_CLEARED, Q_FIND_ABOUT,
 	Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_PATH, Q_GLOB, Q_COUNT
 };
 
@@ -26,6 +26,8 @@ static const char *const queries[Q_COUNT] = {
 	[Q_IN_GC] = "SELECT referencer, property FROM gc_object_refs WHERE dst = ?1 ORDER BY rowid",
 	[Q_OUT_REFS] = "SELECT r.dst, r.kind, s.text FROM ref_table r LEFT JOIN strings s ON s.id = r.prop "
 		       "WHERE r.src = ?1 ORDER BY r.pos",
+	[Q_BETWEEN] = "SELECT r.kind, s.text FROM ref_table r LEFT JOIN strings s ON s.id = r.prop "
+		      "WHERE r.src = ?1 AND r.dst = ?2 ORDER BY r.pos",
 	[Q_ELIM] = "SELECT src, referencer, property, kind FROM eliminated_refs WHERE dst = ?1 ORDER BY rowid",
 	[Q_CLEARED] = "SELECT src, property FROM cleared_weak_refs WHERE dst = ?1 ORDER BY rowid",
 	[Q_FIND_ABOUT] = "SELECT kind, idx, other, detail FROM findings WHERE idx = ?1 OR other = ?1 ORDER BY rowid",
@@ -223,6 +225,30 @@ static int dv_outgoing(view *v, obj_t i, edges *out)
 	return rc ? -1 : 0;
 }
 
+static int dv_between(view *v, obj_t src, obj_t dst, edges *out)
+{
+	obj_state o;
+	int rc = dv_state(v, src, &o);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	edge e;
+	if (o.cls == dst) {
+		e = make_edge(src, dst, EDGE_CLASS, REF_IMMUTABLE, NULL);
+		rc |= edges_push(out, &e);
+	}
+	if (o.outer == dst) {
+		e = make_edge(src, dst, EDGE_OUTER, REF_IMMUTABLE, NULL);
+		rc |= edges_push(out, &e);
+	}
+	sqlite3_stmt *st = stmt(v, Q_BETWEEN, src);
+	sqlite3_bind_int64(st, 2, dst);
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		e = make_edge(src, dst, EDGE_REF, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1));
+		rc = edges_push(out, &e);
+	}
+	return rc ? -1 : 0;
+}
+
 static int dv_eliminated_to(view *v, obj_t i, edges *out)
 {
 	sqlite3_stmt *st = stmt(v, Q_ELIM, i);
@@ -389,6 +415,7 @@ view *view_db_open(const char *dbpath, char *err, size_t errsize)
 	v->state = dv_state;
 	v->incoming = dv_incoming;
 	v->outgoing = dv_outgoing;
+	v->between = dv_between;
 	v->eliminated_to = dv_eliminated_to;
 	v->cleared_to = dv_cleared_to;
 	v->findings = dv_findings;
