@@ -93,7 +93,8 @@ struct view {
 	int (*eliminated_to)(view *v, obj_t i, edges *out); /* references to I the GC nulls */
 	int (*cleared_to)(view *v, obj_t i, edges *out);    /* weak references to I it clears */
 	int (*findings)(view *v, obj_t about, finding_rows *out); /* about OBJ_NONE: all */
-	int (*clusters)(view *v, obj_t root, cluster_rows *out);  /* root OBJ_NONE: all */
+	/* root OBJ_NONE: all; BYTES 0: leave cluster_row.bytes 0 (cheaper from a database) */
+	int (*clusters)(view *v, obj_t root, int bytes, cluster_rows *out);
 	int (*cluster_list)(view *v, obj_t root, int which, obj_t **out, size_t *n); /* 0 members 1 mutable 2 refs 3 referenced-by */
 	/* selectors */
 	int (*find_path)(view *v, const char *path, obj_t *out); /* OBJ_NONE when none */

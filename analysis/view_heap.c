@@ -307,7 +307,7 @@ static int hv_findings(view *v, obj_t about, finding_rows *out)
 	return 0;
 }
 
-static int hv_clusters(view *v, obj_t root, cluster_rows *out)
+static int hv_clusters(view *v, obj_t root, int bytes, cluster_rows *out)
 {
 	const heap *h = HV(v)->h;
 	const gc_result *r = HV(v)->r;
@@ -322,9 +322,8 @@ static int hv_clusters(view *v, obj_t root, cluster_rows *out)
 		row.mutables = cl->n_mutables;
 		row.referenced = cl->n_refs;
 		row.referenced_by = h->refby_start[c + 1] - h->refby_start[c];
-		row.bytes = h->size[cl->root];
-		for (uint32_t k = 0; k < cl->n_members; k++)
-			row.bytes += h->size[h->cluster_items[cl->members + k]];
+		for (uint32_t k = 0; bytes && k <= cl->n_members; k++)
+			row.bytes += h->size[k == cl->n_members ? cl->root : h->cluster_items[cl->members + k]];
 		snprintf(row.state, sizeof row.state, "%s", r->cluster_fate[c] == CF_ALIVE ? "alive" : "dissolved");
 		snprintf(row.reason, sizeof row.reason, "%s", r->cluster_fate[c] == CF_ALIVE ? "" : cluster_fate_names[r->cluster_fate[c]]);
 		if (cluster_rows_push(out, &row))

@@ -187,7 +187,7 @@ int cmd_clusters(int argc, char **argv)
 		}
 	}
 	cluster_rows rows = {0};
-	if (v->clusters(v, root, &rows)) {
+	if (v->clusters(v, root, 1, &rows)) {
 		rc = die("%s", v->err);
 	} else if (sel && rows.n == 0) {
 		rc = die("#%d is not a cluster root", root);

@@ -322,7 +322,7 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 	cluster_rows cl = {0};
 	int rc = 0;
 	if (query_shortest(v, x, &cs) || v->eliminated_to(v, x, &elim) || v->cleared_to(v, x, &cleared) ||
-	    v->findings(v, x, &fs) || (o.cluster != OBJ_NONE && v->clusters(v, o.cluster, &cl)))
+	    v->findings(v, x, &fs) || (o.cluster != OBJ_NONE && v->clusters(v, o.cluster, 0, &cl)))
 		rc = die("%s", v->err);
 	int cluster_keeps = o.reachable && (o.root_kind == RK_CLUSTER || o.distance == UINT32_MAX) && o.cluster != OBJ_NONE;
 	if (rc == 0 && fmt == FMT_TEXT) {

@@ -12,7 +12,7 @@
 
 enum {
 	Q_STATE, Q_OBJECT, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_BETWEEN, Q_ELIM, Q_CLEARED, Q_FIND_ABOUT,
-	Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_PATH, Q_GLOB, Q_COUNT
+	Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_CLUSTER_STATE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_PATH, Q_GLOB, Q_COUNT
 };
 
 static const char *const queries[Q_COUNT] = {
@@ -40,6 +40,9 @@ static const char *const queries[Q_COUNT] = {
 	"WHERE m.root = c.root), 0), c.state, coalesce(c.reason, '') FROM clusters c "
 	[Q_CLUSTERS] = CLUSTER_COLUMNS "ORDER BY c.rowid",
 	[Q_CLUSTER_ONE] = CLUSTER_COLUMNS "WHERE c.root = ?1",
+	[Q_CLUSTER_STATE] = "SELECT c.root, c.members, c.mutable, c.referenced, "
+			    "(SELECT count(*) FROM cluster_refs r WHERE r.referenced_root = c.root), 0, c.state, "
+			    "coalesce(c.reason, '') FROM clusters c WHERE c.root = ?1",
 	[Q_LIST0] = "SELECT idx FROM cluster_members WHERE root = ?1 ORDER BY rowid",
 	[Q_LIST1] = "SELECT idx FROM cluster_mutable WHERE root = ?1 ORDER BY rowid",
 	[Q_LIST2] = "SELECT referenced_root FROM cluster_refs WHERE root = ?1 ORDER BY rowid",
@@ -293,9 +296,10 @@ static int dv_findings(view *v, obj_t about, finding_rows *out)
 	return 0;
 }
 
-static int dv_clusters(view *v, obj_t root, cluster_rows *out)
+static int dv_clusters(view *v, obj_t root, int bytes, cluster_rows *out)
 {
-	sqlite3_stmt *st = root == OBJ_NONE ? stmt(v, Q_CLUSTERS, OBJ_NONE) : stmt(v, Q_CLUSTER_ONE, root);
+	sqlite3_stmt *st = root == OBJ_NONE ? stmt(v, Q_CLUSTERS, OBJ_NONE)
+			   : stmt(v, bytes ? Q_CLUSTER_ONE : Q_CLUSTER_STATE, root);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		cluster_row row;
 		memset(&row, 0, sizeof row);
