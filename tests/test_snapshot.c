@@ -184,3 +184,57 @@ TEST(corrupt_binary_snapshots_are_rejected)
 	free(copy);
 	free(bin);
 }
+
+/* Mutated text snapshots: every outcome is a clean load or a one-line
+ * "FILE:LINE: ..." error (the sanitizer run checks that nothing else
+ * happens on the way). */
+TEST(mutated_text_snapshots_fail_cleanly)
+{
+	const char *base = "ugc-text 1\nengine 5.5.4\nmode game\nfirst-gc-index 5\n"
+		"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
+		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 10 11 3 - /Game/Maps/Arena 128 RF_Public\n"
+		"o 11 12 4 10 Arena 2048 RootSet\no 12 13 4 11 Pickup_1 400 Garbage\no 13 14 4 11 Enemy_1 400 -\n"
+		"r 11 13 strong Actors[1]\nr 13 12 strong TargetPickup\nr 13 99 weak LastSeen\n"
+		"g FStreamableManager 13 Handles[0]\nc 11 13 12 -\n";
+	static const char alphabet[] = "0123456789 -,%#\n\tro gcRF_Garbage";
+	size_t len = strlen(base);
+	char *buf = malloc(len + 64);
+	uint64_t seed = 12345;
+	int loaded = 0, rejected = 0, bad_messages = 0;
+	for (int round = 0; round < 4000; round++) {
+		memcpy(buf, base, len + 1);
+		size_t n = len;
+		for (int m = 0; m < 1 + round % 4; m++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			size_t at = (size_t)(seed >> 33) % (n ? n : 1);
+			char c = alphabet[(seed >> 20) % (sizeof alphabet - 1)];
+			switch ((seed >> 10) % 4) {
+			case 0: buf[at] = c; break;                                           /* replace */
+			case 1: memmove(buf + at + 1, buf + at, n - at + 1); buf[at] = c; n++; break; /* insert */
+			case 2: if (n) { memmove(buf + at, buf + at + 1, n - at); n--; } break; /* delete */
+			default: n = at; buf[n] = '\0'; break;                                /* truncate */
+			}
+			if (n + 2 >= len + 64)
+				break;
+		}
+		heap h;
+		char err[1024];
+		heap_init(&h);
+		if (text_parse("fuzz.ugct", buf, n, &h, err, sizeof err) == 0) {
+			loaded++;
+			gc_result r;
+			if (run_gc(&h, MODE_GAME, 2, &r) == 0)
+				gc_result_free(&r);
+		} else {
+			rejected++;
+			/* "fuzz.ugct:LINE: what", one line */
+			const char *p = err + strlen("fuzz.ugct:");
+			if (strncmp(err, "fuzz.ugct:", 10) != 0 || *p < '0' || *p > '9' || strchr(err, '\n'))
+				bad_messages++;
+		}
+		heap_free(&h);
+	}
+	free(buf);
+	CHECK(loaded > 0 && rejected > 0);
+	CHECK(bad_messages == 0);
+}
