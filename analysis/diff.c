@@ -1,6 +1,7 @@
 /* diff.c — building diff sides from analysed heaps, matching them, and
  * aggregating the result (see diff.h). */
 #include "diff.h"
+#include "vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,13 +42,17 @@ static int64_t outer_pos(const diff_side *s, const diff_obj *o)
 char *diff_full_name(const diff_side *s, uint32_t k)
 {
 	/* the chain k, outer(k), ...; then written outermost first, the engine's way */
-	uint32_t chain[1024], n = 0;
-	for (int64_t at = k; at >= 0 && n < 1024; at = outer_pos(s, &s->v[at]))
+	uint32_t *chain = NULL, n = 0;
+	size_t chain_cap = 0;
+	for (int64_t at = k; at >= 0 && n <= s->n; at = outer_pos(s, &s->v[at])) {
+		if (grow_array((void **)&chain, &chain_cap, n, sizeof *chain))
+			return free(chain), NULL;
 		chain[n++] = (uint32_t)at;
+	}
 	size_t cap = 256, len;
 	char *out = malloc(cap), name[HEAP_NAME_MAX];
 	if (!out)
-		return NULL;
+		return free(chain), NULL;
 	diff_name(s, s->v[k].cls, s->v[k].cls_num, name, sizeof name);
 	len = (size_t)snprintf(out, cap, "%s ", name);
 	for (uint32_t i = n; i-- > 0;) {
@@ -64,6 +69,7 @@ char *diff_full_name(const diff_side *s, uint32_t k)
 			char *p = realloc(out, cap = need * 2);
 			if (!p) {
 				free(out);
+				free(chain);
 				return NULL;
 			}
 			out = p;
@@ -72,6 +78,7 @@ char *diff_full_name(const diff_side *s, uint32_t k)
 			out[len++] = sep;
 		len += (size_t)snprintf(out + len, cap - len, "%s", name);
 	}
+	free(chain);
 	return out;
 }
 

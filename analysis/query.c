@@ -7,6 +7,9 @@
 #include "findings.h"
 #include "vec.h"
 
+/* The deepest indentation of a chain line, as the engine's log has it. */
+#define MAX_INDENT 255
+
 /* Objects a chain search examines before it stops and says so. */
 #define DEFAULT_BUDGET 100000
 
@@ -465,7 +468,8 @@ void print_chain_text(view *v, FILE *fp, const chain *c)
 		indent = 0;
 	}
 	for (size_t k = 0; k + 1 < c->n; k++) {
-		indent++;
+		if (indent < MAX_INDENT) /* the engine's TCStringSpcHelper::MAX_SPACES */
+			indent++;
 		const edge *e = &c->hops[k];
 		obj_info src;
 		char cls[HEAP_NAME_MAX] = "UObject";

@@ -13,6 +13,7 @@
 #include "diff_db.h"
 #include "query.h"
 #include "snapshot.h"
+#include "vec.h"
 #include "view_db.h"
 
 int diff_store(const char *path, int force, const diff_side *a, const diff_side *b, const diff_result *r,
@@ -398,8 +399,14 @@ static char *chain_key(const diff_side *c, uint32_t k)
 		return out;
 	}
 	/* walk to the root, then write root first */
-	uint32_t path[4096], n = 0;
-	for (uint32_t at = k; n < 4096;) {
+	uint32_t *path = NULL, n = 0;
+	size_t path_cap = 0;
+	for (uint32_t at = k; n <= c->n;) {
+		if (grow_array((void **)&path, &path_cap, n, sizeof *path)) {
+			free(path);
+			free(out);
+			return NULL;
+		}
 		path[n++] = at;
 		obj_t p = c->v[at].parent;
 		if (p == OBJ_NONE || (uint32_t)p >= c->slots || c->by_idx[p] < 0)
@@ -418,12 +425,14 @@ static char *chain_key(const diff_side *c, uint32_t k)
 			char *p = realloc(out, cap = (len + need) * 2);
 			if (!p) {
 				free(out);
+				free(path);
 				return NULL;
 			}
 			out = p;
 		}
 		len += (size_t)snprintf(out + len, cap - len, i + 1 == n ? "%s" : " -> %s = %s", i + 1 == n ? g : via, g);
 	}
+	free(path);
 	return out;
 }
 

@@ -395,3 +395,26 @@ TEST(same_round_cluster_work_follows_reference_order)
 	gc_result_free(&r);
 	heap_free(&h);
 }
+
+/* A retention chain far longer than any stack: 300,000 objects in a row. */
+TEST(long_chains_need_no_recursion)
+{
+	const int n = 300000;
+	size_t cap = (size_t)n * 64 + 4096, len = 0;
+	char *text = malloc(cap);
+	len += (size_t)snprintf(text + len, cap - len, "%s", PRELUDE);
+	len += (size_t)snprintf(text + len, cap - len, "o 11 1 4 10 Head 1 RootSet\n");
+	for (int i = 12; i < 11 + n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "o %d 1 4 10 Link_%d 1 -\nr %d %d strong Next\n", i, i, i - 1, i);
+	heap h;
+	gc_result r;
+	char err[256];
+	CHECK(parse_text(text, &h, err, sizeof err) == 0);
+	free(text);
+	gc_options opt = {MODE_GAME, 0, 2, 0}; /* the default threshold: small levels stay on one thread */
+	CHECK(gc_run(&h, &opt, &r) == 0);
+	CHECK(r.npurged == 0);
+	CHECK(r.distance[10 + n] == (uint32_t)n - 1 && r.parent[10 + n] == 9 + n);
+	gc_result_free(&r);
+	heap_free(&h);
+}
