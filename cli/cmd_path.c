@@ -228,6 +228,47 @@ static int shared_arg(const char *cmd, int argc, char **argv, int *i, query_args
 	return 1;
 }
 
+/* Open the input, resolve the selection and run ONE on each object, inside
+ * a JSON array or under a CSV header as FMT asks. */
+typedef int (*one_fn)(view *v, obj_t x, int first, void *ctx);
+
+static int for_selected(const char *cmd, const query_args *q, enum out_format fmt, const char *csv_header, one_fn one,
+			void *ctx)
+{
+	if (!q->input || (!q->sel && !q->glob && !q->cls))
+		return usage_error(cmd, "needs INPUT and OBJ (or --name/--class)");
+	view *v = open_input(q->input);
+	if (!v)
+		return 1;
+	obj_t *objs;
+	size_t n;
+	int rc = select_objects(v, q->sel, q->glob, q->cls, &objs, &n);
+	if (rc == 0 && fmt == FMT_JSON)
+		printf("[");
+	if (rc == 0 && fmt == FMT_CSV)
+		printf("%s\n", csv_header);
+	for (size_t k = 0; k < n && rc == 0; k++)
+		rc = one(v, objs[k], k == 0, ctx);
+	if (rc == 0 && fmt == FMT_JSON)
+		printf("]\n");
+	free(objs);
+	close_input(v);
+	return rc;
+}
+
+struct path_ctx {
+	enum path_mode mode;
+	size_t max;
+	int external;
+	enum out_format fmt;
+};
+
+static int path_cb(view *v, obj_t x, int first, void *p)
+{
+	const struct path_ctx *c = p;
+	return path_one(v, x, c->mode, c->max, c->external, c->fmt, first);
+}
+
 int cmd_path(int argc, char **argv)
 {
 	query_args q = {0};
@@ -254,26 +295,8 @@ int cmd_path(int argc, char **argv)
 		} else
 			return usage_error("path", "unknown option '%s' or missing value", argv[i]);
 	}
-	if (!q.input || (!q.sel && !q.glob && !q.cls))
-		return usage_error("path", "needs INPUT and OBJ (or --name/--class)");
-	view *v = open_input(q.input);
-	if (!v)
-		return 1;
-	obj_t *objs;
-	size_t n;
-	int rc = select_objects(v, q.sel, q.glob, q.cls, &objs, &n);
-	enum out_format fmt = q.dot ? (enum out_format)99 : q.fmt;
-	if (rc == 0 && fmt == FMT_JSON)
-		printf("[");
-	if (rc == 0 && fmt == FMT_CSV)
-		printf("chain,hop,from,kind,property,to,path\n");
-	for (size_t k = 0; k < n && rc == 0; k++)
-		rc = path_one(v, objs[k], mode, (size_t)max, external, fmt, k == 0);
-	if (rc == 0 && fmt == FMT_JSON)
-		printf("]\n");
-	free(objs);
-	close_input(v);
-	return rc;
+	struct path_ctx ctx = {mode, (size_t)max, external, q.dot ? (enum out_format)99 : q.fmt};
+	return for_selected("path", &q, ctx.fmt, "chain,hop,from,kind,property,to,path", path_cb, &ctx);
 }
 
 /* ---- why ---- */
@@ -399,6 +422,11 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 	return rc;
 }
 
+static int why_cb(view *v, obj_t x, int first, void *fmt)
+{
+	return why_one(v, x, *(enum out_format *)fmt, first);
+}
+
 int cmd_why(int argc, char **argv)
 {
 	query_args q = {0};
@@ -409,23 +437,5 @@ int cmd_why(int argc, char **argv)
 		if (rc == 0)
 			return usage_error("why", "unknown option '%s' or missing value", argv[i]);
 	}
-	if (!q.input || (!q.sel && !q.glob && !q.cls))
-		return usage_error("why", "needs INPUT and OBJ (or --name/--class)");
-	view *v = open_input(q.input);
-	if (!v)
-		return 1;
-	obj_t *objs;
-	size_t n;
-	int rc = select_objects(v, q.sel, q.glob, q.cls, &objs, &n);
-	if (rc == 0 && q.fmt == FMT_JSON)
-		printf("[");
-	if (rc == 0 && q.fmt == FMT_CSV)
-		printf("idx,key,value\n");
-	for (size_t k = 0; k < n && rc == 0; k++)
-		rc = why_one(v, objs[k], q.fmt, k == 0);
-	if (rc == 0 && q.fmt == FMT_JSON)
-		printf("]\n");
-	free(objs);
-	close_input(v);
-	return rc;
+	return for_selected("why", &q, q.fmt, "idx,key,value", why_cb, &q.fmt);
 }
