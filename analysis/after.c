@@ -52,9 +52,15 @@ static int copy_clusters(const heap *h, const gc_result *r, heap *o)
 	return 0;
 }
 
-int gc_after_heap(const heap *h, const gc_result *r, heap *o)
+int gc_after_heap(const heap *h, const gc_result *r, heap *o, obj_t *stale)
 {
 	heap_init(o);
+	*stale = OBJ_NONE;
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (r->reachable[i] && (!r->reachable[h->cls[i]] || (h->outer[i] >= 0 && !r->reachable[h->outer[i]]))) {
+			*stale = (obj_t)i;
+			return AFTER_STALE;
+		}
 	o->engine = h->engine;
 	o->label = h->label;
 	o->mode = h->mode;

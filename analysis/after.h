@@ -7,6 +7,10 @@
 
 #include "gc.h"
 
-int gc_after_heap(const heap *h, const gc_result *r, heap *out);
+/* Returns 0; -1 when out of memory; or AFTER_STALE when a surviving object's
+ * Class or Outer is purged (the engine would leave it a dangling pointer,
+ * which no snapshot can hold): *STALE is then that object. */
+#define AFTER_STALE (-2)
+int gc_after_heap(const heap *h, const gc_result *r, heap *out, obj_t *stale);
 
 #endif

@@ -32,9 +32,10 @@ static int run_gc_after(heap *h, heap *after)
 {
 	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), 1, 0};
 	gc_result r;
+	obj_t stale;
 	if (gc_run(h, &opt, &r))
 		return -1;
-	int rc = gc_after_heap(h, &r, after);
+	int rc = gc_after_heap(h, &r, after, &stale);
 	gc_result_free(&r);
 	return rc;
 }
@@ -86,8 +87,11 @@ int evolve_series(const gen_options *opt, heap out[3], FILE *plan, char *err, si
 	/* snapshot 1 starts as 0 after its GC: the purged objects are removed */
 	gc_options gopt = {out[0].mode, gc_default_keep_flags(out[0].mode), 1, 0};
 	gc_result r0;
-	if (gc_run(&out[0], &gopt, &r0) || gc_after_heap(&out[0], &r0, &h0)) {
-		snprintf(err, errsize, "out of memory");
+	obj_t stale;
+	int built = gc_run(&out[0], &gopt, &r0) ? -1 : gc_after_heap(&out[0], &r0, &h0, &stale);
+	if (built) {
+		snprintf(err, errsize, built == AFTER_STALE ? "--evolve needs consistent cluster lists: the heap after "
+			 "the first GC would hold a dangling Outer (drop --broken-clusters)" : "out of memory");
 		return -1;
 	}
 	const heap *a = &out[0];
@@ -249,8 +253,13 @@ int evolve_series(const gen_options *opt, heap out[3], FILE *plan, char *err, si
 			}
 		}
 		heap_init(&h2pre);
-		if (text_parse("evolve-2", t1.s, strlen(t1.s), &h2pre, err, errsize) || run_gc_after(&h2pre, &out[2]))
+		if (text_parse("evolve-2", t1.s, strlen(t1.s), &h2pre, err, errsize))
 			rc = -1;
+		else if (run_gc_after(&h2pre, &out[2])) {
+			snprintf(err, errsize, "--evolve: the heap after the last GC would hold a dangling Class or Outer "
+				 "(cluster lists that omit them); try another seed or drop --broken-clusters");
+			rc = -1;
+		}
 		heap_free(&h2pre);
 	}
 	free(t1.s);

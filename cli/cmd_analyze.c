@@ -179,16 +179,23 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (!quiet)
 		print_summary(snap, &h, &r, &f, &opt, load_s);
+	int after_failed = 0;
 	if (after) {
 		heap post;
-		int bad_after = gc_after_heap(&h, &r, &post);
-		if (bad_after)
-			die("out of memory building the post-GC heap");
-		else if (snapshot_save(after, &post, force, err, sizeof err))
-			bad_after = die("%s", err);
+		obj_t stale;
+		int built = gc_after_heap(&h, &r, &post, &stale);
+		if (built == AFTER_STALE) {
+			char *name = heap_full_name(&h, stale);
+			after_failed = die("%s: not written: %d %s survives this GC but its %s is purged: the engine would "
+					   "leave it a dangling pointer (a use-after-free; see the cluster-missing findings)",
+					   after, stale, name ? name : "?", r.reachable[h.cls[stale]] ? "Outer" : "Class");
+			free(name);
+		} else if (built) {
+			after_failed = die("out of memory building the post-GC heap");
+		} else if (snapshot_save(after, &post, force, err, sizeof err)) {
+			after_failed = die("%s", err);
+		}
 		heap_free(&post);
-		if (bad_after)
-			goto out_findings;
 	}
 	double t1 = now_seconds();
 	store_info info = {snap, &opt, (double)time(NULL)};
@@ -197,9 +204,9 @@ int cmd_analyze(int argc, char **argv)
 		goto out_findings;
 	}
 	if (!quiet)
-		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after ? " and " : "",
-		       after ? after : "");
-	rc = 0;
+		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after && !after_failed ? " and " : "",
+		       after && !after_failed ? after : "");
+	rc = after_failed ? 1 : 0;
 out_findings:
 	findings_free(&f);
 out_gc:

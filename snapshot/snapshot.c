@@ -11,8 +11,10 @@ int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 {
 	filebuf fb;
 	heap_init(h);
-	if (file_read_all(path, &fb, err, errsize))
+	if (file_read_all(path, &fb, err, errsize)) {
+		heap_free(h);
 		return -1;
+	}
 	int rc;
 	if (is_binary_snapshot(fb.data, fb.len))
 		rc = binary_parse(path, (const unsigned char *)fb.data, fb.len, h, err, errsize);

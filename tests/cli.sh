@@ -104,6 +104,14 @@ json=$("$ugc" sql "$db" "SELECT idx, name FROM objects WHERE idx IN (12, 13) ORD
 {"idx":13,"name":"Enemy_1"}]' ] && ok "sql --format json" || bad "sql --format json" "$json"
 [ "$(echo "SELECT count(*) FROM purge;" | "$ugc" sql "$db" --format csv | tail -1)" = 2 ] && ok "sql reads stdin" || bad "sql reads stdin"
 
+msg=$("$ugc" analyze testdata/stale-outer.ugct -o "$out/stale.db" --after "$out/stale-after.ugct" -q 2>&1); rc=$?
+case "$msg" in *"21 Actor /Game/Stale.Owner:Member survives this GC but its Outer is purged"*)
+	[ $rc -ne 0 ] && [ -f "$out/stale.db" ] && [ ! -e "$out/stale-after.ugct" ] && ok "--after refuses a heap with a dangling Outer" ||
+		bad "--after refuses a heap with a dangling Outer" "rc=$rc" ;;
+*) bad "--after refuses a heap with a dangling Outer" "$msg" ;; esac
+[ "$(sql "$out/stale.db" "SELECT idx, other FROM findings WHERE kind = 'cluster-missing-mutable'")" = "21,22" ] &&
+	ok "the dangling Outer is a use-after-free finding" || bad "the dangling Outer is a use-after-free finding"
+
 # --- modes and keep flags from the command line -----------------------------
 "$ugc" analyze testdata/gen-1000-editor.ugct -o "$out/ed.db" -q >/dev/null 2>&1
 "$ugc" analyze testdata/gen-1000-editor.ugct -o "$out/game.db" --mode game -q >/dev/null 2>&1
