@@ -66,7 +66,7 @@ int gc_after_heap(const heap *h, const gc_result *r, heap *o, obj_t *stale)
 	o->mode = h->mode;
 	o->first_gc_index = h->first_gc_index;
 	strtab_free(&o->strings);
-	if (strtab_copy(&o->strings, &h->strings) || heap_alloc_slots(o, h->slots))
+	if (strtab_copy(&o->strings, &h->strings) || heap_grow_slots(o, h->slots))
 		return -1;
 	memcpy(o->serial, h->serial, (size_t)h->slots * sizeof *o->serial);
 	memcpy(o->cls, h->cls, (size_t)h->slots * sizeof *o->cls);

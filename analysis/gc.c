@@ -12,6 +12,14 @@
 const char *const root_kind_names[RK_COUNT] = {
 	"disregard", "rootset", "refcounted", "internal-keep", "keepflags", "gcobject", "cluster", "referenced",
 };
+int root_kind_parse(const char *s)
+{
+	for (int k = 0; s && k < RK_COUNT; k++)
+		if (strcmp(s, root_kind_names[k]) == 0)
+			return k;
+	return RK_NONE;
+}
+
 const char *const cluster_fate_names[CF_COUNT] = {
 	"alive", "garbage-root", "references-dissolved", "unreachable-root", "garbage-mutable",
 };
@@ -33,25 +41,6 @@ double now_seconds(void)
 uint32_t gc_default_keep_flags(int mode)
 {
 	return mode == MODE_EDITOR ? RF_Standalone : 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
-int vec_sort_unique(vec *a)
-{
-	if (a->n < 2)
-		return 0;
-	qsort(a->v, a->n, sizeof *a->v, cmp_u32);
-	size_t w = 1;
-	for (size_t i = 1; i < a->n; i++)
-		if (a->v[i] != a->v[w - 1])
-			a->v[w++] = a->v[i];
-	a->n = w;
-	return 0;
 }
 
 /* Is I a root (§1.3), outside the disregard pool? */

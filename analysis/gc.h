@@ -30,6 +30,7 @@ enum root_kind {
 	RK_GCOBJECT, RK_CLUSTER, RK_REFERENCED, RK_COUNT, RK_NONE = 255
 };
 extern const char *const root_kind_names[RK_COUNT];
+int root_kind_parse(const char *s); /* RK_NONE when S names no kind (or is NULL) */
 #define RK_IS_ROOT(k) ((k) <= RK_GCOBJECT)
 
 /* What became of a cluster in this GC. */
@@ -55,6 +56,14 @@ typedef struct gc_eliminated {
 	obj_t src, dst;
 	uint32_t ref;
 } gc_eliminated;
+
+/* Does a reference of KIND (REF_*; Class and Outer count as immutable) keep
+ * its target on a retention path (spec §3)?  Strong and aro only when the
+ * target is not garbage: the GC nulls those. */
+static inline int ref_retains(int kind, int target_garbage)
+{
+	return kind == REF_IMMUTABLE || ((kind == REF_STRONG || kind == REF_ARO) && !target_garbage);
+}
 
 /* Phase timings, in seconds. */
 typedef struct gc_timing {

@@ -101,9 +101,7 @@ int edge_retains(const view *v, const edge *e, int dst_garbage)
 		return !dst_garbage;
 	if (e->src < v->first_gc_index || e->dst < v->first_gc_index)
 		return 0;
-	if (e->type == EDGE_CLASS || e->type == EDGE_OUTER || e->kind == REF_IMMUTABLE)
-		return 1;
-	return (e->kind == REF_STRONG || e->kind == REF_ARO) && !dst_garbage;
+	return ref_retains(e->type == EDGE_REF ? e->kind : REF_IMMUTABLE, dst_garbage);
 }
 
 /* The FGCObject record that makes X a gcobject root, if any. */
@@ -488,7 +486,7 @@ void print_chain_text(view *v, FILE *fp, const chain *c)
 	fprintf(fp, "  \n");
 }
 
-static void json_string(FILE *fp, const char *s)
+void json_str(FILE *fp, const char *s)
 {
 	fputc('"', fp);
 	for (; *s; s++) {
@@ -511,16 +509,16 @@ static void json_object(view *v, FILE *fp, obj_t i)
 		return;
 	}
 	fprintf(fp, "{\"idx\":%d,\"class\":", i);
-	json_string(fp, o.class_name);
+	json_str(fp, o.class_name);
 	fprintf(fp, ",\"path\":");
-	json_string(fp, o.path);
+	json_str(fp, o.path);
 	fprintf(fp, ",\"flags\":");
-	json_string(fp, o.flags);
+	json_str(fp, o.flags);
 	fprintf(fp, ",\"root_kind\":");
 	if (o.root_kind == RK_NONE)
 		fprintf(fp, "null");
 	else
-		json_string(fp, root_kind_names[o.root_kind]);
+		json_str(fp, root_kind_names[o.root_kind]);
 	fprintf(fp, "}");
 	obj_info_free(&o);
 }
@@ -530,9 +528,9 @@ void print_chain_json(view *v, FILE *fp, const chain *c)
 	fprintf(fp, "{\"length\":%zu,\"gcobject\":", c->n - 1);
 	if (c->gc_root) {
 		fprintf(fp, "{\"referencer\":");
-		json_string(fp, c->gc_edge.referencer);
+		json_str(fp, c->gc_edge.referencer);
 		fprintf(fp, ",\"property\":");
-		json_string(fp, c->gc_edge.prop);
+		json_str(fp, c->gc_edge.prop);
 		fprintf(fp, "}");
 	} else {
 		fprintf(fp, "null");
@@ -542,7 +540,7 @@ void print_chain_json(view *v, FILE *fp, const chain *c)
 	fprintf(fp, ",\"hops\":[");
 	for (size_t k = 0; k + 1 < c->n; k++) {
 		fprintf(fp, "%s{\"kind\":\"%s\",\"property\":", k ? "," : "", edge_kind_name(&c->hops[k]));
-		json_string(fp, c->hops[k].prop);
+		json_str(fp, c->hops[k].prop);
 		fprintf(fp, ",\"to\":");
 		json_object(v, fp, c->nodes[k + 1]);
 		fprintf(fp, "}");

@@ -54,5 +54,7 @@ void print_chains_dot(view *v, FILE *fp, const chains *c, obj_t target);
 /* The engine's object tags: "(root) (native) ..." (each with a trailing space). */
 void object_tags(const obj_info *o, char *buf, size_t cap);
 const char *edge_kind_name(const edge *e);
+/* S as a JSON string, quoted and escaped. */
+void json_str(FILE *fp, const char *s);
 
 #endif

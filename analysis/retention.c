@@ -14,9 +14,7 @@ static inline int follows(const heap *h, const gc_result *r, obj_t t, int kind)
 {
 	if (t < 0 || heap_in_disregard(h, t) || !r->reachable[t] || r->distance[t] != UINT32_MAX)
 		return 0;
-	if (kind == REF_STRONG || kind == REF_ARO)
-		return !heap_is_garbage(h, t);
-	return kind == REF_IMMUTABLE;
+	return ref_retains(kind, heap_is_garbage(h, t));
 }
 
 int gc_retention(heap *h, gc_result *r, uint32_t keep)

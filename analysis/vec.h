@@ -49,6 +49,23 @@ static inline void vec_free(vec *a)
 	a->n = a->cap = 0;
 }
 
-int vec_sort_unique(vec *a); /* ascending, duplicates removed */
+static inline int vec_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Sort ascending and drop duplicates. */
+static inline void vec_sort_unique(vec *a)
+{
+	if (a->n < 2)
+		return;
+	qsort(a->v, a->n, sizeof *a->v, vec_cmp_u32);
+	size_t w = 1;
+	for (size_t i = 1; i < a->n; i++)
+		if (a->v[i] != a->v[w - 1])
+			a->v[w++] = a->v[i];
+	a->n = w;
+}
 
 #endif

@@ -12,9 +12,8 @@ typedef struct heap_view {
 	view base;
 	heap *h;
 	gc_result *r;
-	findings f;
-	int have_findings;
-	uint32_t *inst_start; /* objects by class, built on first use */
+	findings f;           /* built at open, like the indexes: part of loading */
+	uint32_t *inst_start; /* objects by class */
 	obj_t *inst;
 } heap_view;
 
@@ -158,11 +157,7 @@ static int build_instances(heap_view *hv)
 static int hv_incoming(view *v, obj_t i, edges *out)
 {
 	heap_view *hv = HV(v);
-	heap *h = hv->h;
-	if (heap_build_reverse(h) || heap_build_children(h) || build_instances(hv)) {
-		snprintf(v->err, sizeof v->err, "out of memory");
-		return -1;
-	}
+	const heap *h = hv->h;
 	/* merge three lists sorted by source: instances, children, reference rows */
 	uint32_t a = hv->inst_start[i], ae = hv->inst_start[i + 1];
 	uint32_t b = h->child_start[i], be = h->child_start[i + 1];
@@ -284,13 +279,6 @@ static int hv_cleared_to(view *v, obj_t i, edges *out)
 static int hv_findings(view *v, obj_t about, finding_rows *out)
 {
 	heap_view *hv = HV(v);
-	if (!hv->have_findings) {
-		if (findings_collect(hv->h, hv->r, &hv->f)) {
-			snprintf(v->err, sizeof v->err, "out of memory");
-			return -1;
-		}
-		hv->have_findings = 1;
-	}
 	for (uint32_t k = 0; k < hv->f.n; k++) {
 		const finding *f = &hv->f.v[k];
 		if (about != OBJ_NONE && f->idx != about && f->other != about)
@@ -426,7 +414,6 @@ view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize)
 		free(hv);
 		return NULL;
 	}
-	hv->have_findings = 1;
 	view *v = &hv->base;
 	v->first_gc_index = h->first_gc_index;
 	v->slots = h->slots;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "heap.h"
+#include "query.h"
 
 typedef struct command {
 	const char *name;
@@ -38,14 +39,23 @@ int wants_help(const char *cmd, int argc, char **argv);
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
 int parse_format(const char *s, int allow_csv, enum out_format *out);
-/* JSON and CSV string output. */
-void json_str(FILE *fp, const char *s);
+/* CSV string output (json_str is in query.h). */
 void csv_str(FILE *fp, const char *s);
 /* Parse a non-negative integer option value; -1 when bad. */
 long long parse_count(const char *s, long long max);
 
 /* Load a snapshot, printing the error; 0 on success. */
 int load_or_die(const char *path, heap *h);
+
+/* Load the snapshot at PATH and run the GC with its own mode's keep flags
+ * on THREADS threads.  0, or 1 after printing the error (nothing to free). */
+int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r);
+/* The marking threads to use: the cores. */
+int default_threads(void);
+/* Among I < N with COUNT[I] > 0, the TOP indexes with the largest KEY[I]
+ * (COUNT[I] when KEY is NULL), largest first, ties to the lower index, into
+ * OUT.  Returns how many. */
+size_t top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out);
 
 /* The query commands' input: a database written by analyze, or a snapshot
  * analysed in memory.  NULL after printing the error. */

@@ -48,16 +48,11 @@ static void print_top_purged(const heap *h, const gc_result *r, int top)
 	}
 	printf("LogGarbage: purged by class (bytes):");
 	char name[HEAP_NAME_MAX];
-	for (int t = 0; t < top; t++) {
-		uint32_t best = UINT32_MAX;
-		for (uint32_t c = 0; c < h->slots; c++)
-			if (count[c] && (best == UINT32_MAX || bytes[c] > bytes[best]))
-				best = c;
-		if (best == UINT32_MAX)
-			break;
-		heap_name(h, (obj_t)best, name, sizeof name);
-		printf("%s %s %u (%.2f MiB)", t ? "," : "", name, count[best], mib(bytes[best]));
-		count[best] = 0;
+	uint32_t best[16];
+	size_t n = top_indexes(count, bytes, h->slots, top < 16 ? (size_t)top : 16, best);
+	for (size_t t = 0; t < n; t++) {
+		heap_name(h, (obj_t)best[t], name, sizeof name);
+		printf("%s %s %u (%.2f MiB)", t ? "," : "", name, count[best[t]], mib(bytes[best[t]]));
 	}
 	printf("%s\n", r->npurged ? "" : " none");
 	free(bytes);
@@ -110,7 +105,7 @@ int cmd_analyze(int argc, char **argv)
 {
 	const char *snap = NULL, *db = NULL, *after = NULL, *mode = NULL, *keep = NULL;
 	int force = 0, quiet = 0;
-	long long threads = sysconf(_SC_NPROCESSORS_ONLN);
+	long long threads = default_threads();
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int more = i + 1 < argc;

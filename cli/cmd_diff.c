@@ -30,19 +30,17 @@ static int load_side(const char *path, diff_side *s)
 		return 0;
 	}
 	heap h;
-	if (load_or_die(path, &h))
-		return 1;
-	/* one marking thread: the sides load in parallel, a core each */
-	gc_options opt = {h.mode, gc_default_keep_flags(h.mode), 1, 0};
 	gc_result r;
 	findings f = {0};
-	int rc = gc_run(&h, &opt, &r) ? -1 : 0;
-	if (rc == 0 && (rc = findings_collect(&h, &r, &f)) == 0)
-		rc = diff_side_from_heap(&h, &r, &f, s);
+	/* one marking thread: the sides load in parallel, a core each */
+	if (analyse_snapshot(path, 1, &h, &r))
+		return 1;
+	int rc = findings_collect(&h, &r, &f);
 	if (rc == 0) {
+		rc = diff_side_from_heap(&h, &r, &f, s);
 		findings_free(&f);
-		gc_result_free(&r);
 	}
+	gc_result_free(&r);
 	heap_free(&h);
 	if (rc) {
 		diff_side_free(s);

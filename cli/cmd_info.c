@@ -66,32 +66,6 @@ static int gather(const heap *h, info *in)
 	return 0;
 }
 
-/* The TOP classes with the largest KEY (count or bytes); returns how many. */
-static int top_classes(const heap *h, const info *in, int by_bytes, int top, uint32_t *out)
-{
-	int n = 0;
-	uint8_t *taken = calloc(h->slots ? h->slots : 1, 1);
-	if (!taken)
-		return 0;
-	for (; n < top; n++) {
-		uint32_t best = UINT32_MAX;
-		for (uint32_t c = 0; c < h->slots; c++) {
-			if (!in->count[c] || taken[c])
-				continue;
-			uint64_t v = by_bytes ? in->cbytes[c] : in->count[c];
-			uint64_t b = best == UINT32_MAX ? 0 : by_bytes ? in->cbytes[best] : in->count[best];
-			if (best == UINT32_MAX || v > b)
-				best = c;
-		}
-		if (best == UINT32_MAX)
-			break;
-		taken[best] = 1;
-		out[n] = best;
-	}
-	free(taken);
-	return n;
-}
-
 static void print_text(const char *path, const heap *h, const info *in, int top)
 {
 	printf("snapshot        %s\n", path);
@@ -120,7 +94,7 @@ static void print_text(const char *path, const heap *h, const info *in, int top)
 	uint32_t best[256];
 	char name[HEAP_NAME_MAX];
 	for (int by = 0; by < 2; by++) {
-		int n = top_classes(h, in, by, top, best);
+		int n = (int)top_indexes(in->count, by ? in->cbytes : NULL, h->slots, (size_t)top, best);
 		printf("top classes by %s:\n", by ? "bytes" : "count");
 		for (int t = 0; t < n; t++) {
 			heap_name(h, (obj_t)best[t], name, sizeof name);
@@ -160,7 +134,7 @@ static void print_json(const char *path, const heap *h, const info *in, int top)
 	uint32_t best[256];
 	char name[HEAP_NAME_MAX];
 	for (int by = 0; by < 2; by++) {
-		int n = top_classes(h, in, by, top, best);
+		int n = (int)top_indexes(in->count, by ? in->cbytes : NULL, h->slots, (size_t)top, best);
 		printf(",\"top_classes_by_%s\":[", by ? "bytes" : "count");
 		for (int t = 0; t < n; t++) {
 			heap_name(h, (obj_t)best[t], name, sizeof name);

@@ -11,6 +11,24 @@
 
 double input_ready_at, answered_at;
 
+int default_threads(void)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	return cores > 0 && cores < 64 ? (int)cores : 1;
+}
+
+int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r)
+{
+	if (load_or_die(path, h))
+		return 1;
+	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), threads, 0};
+	if (gc_run(h, &opt, r)) {
+		heap_free(h);
+		return die("out of memory running the GC on %s", path);
+	}
+	return 0;
+}
+
 void close_input(view *v)
 {
 	fflush(stdout);
@@ -36,18 +54,9 @@ view *open_input(const char *path)
 		die("out of memory");
 		return NULL;
 	}
-	if (load_or_die(path, h)) {
+	if (analyse_snapshot(path, default_threads(), h, r)) {
 		free(h);
 		free(r);
-		return NULL;
-	}
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), cores > 0 && cores < 64 ? (int)cores : 1, 0};
-	if (gc_run(h, &opt, r)) {
-		heap_free(h);
-		free(h);
-		free(r);
-		die("out of memory running the GC");
 		return NULL;
 	}
 	view *v = view_heap_open(h, r, err, sizeof err);

@@ -53,20 +53,6 @@ int parse_format(const char *s, int allow_csv, enum out_format *out)
 	return 0;
 }
 
-void json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(fp, "\\u%04x", *p);
-		else
-			fputc(*p, fp);
-	}
-	fputc('"', fp);
-}
-
 void csv_str(FILE *fp, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
@@ -101,4 +87,38 @@ int load_or_die(const char *path, heap *h)
 		return 1;
 	}
 	return 0;
+}
+
+struct ranked {
+	uint64_t key;
+	uint32_t idx;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+size_t top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out)
+{
+	size_t m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		m += count[i] > 0;
+	struct ranked *r = malloc((m + 1) * sizeof *r);
+	if (!r)
+		return 0;
+	m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (count[i])
+			r[m++] = (struct ranked){key ? key[i] : count[i], i};
+	qsort(r, m, sizeof *r, cmp_ranked);
+	if (top > m)
+		top = m;
+	for (size_t k = 0; k < top; k++)
+		out[k] = r[k].idx;
+	free(r);
+	return top;
 }

@@ -216,7 +216,7 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 	/* allocate every column, then decompress into them */
 	h->mode = (int)hd.mode;
 	h->first_gc_index = hd.first_gc_index;
-	if (heap_alloc_slots(h, hd.slots))
+	if (heap_grow_slots(h, hd.slots))
 		return fail(err, errsize, path, 16, "out of memory (%u slots)", hd.slots);
 	h->objects = hd.objects;
 	h->nrefs = hd.nrefs;

@@ -68,7 +68,7 @@ static const char *const bp_names[] = {"BP_Enemy_C", "BP_Pickup_C", "BP_Door_C",
 
 typedef struct world_parts {
 	obj_t cls[C_COUNT];
-	obj_t *textures, *materials, *mics, *meshes, *bps, *sounds;
+	obj_t *textures, *materials, *mics, *meshes, *bps, *bp_cdos, *sounds;
 	uint32_t ntex, nmat, nmic, nmesh, nbp, nsound;
 } world_parts;
 
@@ -254,7 +254,8 @@ static void assets(builder *b, world_parts *w, uint64_t budget)
 	w->meshes = malloc(nmesh * sizeof(obj_t));
 	w->sounds = malloc(nsound * sizeof(obj_t));
 	w->bps = malloc(nbp * sizeof(obj_t));
-	if (!w->textures || !w->materials || !w->mics || !w->meshes || !w->sounds || !w->bps) {
+	w->bp_cdos = malloc(nbp * sizeof(obj_t));
+	if (!w->textures || !w->materials || !w->mics || !w->meshes || !w->sounds || !w->bps || !w->bp_cdos) {
 		b->oom = 1;
 		return;
 	}
@@ -322,7 +323,8 @@ static void assets(builder *b, world_parts *w, uint64_t budget)
 		w->bps[w->nbp++] = c;
 		char cdo[96];
 		snprintf(cdo, sizeof cdo, "Default__%s", bp_names[i]);
-		obj_t d = obj(b, c, p, cdo, 0, 1000 + below(b, 4000), RF_Public | RF_ClassDefaultObject | RF_ArchetypeObject, 0, 0);
+		obj_t d = w->bp_cdos[i] = obj(b, c, p, cdo, 0, 1000 + below(b, 4000),
+					      RF_Public | RF_ClassDefaultObject | RF_ArchetypeObject, 0, 0);
 		ref(b, c, w->cls[C_ACTOR], REF_STRONG, "SuperStruct", -1);
 		ref(b, c, d, REF_STRONG, "ClassDefaultObject", -1);
 		ref(b, d, pick(b, w->meshes, w->nmesh), REF_STRONG, "MeshAsset", -1);
@@ -433,7 +435,7 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 		if (chance(b, 20))
 			ref(b, x, pick(b, w->bps, w->nbp), REF_SOFT, "SpawnClass", -1);
 		if (key >= C_COUNT) /* a blueprint actor's archetype: its class's CDO, never nulled */
-			ref(b, x, cls + 1, REF_IMMUTABLE, "Archetype", -1);
+			ref(b, x, w->bp_cdos[key - C_COUNT], REF_IMMUTABLE, "Archetype", -1);
 		/* a destroyed actor still held by an immutable reference survives */
 		if (a > 0 && !clustered[a] && !destroyed && chance(b, 10)) {
 			obj_t t = actors[below(b, a)];
@@ -664,6 +666,6 @@ int gen_heap(const gen_options *opt, heap *h, char *err, size_t errsize)
 	}
 	free(b.from); free(b.to); free(b.prop); free(b.kind);
 	free(b.croot); free(b.cmem_start); free(b.mem);
-	free(w.textures); free(w.materials); free(w.mics); free(w.meshes); free(w.bps); free(w.sounds);
+	free(w.textures); free(w.materials); free(w.mics); free(w.meshes); free(w.bps); free(w.bp_cdos); free(w.sounds);
 	return rc;
 }

@@ -93,11 +93,6 @@ uint64_t heap_memory(const heap *h)
 	       (uint64_t)h->strings.count * sizeof *h->strings.off;
 }
 
-int heap_alloc_slots(heap *h, uint32_t slots)
-{
-	return heap_grow_slots(h, slots);
-}
-
 int heap_index_clusters(heap *h)
 {
 	for (uint32_t i = 0; i < h->slots; i++)

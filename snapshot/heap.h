@@ -133,8 +133,6 @@ static inline const char *heap_str(const heap *h, uint32_t id) { return strtab_g
 static inline int heap_needs_grow(uint32_t n) { return n == 0 || (n >= 16 && (n & (n - 1)) == 0); }
 static inline size_t heap_grow_cap(uint32_t n) { return n ? (size_t)n * 2 : 16; }
 
-/* Allocate the per-slot columns for SLOTS slots, all free. */
-int heap_alloc_slots(heap *h, uint32_t slots);
 /* Grow the columns to at least SLOTS slots (new ones free). */
 int heap_grow_slots(heap *h, uint32_t slots);
 

@@ -37,8 +37,6 @@ typedef struct parser {
 	uint32_t *r_prop;
 	uint8_t *r_kind;
 	size_t nr, r_cap;
-	/* cluster records, collected then packed */
-	uint64_t nc;
 	int seen_engine, seen_mode, seen_first, seen_label, seen_object;
 	/* flags field cache: dumpers repeat the same few FLAGS strings */
 	struct flag_cache { char s[40]; uint8_t len; uint8_t traits; uint16_t iflags; uint32_t oflags; } fcache[256];

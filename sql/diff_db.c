@@ -7,14 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int kind_of(const unsigned char *s)
-{
-	for (int k = 0; s && k < RK_COUNT; k++)
-		if (strcmp((const char *)s, root_kind_names[k]) == 0)
-			return k;
-	return RK_NONE;
-}
-
 /* Intern column C as an FName: base id, number. */
 static int fname(strtab *t, sqlite3_stmt *st, int c, uint32_t *id, uint32_t *num)
 {
@@ -102,7 +94,7 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 		o->size = (uint32_t)sqlite3_column_int64(st, 5);
 		o->garbage = (uint8_t)sqlite3_column_int(st, 6);
 		o->reachable = (uint8_t)sqlite3_column_int(st, 7);
-		o->root_kind = (uint8_t)kind_of(sqlite3_column_text(st, 8));
+		o->root_kind = (uint8_t)root_kind_parse((const char *)sqlite3_column_text(st, 8));
 		o->distance = sqlite3_column_type(st, 9) == SQLITE_NULL ? UINT32_MAX : (uint32_t)sqlite3_column_int64(st, 9);
 		o->parent = sqlite3_column_type(st, 10) == SQLITE_NULL ? OBJ_NONE : (obj_t)sqlite3_column_int64(st, 10);
 	}

@@ -89,14 +89,6 @@ static void col_text(sqlite3_stmt *st, int c, char *dst, size_t cap)
 	snprintf(dst, cap, "%s", s ? s : "");
 }
 
-static int kind_of(const char *s)
-{
-	for (int k = 0; k < RK_COUNT; k++)
-		if (strcmp(s, root_kind_names[k]) == 0)
-			return k;
-	return RK_NONE;
-}
-
 static int dv_object(view *v, obj_t i, obj_info *o)
 {
 	memset(o, 0, sizeof *o);
@@ -126,7 +118,7 @@ static int dv_object(view *v, obj_t i, obj_info *o)
 	o->reachable = sqlite3_column_int(st, 11);
 	char kind[32];
 	col_text(st, 12, kind, sizeof kind);
-	o->root_kind = kind_of(kind);
+	o->root_kind = root_kind_parse(kind);
 	o->distance = sqlite3_column_type(st, 13) == SQLITE_NULL ? UINT32_MAX : (uint32_t)sqlite3_column_int64(st, 13);
 	o->parent = col_obj(st, 14);
 	col_text(st, 15, o->parent_property, sizeof o->parent_property);
@@ -152,7 +144,7 @@ static int dv_state(view *v, obj_t i, obj_state *o)
 	o->garbage = sqlite3_column_int(st, 4);
 	char kind[32];
 	col_text(st, 5, kind, sizeof kind);
-	o->root_kind = kind_of(kind);
+	o->root_kind = root_kind_parse(kind);
 	return 0;
 }
 
