@@ -10,6 +10,7 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
 PKGS    := sqlite3 libzstd
+TESTOUT ?= tests/out
 
 CFLAGS  ?= -O2
 CFLAGS  += -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -DUGC_VERSION=\"$(VERSION)\" -pthread
@@ -43,7 +44,7 @@ $(BIN): $(LIB_OBJ) $(CLI_OBJ)
 $(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -54,7 +55,7 @@ check-deps:
 	@sh tools/deps.sh
 
 test: check-deps $(BIN) $(BUILD)/unit-tests
-	@sh tests/run.sh ./$(BIN) $(BUILD)/unit-tests
+	@sh tests/run.sh ./$(BIN) $(BUILD)/unit-tests $(TESTOUT)
 
 demo: all
 	@sh tools/demo.sh ./$(BIN)
@@ -69,4 +70,4 @@ install: all
 	install -m 644 man/ugc-snapshot.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
 clean:
-	rm -rf build ugc-analyze ugc-analyze-san tests/out
+	rm -rf build ugc-analyze ugc-analyze-san tests/out tests/out-*

@@ -1,10 +1,10 @@
 #!/bin/sh
 # run.sh — runs every test: the C unit tests, then the command-line tests.
-# Usage: tests/run.sh UGC_ANALYZE_BINARY UNIT_TEST_BINARY
+# Usage: tests/run.sh UGC_ANALYZE_BINARY UNIT_TEST_BINARY [OUTDIR]
 # Ends with the line "N passed, N failed" and exits non-zero on any failure.
 bin=$1
 unit=$2
-out=tests/out
+out=${3:-tests/out}
 rm -rf "$out"
 mkdir -p "$out"
 passed=0
