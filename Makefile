@@ -4,6 +4,7 @@
 #   make test       build and run every test (SAN=1: with ASan + UBSan)
 #   make demo       analyse the bundled example
 #   make bench      time the pipeline on generated heaps
+#   make fuzz       run every libFuzzer harness FUZZ_SECONDS (default 60) each
 #   make install    PREFIX=/usr/local (DESTDIR honoured)
 
 CC      ?= cc
@@ -34,7 +35,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all test demo bench install deps clean check-deps
+.PHONY: all test demo bench install deps clean check-deps fuzz fuzz-build
 
 all: check-deps $(BIN)
 
@@ -62,6 +63,47 @@ demo: all
 
 bench: all
 	@sh tools/bench.sh ./$(BIN)
+
+# Fuzzing (clang's libFuzzer): every fuzz/fuzz_NAME.c is a harness, run for
+# FUZZ_SECONDS each, one at a time, from its kept corpus fuzz/corpus/NAME/
+# (new inputs go to build/fuzz/work/NAME, crashes to build/fuzz/crash-NAME-*).
+# The library, the commands (cli/main.c's main renamed ugc_cli_main) and any
+# other fuzz/*.c (support code, not named fuzz_*) are linked into each.  FUZZ=NAME runs one harness.  A crash,
+# a leak, a timeout or an RSS over the limit fails the target.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_HARNESS := $(wildcard fuzz/fuzz_*.c)
+FUZZ         ?= $(FUZZ_HARNESS:fuzz/fuzz_%.c=%)
+FUZZ_SUPPORT := $(filter-out $(FUZZ_HARNESS),$(wildcard fuzz/*.c))
+FUZZ_OBJ     := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRC) $(CLI_SRC) $(FUZZ_SUPPORT))
+
+$(FUZZ_BUILD)/%.o: %.c | check-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) -Ifuzz $(filter-out -O2,$(CFLAGS)) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link \
+		$(if $(filter cli/main.c,$<),-Dmain=ugc_cli_main) -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(CPPFLAGS) -Ifuzz $(filter-out -O2,$(CFLAGS)) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+-include $(FUZZ_OBJ:.o=.d)
+.SECONDARY: $(FUZZ_OBJ)
+
+fuzz-build: $(FUZZ:%=$(FUZZ_BUILD)/fuzz_%)
+
+fuzz: fuzz-build
+	@failed=""; for n in $(FUZZ); do \
+		mkdir -p $(FUZZ_BUILD)/work/$$n fuzz/corpus/$$n; \
+		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
+		$(FUZZ_BUILD)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 \
+			-malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crash-$$n- \
+			$(FUZZ_BUILD)/work/$$n fuzz/corpus/$$n > $(FUZZ_BUILD)/$$n.log 2>&1 \
+			|| { failed="$$failed $$n"; tail -n 40 $(FUZZ_BUILD)/$$n.log; }; \
+		grep -E '^(stat::number_of_executed_units|Done)' $(FUZZ_BUILD)/$$n.log | tr '\n' ' '; echo; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed (inputs in $(FUZZ_BUILD)/crash-*)"; exit 1; fi; \
+	echo "fuzz: no crash"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
