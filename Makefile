@@ -5,6 +5,7 @@
 #   make demo       analyse the bundled example
 #   make bench      time the pipeline on generated heaps
 #   make fuzz       run every libFuzzer harness FUZZ_SECONDS (default 60) each
+#   make capture    build the capture library BUILD/libugccapture.a
 #   make install    PREFIX=/usr/local (DESTDIR honoured)
 
 CC      ?= cc
@@ -28,16 +29,22 @@ else
   BIN    := ugc-analyze
 endif
 
-LIB_SRC := $(wildcard snapshot/*.c) $(wildcard analysis/*.c) $(wildcard sql/*.c)
+# capture/: the standalone snapshot writer library (C99, zstd only); the tool
+# links it too (one escaping rule).  capture/refdump.c is its reference dumper.
+CAP_SRC := $(wildcard capture/ugc_*.c)
+CAP_OBJ := $(CAP_SRC:%.c=$(BUILD)/%.o)
+CAP_LIB := $(BUILD)/libugccapture.a
+REFDUMP := $(BUILD)/ugc-refdump
+LIB_SRC := $(wildcard snapshot/*.c) $(wildcard analysis/*.c) $(wildcard sql/*.c) $(CAP_SRC)
 CLI_SRC := $(wildcard cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all test demo bench install deps clean check-deps fuzz fuzz-build
+.PHONY: all test demo bench install deps clean check-deps fuzz fuzz-build capture
 
-all: check-deps $(BIN)
+all: check-deps $(BIN) capture
 
 $(BIN): $(LIB_OBJ) $(CLI_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -49,14 +56,28 @@ $(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+# the capture library is C99 (an engine's C++ module compiles it), strictly
+$(BUILD)/capture/%.o: capture/%.c | check-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -std=c99 -pedantic-errors -U_GNU_SOURCE -MMD -MP -c -o $@ $<
+
+capture: $(CAP_LIB)
+
+$(CAP_LIB): $(CAP_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(REFDUMP): $(BUILD)/capture/refdump.o $(CAP_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/capture/refdump.d
 
 # Dependencies: installed when missing and we are root, else named.
 check-deps:
 	@sh tools/deps.sh
 
-test: check-deps $(BIN) $(BUILD)/unit-tests
-	@sh tests/run.sh ./$(BIN) $(BUILD)/unit-tests $(TESTOUT)
+test: check-deps $(BIN) $(BUILD)/unit-tests $(REFDUMP)
+	@sh tests/run.sh ./$(BIN) $(BUILD)/unit-tests $(TESTOUT) $(REFDUMP)
 
 demo: all
 	@sh tools/demo.sh ./$(BIN)
@@ -110,6 +131,9 @@ install: all
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ugc-analyze
 	install -m 644 man/ugc-analyze.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/ugc-snapshot.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
+	install -m 644 capture/ugc_capture.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(CAP_LIB) $(DESTDIR)$(PREFIX)/lib/
 
 clean:
 	rm -rf build ugc-analyze ugc-analyze-san tests/out tests/out-*

@@ -1,10 +1,11 @@
 #!/bin/sh
 # run.sh — runs every test: the C unit tests, then the command-line tests.
-# Usage: tests/run.sh UGC_ANALYZE_BINARY UNIT_TEST_BINARY [OUTDIR]
+# Usage: tests/run.sh UGC_ANALYZE_BINARY UNIT_TEST_BINARY [OUTDIR [UGC_REFDUMP]]
 # Ends with the line "N passed, N failed" and exits non-zero on any failure.
 bin=$1
 unit=$2
 out=${3:-tests/out}
+refdump=$4
 rm -rf "$out"
 mkdir -p "$out"
 passed=0
@@ -32,5 +33,6 @@ suite() {
 
 suite unit "$out/unit.log" "$unit"
 suite cli "$out/cli.log" sh tests/cli.sh "$bin" "$out"
+[ -n "$refdump" ] && suite capture "$out/capture.log" sh tests/capture.sh "$bin" "$refdump" "$out"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
