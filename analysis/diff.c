@@ -31,12 +31,27 @@ static int is_package(const diff_side *s, const diff_obj *o)
 	return o->cls_num == 0 && strcmp(strtab_get(&s->strings, o->cls), "Package") == 0;
 }
 
+int64_t diff_find(const diff_side *s, obj_t idx)
+{
+	if (idx < 0 || (uint32_t)idx >= s->slots)
+		return -1;
+	if (s->by_idx)
+		return s->by_idx[idx];
+	size_t lo = 0, hi = s->n; /* V is in index order */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->v[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->v[lo].idx == idx ? (int64_t)lo : -1;
+}
+
 /* Position of K's outer, or -1. */
 static int64_t outer_pos(const diff_side *s, const diff_obj *o)
 {
-	if (o->outer < 0 || (uint32_t)o->outer >= s->slots)
-		return -1;
-	return s->by_idx[o->outer];
+	return diff_find(s, o->outer);
 }
 
 char *diff_full_name(const diff_side *s, uint32_t k)
@@ -321,7 +336,8 @@ int diff_compare(const diff_side *a, const diff_side *b, diff_result *out)
 	if (out->same_process)
 		for (uint32_t k = 0; k < a->n; k++) {
 			obj_t i = a->v[k].idx;
-			if ((uint32_t)i < b->slots && b->by_idx[i] >= 0 && b->v[b->by_idx[i]].serial != a->v[k].serial)
+			int64_t at = diff_find(b, i);
+			if (at >= 0 && b->v[at].serial != a->v[k].serial)
 				out->reused_slots++;
 		}
 	if (bs.hash != b->strings.hash)

@@ -33,7 +33,8 @@ typedef struct diff_fact {
 typedef struct diff_side {
 	diff_obj *v;            /* in index order */
 	uint32_t n;
-	int32_t *by_idx;        /* slot -> position in v, -1: free */
+	int32_t *by_idx;        /* slot -> position in v, -1: free; NULL for a
+				 * sparse side (a database's), searched instead */
 	uint32_t slots;
 	strtab strings;
 	diff_fact *eliminated, *disagreements;
@@ -42,6 +43,8 @@ typedef struct diff_side {
 
 int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, diff_side *out);
 void diff_side_free(diff_side *s);
+/* The position in V of object IDX, or -1. */
+int64_t diff_find(const diff_side *s, obj_t idx);
 /* "Class Path" of object K, malloc'd (NULL when out of memory). */
 char *diff_full_name(const diff_side *s, uint32_t k);
 /* The FName of K ("Base_N") into BUF. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "findings.h"
 #include "vec.h"
 
@@ -132,56 +133,129 @@ static int finish_chain(view *v, chain *c, int root_kind)
 	return 0;
 }
 
+/* The shortest chain is read backwards from the stored parents.  Each
+ * parent must be one hop nearer a root than its child, so a damaged
+ * database (a parent that is itself, a loop, a distance that lies) stops
+ * with an error instead of spinning, and the arrays grow with the chain
+ * actually walked, not with a stored distance. */
 int query_shortest(view *v, obj_t x, chains *out)
 {
-	obj_info o;
-	if (v->object(v, x, &o))
+	obj_state s;
+	int rc = v->state(v, x, &s);
+	if (rc) {
+		if (rc > 0)
+			snprintf(v->err, sizeof v->err, "no object has index %d", x);
 		return -1;
-	obj_info_free(&o);
-	if (o.distance == UINT32_MAX)
+	}
+	if (s.distance == UINT32_MAX)
 		return 0;
 	chain c = {0};
-	c.n = (size_t)o.distance + 1;
-	c.nodes = malloc(c.n * sizeof *c.nodes);
-	c.hops = calloc(c.n, sizeof *c.hops);
-	if (!c.nodes || !c.hops)
-		goto oom;
+	size_t cap_nodes = 0, cap_hops = 0;
 	obj_t cur = x;
-	for (size_t k = c.n; k-- > 0;) {
-		c.nodes[k] = cur;
-		if (k == 0)
+	edges oe = {0};
+	for (;;) {
+		if (grow_array((void **)&c.nodes, &cap_nodes, c.n, sizeof *c.nodes))
+			goto oom;
+		c.nodes[c.n++] = cur;
+		if (s.distance == 0)
 			break;
-		obj_info ci;
-		if (v->object(v, cur, &ci))
+		obj_t p = s.parent;
+		obj_state ps;
+		rc = p == OBJ_NONE ? 1 : v->state(v, p, &ps);
+		if (rc < 0)
 			goto fail;
-		obj_info_free(&ci);
+		if (rc > 0 || ps.distance != s.distance - 1) {
+			snprintf(v->err, sizeof v->err, "database: object_table: the parent of object %d is not one hop nearer a "
+				 "root (distance %u)", cur, s.distance);
+			goto fail;
+		}
 		/* the parent's first retaining edge to CUR with the stored name */
-		edges oe = {0};
-		if (v->between(v, ci.parent, cur, &oe))
+		oe.n = 0;
+		if (v->between(v, p, cur, &oe))
 			goto fail;
-		int found = 0;
-		for (size_t e = 0; e < oe.n && !found; e++)
-			if (oe.v[e].dst == cur && strcmp(oe.v[e].prop, ci.parent_property) == 0 &&
-			    edge_retains(v, &oe.v[e], ci.garbage)) {
-				c.hops[k - 1] = oe.v[e];
-				found = 1;
+		edge hop = edge_make(v, p, cur, EDGE_REF, REF_STRONG, NULL);
+		hop.prop = s.parent_property;
+		for (size_t e = 0; e < oe.n; e++)
+			if (oe.v[e].dst == cur && strcmp(oe.v[e].prop, s.parent_property) == 0 &&
+			    edge_retains(v, &oe.v[e], s.garbage)) {
+				hop = oe.v[e];
+				break;
 			}
-		edges_free(&oe);
-		cur = ci.parent;
+		if (grow_array((void **)&c.hops, &cap_hops, c.n - 1, sizeof *c.hops))
+			goto oom;
+		c.hops[c.n - 1] = hop;
+		cur = p;
+		s = ps;
 	}
-	obj_info r;
-	if (v->object(v, c.nodes[0], &r))
-		goto fail;
-	obj_info_free(&r);
-	if (finish_chain(v, &c, r.root_kind) || chains_push(out, &c))
+	edges_free(&oe);
+	/* the walk went object first: turn it root first */
+	for (size_t a = 0, b = c.n - 1; a < b; a++, b--) {
+		obj_t t = c.nodes[a];
+		c.nodes[a] = c.nodes[b];
+		c.nodes[b] = t;
+	}
+	for (size_t a = 0, b = c.n - 1; a + 1 < b; a++, b--) {
+		edge t = c.hops[a];
+		c.hops[a] = c.hops[b - 1];
+		c.hops[b - 1] = t;
+	}
+	if (finish_chain(v, &c, s.root_kind) || chains_push(out, &c))
 		goto fail;
 	return 0;
 oom:
 	snprintf(v->err, sizeof v->err, "out of memory");
 fail:
+	edges_free(&oe);
 	free(c.nodes);
 	free(c.hops);
 	return -1;
+}
+
+/* A set of object ids (open addressing): what a search has visited, in
+ * memory proportional to the objects it examined, not to the heap's slots. */
+typedef struct idset {
+	obj_t *v;
+	size_t n, cap; /* cap: 0 or a power of two */
+} idset;
+
+/* Add X; 1 when it was there already, 0 when added, -1 when out of memory. */
+static int idset_add(idset *s, obj_t x)
+{
+	if ((s->n + 1) * 2 > s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		obj_t *v = malloc(cap * sizeof *v);
+		if (!v)
+			return -1;
+		for (size_t k = 0; k < cap; k++)
+			v[k] = OBJ_NONE;
+		for (size_t k = 0; k < s->cap; k++)
+			if (s->v[k] != OBJ_NONE) {
+				size_t at = ((uint32_t)s->v[k] * 2654435761u) & (cap - 1);
+				while (v[at] != OBJ_NONE)
+					at = (at + 1) & (cap - 1);
+				v[at] = s->v[k];
+			}
+		free(s->v);
+		s->v = v;
+		s->cap = cap;
+	}
+	size_t at = ((uint32_t)x * 2654435761u) & (s->cap - 1);
+	for (; s->v[at] != OBJ_NONE; at = (at + 1) & (s->cap - 1))
+		if (s->v[at] == x)
+			return 1;
+	s->v[at] = x;
+	s->n++;
+	return 0;
+}
+
+static int idset_has(const idset *s, obj_t x)
+{
+	if (!s->cap)
+		return 0;
+	for (size_t at = ((uint32_t)x * 2654435761u) & (s->cap - 1); s->v[at] != OBJ_NONE; at = (at + 1) & (s->cap - 1))
+		if (s->v[at] == x)
+			return 1;
+	return 0;
 }
 
 /* The backward search keeps a tree of partial paths: each step is an object
@@ -202,15 +276,22 @@ static int on_path(const step *s, size_t at, obj_t x)
 	return 0;
 }
 
+/* The package of I: the end of its Outer chain (Brent's cycle detection
+ * ends a looping chain from a damaged database). */
 static obj_t outermost(view *v, obj_t i)
 {
-	for (uint32_t guard = 0; guard <= v->slots; guard++) {
+	obj_t mark = i;
+	for (size_t power = 1, lam = 0;; ) {
 		obj_state o;
-		if (v->state(v, i, &o) || o.outer == OBJ_NONE)
+		if (v->state(v, i, &o) || o.outer == OBJ_NONE || o.outer == mark)
 			return i;
 		i = o.outer;
+		if (++lam == power) {
+			mark = i;
+			power *= 2;
+			lam = 0;
+		}
 	}
-	return i;
 }
 
 static int make_chain(view *v, const step *s, size_t at, int root_kind, chains *out)
@@ -292,11 +373,10 @@ int query_chains(view *v, obj_t x, int mode, size_t max, int external, size_t bu
 	step *s = malloc(cap * sizeof *s);
 	pqueue q = {0};
 	/* per-root mode visits each object once; all-chains mode each root once per chain */
-	uint8_t *seen = mode == 0 ? calloc((size_t)v->slots + 1, 1) : NULL;
-	uint8_t *root_done = calloc((size_t)v->slots + 1, 1);
+	idset seen = {0}, root_done = {0};
 	int rc = -1;
 	obj_state xs;
-	if (!s || (mode == 0 && !seen) || !root_done || v->state(v, x, &xs))
+	if (!s || v->state(v, x, &xs))
 		goto out;
 	if (!xs.reachable || xs.distance == UINT32_MAX) { /* no chain to find */
 		rc = 0;
@@ -305,8 +385,8 @@ int query_chains(view *v, obj_t x, int mode, size_t max, int external, size_t bu
 	s[n] = (step){x, {0}, SIZE_MAX, 0, xs.distance};
 	if (pq_push(&q, s, n++))
 		goto out;
-	if (seen && (uint32_t)x < v->slots)
-		seen[x] = 1;
+	if (mode == 0 && idset_add(&seen, x) < 0)
+		goto out;
 	while (q.n && out->n < max) {
 		if (++examined > budget) {
 			out->truncated = 1;
@@ -318,11 +398,12 @@ int query_chains(view *v, obj_t x, int mode, size_t max, int external, size_t bu
 			goto out;
 		if (RK_IS_ROOT(o.root_kind)) {
 			obj_t r = s[at].obj;
-			int keep = !(mode == 0 && root_done[r]);
+			int keep = !(mode == 0 && idset_has(&root_done, r));
 			if (keep && external && o.root_kind != RK_GCOBJECT && outermost(v, r) == home)
 				keep = 0;
 			if (keep) {
-				root_done[r] = 1;
+				if (idset_add(&root_done, r) < 0)
+					goto out;
 				if (make_chain(v, s, at, o.root_kind, out))
 					goto out;
 			}
@@ -335,7 +416,7 @@ int query_chains(view *v, obj_t x, int mode, size_t max, int external, size_t bu
 			const edge *e = &in.v[k];
 			if (e->type == EDGE_GC || !edge_retains(v, e, o.garbage))
 				continue;
-			if (mode == 0 ? ((uint32_t)e->src < v->slots && seen[e->src]) : on_path(s, at, e->src))
+			if (mode == 0 ? idset_has(&seen, e->src) : on_path(s, at, e->src))
 				continue;
 			obj_state p;
 			int prc = v->state(v, e->src, &p);
@@ -353,8 +434,10 @@ int query_chains(view *v, obj_t x, int mode, size_t max, int external, size_t bu
 				}
 				s = nq;
 			}
-			if (mode == 0)
-				seen[e->src] = 1;
+			if (mode == 0 && idset_add(&seen, e->src) < 0) {
+				edges_free(&in);
+				goto out;
+			}
 			s[n] = (step){e->src, *e, at, s[at].len + 1, s[at].len + 1 + p.distance};
 			if (pq_push(&q, s, n++)) {
 				edges_free(&in);
@@ -369,8 +452,8 @@ out:
 		snprintf(v->err, sizeof v->err, "out of memory");
 	free(s);
 	free(q.v);
-	free(seen);
-	free(root_done);
+	free(seen.v);
+	free(root_done.v);
 	return rc;
 }
 
@@ -488,15 +571,25 @@ void print_chain_text(view *v, FILE *fp, const chain *c)
 
 void json_str(FILE *fp, const char *s)
 {
+	/* valid UTF-8 out whatever comes in: controls as \\u escapes, a byte
+	 * that is not part of valid UTF-8 as the text \\xHH (escape.h) */
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s);
 	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(fp, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(fp, "\\u%04x", ch);
-		else
-			fputc(ch, fp);
+	for (size_t k = 0; k < len;) {
+		size_t c = utf8_char(p + k, len - k);
+		if (p[k] == '"' || p[k] == '\\')
+			fprintf(fp, "\\%c", p[k]);
+		else if (c)
+			fwrite(p + k, 1, c, fp);
+		else if (p[k] < 0x20 || p[k] == 0x7f)
+			fprintf(fp, "\\u%04x", p[k]);
+		else if (p[k] == 0xc2 && k + 1 < len && p[k + 1] >= 0x80 && p[k + 1] < 0xa0) {
+			fprintf(fp, "\\u%04x", p[k + 1]); /* a C1 control */
+			k++;
+		} else
+			fprintf(fp, "\\\\x%02x", p[k]);
+		k += c ? c : 1;
 	}
 	fputc('"', fp);
 }

@@ -10,10 +10,11 @@
 #include <stdint.h>
 
 #include "gc.h"
+#include "strpool.h"
 
 #define VIEW_TEXT 512 /* longest property, referencer or detail kept */
 
-/* One object, as a query shows it. */
+/* One object, as a query shows it; its strings in display form (escape.h). */
 typedef struct obj_info {
 	obj_t idx, cls, outer, cluster; /* cluster: root of its cluster, or OBJ_NONE */
 	uint32_t serial, size, distance; /* distance UINT32_MAX: none */
@@ -35,8 +36,10 @@ typedef struct edge {
 	obj_t src, dst;
 	uint8_t type; /* enum edge_type */
 	uint8_t kind; /* REF_*: immutable for Class/Outer, aro for FGCObjects */
-	char prop[VIEW_TEXT];
-	char referencer[VIEW_TEXT];
+	/* display form (escape.h), interned in the view's pool: valid until
+	 * the view closes, never NULL ("" for none) */
+	const char *prop;
+	const char *referencer; /* EDGE_GC: the FGCObject's name */
 } edge;
 
 typedef struct edges {
@@ -70,9 +73,10 @@ typedef struct cluster_rows {
 
 /* What a search needs of an object, without building names. */
 typedef struct obj_state {
-	obj_t cls, outer;
+	obj_t cls, outer, parent;
 	uint32_t distance;
 	int reachable, garbage, root_kind;
+	const char *parent_property; /* as edge.prop */
 } obj_state;
 
 typedef struct view view;
@@ -101,11 +105,18 @@ struct view {
 	int (*find_glob)(view *v, const char *name_glob, const char *class_name, obj_t **out, size_t *n);
 	void (*close)(view *v);
 	char err[512];
+	strpool pool; /* the strings edges point to */
 };
 
 int edges_push(edges *e, const edge *x);
-/* An edge; PROP is ignored for Class and Outer (they are named so), NULL is "". */
-edge edge_make(obj_t src, obj_t dst, int type, int kind, const char *prop);
+/* An edge; PROP (raw) is ignored for Class and Outer (they are named so),
+ * NULL is "".  Out of memory leaves "" and says so in V's err. */
+edge edge_make(view *v, obj_t src, obj_t dst, int type, int kind, const char *prop);
+/* The display form of raw text S, interned in V's pool ("" for NULL, and
+ * when out of memory, with V's err set). */
+const char *view_text(view *v, const char *s);
+/* The display form of S into a fixed buffer. */
+void view_copy(char *dst, size_t cap, const char *s);
 void edges_free(edges *e);
 int finding_rows_push(finding_rows *f, const finding_row *x);
 int cluster_rows_push(cluster_rows *c, const cluster_row *x);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "findings.h"
 #include "vec.h"
 #include "view.h"
@@ -49,7 +50,28 @@ int cluster_rows_push(cluster_rows *c, const cluster_row *x)
 	return 0;
 }
 
-edge edge_make(obj_t src, obj_t dst, int type, int kind, const char *prop)
+const char *view_text(view *v, const char *s)
+{
+	if (!s || !*s)
+		return "";
+	size_t len = strlen(s);
+	char small[1024], *buf = len < sizeof small / 4 ? small : malloc(4 * len + 1);
+	const char *out = buf ? strpool_intern(&v->pool, buf, display_escape(buf, 4 * len + 1, s, len)) : NULL;
+	if (buf != small)
+		free(buf);
+	if (!out) {
+		snprintf(v->err, sizeof v->err, "out of memory");
+		return "";
+	}
+	return out;
+}
+
+void view_copy(char *dst, size_t cap, const char *s)
+{
+	display_escape(dst, cap, s ? s : "", s ? strlen(s) : 0);
+}
+
+edge edge_make(view *v, obj_t src, obj_t dst, int type, int kind, const char *prop)
 {
 	edge e;
 	memset(&e, 0, sizeof e);
@@ -57,7 +79,8 @@ edge edge_make(obj_t src, obj_t dst, int type, int kind, const char *prop)
 	e.dst = dst;
 	e.type = (uint8_t)type;
 	e.kind = (uint8_t)kind;
-	snprintf(e.prop, sizeof e.prop, "%s", type == EDGE_CLASS ? "Class" : type == EDGE_OUTER ? "Outer" : prop ? prop : "");
+	e.prop = type == EDGE_CLASS ? "Class" : type == EDGE_OUTER ? "Outer" : view_text(v, prop);
+	e.referencer = "";
 	return e;
 }
 
@@ -69,11 +92,7 @@ void obj_info_free(obj_info *o)
 
 static void copy_text(char *dst, const char *src)
 {
-	size_t n = strlen(src);
-	if (n >= VIEW_TEXT)
-		n = VIEW_TEXT - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
+	view_copy(dst, VIEW_TEXT, src);
 }
 
 static int hv_object(view *v, obj_t i, obj_info *o)
@@ -95,13 +114,18 @@ static int hv_object(view *v, obj_t i, obj_info *o)
 	o->root_kind = r->root_kind[i] == RK_NONE ? RK_NONE : r->root_kind[i];
 	o->parent = r->parent[i];
 	copy_text(o->parent_property, r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]));
-	heap_name(h, i, o->name, sizeof o->name);
-	heap_name(h, h->cls[i], o->class_name, sizeof o->class_name);
+	char name[HEAP_NAME_MAX];
+	heap_name(h, i, name, sizeof name);
+	view_copy(o->name, sizeof o->name, name);
+	heap_name(h, h->cls[i], name, sizeof name);
+	view_copy(o->class_name, sizeof o->class_name, name);
 	o->oflags = h->oflags[i];
 	o->iflags = h->iflags[i];
 	o->traits = h->traits[i];
 	flags_format(o->flags, h->oflags[i], h->iflags[i], h->traits[i]);
-	o->path = heap_path(h, i);
+	char *raw = heap_path(h, i);
+	o->path = raw ? display_escape_dup(raw) : NULL;
+	free(raw);
 	if (!o->path) {
 		snprintf(v->err, sizeof v->err, "out of memory");
 		return -1;
@@ -121,13 +145,13 @@ static int hv_state(view *v, obj_t i, obj_state *o)
 	o->reachable = r->reachable[i];
 	o->garbage = heap_is_garbage(h, i);
 	o->root_kind = r->root_kind[i] == RK_NONE ? RK_NONE : r->root_kind[i];
+	o->parent = r->parent[i];
+	o->parent_property = r->via[i] == VIA_NONE ? "" : view_text(v, edge_property(h, r->via[i]));
 	return 0;
 }
 
-static edge make_edge(const heap *h, obj_t src, obj_t dst, int type, int kind, uint32_t prop)
-{
-	return edge_make(src, dst, type, kind, prop ? heap_str(h, prop) : NULL);
-}
+#define make_edge(h, src, dst, type, kind, prop) \
+	edge_make(v, src, dst, type, kind, (prop) ? heap_str(h, prop) : NULL)
 
 static int build_instances(heap_view *hv)
 {
@@ -187,7 +211,7 @@ static int hv_incoming(view *v, obj_t i, edges *out)
 	for (uint32_t g = 0; g < h->ngcrefs; g++)
 		if (h->gcrefs[g].dst == i) {
 			edge e = make_edge(h, OBJ_NONE, i, EDGE_GC, REF_ARO, h->gcrefs[g].prop);
-			copy_text(e.referencer, heap_str(h, h->gcrefs[g].referencer));
+			e.referencer = view_text(v, heap_str(h, h->gcrefs[g].referencer));
 			if (edges_push(out, &e)) goto oom;
 		}
 	return 0;
@@ -248,7 +272,7 @@ static int hv_eliminated_to(view *v, obj_t i, edges *out)
 		edge e;
 		if (x->src == OBJ_NONE) {
 			e = make_edge(h, OBJ_NONE, i, EDGE_GC, REF_ARO, h->gcrefs[x->ref].prop);
-			copy_text(e.referencer, heap_str(h, h->gcrefs[x->ref].referencer));
+			e.referencer = view_text(v, heap_str(h, h->gcrefs[x->ref].referencer));
 		} else {
 			e = make_edge(h, x->src, i, EDGE_REF, h->ref_kind[x->ref], h->ref_prop[x->ref]);
 		}
@@ -288,7 +312,9 @@ static int hv_findings(view *v, obj_t about, finding_rows *out)
 		snprintf(row.kind, sizeof row.kind, "%s", finding_kind_names[f->kind]);
 		row.idx = f->idx;
 		row.other = f->other;
-		finding_detail(hv->h, f, row.detail, sizeof row.detail);
+		char detail[VIEW_TEXT];
+		finding_detail(hv->h, f, detail, sizeof detail);
+		view_copy(row.detail, sizeof row.detail, detail);
 		if (finding_rows_push(out, &row))
 			return -1;
 	}
@@ -394,6 +420,7 @@ static void hv_close(view *v)
 	free(hv->h);
 	free(hv->inst_start);
 	free(hv->inst);
+	strpool_free(&v->pool);
 	free(hv);
 }
 

@@ -407,9 +407,9 @@ static char *chain_key(const diff_side *c, uint32_t k)
 		}
 		path[n++] = at;
 		obj_t p = c->v[at].parent;
-		if (p == OBJ_NONE || (uint32_t)p >= c->slots || c->by_idx[p] < 0)
+		if (diff_find(c, p) < 0)
 			break;
-		at = (uint32_t)c->by_idx[p];
+		at = (uint32_t)diff_find(c, p);
 	}
 	for (uint32_t i = n; i-- > 0;) {
 		const diff_obj *x = &c->v[path[i]];

@@ -1,11 +1,19 @@
-/* diff_db.c — fills a diff side from the objects, eliminated_refs and
- * findings tables, in the same forms diff_side_from_heap() produces. */
+/* diff_db.c — fills a diff side from the object_table, eliminated_refs and
+ * findings tables, in the same forms diff_side_from_heap() produces.
+ *
+ * The database is input: slots must cover the rows, every id must be an
+ * index below it, Outer chains must end, and each parent must be one hop
+ * nearer a root; anything else is a one-line error naming the table.
+ * Memory follows the rows, not the stored slots: a sparse side is
+ * searched instead of indexed by slot. */
 #include "diff_db.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "schema.h"
 
 /* Intern column C as an FName: base id, number. */
 static int fname(strtab *t, sqlite3_stmt *st, int c, uint32_t *id, uint32_t *num)
@@ -17,43 +25,143 @@ static int fname(strtab *t, sqlite3_stmt *st, int c, uint32_t *id, uint32_t *num
 	return *id == UINT32_MAX ? -1 : 0;
 }
 
-/* Run SQL and append one fact a row, from columns 0|1|2. */
-static int facts(sqlite3 *db, const char *sql, diff_fact **out, uint32_t *n)
+/* Column C as an object id of side S (NULL: OBJ_NONE); -1 when it is no index. */
+static int col_id(const diff_side *s, sqlite3_stmt *st, int c, obj_t *out)
+{
+	if (sqlite3_column_type(st, c) == SQLITE_NULL) {
+		*out = OBJ_NONE;
+		return 0;
+	}
+	sqlite3_int64 x = sqlite3_column_int64(st, c);
+	if (sqlite3_column_type(st, c) != SQLITE_INTEGER || x < 0 || x >= (sqlite3_int64)s->slots)
+		return -1;
+	*out = (obj_t)x;
+	return 0;
+}
+
+/* "Class Path" of object IDX, or NULL when it is not on the side. */
+static char *full_name(const diff_side *s, obj_t idx)
+{
+	int64_t at = diff_find(s, idx);
+	return at < 0 ? NULL : diff_full_name(s, (uint32_t)at);
+}
+
+static int push_fact(diff_fact **v, uint32_t *n, size_t *cap, const char *a, const char *b, const char *c)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		diff_fact *p = realloc(*v, nc * sizeof *p);
+		if (!p)
+			return -1;
+		*v = p;
+		*cap = nc;
+	}
+	size_t len = strlen(a) + strlen(b) + strlen(c) + 3;
+	char *t = malloc(len);
+	if (!t)
+		return -1;
+	snprintf(t, len, "%s|%s|%s", a, b, c);
+	(*v)[(*n)++].text = t;
+	return 0;
+}
+
+/* The references the GC nulls, "src|property|dst" by full names (an
+ * FGCObject's by its referencer), in table order; rows whose target is no
+ * object are left out. */
+static int eliminated(sqlite3 *db, diff_side *s, const char **why)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	*why = "table eliminated_refs";
+	if (sqlite3_prepare_v2(db, "SELECT src, referencer, coalesce(property, ''), dst FROM eliminated_refs ORDER BY rowid",
+			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	size_t cap = 64;
-	*out = malloc(cap * sizeof **out);
-	*n = 0;
-	int rc = *out ? 0 : -1;
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap) {
-			diff_fact *p = realloc(*out, (cap *= 2) * sizeof *p);
-			if (!p) {
-				rc = -1;
-				break;
-			}
-			*out = p;
-		}
-		const char *a = (const char *)sqlite3_column_text(st, 0), *b = (const char *)sqlite3_column_text(st, 1),
-			   *c = (const char *)sqlite3_column_text(st, 2);
-		size_t len = strlen(a ? a : "") + strlen(b ? b : "") + strlen(c ? c : "") + 3;
-		char *t = malloc(len);
-		if (!t) {
-			rc = -1;
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		obj_t src, dst;
+		if (col_id(s, st, 0, &src) || col_id(s, st, 3, &dst)) {
+			*why = "table eliminated_refs: an object id is not an index below slots";
 			break;
 		}
-		snprintf(t, len, "%s|%s|%s", a ? a : "", b ? b : "", c ? c : "");
-		(*out)[(*n)++].text = t;
+		char *d = full_name(s, dst), *sn = src == OBJ_NONE ? NULL : full_name(s, src);
+		const char *ref = (const char *)sqlite3_column_text(st, 1), *prop = (const char *)sqlite3_column_text(st, 2);
+		int bad = d && push_fact(&s->eliminated, &s->neliminated, &cap, sn ? sn : ref ? ref : "", prop ? prop : "", d);
+		free(d);
+		free(sn);
+		if (bad) {
+			*why = "out of memory";
+			break;
+		}
 	}
 	sqlite3_finalize(st);
-	return rc;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The cluster disagreements, "kind|member|target" by full names. */
+static int disagreements(sqlite3 *db, diff_side *s, const char **why)
+{
+	sqlite3_stmt *st;
+	*why = "table findings";
+	if (sqlite3_prepare_v2(db, "SELECT kind, idx, other FROM findings WHERE kind IN ('cluster-missing-mutable', "
+			       "'cluster-missing-cluster') ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		obj_t m, t;
+		if (col_id(s, st, 1, &m) || col_id(s, st, 2, &t)) {
+			*why = "table findings: an object id is not an index below slots";
+			break;
+		}
+		char *mn = full_name(s, m), *tn = full_name(s, t);
+		int bad = mn && tn &&
+			  push_fact(&s->disagreements, &s->ndisagreements, &cap, (const char *)sqlite3_column_text(st, 0), mn, tn);
+		free(mn);
+		free(tn);
+		if (bad) {
+			*why = "out of memory";
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Outer chains end and parents lead to roots.  An Outer climb marks what it
+ * passes (1 on this climb, 2 known to end), so each object is climbed once. */
+static const char *check_chains(diff_side *s)
+{
+	uint8_t *mark = calloc((size_t)s->n + 1, 1);
+	if (!mark)
+		return "out of memory";
+	const char *why = NULL;
+	for (uint32_t k = 0; k < s->n && !why; k++) {
+		int64_t at = k;
+		while (at >= 0 && mark[at] == 0) {
+			mark[at] = 1;
+			obj_t outer = s->v[at].outer;
+			if ((at = diff_find(s, outer)) < 0 && outer != OBJ_NONE)
+				why = "table object_table: an outer is not an object";
+		}
+		if (at >= 0 && mark[at] == 1 && !why)
+			why = "table object_table: an Outer chain loops";
+		for (int64_t x = k; x >= 0 && mark[x] == 1; x = diff_find(s, s->v[x].outer))
+			mark[x] = 2;
+		const diff_obj *o = &s->v[k];
+		if (o->parent != OBJ_NONE) {
+			int64_t p = diff_find(s, o->parent);
+			if (p < 0 || o->distance == UINT32_MAX || o->distance == 0 || s->v[p].distance != o->distance - 1)
+				why = "table object_table: a parent is not one hop nearer a root";
+		}
+	}
+	free(mark);
+	return why;
 }
 
 int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errsize)
 {
 	memset(out, 0, sizeof *out);
+	strtab_init(&out->strings);
 	sqlite3 *db;
 	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", dbpath, sqlite3_errmsg(db));
@@ -61,52 +169,75 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 		return -1;
 	}
 	sqlite3_stmt *st = NULL;
+	const char *why = "table snapshot or object_table";
 	int rc = -1;
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'slots'), (SELECT count(*) FROM objects)",
-			       -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW)
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'slots'), "
+			       "(SELECT value FROM snapshot WHERE key = 'schema_version'), "
+			       "(SELECT count(*) FROM object_table), (SELECT min(idx) FROM object_table), "
+			       "(SELECT max(idx) FROM object_table)", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW)
 		goto sqlerr;
-	out->slots = (uint32_t)sqlite3_column_int64(st, 0);
-	uint32_t count = (uint32_t)sqlite3_column_int64(st, 1);
+	sqlite3_int64 slots = sqlite3_column_int64(st, 0), count = sqlite3_column_int64(st, 2);
+	sqlite3_int64 lo = sqlite3_column_int64(st, 3), hi = sqlite3_column_int64(st, 4);
+	if (sqlite3_column_type(st, 1) != SQLITE_INTEGER || sqlite3_column_int64(st, 1) != SCHEMA_VERSION)
+		why = "table snapshot: not an analysis database written by this version (schema_version)";
+	else if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || slots < 0 || slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
+		why = "table snapshot: slots is missing or not a count of slots";
+	else if (count > 0 && (lo < 0 || hi >= slots))
+		why = "table object_table: an object index is outside the slots of table snapshot";
+	else
+		why = NULL;
 	sqlite3_finalize(st);
 	st = NULL;
+	if (why)
+		goto bad;
+	out->slots = (uint32_t)slots;
 	out->v = calloc((size_t)count + 1, sizeof *out->v);
-	out->by_idx = malloc(((size_t)out->slots + 1) * sizeof *out->by_idx);
-	strtab_init(&out->strings);
-	if (!out->v || !out->by_idx || !out->strings.off)
+	/* indexed by slot only when the slots are no more than a few times the rows */
+	uint64_t span = count ? (uint64_t)hi + 1 : 0;
+	if (span <= 8 * (uint64_t)count + 4096) {
+		out->slots = (uint32_t)span;
+		out->by_idx = malloc((span + 1) * sizeof *out->by_idx);
+		if (out->by_idx)
+			for (uint64_t i = 0; i < span; i++)
+				out->by_idx[i] = -1;
+	}
+	if (!out->v || (span <= 8 * (uint64_t)count + 4096 && !out->by_idx) || !out->strings.off)
 		goto oom;
-	for (uint32_t i = 0; i < out->slots; i++)
-		out->by_idx[i] = -1;
+	why = "table object_table";
 	if (sqlite3_prepare_v2(db, "SELECT idx, serial, outer, name, class_name, size, garbage, reachable, root_kind, "
-				   "distance, parent, coalesce(parent_property, '') FROM objects ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
+				   "distance, parent, coalesce(parent_property, '') FROM object_table ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
 		goto sqlerr;
-	while (sqlite3_step(st) == SQLITE_ROW && out->n < count) {
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW && out->n < count) {
 		diff_obj *o = &out->v[out->n];
-		o->idx = (obj_t)sqlite3_column_int64(st, 0);
-		if ((uint32_t)o->idx >= out->slots)
-			goto sqlerr;
-		out->by_idx[o->idx] = (int32_t)out->n++;
+		sqlite3_int64 dist = sqlite3_column_int64(st, 9);
+		if (col_id(out, st, 0, &o->idx) || o->idx == OBJ_NONE || col_id(out, st, 2, &o->outer) ||
+		    col_id(out, st, 10, &o->parent) || (sqlite3_column_type(st, 9) != SQLITE_NULL && (dist < 0 || dist >= slots))) {
+			why = "table object_table: an object id or distance is out of range";
+			goto bad;
+		}
+		if (out->by_idx)
+			out->by_idx[o->idx] = (int32_t)out->n;
+		out->n++;
 		o->serial = (uint32_t)sqlite3_column_int64(st, 1);
-		o->outer = sqlite3_column_type(st, 2) == SQLITE_NULL ? OBJ_NONE : (obj_t)sqlite3_column_int64(st, 2);
 		const char *via = (const char *)sqlite3_column_text(st, 11);
 		if (fname(&out->strings, st, 3, &o->name, &o->num) || fname(&out->strings, st, 4, &o->cls, &o->cls_num) ||
 		    (o->via = strtab_intern(&out->strings, via ? via : "", via ? strlen(via) : 0)) == UINT32_MAX)
 			goto oom;
 		o->size = (uint32_t)sqlite3_column_int64(st, 5);
-		o->garbage = (uint8_t)sqlite3_column_int(st, 6);
-		o->reachable = (uint8_t)sqlite3_column_int(st, 7);
+		o->garbage = sqlite3_column_int(st, 6) != 0;
+		o->reachable = sqlite3_column_int(st, 7) != 0;
 		o->root_kind = (uint8_t)root_kind_parse((const char *)sqlite3_column_text(st, 8));
-		o->distance = sqlite3_column_type(st, 9) == SQLITE_NULL ? UINT32_MAX : (uint32_t)sqlite3_column_int64(st, 9);
-		o->parent = sqlite3_column_type(st, 10) == SQLITE_NULL ? OBJ_NONE : (obj_t)sqlite3_column_int64(st, 10);
+		o->distance = sqlite3_column_type(st, 9) == SQLITE_NULL ? UINT32_MAX : (uint32_t)dist;
 	}
+	if (s != SQLITE_ROW && s != SQLITE_DONE)
+		goto sqlerr;
 	sqlite3_finalize(st);
 	st = NULL;
-	if (facts(db, "SELECT coalesce(s.class_name || ' ' || s.path, e.referencer), coalesce(e.property, ''), "
-		      "d.class_name || ' ' || d.path FROM eliminated_refs e LEFT JOIN objects s ON s.idx = e.src "
-		      "JOIN objects d ON d.idx = e.dst ORDER BY e.rowid", &out->eliminated, &out->neliminated) ||
-	    facts(db, "SELECT f.kind, m.class_name || ' ' || m.path, t.class_name || ' ' || t.path FROM findings f "
-		      "JOIN objects m ON m.idx = f.idx JOIN objects t ON t.idx = f.other "
-		      "WHERE f.kind IN ('cluster-missing-mutable', 'cluster-missing-cluster') ORDER BY f.rowid",
-		  &out->disagreements, &out->ndisagreements))
+	if ((why = check_chains(out)) != NULL)
+		goto bad;
+	if (eliminated(db, out, &why) || disagreements(db, out, &why))
 		goto sqlerr;
 	rc = 0;
 	goto done;
@@ -114,9 +245,14 @@ oom:
 	snprintf(err, errsize, "%s: out of memory", dbpath);
 	goto done;
 sqlerr:
-	snprintf(err, errsize, "%s: not an analysis database written by this version (%s)", dbpath, sqlite3_errmsg(db));
+	snprintf(err, errsize, "%s: %s: %s", dbpath, why, sqlite3_errmsg(db));
+	goto done;
+bad:
+	snprintf(err, errsize, "%s: %s", dbpath, why);
 done:
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	if (rc)
+		diff_side_free(out);
 	return rc;
 }

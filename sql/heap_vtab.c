@@ -19,16 +19,16 @@ typedef struct hv_cursor {
 	const heap *h;
 	const gc_result *r;
 	int objects;
+	const uint64_t *path_hash;
 	uint32_t at, pos;
-	char *path; /* path of object AT, built on first use */
 	char name[HEAP_NAME_MAX], cname[HEAP_NAME_MAX], flags[FLAGS_MAX];
 } hv_cursor;
 
 static const char refs_schema[] = "CREATE TABLE x(src INTEGER, pos INTEGER, dst INTEGER, kind INTEGER, prop INTEGER)";
 static const char objects_schema[] =
-	"CREATE TABLE x(idx INTEGER, serial INTEGER, class INTEGER, outer INTEGER, name TEXT, path TEXT, "
+	"CREATE TABLE x(idx INTEGER, serial INTEGER, class INTEGER, outer INTEGER, name TEXT, "
 	"class_name TEXT, size INTEGER, flags TEXT, cluster INTEGER, garbage INTEGER, reachable INTEGER, "
-	"root_kind TEXT, distance INTEGER, parent INTEGER, parent_property TEXT)";
+	"root_kind TEXT, distance INTEGER, parent INTEGER, parent_property TEXT, path_hash INTEGER)";
 
 static int connect(sqlite3 *db, void *aux, sqlite3_vtab **out, int objects)
 {
@@ -79,6 +79,7 @@ static int x_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
 	memset(c, 0, sizeof *c);
 	c->h = t->src->h;
 	c->r = t->src->r;
+	c->path_hash = t->src->path_hash;
 	c->objects = t->objects;
 	*out = &c->base;
 	return SQLITE_OK;
@@ -86,7 +87,6 @@ static int x_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
 
 static int x_close(sqlite3_vtab_cursor *cur)
 {
-	free(((hv_cursor *)cur)->path);
 	sqlite3_free(cur);
 	return SQLITE_OK;
 }
@@ -116,8 +116,6 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 static int x_next(sqlite3_vtab_cursor *cur)
 {
 	hv_cursor *c = (hv_cursor *)cur;
-	free(c->path);
-	c->path = NULL;
 	if (c->objects)
 		c->at++;
 	else
@@ -159,26 +157,22 @@ static int object_column(hv_cursor *c, sqlite3_context *ctx, int col)
 	case 2: sqlite3_result_int64(ctx, h->cls[i]); break;
 	case 3: result_obj(ctx, h->outer[i]); break;
 	case 4: heap_name(h, i, c->name, sizeof c->name); result_text(ctx, c->name); break;
-	case 5:
-		if (!c->path && !(c->path = heap_path(h, i)))
-			return SQLITE_NOMEM;
-		result_text(ctx, c->path);
-		break;
-	case 6: heap_name(h, h->cls[i], c->cname, sizeof c->cname); result_text(ctx, c->cname); break;
-	case 7: sqlite3_result_int64(ctx, h->size[i]); break;
-	case 8: flags_format(c->flags, h->oflags[i], h->iflags[i], h->traits[i]); result_text(ctx, c->flags); break;
-	case 9: result_obj(ctx, h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE); break;
-	case 10: sqlite3_result_int(ctx, heap_is_garbage(h, i)); break;
-	case 11: sqlite3_result_int(ctx, r->reachable[i]); break;
-	case 12: result_text(ctx, r->root_kind[i] == RK_NONE ? NULL : root_kind_names[r->root_kind[i]]); break;
-	case 13:
+	case 5: heap_name(h, h->cls[i], c->cname, sizeof c->cname); result_text(ctx, c->cname); break;
+	case 6: sqlite3_result_int64(ctx, h->size[i]); break;
+	case 7: flags_format(c->flags, h->oflags[i], h->iflags[i], h->traits[i]); result_text(ctx, c->flags); break;
+	case 8: result_obj(ctx, h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE); break;
+	case 9: sqlite3_result_int(ctx, heap_is_garbage(h, i)); break;
+	case 10: sqlite3_result_int(ctx, r->reachable[i]); break;
+	case 11: result_text(ctx, r->root_kind[i] == RK_NONE ? NULL : root_kind_names[r->root_kind[i]]); break;
+	case 12:
 		if (r->distance[i] == UINT32_MAX)
 			sqlite3_result_null(ctx);
 		else
 			sqlite3_result_int64(ctx, r->distance[i]);
 		break;
-	case 14: result_obj(ctx, r->parent[i]); break;
-	default: result_text(ctx, r->via[i] == VIA_NONE ? NULL : edge_property(h, r->via[i])); break;
+	case 13: result_obj(ctx, r->parent[i]); break;
+	case 14: result_text(ctx, r->via[i] == VIA_NONE ? NULL : edge_property(h, r->via[i])); break;
+	default: sqlite3_result_int64(ctx, (sqlite3_int64)c->path_hash[i]); break;
 	}
 	return SQLITE_OK;
 }

@@ -2,7 +2,7 @@
  * result to SQLite, so the store bulk-copies the two big tables with one
  * INSERT ... SELECT each instead of a bind/step/reset round trip per row:
  *   ugc_heap_refs(src, pos, dst, kind, prop)       the reference rows
- *   ugc_heap_objects(<the objects table's columns>) one row per object
+ *   ugc_heap_objects(<object_table's columns>)    one row per object
  * Registered on one connection for one heap; the heap and result must
  * outlive the statements that read them. */
 #ifndef UGC_HEAP_VTAB_H
@@ -15,6 +15,7 @@
 typedef struct vtab_source {
 	const heap *h;
 	const gc_result *r;
+	const uint64_t *path_hash; /* per slot (path_hash.h) */
 } vtab_source;
 
 int heap_vtab_register(sqlite3 *db, const vtab_source *src);

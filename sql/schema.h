@@ -3,12 +3,15 @@
 #ifndef UGC_SCHEMA_H
 #define UGC_SCHEMA_H
 
+/* snapshot.schema_version: 2 since objects became a view over object_table */
+#define SCHEMA_VERSION 2
+
 #define SCHEMA_TABLES \
 "CREATE TABLE snapshot(key TEXT PRIMARY KEY, value);\n" \
-"CREATE TABLE objects(idx INTEGER PRIMARY KEY, serial INTEGER, class INTEGER, outer INTEGER,\n" \
-"  name TEXT, path TEXT, class_name TEXT, size INTEGER, flags TEXT, cluster INTEGER,\n" \
+"CREATE TABLE object_table(idx INTEGER PRIMARY KEY, serial INTEGER, class INTEGER, outer INTEGER,\n" \
+"  name TEXT, class_name TEXT, size INTEGER, flags TEXT, cluster INTEGER,\n" \
 "  garbage INTEGER, reachable INTEGER, root_kind TEXT, distance INTEGER,\n" \
-"  parent INTEGER, parent_property TEXT);\n" \
+"  parent INTEGER, parent_property TEXT, path_hash INTEGER);\n" \
 "CREATE TABLE strings(id INTEGER PRIMARY KEY, text TEXT);\n" \
 "CREATE TABLE ref_table(src INTEGER NOT NULL, pos INTEGER NOT NULL, dst INTEGER NOT NULL,\n" \
 "  kind INTEGER NOT NULL, prop INTEGER, PRIMARY KEY(src, pos)) WITHOUT ROWID;\n" \
@@ -25,11 +28,28 @@
 "  game_thread INTEGER);\n" \
 "CREATE TABLE findings(kind TEXT, idx INTEGER, other INTEGER, detail TEXT);\n"
 
+/* The objects as documented: object_table with each path built from the
+ * Outer chain (stored whole, paths would make the database quadratic in the
+ * Outer depth).  A segment is preceded by ':' when its Outer is not a
+ * package but the Outer's Outer is, else by '.'; the climb stops after as
+ * many steps as there can be objects, so a damaged database cannot loop. */
+#define OBJECTS_VIEW \
+"CREATE VIEW objects AS SELECT o.idx AS idx, o.serial AS serial, o.class AS class, o.outer AS outer,\n" \
+"  o.name AS name, (WITH RECURSIVE up(i, s, d) AS (SELECT o.outer, o.name, 0\n" \
+"    UNION ALL SELECT t.outer, t.name || CASE WHEN t.class_name IS NOT 'Package' AND\n" \
+"      (SELECT p.class_name FROM object_table p WHERE p.idx = t.outer) IS 'Package' THEN ':' ELSE '.' END\n" \
+"      || up.s, up.d + 1 FROM up JOIN object_table t ON t.idx = up.i\n" \
+"      WHERE up.d <= (SELECT max(idx) FROM object_table))\n" \
+"    SELECT s FROM up WHERE i IS NULL) AS path,\n" \
+"  o.class_name AS class_name, o.size AS size, o.flags AS flags, o.cluster AS cluster,\n" \
+"  o.garbage AS garbage, o.reachable AS reachable, o.root_kind AS root_kind, o.distance AS distance,\n" \
+"  o.parent AS parent, o.parent_property AS parent_property FROM object_table o;\n"
+
 #define SCHEMA_INDEXES \
 "CREATE INDEX ref_table_dst ON ref_table(dst);\n" \
-"CREATE INDEX objects_path ON objects(path);\n" \
-"CREATE INDEX objects_class ON objects(class);\n" \
-"CREATE INDEX objects_outer ON objects(outer);\n" \
+"CREATE INDEX objects_path_hash ON object_table(path_hash);\n" \
+"CREATE INDEX objects_class ON object_table(class);\n" \
+"CREATE INDEX objects_outer ON object_table(outer);\n" \
 "CREATE INDEX gc_object_refs_dst ON gc_object_refs(dst);\n" \
 "CREATE INDEX cluster_members_idx ON cluster_members(idx);\n" \
 "CREATE INDEX cluster_members_root ON cluster_members(root);\n" \
@@ -40,6 +60,7 @@
 "CREATE INDEX findings_idx ON findings(idx);\n" \
 "CREATE INDEX findings_other ON findings(other);\n" \
 "CREATE INDEX cleared_weak_refs_dst ON cleared_weak_refs(dst);\n" \
+OBJECTS_VIEW \
 "CREATE VIEW refs AS SELECT r.src AS src, r.dst AS dst,\n" \
 "  CASE r.kind WHEN 0 THEN 'strong' WHEN 1 THEN 'aro' WHEN 2 THEN 'immutable'\n" \
 "    WHEN 3 THEN 'weak' ELSE 'soft' END AS kind, s.text AS property\n" \

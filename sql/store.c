@@ -11,6 +11,7 @@
 
 #include "fileio.h"
 #include "heap_vtab.h"
+#include "path_hash.h"
 #include "schema.h"
 
 typedef struct writer {
@@ -102,7 +103,7 @@ static int store_snapshot(writer *w, const store_info *info)
 		 put_meta(w, st, "tool_version", "ugc-analyze " UGC_VERSION, 0, 0) ||
 		 put_meta(w, st, "analysed_at", NULL, (long long)info->analysed_at, 1) ||
 		 put_meta(w, st, "slots", NULL, h->slots, 1) ||
-		 put_meta(w, st, "schema_version", NULL, 1, 1);
+		 put_meta(w, st, "schema_version", NULL, SCHEMA_VERSION, 1);
 	sqlite3_finalize(st);
 	return rc ? -1 : 0;
 }
@@ -110,7 +111,7 @@ static int store_snapshot(writer *w, const store_info *info)
 /* The two big tables are copied by SQLite itself from the heap (heap_vtab.c). */
 static int store_objects(writer *w)
 {
-	return exec(w, "INSERT INTO objects SELECT * FROM ugc_heap_objects");
+	return exec(w, "INSERT INTO object_table SELECT * FROM ugc_heap_objects");
 }
 
 static int store_refs(writer *w)
@@ -251,12 +252,18 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 	if (outfile_reserve(&o, path, force, err, errsize))
 		return -1;
 	writer w = {NULL, h, err, errsize};
-	vtab_source source = {h, r};
+	uint64_t *hashes = NULL;
+	vtab_source source = {h, r, NULL};
 	int rc = -1;
+	if (path_hash_heap(h, &hashes)) {
+		snprintf(err, errsize, "out of memory");
+		goto out;
+	}
 	if (sqlite3_open_v2(o.tmp, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		db_fail(&w, o.tmp);
 		goto out;
 	}
+	source.path_hash = hashes;
 	int trace = getenv("UGC_TRACE") != NULL;
 	double t = now_seconds();
 #define PHASE(name, call) ((call) || (trace && fprintf(stderr, "store: %-10s %.3f s\n", name, now_seconds() - t) < 0) || \
@@ -280,11 +287,13 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 		goto out;
 	}
 	w.db = NULL;
+	free(hashes);
 	rc = outfile_commit(&o, err, errsize);
 	return rc;
 out:
 	if (w.db)
 		sqlite3_close(w.db);
+	free(hashes);
 	outfile_abort(&o);
 	return -1;
 }

@@ -1,8 +1,17 @@
 /* view_db.c — the query view over an analysis database (see view_db.h).
  * The rows come back in the same orders as the in-memory view's, so the
- * query commands print the same answers from either input. */
+ * query commands print the same answers from either input.
+ *
+ * A database is input like a snapshot: it may be damaged, crafted or
+ * foreign.  Opening checks the tables and the snapshot's slots against the
+ * real rows; every object id read is checked against slots before use, and
+ * Outer chains are climbed with cycle detection, so a bad database gets a
+ * one-line error naming the table and the problem, never a crash or a spin. */
 #include "view_db.h"
 
+#include "escape.h"
+#include "path_hash.h"
+#include "schema.h"
 #include "vec.h"
 
 #include <sqlite3.h>
@@ -11,18 +20,21 @@
 #include <string.h>
 
 enum {
-	Q_STATE, Q_OBJECT, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_BETWEEN, Q_ELIM, Q_CLEARED, Q_FIND_ABOUT,
-	Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_CLUSTER_STATE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_PATH, Q_GLOB, Q_COUNT
+	Q_STATE, Q_OBJECT, Q_UP, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_BETWEEN, Q_ELIM, Q_CLEARED,
+	Q_FIND_ABOUT, Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_CLUSTER_STATE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_PATH,
+	Q_GLOB, Q_COUNT
 };
 
 static const char *const queries[Q_COUNT] = {
-	[Q_STATE] = "SELECT class, outer, distance, reachable, garbage, root_kind FROM objects WHERE idx = ?1",
-	[Q_OBJECT] = "SELECT idx, serial, class, outer, name, path, class_name, size, flags, cluster, garbage, "
-		     "reachable, root_kind, distance, parent, parent_property FROM objects WHERE idx = ?1",
+	[Q_STATE] = "SELECT class, outer, distance, reachable, garbage, root_kind, parent, parent_property "
+		    "FROM object_table WHERE idx = ?1",
+	[Q_OBJECT] = "SELECT idx, serial, class, outer, name, class_name, size, flags, cluster, garbage, "
+		     "reachable, root_kind, distance, parent, parent_property FROM object_table WHERE idx = ?1",
+	[Q_UP] = "SELECT outer, name, class_name FROM object_table WHERE idx = ?1",
 	[Q_IN_REFS] = "SELECT r.src, r.kind, s.text FROM ref_table r LEFT JOIN strings s ON s.id = r.prop "
 		      "WHERE r.dst = ?1 ORDER BY r.src, r.pos",
-	[Q_IN_CLASS] = "SELECT idx FROM objects WHERE class = ?1 ORDER BY idx",
-	[Q_IN_OUTER] = "SELECT idx FROM objects WHERE outer = ?1 ORDER BY idx",
+	[Q_IN_CLASS] = "SELECT idx FROM object_table WHERE class = ?1 ORDER BY idx",
+	[Q_IN_OUTER] = "SELECT idx FROM object_table WHERE outer = ?1 ORDER BY idx",
 	[Q_IN_GC] = "SELECT referencer, property FROM gc_object_refs WHERE dst = ?1 ORDER BY rowid",
 	[Q_OUT_REFS] = "SELECT r.dst, r.kind, s.text FROM ref_table r LEFT JOIN strings s ON s.id = r.prop "
 		       "WHERE r.src = ?1 ORDER BY r.pos",
@@ -35,8 +47,8 @@ static const char *const queries[Q_COUNT] = {
 #define CLUSTER_COLUMNS \
 	"SELECT c.root, c.members, c.mutable, c.referenced, " \
 	"(SELECT count(*) FROM cluster_refs r WHERE r.referenced_root = c.root), " \
-	"(SELECT size FROM objects WHERE idx = c.root) + " \
-	"coalesce((SELECT sum(o.size) FROM cluster_members m JOIN objects o ON o.idx = m.idx " \
+	"(SELECT size FROM object_table WHERE idx = c.root) + " \
+	"coalesce((SELECT sum(o.size) FROM cluster_members m JOIN object_table o ON o.idx = m.idx " \
 	"WHERE m.root = c.root), 0), c.state, coalesce(c.reason, '') FROM clusters c "
 	[Q_CLUSTERS] = CLUSTER_COLUMNS "ORDER BY c.rowid",
 	[Q_CLUSTER_ONE] = CLUSTER_COLUMNS "WHERE c.root = ?1",
@@ -47,22 +59,34 @@ static const char *const queries[Q_COUNT] = {
 	[Q_LIST1] = "SELECT idx FROM cluster_mutable WHERE root = ?1 ORDER BY rowid",
 	[Q_LIST2] = "SELECT referenced_root FROM cluster_refs WHERE root = ?1 ORDER BY rowid",
 	[Q_LIST3] = "SELECT root FROM cluster_refs WHERE referenced_root = ?1 ORDER BY rowid",
-	[Q_PATH] = "SELECT idx FROM objects WHERE path = ?1 ORDER BY idx LIMIT 1",
-	[Q_GLOB] = "SELECT idx FROM objects WHERE (?1 IS NULL OR name GLOB ?1) AND (?2 IS NULL OR class_name = ?2) "
+	[Q_PATH] = "SELECT idx FROM object_table WHERE path_hash = ?1 ORDER BY idx",
+	[Q_GLOB] = "SELECT idx FROM object_table WHERE (?1 IS NULL OR name GLOB ?1) AND (?2 IS NULL OR class_name = ?2) "
 		   "ORDER BY idx",
+};
+
+/* The table each statement reads first, for error messages. */
+static const char *const tables[Q_COUNT] = {
+	[Q_STATE] = "object_table", [Q_OBJECT] = "object_table", [Q_UP] = "object_table", [Q_IN_REFS] = "ref_table",
+	[Q_IN_CLASS] = "object_table", [Q_IN_OUTER] = "object_table", [Q_IN_GC] = "gc_object_refs",
+	[Q_OUT_REFS] = "ref_table", [Q_BETWEEN] = "ref_table", [Q_ELIM] = "eliminated_refs",
+	[Q_CLEARED] = "cleared_weak_refs", [Q_FIND_ABOUT] = "findings", [Q_FIND_ALL] = "findings",
+	[Q_CLUSTERS] = "clusters", [Q_CLUSTER_ONE] = "clusters", [Q_CLUSTER_STATE] = "clusters",
+	[Q_LIST0] = "cluster_members", [Q_LIST1] = "cluster_mutable", [Q_LIST2] = "cluster_refs",
+	[Q_LIST3] = "cluster_refs", [Q_PATH] = "object_table", [Q_GLOB] = "object_table",
 };
 
 typedef struct db_view {
 	view base;
 	sqlite3 *db;
 	sqlite3_stmt *st[Q_COUNT];
+	int q; /* the statement last used, for errors */
 } db_view;
 
 #define DV(v) ((db_view *)(v))
 
 static int db_error(view *v)
 {
-	snprintf(v->err, sizeof v->err, "database: %s", sqlite3_errmsg(DV(v)->db));
+	snprintf(v->err, sizeof v->err, "database: %s: %s", tables[DV(v)->q], sqlite3_errmsg(DV(v)->db));
 	return -1;
 }
 
@@ -70,6 +94,7 @@ static int db_error(view *v)
 static sqlite3_stmt *stmt(view *v, int q, obj_t i)
 {
 	sqlite3_stmt *st = DV(v)->st[q];
+	DV(v)->q = q;
 	sqlite3_reset(st);
 	if (i == OBJ_NONE)
 		sqlite3_bind_null(st, 1);
@@ -78,15 +103,165 @@ static sqlite3_stmt *stmt(view *v, int q, obj_t i)
 	return st;
 }
 
-static obj_t col_obj(sqlite3_stmt *st, int c)
+/* Column C as an object id: NULL is OBJ_NONE (when NULLOK), anything else
+ * must be an index below slots.  -1 with the error in V otherwise. */
+static int col_id(view *v, sqlite3_stmt *st, int c, int nullok, obj_t *out)
 {
-	return sqlite3_column_type(st, c) == SQLITE_NULL ? OBJ_NONE : (obj_t)sqlite3_column_int64(st, c);
+	if (sqlite3_column_type(st, c) == SQLITE_NULL && nullok) {
+		*out = OBJ_NONE;
+		return 0;
+	}
+	sqlite3_int64 x = sqlite3_column_int64(st, c);
+	if (sqlite3_column_type(st, c) != SQLITE_INTEGER || x < 0 || x >= (sqlite3_int64)v->slots) {
+		const char *t = (const char *)sqlite3_column_text(st, c);
+		snprintf(v->err, sizeof v->err, "database: %s: %s is %.40s, not an object index (slots %u)",
+			 tables[DV(v)->q], sqlite3_column_name(st, c), t ? t : "NULL", v->slots);
+		return -1;
+	}
+	*out = (obj_t)x;
+	return 0;
 }
 
+/* Column C as a distance: NULL is none; at most slots hops. */
+static int col_distance(view *v, sqlite3_stmt *st, int c, uint32_t *out)
+{
+	if (sqlite3_column_type(st, c) == SQLITE_NULL) {
+		*out = UINT32_MAX;
+		return 0;
+	}
+	sqlite3_int64 x = sqlite3_column_int64(st, c);
+	if (sqlite3_column_type(st, c) != SQLITE_INTEGER || x < 0 || x >= (sqlite3_int64)v->slots) {
+		snprintf(v->err, sizeof v->err, "database: %s: distance %lld is not a hop count below slots (%u)",
+			 tables[DV(v)->q], (long long)x, v->slots);
+		return -1;
+	}
+	*out = (uint32_t)x;
+	return 0;
+}
+
+/* Column C as display text into DST. */
 static void col_text(sqlite3_stmt *st, int c, char *dst, size_t cap)
 {
-	const char *s = (const char *)sqlite3_column_text(st, c);
-	snprintf(dst, cap, "%s", s ? s : "");
+	view_copy(dst, cap, (const char *)sqlite3_column_text(st, c));
+}
+
+/* Column C as display text in the pool. */
+static const char *col_pool(view *v, sqlite3_stmt *st, int c)
+{
+	return view_text(v, (const char *)sqlite3_column_text(st, c));
+}
+
+/* An arena of names collected while climbing an Outer chain. */
+typedef struct climb {
+	char *text;
+	size_t len, cap;
+	size_t *at;     /* offset of each level's name in TEXT */
+	uint8_t *pkg;   /* is the level a package */
+	size_t n, cap_levels;
+} climb;
+
+static int climb_push(climb *c, const char *name, int pkg)
+{
+	size_t len = strlen(name);
+	while (c->len + len + 1 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		char *t = realloc(c->text, cap);
+		if (!t)
+			return -1;
+		c->text = t;
+		c->cap = cap;
+	}
+	size_t cl = c->cap_levels;
+	if (grow_array((void **)&c->at, &cl, c->n, sizeof *c->at))
+		return -1;
+	if (cl != c->cap_levels) {
+		uint8_t *p = realloc(c->pkg, cl);
+		if (!p)
+			return -1;
+		c->pkg = p;
+		c->cap_levels = cl;
+	}
+	c->at[c->n] = c->len;
+	c->pkg[c->n++] = (uint8_t)pkg;
+	memcpy(c->text + c->len, name, len + 1);
+	c->len += len + 1;
+	return 0;
+}
+
+static void climb_free(climb *c)
+{
+	free(c->text);
+	free(c->at);
+	free(c->pkg);
+}
+
+/* The raw path of X (malloc'd into *OUT) built from the Outer chain, the
+ * engine's way: ':' before a segment whose Outer is not a package but whose
+ * Outer's Outer is, '.' otherwise.  Brent's cycle detection stops a looping
+ * chain.  0, 1 when X is no object, -1 with the error in V. */
+static int db_path(view *v, obj_t x, char **out)
+{
+	climb c = {0};
+	obj_t at = x, mark = x;
+	size_t power = 1, lam = 0;
+	int rc = -1;
+	*out = NULL;
+	for (;;) {
+		sqlite3_stmt *st = stmt(v, Q_UP, at);
+		int s = sqlite3_step(st);
+		if (s == SQLITE_DONE && at == x) {
+			rc = 1;
+			goto done;
+		}
+		if (s == SQLITE_DONE) {
+			snprintf(v->err, sizeof v->err, "database: object_table: the Outer chain of object %d names object %d, "
+				 "which is not in the table", x, at);
+			goto done;
+		}
+		if (s != SQLITE_ROW) {
+			db_error(v);
+			goto done;
+		}
+		const char *name = (const char *)sqlite3_column_text(st, 1), *cls = (const char *)sqlite3_column_text(st, 2);
+		obj_t next;
+		if (climb_push(&c, name ? name : "", cls && strcmp(cls, "Package") == 0)) {
+			snprintf(v->err, sizeof v->err, "out of memory");
+			goto done;
+		}
+		if (col_id(v, st, 0, 1, &next))
+			goto done;
+		if (next == OBJ_NONE)
+			break;
+		if (next == mark) {
+			snprintf(v->err, sizeof v->err, "database: object_table: the Outer chain of object %d loops", x);
+			goto done;
+		}
+		if (++lam == power) { /* Brent: move the mark ahead, double the stride */
+			mark = next;
+			power *= 2;
+			lam = 0;
+		}
+		at = next;
+	}
+	char *p = malloc(c.len + 1);
+	if (!p) {
+		snprintf(v->err, sizeof v->err, "out of memory");
+		goto done;
+	}
+	size_t n = 0;
+	for (size_t k = c.n; k-- > 0;) {
+		if (k + 1 < c.n)
+			p[n++] = !c.pkg[k + 1] && k + 2 < c.n && c.pkg[k + 2] ? ':' : '.';
+		size_t len = strlen(c.text + c.at[k]);
+		memcpy(p + n, c.text + c.at[k], len);
+		n += len;
+	}
+	p[n] = '\0';
+	*out = p;
+	rc = 0;
+done:
+	climb_free(&c);
+	return rc;
 }
 
 static int dv_object(view *v, obj_t i, obj_info *o)
@@ -100,28 +275,32 @@ static int dv_object(view *v, obj_t i, obj_info *o)
 		return db_error(v);
 	o->idx = i;
 	o->serial = (uint32_t)sqlite3_column_int64(st, 1);
-	o->cls = col_obj(st, 2);
-	o->outer = col_obj(st, 3);
+	if (col_id(v, st, 2, 0, &o->cls) || col_id(v, st, 3, 1, &o->outer) || col_id(v, st, 8, 1, &o->cluster) ||
+	    col_distance(v, st, 12, &o->distance) || col_id(v, st, 13, 1, &o->parent))
+		return -1;
 	col_text(st, 4, o->name, sizeof o->name);
-	const char *path = (const char *)sqlite3_column_text(st, 5);
-	o->path = strdup(path ? path : "");
-	col_text(st, 6, o->class_name, sizeof o->class_name);
-	o->size = (uint32_t)sqlite3_column_int64(st, 7);
-	col_text(st, 8, o->flags, sizeof o->flags);
+	col_text(st, 5, o->class_name, sizeof o->class_name);
+	o->size = (uint32_t)sqlite3_column_int64(st, 6);
+	const char *flags = (const char *)sqlite3_column_text(st, 7);
 	char bad[64];
-	if (flags_parse(o->flags, strlen(o->flags), &o->oflags, &o->iflags, &o->traits, bad, sizeof bad)) {
-		snprintf(v->err, sizeof v->err, "database: object %d has an unknown flag '%s'", i, bad);
+	if (!flags || strlen(flags) >= sizeof o->flags ||
+	    flags_parse(flags, strlen(flags), &o->oflags, &o->iflags, &o->traits, bad, sizeof bad)) {
+		snprintf(v->err, sizeof v->err, "database: object_table: object %d has flags that are not flags", i);
 		return -1;
 	}
-	o->cluster = col_obj(st, 9);
-	o->garbage = sqlite3_column_int(st, 10);
-	o->reachable = sqlite3_column_int(st, 11);
-	char kind[32];
-	col_text(st, 12, kind, sizeof kind);
-	o->root_kind = root_kind_parse(kind);
-	o->distance = sqlite3_column_type(st, 13) == SQLITE_NULL ? UINT32_MAX : (uint32_t)sqlite3_column_int64(st, 13);
-	o->parent = col_obj(st, 14);
-	col_text(st, 15, o->parent_property, sizeof o->parent_property);
+	memcpy(o->flags, flags, strlen(flags) + 1);
+	o->garbage = sqlite3_column_int(st, 9) != 0;
+	o->reachable = sqlite3_column_int(st, 10) != 0;
+	o->root_kind = root_kind_parse((const char *)sqlite3_column_text(st, 11));
+	col_text(st, 14, o->parent_property, sizeof o->parent_property);
+	char *raw;
+	rc = db_path(v, i, &raw);
+	if (rc > 0)
+		snprintf(v->err, sizeof v->err, "database: object_table: object %d vanished", i);
+	if (rc)
+		return -1;
+	o->path = display_escape_dup(raw);
+	free(raw);
 	if (!o->path) {
 		snprintf(v->err, sizeof v->err, "out of memory");
 		return -1;
@@ -137,87 +316,115 @@ static int dv_state(view *v, obj_t i, obj_state *o)
 		return 1;
 	if (rc != SQLITE_ROW)
 		return db_error(v);
-	o->cls = col_obj(st, 0);
-	o->outer = col_obj(st, 1);
-	o->distance = sqlite3_column_type(st, 2) == SQLITE_NULL ? UINT32_MAX : (uint32_t)sqlite3_column_int64(st, 2);
-	o->reachable = sqlite3_column_int(st, 3);
-	o->garbage = sqlite3_column_int(st, 4);
-	char kind[32];
-	col_text(st, 5, kind, sizeof kind);
-	o->root_kind = root_kind_parse(kind);
+	if (col_id(v, st, 0, 0, &o->cls) || col_id(v, st, 1, 1, &o->outer) || col_distance(v, st, 2, &o->distance) ||
+	    col_id(v, st, 6, 1, &o->parent))
+		return -1;
+	o->reachable = sqlite3_column_int(st, 3) != 0;
+	o->garbage = sqlite3_column_int(st, 4) != 0;
+	o->root_kind = root_kind_parse((const char *)sqlite3_column_text(st, 5));
+	o->parent_property = col_pool(v, st, 7);
 	return 0;
 }
 
-#define make_edge edge_make
-
-/* Next source of a list statement, or INT32_MAX when it is exhausted. */
-static obj_t peek(sqlite3_stmt *st, int *live)
+/* A reference kind read from ref_table: 0 to 4. */
+static int col_kind(view *v, sqlite3_stmt *st, int c, int *out)
 {
-	return *live ? (obj_t)sqlite3_column_int64(st, 0) : INT32_MAX;
+	sqlite3_int64 k = sqlite3_column_int64(st, c);
+	if (sqlite3_column_type(st, c) != SQLITE_INTEGER || k < 0 || k >= REF_KIND_COUNT) {
+		snprintf(v->err, sizeof v->err, "database: ref_table: kind %lld is not a reference kind", (long long)k);
+		return -1;
+	}
+	*out = (int)k;
+	return 0;
 }
 
-static void advance(sqlite3_stmt *st, int *live)
+/* One step of a list statement: 1 with a row, 0 at its end, -1 on an error. */
+static int next_row(view *v, sqlite3_stmt *st)
 {
-	*live = sqlite3_step(st) == SQLITE_ROW;
+	int rc = sqlite3_step(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : db_error(v);
+}
+
+/* A sorted list of sources being merged: its current row's source, or
+ * INT32_MAX once it is exhausted. */
+typedef struct source_list {
+	sqlite3_stmt *st;
+	int q, live;
+	obj_t src;
+} source_list;
+
+static int advance(view *v, source_list *l)
+{
+	DV(v)->q = l->q;
+	int rc = next_row(v, l->st);
+	if (rc < 0)
+		return -1;
+	l->live = rc;
+	l->src = INT32_MAX;
+	return rc ? col_id(v, l->st, 0, 0, &l->src) : 0;
 }
 
 static int dv_incoming(view *v, obj_t i, edges *out)
 {
-	sqlite3_stmt *cls = stmt(v, Q_IN_CLASS, i), *outer = stmt(v, Q_IN_OUTER, i), *refs = stmt(v, Q_IN_REFS, i);
-	int la, lb, lc;
-	advance(cls, &la);
-	advance(outer, &lb);
-	advance(refs, &lc);
-	while (la || lb || lc) {
-		obj_t s = peek(cls, &la);
-		if (peek(outer, &lb) < s) s = peek(outer, &lb);
-		if (peek(refs, &lc) < s) s = peek(refs, &lc);
+	source_list cls = {stmt(v, Q_IN_CLASS, i), Q_IN_CLASS, 0, 0}, outer = {stmt(v, Q_IN_OUTER, i), Q_IN_OUTER, 0, 0},
+		    refs = {stmt(v, Q_IN_REFS, i), Q_IN_REFS, 0, 0};
+	if (advance(v, &cls) || advance(v, &outer) || advance(v, &refs))
+		return -1;
+	while (cls.live || outer.live || refs.live) {
+		obj_t s = cls.src;
+		if (outer.src < s) s = outer.src;
+		if (refs.src < s) s = refs.src;
 		edge e;
-		if (la && peek(cls, &la) == s) {
-			e = make_edge(s, i, EDGE_CLASS, REF_IMMUTABLE, NULL);
-			if (edges_push(out, &e)) return -1;
-			advance(cls, &la);
+		if (cls.live && cls.src == s) {
+			e = edge_make(v, s, i, EDGE_CLASS, REF_IMMUTABLE, NULL);
+			if (edges_push(out, &e) || advance(v, &cls)) return -1;
 		}
-		if (lb && peek(outer, &lb) == s) {
-			e = make_edge(s, i, EDGE_OUTER, REF_IMMUTABLE, NULL);
-			if (edges_push(out, &e)) return -1;
-			advance(outer, &lb);
+		if (outer.live && outer.src == s) {
+			e = edge_make(v, s, i, EDGE_OUTER, REF_IMMUTABLE, NULL);
+			if (edges_push(out, &e) || advance(v, &outer)) return -1;
 		}
-		while (lc && peek(refs, &lc) == s) {
-			e = make_edge(s, i, EDGE_REF, sqlite3_column_int(refs, 1), (const char *)sqlite3_column_text(refs, 2));
-			if (edges_push(out, &e)) return -1;
-			advance(refs, &lc);
+		while (refs.live && refs.src == s) {
+			int kind;
+			if (col_kind(v, refs.st, 1, &kind))
+				return -1;
+			e = edge_make(v, s, i, EDGE_REF, kind, (const char *)sqlite3_column_text(refs.st, 2));
+			if (edges_push(out, &e) || advance(v, &refs)) return -1;
 		}
 	}
 	sqlite3_stmt *gc = stmt(v, Q_IN_GC, i);
-	while (sqlite3_step(gc) == SQLITE_ROW) {
-		edge e = make_edge(OBJ_NONE, i, EDGE_GC, REF_ARO, (const char *)sqlite3_column_text(gc, 1));
-		col_text(gc, 0, e.referencer, sizeof e.referencer);
+	int rc;
+	while ((rc = next_row(v, gc)) > 0) {
+		edge e = edge_make(v, OBJ_NONE, i, EDGE_GC, REF_ARO, (const char *)sqlite3_column_text(gc, 1));
+		e.referencer = col_pool(v, gc, 0);
 		if (edges_push(out, &e))
 			return -1;
 	}
-	return 0;
+	return rc;
 }
 
 static int dv_outgoing(view *v, obj_t i, edges *out)
 {
-	obj_info o;
-	int rc = dv_object(v, i, &o);
+	obj_state o;
+	int rc = dv_state(v, i, &o);
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	obj_info_free(&o);
-	edge e = make_edge(i, o.cls, EDGE_CLASS, REF_IMMUTABLE, NULL);
+	edge e = edge_make(v, i, o.cls, EDGE_CLASS, REF_IMMUTABLE, NULL);
 	rc = edges_push(out, &e);
 	if (o.outer != OBJ_NONE) {
-		e = make_edge(i, o.outer, EDGE_OUTER, REF_IMMUTABLE, NULL);
+		e = edge_make(v, i, o.outer, EDGE_OUTER, REF_IMMUTABLE, NULL);
 		rc |= edges_push(out, &e);
 	}
 	sqlite3_stmt *st = stmt(v, Q_OUT_REFS, i);
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-		e = make_edge(i, col_obj(st, 0), EDGE_REF, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2));
+	int more;
+	while (rc == 0 && (more = next_row(v, st)) > 0) {
+		obj_t dst;
+		int kind;
+		if (col_id(v, st, 0, 0, &dst) || col_kind(v, st, 1, &kind))
+			return -1;
+		e = edge_make(v, i, dst, EDGE_REF, kind, (const char *)sqlite3_column_text(st, 2));
 		rc = edges_push(out, &e);
 	}
-	return rc ? -1 : 0;
+	return rc || more < 0 ? -1 : 0;
 }
 
 static int dv_between(view *v, obj_t src, obj_t dst, edges *out)
@@ -228,74 +435,87 @@ static int dv_between(view *v, obj_t src, obj_t dst, edges *out)
 		return rc < 0 ? -1 : 0;
 	edge e;
 	if (o.cls == dst) {
-		e = make_edge(src, dst, EDGE_CLASS, REF_IMMUTABLE, NULL);
+		e = edge_make(v, src, dst, EDGE_CLASS, REF_IMMUTABLE, NULL);
 		rc |= edges_push(out, &e);
 	}
 	if (o.outer == dst) {
-		e = make_edge(src, dst, EDGE_OUTER, REF_IMMUTABLE, NULL);
+		e = edge_make(v, src, dst, EDGE_OUTER, REF_IMMUTABLE, NULL);
 		rc |= edges_push(out, &e);
 	}
 	sqlite3_stmt *st = stmt(v, Q_BETWEEN, src);
 	sqlite3_bind_int64(st, 2, dst);
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-		e = make_edge(src, dst, EDGE_REF, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1));
+	int more = 0, kind;
+	while (rc == 0 && (more = next_row(v, st)) > 0) {
+		if (col_kind(v, st, 0, &kind))
+			return -1;
+		e = edge_make(v, src, dst, EDGE_REF, kind, (const char *)sqlite3_column_text(st, 1));
 		rc = edges_push(out, &e);
 	}
-	return rc ? -1 : 0;
+	return rc || more < 0 ? -1 : 0;
 }
 
 static int dv_eliminated_to(view *v, obj_t i, edges *out)
 {
 	sqlite3_stmt *st = stmt(v, Q_ELIM, i);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		obj_t src = col_obj(st, 0);
+	int rc;
+	while ((rc = next_row(v, st)) > 0) {
+		obj_t src;
+		if (col_id(v, st, 0, 1, &src))
+			return -1;
 		const char *kind = (const char *)sqlite3_column_text(st, 3);
-		edge e = make_edge(src, i, src == OBJ_NONE ? EDGE_GC : EDGE_REF,
+		edge e = edge_make(v, src, i, src == OBJ_NONE ? EDGE_GC : EDGE_REF,
 				   src == OBJ_NONE || (kind && strcmp(kind, "aro") == 0) ? REF_ARO : REF_STRONG,
 				   (const char *)sqlite3_column_text(st, 2));
 		if (src == OBJ_NONE)
-			col_text(st, 1, e.referencer, sizeof e.referencer);
+			e.referencer = col_pool(v, st, 1);
 		if (edges_push(out, &e))
 			return -1;
 	}
-	return 0;
+	return rc;
 }
 
 static int dv_cleared_to(view *v, obj_t i, edges *out)
 {
 	sqlite3_stmt *st = stmt(v, Q_CLEARED, i);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		edge e = make_edge(col_obj(st, 0), i, EDGE_REF, REF_WEAK, (const char *)sqlite3_column_text(st, 1));
+	int rc;
+	while ((rc = next_row(v, st)) > 0) {
+		obj_t src;
+		if (col_id(v, st, 0, 0, &src))
+			return -1;
+		edge e = edge_make(v, src, i, EDGE_REF, REF_WEAK, (const char *)sqlite3_column_text(st, 1));
 		if (edges_push(out, &e))
 			return -1;
 	}
-	return 0;
+	return rc;
 }
 
 static int dv_findings(view *v, obj_t about, finding_rows *out)
 {
 	sqlite3_stmt *st = about == OBJ_NONE ? stmt(v, Q_FIND_ALL, OBJ_NONE) : stmt(v, Q_FIND_ABOUT, about);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int rc;
+	while ((rc = next_row(v, st)) > 0) {
 		finding_row row;
 		memset(&row, 0, sizeof row);
 		col_text(st, 0, row.kind, sizeof row.kind);
-		row.idx = col_obj(st, 1);
-		row.other = col_obj(st, 2);
+		if (col_id(v, st, 1, 1, &row.idx) || col_id(v, st, 2, 1, &row.other))
+			return -1;
 		col_text(st, 3, row.detail, sizeof row.detail);
 		if (finding_rows_push(out, &row))
 			return -1;
 	}
-	return 0;
+	return rc;
 }
 
 static int dv_clusters(view *v, obj_t root, int bytes, cluster_rows *out)
 {
 	sqlite3_stmt *st = root == OBJ_NONE ? stmt(v, Q_CLUSTERS, OBJ_NONE)
 			   : stmt(v, bytes ? Q_CLUSTER_ONE : Q_CLUSTER_STATE, root);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int rc;
+	while ((rc = next_row(v, st)) > 0) {
 		cluster_row row;
 		memset(&row, 0, sizeof row);
-		row.root = col_obj(st, 0);
+		if (col_id(v, st, 0, 0, &row.root))
+			return -1;
 		row.members = (uint32_t)sqlite3_column_int64(st, 1);
 		row.mutables = (uint32_t)sqlite3_column_int64(st, 2);
 		row.referenced = (uint32_t)sqlite3_column_int64(st, 3);
@@ -306,41 +526,60 @@ static int dv_clusters(view *v, obj_t root, int bytes, cluster_rows *out)
 		if (cluster_rows_push(out, &row))
 			return -1;
 	}
-	return 0;
+	return rc;
 }
 
-/* The first column of every row of ST, as a malloc'd list. */
-static int collect_ids(sqlite3_stmt *st, obj_t **out, size_t *n)
+/* The first column of every row of ST (statement Q), as a malloc'd list of ids. */
+static int collect_ids(view *v, int q, sqlite3_stmt *st, obj_t **out, size_t *n)
 {
 	size_t cap = 0;
+	int rc;
 	*n = 0;
 	*out = NULL;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	DV(v)->q = q;
+	while ((rc = next_row(v, st)) > 0) {
 		if (grow_array((void **)out, &cap, *n, sizeof **out))
 			return -1;
-		(*out)[(*n)++] = col_obj(st, 0);
+		if (col_id(v, st, 0, 0, &(*out)[*n]))
+			return -1;
+		(*n)++;
 	}
+	if (rc < 0)
+		return -1;
 	return grow_array((void **)out, &cap, *n, sizeof **out); /* never NULL, even when empty */
 }
 
 static int dv_cluster_list(view *v, obj_t root, int which, obj_t **out, size_t *n)
 {
-	return collect_ids(stmt(v, Q_LIST0 + which, root), out, n);
+	return collect_ids(v, Q_LIST0 + which, stmt(v, Q_LIST0 + which, root), out, n);
 }
 
 static int dv_find_path(view *v, const char *path, obj_t *out)
 {
-	sqlite3_stmt *st = DV(v)->st[Q_PATH];
-	sqlite3_reset(st);
-	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
-	*out = sqlite3_step(st) == SQLITE_ROW ? col_obj(st, 0) : OBJ_NONE;
+	*out = OBJ_NONE;
+	size_t len = strlen(path);
+	sqlite3_stmt *st = stmt(v, Q_PATH, OBJ_NONE);
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)path_hash_add(PATH_HASH_START, path, len));
+	obj_t *cand;
+	size_t n;
+	if (collect_ids(v, Q_PATH, st, &cand, &n))
+		return free(cand), -1;
+	for (size_t k = 0; k < n && *out == OBJ_NONE; k++) {
+		char *p;
+		int rc = db_path(v, cand[k], &p);
+		if (rc < 0)
+			return free(cand), -1;
+		if (rc == 0 && strcmp(p, path) == 0)
+			*out = cand[k];
+		free(p);
+	}
+	free(cand);
 	return 0;
 }
 
 static int dv_find_glob(view *v, const char *glob, const char *class_name, obj_t **out, size_t *n)
 {
-	sqlite3_stmt *st = DV(v)->st[Q_GLOB];
-	sqlite3_reset(st);
+	sqlite3_stmt *st = stmt(v, Q_GLOB, OBJ_NONE);
 	if (glob)
 		sqlite3_bind_text(st, 1, glob, -1, SQLITE_TRANSIENT);
 	else
@@ -349,7 +588,7 @@ static int dv_find_glob(view *v, const char *glob, const char *class_name, obj_t
 		sqlite3_bind_text(st, 2, class_name, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(st, 2);
-	return collect_ids(st, out, n);
+	return collect_ids(v, Q_GLOB, st, out, n);
 }
 
 static void dv_close(view *v)
@@ -358,6 +597,7 @@ static void dv_close(view *v)
 	for (int q = 0; q < Q_COUNT; q++)
 		sqlite3_finalize(d->st[q]);
 	sqlite3_close(d->db);
+	strpool_free(&v->pool);
 	free(d);
 }
 
@@ -372,17 +612,42 @@ int is_sqlite_file(const char *path)
 	return n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
 }
 
-static long long meta_int(sqlite3 *db, const char *key, long long fallback)
+/* The header values the view needs, checked against the rows: slots must
+ * cover every object index, and the indexes start at 0.  0, or -1 with a
+ * one-line reason naming the table. */
+static int read_header(sqlite3 *db, view *v, char *err, size_t errsize)
 {
-	sqlite3_stmt *st;
-	long long v = fallback;
-	if (sqlite3_prepare_v2(db, "SELECT value FROM snapshot WHERE key = ?1", -1, &st, NULL) != SQLITE_OK)
-		return fallback;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'slots'), "
+			       "(SELECT value FROM snapshot WHERE key = 'first_gc_index'), "
+			       "(SELECT value FROM snapshot WHERE key = 'schema_version'), "
+			       "(SELECT min(idx) FROM object_table), (SELECT max(idx) FROM object_table)",
+			       -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+		snprintf(err, errsize, "table snapshot or object_table: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_int64 slots = sqlite3_column_int64(st, 0), first = sqlite3_column_int64(st, 1);
+	sqlite3_int64 version = sqlite3_column_int64(st, 2), lo = sqlite3_column_int64(st, 3), hi = sqlite3_column_int64(st, 4);
+	int empty = sqlite3_column_type(st, 4) == SQLITE_NULL;
+	if (sqlite3_column_type(st, 2) != SQLITE_INTEGER || version != SCHEMA_VERSION)
+		snprintf(err, errsize, "table snapshot: schema_version is not %d: not an analysis database written by this "
+			 "version", SCHEMA_VERSION);
+	else if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || slots < 0 || slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
+		snprintf(err, errsize, "table snapshot: slots is missing or not a count of slots");
+	else if (sqlite3_column_type(st, 1) != SQLITE_INTEGER || first < 0 || first > slots)
+		snprintf(err, errsize, "table snapshot: first_gc_index is missing or beyond slots");
+	else if (!empty && (lo < 0 || hi >= slots))
+		snprintf(err, errsize, "table object_table: object index %lld is outside the %lld slots of table snapshot",
+			 (long long)(lo < 0 ? lo : hi), (long long)slots);
+	else {
+		v->slots = (uint32_t)slots;
+		v->first_gc_index = (obj_t)first;
+		rc = 0;
+	}
+out:
 	sqlite3_finalize(st);
-	return v;
+	return rc;
 }
 
 view *view_db_open(const char *dbpath, char *err, size_t errsize)
@@ -392,6 +657,7 @@ view *view_db_open(const char *dbpath, char *err, size_t errsize)
 		snprintf(err, errsize, "out of memory");
 		return NULL;
 	}
+	char why[400];
 	if (sqlite3_open_v2(dbpath, &d->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", dbpath, sqlite3_errmsg(d->db));
 		dv_close(&d->base);
@@ -399,14 +665,17 @@ view *view_db_open(const char *dbpath, char *err, size_t errsize)
 	}
 	for (int q = 0; q < Q_COUNT; q++)
 		if (sqlite3_prepare_v2(d->db, queries[q], -1, &d->st[q], NULL) != SQLITE_OK) {
-			snprintf(err, errsize, "%s: not an analysis database written by this version (%s)", dbpath,
-				 sqlite3_errmsg(d->db));
+			snprintf(err, errsize, "%s: table %s: not an analysis database written by this version (%s)", dbpath,
+				 tables[q], sqlite3_errmsg(d->db));
 			dv_close(&d->base);
 			return NULL;
 		}
 	view *v = &d->base;
-	v->first_gc_index = (obj_t)meta_int(d->db, "first_gc_index", 0);
-	v->slots = (uint32_t)meta_int(d->db, "slots", 0);
+	if (read_header(d->db, v, why, sizeof why)) {
+		snprintf(err, errsize, "%s: %s", dbpath, why);
+		dv_close(v);
+		return NULL;
+	}
 	v->object = dv_object;
 	v->state = dv_state;
 	v->incoming = dv_incoming;
