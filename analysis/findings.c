@@ -1,6 +1,8 @@
 /* findings.c — spec §4: eliminated references, garbage that survives,
  * dangling references, cluster lists that disagree with their members' real
- * references, objects only clusters keep, RootSet objects that are garbage. */
+ * references, objects only clusters keep, RootSet objects that are garbage,
+ * weak references left uncleared, rooted members that die with their
+ * cluster, KeepFlags cluster roots, and garbage flags that disagree. */
 #include "findings.h"
 
 #include <stdio.h>
@@ -9,7 +11,8 @@
 
 const char *const finding_kind_names[FK_COUNT] = {
 	"eliminated-ref", "garbage-survives", "dangling-ref", "cluster-missing-mutable",
-	"cluster-missing-cluster", "cluster-keeps-alive", "rootset-garbage",
+	"cluster-missing-cluster", "cluster-keeps-alive", "rootset-garbage", "uncleared-weak-ref",
+	"rooted-member-destroyed", "keepflags-cluster-root", "garbage-flag-mismatch",
 };
 
 static int add(findings *f, finding x)
@@ -124,6 +127,39 @@ static int cluster_checks(const heap *h, const gc_result *r, findings *out)
 	return rc;
 }
 
+/* What the engine's own rules do that surprises: weak references it leaves
+ * dangling (step 7), rooted members destroyed with a cluster whose root was
+ * never reached (step 2), KeepFlags cluster roots whose lists it never walks
+ * (step 3), and objects whose two garbage flags disagree. */
+static int engine_quirks(const heap *h, const gc_result *r, findings *out)
+{
+	int rc = 0;
+	for (uint32_t k = 0, i = 0; k < r->nuncleared && rc == 0; k++) {
+		uint32_t pos = r->uncleared[k];
+		while (h->ref_start[i + 1] <= pos)
+			i++;
+		obj_t src = (obj_t)i, c = h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE;
+		rc = add(out, (finding){FK_WEAK_UNCLEARED, 0, 0, src, h->ref_dst[pos], c, VIA_REF(pos)});
+	}
+	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
+		const cluster *cl = &h->clusters[c];
+		if (r->cluster_fate[c] == CF_UNREACHABLE_ROOT)
+			for (uint32_t k = 0; k < cl->n_members && rc == 0; k++) {
+				obj_t x = h->cluster_items[cl->members + k];
+				int kind = root_kind_static(h, x, r->keep_flags, 0);
+				if (kind != RK_NONE && kind != RK_DISREGARD)
+					rc = add(out, (finding){FK_ROOTED_MEMBER_DESTROYED, 0, 0, x, OBJ_NONE, cl->root, VIA_NONE});
+			}
+		if (rc == 0 && r->cluster_fate[c] == CF_ALIVE && !r->cluster_walked[c] &&
+		    root_kind_static(h, cl->root, r->keep_flags, 0) == RK_KEEPFLAGS)
+			rc = add(out, (finding){FK_KEEPFLAGS_CLUSTER_ROOT, 0, 0, cl->root, OBJ_NONE, cl->root, VIA_NONE});
+	}
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++)
+		if (h->cls[i] != OBJ_FREE && !(h->iflags[i] & IF_Garbage) != !(h->oflags[i] & RF_MirroredGarbage))
+			rc = add(out, (finding){FK_GARBAGE_FLAG_MISMATCH, 0, 0, (obj_t)i, OBJ_NONE, OBJ_NONE, VIA_NONE});
+	return rc;
+}
+
 int findings_collect(const heap *h, const gc_result *r, findings *out)
 {
 	memset(out, 0, sizeof *out);
@@ -159,6 +195,8 @@ int findings_collect(const heap *h, const gc_result *r, findings *out)
 	for (uint32_t i = 0; i < h->slots && rc == 0; i++)
 		if (h->cls[i] != OBJ_FREE && (h->iflags[i] & IF_RootSet) && heap_is_garbage(h, (obj_t)i))
 			rc = add(out, (finding){FK_ROOTSET_GARBAGE, 0, 0, (obj_t)i, OBJ_NONE, OBJ_NONE, VIA_NONE});
+	if (rc == 0)
+		rc = engine_quirks(h, r, out);
 	if (rc)
 		findings_free(out);
 	return rc;
@@ -225,6 +263,33 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 		return;
 	case FK_ROOTSET_GARBAGE:
 		snprintf(buf, cap, "in the RootSet and marked garbage: it is never collected");
+		return;
+	case FK_WEAK_UNCLEARED:
+		snprintf(buf, cap, "weak reference %s to %d is not cleared although the GC destroys its target: "
+			 "the GC never traced the holder (%s), so after this GC it points at a destroyed object",
+			 edge_property(h, f->edge), f->other,
+			 heap_in_disregard(h, f->idx) ? "a disregard-pool object"
+			 : f->cluster == f->idx ? "a cluster root it only marked"
+			 : f->cluster != OBJ_NONE ? "a cluster member" : "an object it only marked");
+		return;
+	case FK_ROOTED_MEMBER_DESTROYED:
+		if (h->iflags[f->idx] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
+			snprintf(buf, cap, "has a root flag, but nothing reached its cluster's root %d or another member: "
+				 "the GC dissolves cluster %d and destroys it with the other members", f->cluster, f->cluster);
+		else
+			snprintf(buf, cap, "kept by KeepFlags, which do not keep a cluster: nothing reached cluster %d's "
+				 "root or another member, so the GC destroys it with the other members", f->cluster);
+		return;
+	case FK_KEEPFLAGS_CLUSTER_ROOT:
+		snprintf(buf, cap, "a cluster root kept only by KeepFlags: the GC traces it but never walks its cluster's "
+			 "MutableObjects and ReferencedClusters, so they keep nothing");
+		return;
+	case FK_GARBAGE_FLAG_MISMATCH:
+		if (h->iflags[f->idx] & IF_Garbage)
+			snprintf(buf, cap, "internal flag Garbage without RF_MirroredGarbage: the GC treats it as garbage");
+		else
+			snprintf(buf, cap, "RF_MirroredGarbage without the internal flag Garbage: the GC does not treat it "
+				 "as garbage");
 		return;
 	}
 	snprintf(buf, cap, "?");

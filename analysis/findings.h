@@ -13,6 +13,10 @@ enum finding_kind {
 	FK_CLUSTER_MISSING_CLUSTER,/* ... into a cluster not in ReferencedClusters */
 	FK_CLUSTER_KEEPS_ALIVE,    /* alive only through cluster lists: no real chain */
 	FK_ROOTSET_GARBAGE,        /* RootSet and garbage at once */
+	FK_WEAK_UNCLEARED,         /* a weak reference the GC leaves pointing at an object it destroys */
+	FK_ROOTED_MEMBER_DESTROYED,/* a rooted cluster member dies with its never-reached cluster */
+	FK_KEEPFLAGS_CLUSTER_ROOT, /* a cluster root kept by KeepFlags: its lists are never walked */
+	FK_GARBAGE_FLAG_MISMATCH,  /* RF_MirroredGarbage without Garbage, or the reverse */
 	FK_COUNT
 };
 extern const char *const finding_kind_names[FK_COUNT];

@@ -341,9 +341,19 @@ static int mark_level(marker *m, const vec *frontier, int threads, uint32_t para
 	return rc;
 }
 
+/* Does I carry a root flag (RootSet, RefCounted or an internal keep flag)?
+ * KeepFlags are not root flags: they play no part in cluster work. */
+static int has_root_flag(const heap *h, obj_t i)
+{
+	return (h->iflags[i] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)) != 0;
+}
+
 /* Step 2: dissolve garbage-rooted clusters and, through ReferencedByClusters,
- * every cluster that references them; pre-mark the members of the rest. */
-static void prepass(marker *m, gc_result *r)
+ * every cluster that references them; pre-mark the members of the rest; then
+ * the kept clusters (the engine's KeepClusterRefs) do step 5: a cluster whose
+ * root has a root flag has its root marked first, one where only a member
+ * has a root flag leaves its root maybe-unreachable. */
+static int prepass(marker *m, gc_result *r)
 {
 	heap *h = m->h;
 	uint32_t *work = m->cqueue, n = 0; /* borrowed: step 5 has not started */
@@ -370,37 +380,36 @@ static void prepass(marker *m, gc_result *r)
 		if (m->live[c])
 			for (uint32_t k = 0; k < h->clusters[c].n_members; k++)
 				m->state[h->cluster_items[h->clusters[c].members + k]] = S_REACHABLE;
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		if (!m->live[c])
+			continue;
+		const cluster *cl = &h->clusters[c];
+		int keep = has_root_flag(h, cl->root);
+		if (keep && m->state[cl->root] == S_MAYBE)
+			m->state[cl->root] = S_REACHABLE;
+		for (uint32_t k = 0; k < cl->n_members && !keep; k++)
+			keep = has_root_flag(h, h->cluster_items[cl->members + k]);
+		if (keep) {
+			enqueue_step5(m, c);
+			if (drain_step5(m))
+				return -1;
+		}
+	}
+	return 0;
 }
 
-/* Step 3: the roots, then the "g" records, in a fixed order. */
+/* Step 3: every root is marked and put on the work list, and nothing more
+ * (rooted clusters did their cluster work in step 2; a KeepFlags root does
+ * none); then the "g" records, each as a reference found by tracing. */
 static int mark_roots(marker *m, gc_result *r)
 {
 	heap *h = m->h;
 	for (uint32_t i = 0; i < h->slots; i++) {
-		if (h->cls[i] == OBJ_FREE)
-			continue;
-		int32_t c = h->cluster[i];
-		int live_cluster = c >= 0 && m->live[c];
-		if (heap_in_disregard(h, (obj_t)i)) {
-			if (live_cluster && h->clusters[c].root == (obj_t)i)
-				enqueue_step5(m, (uint32_t)c);
-			if (drain_step5(m))
-				return -1;
-			continue;
-		}
-		if (!is_root(h, (obj_t)i, m->keep))
+		if (h->cls[i] == OBJ_FREE || heap_in_disregard(h, (obj_t)i) || !is_root(h, (obj_t)i, m->keep))
 			continue;
 		m->roots++;
 		m->state[i] = S_REACHABLE;
 		if (push_work(m, (obj_t)i))
-			return -1;
-		if (live_cluster) {
-			if (h->clusters[c].root == (obj_t)i)
-				enqueue_step5(m, (uint32_t)c);
-			else
-				activate(m, (uint32_t)c);
-		}
-		if (drain_step5(m))
 			return -1;
 	}
 	for (uint32_t g = 0; g < h->ngcrefs; g++) {
@@ -440,26 +449,77 @@ static int mark(marker *m, gc_result *r, int threads, uint32_t parallel_min)
 	return 0;
 }
 
+/* Step 6: DissolveClusters, then DissolveUnreachableClusters.  Every
+ * cluster that needs dissolving, and transitively through
+ * ReferencedByClusters every cluster that references one, is dissolved now
+ * if its root is reachable (its members keep their state); every live
+ * cluster whose root is still maybe-unreachable then goes with its members. */
+static void dissolve(marker *m, gc_result *r)
+{
+	heap *h = m->h;
+	uint8_t *closure = m->step5_queued; /* reused below as "walked": copy first */
+	memcpy(r->cluster_walked, closure, h->nclusters);
+	memset(closure, 0, h->nclusters);
+	uint32_t *work = m->cqueue, n = 0;
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		if (m->live[c] && m->needs_dissolving[c]) {
+			closure[c] = 1;
+			work[n++] = c;
+		}
+	while (n > 0) {
+		uint32_t c = work[--n];
+		for (uint32_t k = h->refby_start[c]; k < h->refby_start[c + 1]; k++) {
+			uint32_t b = h->cluster_refby[k];
+			if (m->live[b] && !closure[b]) {
+				closure[b] = 1;
+				work[n++] = b;
+			}
+		}
+	}
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		if (!m->live[c])
+			continue;
+		const cluster *cl = &h->clusters[c];
+		if (m->state[cl->root] != S_MAYBE) {
+			if (closure[c])
+				r->cluster_fate[c] = m->needs_dissolving[c] ? CF_GARBAGE_MUTABLE : CF_REFERENCES_DISSOLVED;
+			continue;
+		}
+		r->cluster_fate[c] = CF_UNREACHABLE_ROOT;
+		for (uint32_t k = 0; k < cl->n_members; k++) {
+			obj_t x = h->cluster_items[cl->members + k];
+			if (!heap_in_disregard(h, x))
+				m->state[x] = S_UNREACHABLE;
+		}
+	}
+}
+
+/* Step 7's other half: weak references held by surviving objects the GC
+ * never traced are not cleared, even when their target dies. */
+static int uncleared_weak(marker *m, gc_result *r)
+{
+	heap *h = m->h;
+	vec out = {0};
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (m->state[i] != S_REACHABLE || m->queued[i])
+			continue;
+		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++)
+			if (h->ref_kind[k] == REF_WEAK && m->state[h->ref_dst[k]] == S_UNREACHABLE && vec_push(&out, k)) {
+				vec_free(&out);
+				return -1;
+			}
+	}
+	r->uncleared = out.v;
+	r->nuncleared = (uint32_t)out.n;
+	return 0;
+}
+
 /* Steps 6-8 and the purge. */
 static int finish(marker *m, gc_result *r)
 {
 	heap *h = m->h;
 	double t0 = now_seconds();
-	for (uint32_t c = 0; c < h->nclusters; c++) {
-		if (!m->live[c])
-			continue;
-		const cluster *cl = &h->clusters[c];
-		if (m->state[cl->root] == S_MAYBE) {
-			r->cluster_fate[c] = CF_UNREACHABLE_ROOT;
-			for (uint32_t k = 0; k < cl->n_members; k++) {
-				obj_t x = h->cluster_items[cl->members + k];
-				if (!heap_in_disregard(h, x))
-					m->state[x] = S_UNREACHABLE;
-			}
-		} else if (m->needs_dissolving[c]) {
-			r->cluster_fate[c] = CF_GARBAGE_MUTABLE;
-		}
-	}
+	dissolve(m, r);
 	for (uint32_t c = 0; c < h->nclusters; c++)
 		r->dissolved[r->cluster_fate[c]]++;
 	for (uint32_t i = 0; i < h->slots; i++) {
@@ -477,6 +537,8 @@ static int finish(marker *m, gc_result *r)
 			return -1;
 	r->cleared = cleared.v;
 	r->ncleared = (uint32_t)cleared.n;
+	if (uncleared_weak(m, r))
+		return -1;
 	double t2 = now_seconds();
 	/* step 8: gather */
 	vec purged = {0};
@@ -543,14 +605,17 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->reachable = calloc(s, 1);
 	r->gc_target = calloc(s, 1);
 	r->cluster_fate = calloc(nc, 1);
+	r->cluster_walked = calloc(nc, 1);
+	r->keep_flags = opt->keep_flags;
 	int rc = -1;
 	if (!m.state || !m.queued || !m.live || !m.needs_dissolving || !m.step5_queued || !m.cqueue ||
-	    !r->reachable || !r->gc_target || !r->cluster_fate)
+	    !r->reachable || !r->gc_target || !r->cluster_fate || !r->cluster_walked)
 		goto out;
 	double t0 = now_seconds();
 	for (uint32_t i = 0; i < h->slots; i++)
 		m.state[i] = h->cls[i] == OBJ_FREE ? S_FREE : heap_in_disregard(h, (obj_t)i) ? S_REACHABLE : S_MAYBE;
-	prepass(&m, r);
+	if (prepass(&m, r))
+		goto out;
 	double t1 = now_seconds();
 	if (mark(&m, r, opt->threads > 0 ? opt->threads : 1, opt->parallel_min ? opt->parallel_min : PARALLEL_MIN))
 		goto out;
@@ -578,6 +643,7 @@ out:
 void gc_result_free(gc_result *r)
 {
 	free(r->reachable); free(r->root_kind); free(r->distance); free(r->parent); free(r->via);
-	free(r->cluster_fate); free(r->gc_target); free(r->eliminated); free(r->cleared); free(r->purged);
+	free(r->cluster_fate); free(r->cluster_walked); free(r->gc_target); free(r->eliminated); free(r->cleared);
+	free(r->uncleared); free(r->purged);
 	memset(r, 0, sizeof *r);
 }

@@ -85,11 +85,17 @@ typedef struct gc_result {
 	uint32_t *via;          /* per slot: VIA_* edge from parent */
 	uint8_t *cluster_fate;  /* per cluster: enum cluster_fate */
 	uint8_t *gc_target;     /* per slot: 1 if a "g" record names it */
+	uint8_t *cluster_walked;/* per cluster: 1 if it did step 5 (its lists were walked) */
+	uint32_t keep_flags;    /* the KeepFlags this GC ran with */
 
 	gc_eliminated *eliminated; /* "g" ones first (record order), then "r" ones by position */
 	uint32_t neliminated;
 	uint32_t *cleared;      /* forward positions of cleared weak references, ascending */
 	uint32_t ncleared;
+	uint32_t *uncleared;    /* forward positions of weak references the GC leaves
+				 * pointing at an object it destroys: held by a surviving
+				 * object it never traced (step 7), ascending */
+	uint32_t nuncleared;
 	obj_t *purged;          /* unreachable objects, ascending */
 	uint32_t npurged;
 

@@ -77,10 +77,10 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 	       "%u unreachable-root, %u garbage-mutable\n",
 	       h->nclusters, r->dissolved[CF_ALIVE], r->dissolved[CF_GARBAGE_ROOT], r->dissolved[CF_REFERENCES_DISSOLVED],
 	       r->dissolved[CF_UNREACHABLE_ROOT], r->dissolved[CF_GARBAGE_MUTABLE]);
-	printf("LogGarbage: %u references to garbage eliminated, %u weak references cleared\n", r->neliminated,
-	       r->ncleared);
-	printf("LogGarbage: purge: BeginDestroy %u, FinishDestroy %u, %u pending FinishDestroy (%.2f MiB), "
-	       "%u destroyed on the game thread (%.2f MiB)\n",
+	printf("LogGarbage: %u references to garbage eliminated, %u weak references cleared, %u left pointing at "
+	       "destroyed objects (held by objects the GC never traced)\n", r->neliminated, r->ncleared, r->nuncleared);
+	printf("LogGarbage: purge: BeginDestroy %u, FinishDestroy %u, %u pending FinishDestroy (%.2f MiB); a full "
+	       "purge destroys all on the game thread, %u GameThreadDestroy (%.2f MiB) could never leave it\n",
 	       r->npurged, r->npurged - r->pending, r->pending, mib(r->pending_bytes), r->game_thread,
 	       mib(r->game_thread_bytes));
 	print_top_purged(h, r, 5);

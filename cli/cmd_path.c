@@ -351,7 +351,7 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 	if (rc == 0 && fmt == FMT_TEXT) {
 		printf("#%d %s %s\n", x, o.class_name, o.path);
 		printf("  serial %u, %u bytes, flags %s\n", o.serial, o.size, o.flags);
-		printf("  garbage:   %s\n", o.garbage ? "yes (Garbage / RF_MirroredGarbage)" : "no");
+		printf("  garbage:   %s\n", o.garbage ? "yes (internal flag Garbage)" : "no");
 		if (o.reachable)
 			printf("  reachable: yes, root kind %s: %s\n", root_kind_names[o.root_kind], root_reason(o.root_kind));
 		else

@@ -8,12 +8,14 @@
  *   assets          one package each: textures and meshes (some not ready for
  *                   FinishDestroy), materials with expressions (some cluster
  *                   roots), material instances, blueprint classes with CDOs
- *                   (cluster roots); all RF_Standalone
+ *                   (cluster roots); all RF_Standalone, now and then a
+ *                   material expression too (a KeepFlags cluster member)
  *   worlds          live worlds, each World/PersistentLevel/ActorCluster
  *                   (the ULevelActorContainer cluster root) with actors and
  *                   components; non-clusterable actors referenced by the
- *                   level's ARO; destroyed (Garbage) actors that others still
- *                   target; weak and soft references; in the last live world
+ *                   level's ARO; destroyed actors (Garbage and
+ *                   RF_MirroredGarbage, rarely only one of them) that others
+ *                   still target; now and then a RefCounted clustered actor; weak and soft references; in the last live world
  *                   a clustered actor targets a destroyed one, so its cluster
  *                   needs dissolving
  *   unreachable     old worlds nothing references, unreferenced transients
@@ -283,7 +285,9 @@ static void assets(builder *b, world_parts *w, uint64_t budget)
 			cluster_begin(b, m);
 		uint32_t ne = 4 + below(b, 8);
 		for (uint32_t e = 0; e < ne; e++) {
-			obj_t x = obj(b, w->cls[C_EXPR], m, "MaterialExpressionTextureSample", e + 1, 200, 0, 0, 0);
+			/* now and then a standalone expression: a KeepFlags member in the editor */
+			uint32_t standalone = clustered && chance(b, 3) ? RF_Standalone : 0;
+			obj_t x = obj(b, w->cls[C_EXPR], m, "MaterialExpressionTextureSample", e + 1, 200, standalone, 0, 0);
 			ref(b, m, x, REF_STRONG, "Expressions", (int)e);
 			obj_t t = pick(b, w->textures, w->ntex);
 			ref(b, x, t, REF_STRONG, "Texture", -1);
@@ -372,13 +376,16 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 			cls = w->cls[key];
 			base = class_names[key];
 		}
+		/* MarkAsGarbage sets both flags; rarely a snapshot has only one */
 		int destroyed = a > 2 && chance(b, 3);
 		uint16_t garbage = destroyed ? IF_Garbage : 0;
-		uint32_t mirrored = destroyed && chance(b, 50) ? RF_MirroredGarbage : 0;
-		obj_t x = obj(b, cls, lv, base, ++counters[key], 1500 + below(b, 3000), RF_WasLoaded | mirrored, garbage,
-			      chance(b, 5) ? TR_GameThreadDestroy : 0);
-		actors[a] = x;
+		uint32_t mirrored = destroyed ? (chance(b, 2) ? 0 : RF_MirroredGarbage) : chance(b, 1) ? RF_MirroredGarbage : 0;
 		clustered[a] = !destroyed && key != C_CHARACTER && key != C_CONTROLLER;
+		/* now and then a clustered actor is held by a TStrongObjectPtr: a rooted member */
+		uint16_t held = clustered[a] && chance(b, 2) ? IF_RefCounted : 0;
+		obj_t x = obj(b, cls, lv, base, ++counters[key], 1500 + below(b, 3000), RF_WasLoaded | mirrored,
+			      garbage | held, chance(b, 5) ? TR_GameThreadDestroy : 0);
+		actors[a] = x;
 		if (clustered[a]) {
 			cluster_add(b, x);
 			ref(b, ac, x, REF_STRONG, "Actors", (int)nclustered++);
@@ -391,7 +398,8 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 		for (uint32_t c = 0; c < nc; c++) {
 			int ck = c == 0 ? (key == C_CHARACTER ? C_CAPSULE : C_SCENE)
 				 : key == C_LIGHT && c == 1 ? C_LIGHTCOMP : chance(b, 75) ? C_SMCOMP : C_AUDIO;
-			obj_t k = obj(b, w->cls[ck], x, class_names[ck], c + 1, 600 + below(b, 1400), RF_DefaultSubObject, garbage, 0);
+			obj_t k = obj(b, w->cls[ck], x, class_names[ck], c + 1, 600 + below(b, 1400),
+				      RF_DefaultSubObject | (garbage ? RF_MirroredGarbage : 0), garbage, 0);
 			if (clustered[a])
 				cluster_add(b, k);
 			ref(b, x, k, REF_ARO, "OwnedComponents", (int)c);
@@ -477,7 +485,8 @@ static void transients(builder *b, world_parts *w, obj_t transient, uint32_t n)
 			ref(b, m, pick(b, w->textures, w->ntex), REF_STRONG, "TextureParameterValues.ParameterValue", (int)k);
 	}
 	/* a widget someone rooted and then destroyed: RootSet and Garbage at once */
-	obj(b, w->cls[C_MID], transient, "LeakedWidgetMaterial", 0, 4096, RF_Transient, IF_RootSet | IF_Garbage, 0);
+	obj(b, w->cls[C_MID], transient, "LeakedWidgetMaterial", 0, 4096, RF_Transient | RF_MirroredGarbage,
+	    IF_RootSet | IF_Garbage, 0);
 }
 
 /* ---- cluster lists, the way cluster creation makes them ---- */

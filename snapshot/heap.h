@@ -121,9 +121,11 @@ static inline int heap_exists(const heap *h, int64_t i)
 {
 	return i >= 0 && i < h->slots && h->cls[i] != OBJ_FREE;
 }
+/* Garbage is the internal Garbage flag alone: the GC never tests
+ * RF_MirroredGarbage (a mismatch between the two is a finding). */
 static inline int heap_is_garbage(const heap *h, obj_t i)
 {
-	return (h->iflags[i] & IF_Garbage) || (h->oflags[i] & RF_MirroredGarbage);
+	return (h->iflags[i] & IF_Garbage) != 0;
 }
 static inline int heap_in_disregard(const heap *h, obj_t i) { return i < h->first_gc_index; }
 static inline const char *heap_str(const heap *h, uint32_t id) { return strtab_get(&h->strings, id); }

@@ -19,9 +19,14 @@ typedef struct naive {
 	uint32_t *queue, qh, qt;        /* clusters awaiting step 5 */
 } naive;
 
-static int garbage(const heap *h, obj_t i)
+static int garbage(const heap *h, obj_t i) /* the Garbage flag alone */
 {
-	return (h->iflags[i] & IF_Garbage) || (h->oflags[i] & RF_MirroredGarbage);
+	return (h->iflags[i] & IF_Garbage) != 0;
+}
+
+static int root_flag(const heap *h, obj_t i) /* KeepFlags are not root flags */
+{
+	return (h->iflags[i] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)) != 0;
 }
 
 static int cluster_of(const heap *h, obj_t i) /* by searching the lists, not the column */
@@ -109,6 +114,8 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 	out->eliminated = calloc(h->nrefs + 1, 1);
 	out->g_eliminated = calloc(h->ngcrefs + 1, 1);
 	out->cleared = calloc(h->nrefs + 1, 1);
+	out->uncleared = calloc(h->nrefs + 1, 1);
+	out->walked = calloc(nc, 1);
 	out->kind = malloc(s);
 	out->distance = malloc(s * sizeof *out->distance);
 	out->parent = malloc(s * sizeof *out->parent);
@@ -137,31 +144,29 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 	for (uint32_t i = 0; i < h->slots; i++)
 		n.reach[i] = h->cls[i] != OBJ_FREE && ((obj_t)i < h->first_gc_index ||
 						       (cl_of[i] >= 0 && n.live[cl_of[i]] && h->clusters[cl_of[i]].root != (obj_t)i));
-	/* step 3 */
-	for (uint32_t i = 0; i < h->slots; i++) {
-		if (h->cls[i] == OBJ_FREE)
+	/* step 2, kept clusters: a root with a root flag is marked and does step 5;
+	 * a member with a root flag makes the cluster do step 5, root unmarked */
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		if (!n.live[c])
 			continue;
-		int c = cl_of[i];
-		int live = c >= 0 && n.live[c];
-		if ((obj_t)i < h->first_gc_index) {
-			if (live && h->clusters[c].root == (obj_t)i)
-				queue_step5(&n, c);
+		int keep = root_flag(h, h->clusters[c].root);
+		if (keep)
+			n.reach[h->clusters[c].root] = 1;
+		for (uint32_t k = 0; k < h->clusters[c].n_members; k++)
+			keep |= root_flag(h, h->cluster_items[h->clusters[c].members + k]);
+		if (keep) {
+			queue_step5(&n, (int)c);
 			drain(&n, cl_of);
-			continue;
 		}
-		int root = (h->iflags[i] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)) ||
-			   ((h->oflags[i] & keep) && !garbage(h, (obj_t)i));
-		if (!root)
+	}
+	/* step 3: roots are marked and traced, nothing more */
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (h->cls[i] == OBJ_FREE || (obj_t)i < h->first_gc_index)
 			continue;
-		n.reach[i] = 1;
-		push(&n, (obj_t)i);
-		if (live) {
-			if (h->clusters[c].root == (obj_t)i)
-				queue_step5(&n, c);
-			else
-				activate(&n, c);
+		if (root_flag(h, (obj_t)i) || ((h->oflags[i] & keep) && !garbage(h, (obj_t)i))) {
+			n.reach[i] = 1;
+			push(&n, (obj_t)i);
 		}
-		drain(&n, cl_of);
 	}
 	for (uint32_t g = 0; g < h->ngcrefs; g++) {
 		obj_t t = h->gcrefs[g].dst;
@@ -223,23 +228,42 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 			drain(&n, cl_of);
 		}
 	}
-	/* step 6 */
+	/* step 6: the clusters that need dissolving and, as a fixpoint, every
+	 * live cluster whose ReferencedClusters names one of them */
+	uint8_t *dis = calloc(nc, 1);
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		dis[c] = n.live[c] && n.needs[c];
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (uint32_t c = 0; c < h->nclusters; c++)
+			for (uint32_t k = 0; k < h->clusters[c].n_refs && n.live[c] && !dis[c]; k++)
+				if (dis[cl_of[h->cluster_items[h->clusters[c].refs + k]]])
+					dis[c] = changed = 1;
+	}
 	for (uint32_t c = 0; c < h->nclusters; c++) {
 		if (!n.live[c])
 			continue;
-		if (!n.reach[h->clusters[c].root]) {
-			out->fate[c] = F_UNREACHABLE_ROOT;
-			for (uint32_t k = 0; k < h->clusters[c].n_members; k++)
-				if (h->cluster_items[h->clusters[c].members + k] >= h->first_gc_index)
-					n.reach[h->cluster_items[h->clusters[c].members + k]] = 0;
-		} else if (n.needs[c]) {
-			out->fate[c] = F_GARBAGE_MUTABLE;
+		if (n.reach[h->clusters[c].root]) {
+			if (dis[c])
+				out->fate[c] = n.needs[c] ? F_GARBAGE_MUTABLE : F_REFS_DISSOLVED;
+			continue;
 		}
+		out->fate[c] = F_UNREACHABLE_ROOT;
+		for (uint32_t k = 0; k < h->clusters[c].n_members; k++)
+			if (h->cluster_items[h->clusters[c].members + k] >= h->first_gc_index)
+				n.reach[h->cluster_items[h->clusters[c].members + k]] = 0;
 	}
+	free(dis);
+	memcpy(out->walked, n.step5, nc);
 	for (uint32_t i = 0; i < h->slots; i++)
 		out->reachable[i] = h->cls[i] != OBJ_FREE && n.reach[i];
 	for (uint32_t k = 0; k < h->nrefs; k++) /* step 7 */
 		out->cleared[k] = weak[k] && !out->reachable[h->ref_dst[k]];
+	/* weak references never remembered, held by a survivor, to an object that dies */
+	for (uint32_t x = 0; x < h->slots; x++)
+		for (uint32_t k = h->ref_start[x]; k < h->ref_start[x + 1]; k++)
+			out->uncleared[k] = out->reachable[x] && h->ref_kind[k] == REF_WEAK && !weak[k] &&
+					    !out->reachable[h->ref_dst[k]];
 
 	/* §3: kinds, then distances level by level; among the candidates for a
 	 * parent, the earliest in breadth-first order (rank), then edge order */
@@ -326,6 +350,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 void naive_free(naive_result *r)
 {
 	free(r->reachable); free(r->fate); free(r->eliminated); free(r->g_eliminated); free(r->cleared);
+	free(r->uncleared); free(r->walked);
 	free(r->kind); free(r->distance); free(r->parent); free(r->via);
 	memset(r, 0, sizeof *r);
 }

@@ -22,10 +22,11 @@ static void perturb(heap *h, int percent)
 	for (uint32_t i = (uint32_t)h->first_gc_index; i < h->slots; i++) {
 		if (h->cls[i] == OBJ_FREE || rand_below(1000) >= (uint32_t)percent * 10)
 			continue;
-		switch (rand_below(4)) {
+		switch (rand_below(5)) {
 		case 0: h->iflags[i] ^= IF_Garbage; break;
 		case 1: h->oflags[i] ^= RF_MirroredGarbage; break;
 		case 2: h->iflags[i] ^= IF_RootSet; break;
+		case 3: h->oflags[i] ^= RF_Standalone; break;
 		default: h->iflags[i] ^= IF_RefCounted; break;
 		}
 	}
@@ -47,10 +48,16 @@ static int compare(const heap *h, const gc_result *r, const naive_result *n, con
 		DIFF(r->parent[i] != n->parent[i] || r->via[i] != n->via[i], "object %u parent %d/%u vs naive %d/%u", i,
 		     r->parent[i], r->via[i], n->parent[i], n->via[i]);
 	}
-	for (uint32_t c = 0; c < h->nclusters; c++)
+	for (uint32_t c = 0; c < h->nclusters; c++) {
 		DIFF(r->cluster_fate[c] != n->fate[c], "cluster %d fate %d vs naive %d", h->clusters[c].root,
 		     r->cluster_fate[c], n->fate[c]);
+		DIFF(r->cluster_walked[c] != n->walked[c], "cluster %d walked %d vs naive %d", h->clusters[c].root,
+		     r->cluster_walked[c], n->walked[c]);
+	}
 	uint8_t *elim = calloc(h->nrefs + 1, 1), *gel = calloc(h->ngcrefs + 1, 1), *clr = calloc(h->nrefs + 1, 1);
+	uint8_t *unc = calloc(h->nrefs + 1, 1);
+	for (uint32_t k = 0; k < r->nuncleared; k++)
+		unc[r->uncleared[k]] = 1;
 	for (uint32_t k = 0; k < r->neliminated; k++) {
 		if (r->eliminated[k].src == OBJ_NONE)
 			gel[r->eliminated[k].ref] = 1;
@@ -62,12 +69,14 @@ static int compare(const heap *h, const gc_result *r, const naive_result *n, con
 	for (uint32_t k = 0; k < h->nrefs; k++) {
 		DIFF(elim[k] != n->eliminated[k], "reference %u eliminated %d vs naive %d", k, elim[k], n->eliminated[k]);
 		DIFF(clr[k] != n->cleared[k], "reference %u cleared %d vs naive %d", k, clr[k], n->cleared[k]);
+		DIFF(unc[k] != n->uncleared[k], "reference %u uncleared %d vs naive %d", k, unc[k], n->uncleared[k]);
 	}
 	for (uint32_t g = 0; g < h->ngcrefs; g++)
 		DIFF(gel[g] != n->g_eliminated[g], "g record %u eliminated %d vs naive %d", g, gel[g], n->g_eliminated[g]);
 	free(elim);
 	free(gel);
 	free(clr);
+	free(unc);
 	return bad;
 }
 
@@ -201,7 +210,7 @@ static char *random_heap_text(int n)
 
 TEST(differential_on_random_heaps_with_inconsistent_clusters)
 {
-	int disagreements = 0, heaps = 0, activity = 0;
+	int disagreements = 0, heaps = 0, activity = 0, uncleared = 0, walked_then_dissolved = 0, unwalked_alive = 0;
 	for (int round = 0; round < 600; round++) {
 		char *text = random_heap_text(16 + (int)rand_below(100));
 		heap h;
@@ -223,6 +232,11 @@ TEST(differential_on_random_heaps_with_inconsistent_clusters)
 			snprintf(what, sizeof what, "random heap %d, %d thread%s", round, threads, threads > 1 ? "s" : "");
 			disagreements += compare(&h, &r, &n, what);
 			activity += r.dissolved[CF_GARBAGE_MUTABLE] + r.dissolved[CF_REFERENCES_DISSOLVED];
+			uncleared += (int)r.nuncleared;
+			for (uint32_t c = 0; c < h.nclusters; c++) {
+				walked_then_dissolved += r.cluster_walked[c] && r.cluster_fate[c] == CF_UNREACHABLE_ROOT;
+				unwalked_alive += !r.cluster_walked[c] && r.cluster_fate[c] == CF_ALIVE;
+			}
 			gc_result_free(&r);
 		}
 		naive_free(&n);
@@ -230,6 +244,9 @@ TEST(differential_on_random_heaps_with_inconsistent_clusters)
 		heaps++;
 	}
 	CHECK(heaps == 600);
-	CHECK(activity > 0); /* the heaps do reach the cluster rules */
+	/* the heaps do reach the cluster rules: dissolving, rooted members whose
+	 * cluster dies all the same, clusters never walked, weak references left */
+	CHECK(activity > 0);
+	CHECK(walked_then_dissolved > 0 && unwalked_alive > 0 && uncleared > 0);
 	CHECK(disagreements == 0);
 }

@@ -149,12 +149,20 @@ TEST(killable_references_to_garbage_are_eliminated)
 {
 	heap h;
 	gc_result r;
-	CHECK(load_heap("o 11 1 4 10 A 1 RootSet\no 12 1 4 10 B 1 Garbage\no 13 1 4 10 C 1 RF_MirroredGarbage\n"
-			"o 14 1 4 10 D 1 Garbage\nr 11 12 strong S\nr 11 13 aro R\nr 11 14 immutable I\n", &h) == 0);
+	/* 12 and 14 are garbage the engine's way (both flags); 13 has only the
+	 * mirrored object flag, which the GC never tests: not garbage, kept */
+	CHECK(load_heap("o 11 1 4 10 A 1 RootSet\no 12 1 4 10 B 1 Garbage,RF_MirroredGarbage\n"
+			"o 13 1 4 10 C 1 RF_MirroredGarbage\no 14 1 4 10 D 1 Garbage,RF_MirroredGarbage\n"
+			"o 15 1 4 10 E 1 Garbage\nr 11 12 strong S\nr 11 13 aro R\nr 11 14 immutable I\nr 11 15 strong T\n",
+			&h) == 0);
 	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
-	CHECK_STR(eliminated_list(&h, &r), "11>12 11>13");
-	CHECK_STR(purged_list(&r), "12 13");
+	CHECK_STR(eliminated_list(&h, &r), "11>12 11>15");
+	CHECK_STR(purged_list(&r), "12 15");
+	CHECK(r.reachable[13] && r.distance[13] == 1);
 	CHECK(count_findings(&h, &r, FK_GARBAGE_SURVIVES, 14, 11, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_GARBAGE_FLAG_MISMATCH, 13, ANY, -1) == 1); /* mirrored only */
+	CHECK(count_findings(&h, &r, FK_GARBAGE_FLAG_MISMATCH, 15, ANY, -1) == 1); /* Garbage only */
+	CHECK(count_findings(&h, &r, FK_GARBAGE_FLAG_MISMATCH, ANY, ANY, -1) == 2);
 	gc_result_free(&r);
 	heap_free(&h);
 }
@@ -287,19 +295,149 @@ TEST(rooted_member_and_rooted_cluster_root)
 	heap_free(&h);
 }
 
-TEST(cluster_rooted_in_disregard_pool_does_step5)
+/* A cluster rooted in the disregard pool does step 5 only when its root has
+ * a root flag, like any other: the pool itself is no root flag. */
+TEST(cluster_rooted_in_disregard_pool_needs_a_root_flag)
+{
+	static const char *root_flags[2] = {"-", "Native"};
+	static const char *want[2] = {"12 13", "13"};
+	for (int k = 0; k < 2; k++) {
+		char text[1024];
+		snprintf(text, sizeof text, "ugc-text 1\nfirst-gc-index 6\n"
+			 "o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
+			 "o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Root 10 %s\n"
+			 "o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 5 Member 1 -\no 12 1 4 10 Mut 1 -\n"
+			 "o 13 1 4 10 Other 1 -\nc 5 11 12 -\n", root_flags[k]);
+		heap h;
+		gc_result r;
+		char err[256];
+		CHECK(parse_text(text, &h, err, sizeof err) == 0);
+		CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+		CHECK_STR(purged_list(&r), want[k]);
+		CHECK(r.cluster_walked[0] == k);
+		gc_result_free(&r);
+		heap_free(&h);
+	}
+}
+
+/* A member with a root flag makes its cluster do step 5 in step 2, but does
+ * not mark the root: if nothing reaches the root or a member, step 6
+ * dissolves the cluster and every member dies, the rooted one included.
+ * (Members' Outer is the package here: an Outer pointing at the root would
+ * be a reference that reaches it.) */
+TEST(rooted_member_dies_with_an_unreached_cluster)
+{
+	const char *body = "o 20 1 4 10 Root 1 -\no 21 1 4 10 Held 1 RefCounted\no 22 1 4 10 Mut 1 -\n"
+			   "o 23 1 4 10 Other 1 -\no 24 1 4 10 Member2 1 -\nr 21 23 strong FromHeld\n"
+			   "c 20 21,24 22 -\n";
+	heap h;
+	gc_result r;
+	CHECK(load_heap(body, &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	/* 22 was marked by step 5 and 23 by tracing the root 21: both outlive the cluster */
+	CHECK_STR(purged_list(&r), "20 21 24");
+	CHECK_STR(fates_list(&h, &r), "20:unreachable-root");
+	CHECK(r.cluster_walked[0] == 1);
+	CHECK(count_findings(&h, &r, FK_ROOTED_MEMBER_DESTROYED, 21, ANY, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_ROOTED_MEMBER_DESTROYED, ANY, ANY, -1) == 1);
+	gc_result_free(&r);
+	heap_free(&h);
+	/* the same with a reference to another member: the root is reached, all live */
+	char text[1024];
+	snprintf(text, sizeof text, "%so 11 1 4 10 H 1 RootSet\nr 11 24 strong ToMember\n", body);
+	CHECK(load_heap(text, &h) == 0);
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK(run_gc(&h, MODE_GAME, threads, &r) == 0);
+		CHECK_STR(purged_list(&r), "");
+		CHECK_STR(fates_list(&h, &r), "20:alive");
+		CHECK(count_findings(&h, &r, FK_ROOTED_MEMBER_DESTROYED, ANY, ANY, -1) == 0);
+		gc_result_free(&r);
+	}
+	heap_free(&h);
+	/* a rooted cluster root: marked and walked in step 2 */
+	CHECK(load_heap("o 20 1 4 10 Root 1 RefCounted\no 21 1 4 10 M 1 -\no 22 1 4 10 Mut 1 -\nc 20 21 22 -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "");
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+/* KeepFlags roots do no cluster work: a KeepFlags cluster root is traced but
+ * its lists are never walked; a KeepFlags member does not keep its cluster. */
+TEST(keepflags_roots_do_no_cluster_work)
+{
+	const char *body = "o 20 1 4 10 Asset 1 RF_Standalone\no 21 1 4 20 Sub 1 -\no 22 1 4 10 Mut 1 -\n"
+			   "o 23 1 4 10 Direct 1 -\nr 20 23 strong Own\nr 21 22 strong M\nc 20 21 22 -\n"
+			   "o 30 1 4 10 Root2 1 -\no 31 1 4 10 Member2 1 RF_Standalone\nc 30 31 - -\n";
+	heap h;
+	gc_result r;
+	CHECK(load_heap(body, &h) == 0);
+	CHECK(run_gc(&h, MODE_EDITOR, 1, &r) == 0);   /* editor: KeepFlags = RF_Standalone */
+	CHECK_STR(purged_list(&r), "22 30 31");      /* 23 lives: the root itself is traced */
+	CHECK_STR(fates_list(&h, &r), "20:alive 30:unreachable-root");
+	CHECK(r.cluster_walked[0] == 0 && r.cluster_walked[1] == 0);
+	CHECK_STR(kind_of(&r, 20), "keepflags");
+	CHECK(count_findings(&h, &r, FK_KEEPFLAGS_CLUSTER_ROOT, 20, ANY, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_ROOTED_MEMBER_DESTROYED, 31, ANY, -1) == 1);
+	gc_result_free(&r);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);     /* game: no KeepFlags, nothing is kept */
+	CHECK_STR(purged_list(&r), "20 21 22 23 30 31");
+	CHECK(count_findings(&h, &r, FK_KEEPFLAGS_CLUSTER_ROOT, ANY, ANY, -1) == 0);
+	CHECK(count_findings(&h, &r, FK_ROOTED_MEMBER_DESTROYED, ANY, ANY, -1) == 0);
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+/* Step 6 dissolves every cluster that needs dissolving and, through
+ * ReferencedByClusters, every cluster that references one: reachable roots
+ * now (members keep their state), unreachable ones as unreachable-root. */
+TEST(dissolving_spreads_to_referencing_clusters)
+{
+	heap h;
+	gc_result r;
+	/* A needs dissolving (garbage mutable); B lists A, C lists B, D lists C.
+	 * 11 reaches A and C; C's step 5 only marks B; nothing reaches D */
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\n"
+			"o 20 1 4 10 A 1 -\no 21 1 4 10 A1 1 -\no 23 1 4 10 Bad 1 Garbage,RF_MirroredGarbage\n"
+			"o 30 1 4 10 B 1 -\no 31 1 4 10 B1 1 -\no 40 1 4 10 C 1 -\no 41 1 4 10 C1 1 -\n"
+			"o 50 1 4 10 D 1 -\no 51 1 4 10 D1 1 -\n"
+			"r 11 20 strong ToA\nr 11 40 strong ToC\nr 21 23 strong Bad\n"
+			"c 20 21 23 -\nc 30 31 - 20\nc 40 41 - 30\nc 50 51 - 40\n", &h) == 0);
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK(run_gc(&h, MODE_GAME, threads, &r) == 0);
+		CHECK_STR(fates_list(&h, &r),
+			  "20:garbage-mutable 30:references-dissolved 40:references-dissolved 50:unreachable-root");
+		CHECK_STR(purged_list(&r), "23 50 51");
+		CHECK_STR(eliminated_list(&h, &r), "21>23");
+		CHECK(r.reachable[31] && r.reachable[41]);
+		gc_result_free(&r);
+	}
+	heap_free(&h);
+}
+
+/* Step 7 clears only the weak references remembered while tracing: one held
+ * by a live cluster's member or by a disregard-pool object is left pointing
+ * at the destroyed target, and that is a finding. */
+TEST(weak_references_of_untraced_holders_are_not_cleared)
 {
 	const char *text = "ugc-text 1\nfirst-gc-index 6\n"
 		"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
-		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Root 10 -\n"
-		"o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 5 Member 1 -\no 12 1 4 10 Mut 1 -\no 13 1 4 10 Other 1 -\n"
-		"c 5 11 12 -\n";
+		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Cache 10 -\n"
+		"o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 10 H 1 RootSet\no 12 1 4 10 Target 1 -\n"
+		"o 13 1 4 10 Target2 1 -\no 20 1 4 10 Root 1 -\no 21 1 4 20 Member 1 -\n"
+		"r 5 12 weak PoolWeak\nr 11 20 strong ToCluster\nr 11 13 weak Traced\nr 21 12 weak MemberWeak\n"
+		"c 20 21 - -\n";
 	heap h;
 	gc_result r;
 	char err[256];
 	CHECK(parse_text(text, &h, err, sizeof err) == 0);
 	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
-	CHECK_STR(purged_list(&r), "13");
+	CHECK_STR(purged_list(&r), "12 13");
+	CHECK_STR(cleared_list(&h, &r), "11>13");
+	CHECK(r.nuncleared == 2);
+	CHECK(count_findings(&h, &r, FK_WEAK_UNCLEARED, 5, 12, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_WEAK_UNCLEARED, 21, 12, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_WEAK_UNCLEARED, 11, ANY, -1) == 0);
 	gc_result_free(&r);
 	heap_free(&h);
 }

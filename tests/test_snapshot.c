@@ -148,8 +148,7 @@ TEST(corrupt_binary_snapshots_are_rejected)
 	FILE *f = open_memstream(&bin, &len);
 	CHECK(binary_write(&h, f, err, sizeof err) == 0);
 	fclose(f);
-	heap_free(&h);
-	int rejected = 0, tried = 0, named = 0;
+	int rejected = 0, tried = 0, named = 0, harmless = 0;
 	unsigned char *copy = malloc(len);
 	/* truncations */
 	for (size_t cut = 0; cut < len; cut += 1 + cut / 7) {
@@ -162,7 +161,13 @@ TEST(corrupt_binary_snapshots_are_rejected)
 		}
 		heap_free(&b);
 	}
-	/* single flipped bytes everywhere in the header and spread over the sections */
+	/* single flipped bytes everywhere in the header and spread over the
+	 * sections: rejected, or (a bit zstd never reads) the very same heap */
+	char *orig_text = NULL;
+	size_t orig_len = 0;
+	f = open_memstream(&orig_text, &orig_len);
+	CHECK(text_write(&h, f) == 0);
+	fclose(f);
 	for (size_t at = 0; at < len; at += at < 400 ? 1 : 1 + at / 50) {
 		memcpy(copy, bin, len);
 		copy[at] ^= 0x5a;
@@ -172,11 +177,22 @@ TEST(corrupt_binary_snapshots_are_rejected)
 		if (binary_parse("x.ugcs", copy, len, &b, err, sizeof err) != 0) {
 			rejected++;
 			named += strstr(err, "x.ugcs: offset ") == err;
+		} else {
+			char *t = NULL;
+			size_t tl = 0;
+			FILE *g = open_memstream(&t, &tl);
+			CHECK(text_write(&b, g) == 0);
+			fclose(g);
+			if (tl == orig_len && memcmp(t, orig_text, tl) == 0)
+				harmless++; /* the heap read is the heap written */
+			free(t);
 		}
 		heap_free(&b);
 	}
-	CHECK(rejected == tried);
-	CHECK(named == rejected);
+	free(orig_text);
+	heap_free(&h);
+	CHECK(rejected + harmless == tried);
+	CHECK(named == rejected && harmless < tried / 100);
 	heap b;
 	heap_init(&b);
 	CHECK(binary_parse("x.ugcs", (unsigned char *)bin, len, &b, err, sizeof err) == 0);
