@@ -259,7 +259,8 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 		else if (f->other != OBJ_NONE)
 			snprintf(buf, cap, "alive only as a member of cluster %d: no reference chain reaches it", f->other);
 		else
-			snprintf(buf, cap, "alive only through a cluster's lists: no reference chain reaches it");
+			snprintf(buf, cap, "alive, but no reference chain from a surviving root reaches it: the GC marked it "
+				 "through a cluster's lists, or from a rooted cluster member it then destroyed");
 		return;
 	case FK_ROOTSET_GARBAGE:
 		snprintf(buf, cap, "in the RootSet and marked garbage: it is never collected");

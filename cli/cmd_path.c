@@ -371,6 +371,11 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 			print_chain_text(v, stdout, &cs.v[0]);
 		} else if (!o.reachable) {
 			printf("  why it dies:\n");
+			if (o.cluster != OBJ_NONE && cl.n && strcmp(cl.v[0].reason, "unreachable-root") == 0)
+				printf("  cluster #%d was never reached (no reference to its root or a member): the GC "
+				       "dissolves it and destroys every member%s\n", o.cluster,
+				       o.cluster != x && (o.iflags & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
+				       ? "; a member's root flag makes the cluster walk its lists but does not keep it" : "");
 			rc = explain_unreachable(v, x, fmt);
 		}
 		edge_list_text(v, "  references to it the GC nulls", &elim);

@@ -186,6 +186,10 @@ expect "why: the cluster is what keeps Chest" "  cluster:   member of cluster #3
 expect "why: Loot dies under Chest's reference" "  #31 Actor /Game/Quirks.Chest Contents (strong): the referencer is in cluster #30: the GC does not trace cluster members, and no cluster list it acted on names this object" sh -c "'$ugc' why '$out/quirks.db' 32 | grep Chest"
 expect "clusters: the garbage-mutable dissolution" "50,2,1,0,0,1400,dissolved,garbage-mutable,/Game/Quirks.Squad" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct --format csv | grep '^50,'"
 expect "findings grouped with counts" "eliminated-ref: 1" sh -c "'$ugc' findings '$out/quirks.db' | head -1"
+expect "why: a rooted member dies with its never-reached cluster" "  cluster #60 was never reached (no reference to its root or a member): the GC dissolves it and destroys every member; a member's root flag makes the cluster walk its lists but does not keep it" sh -c "'$ugc' why '$out/quirks.db' 61 | grep '^  cluster #60'"
+expect "findings: the rooted member destroyed" "  #61 /Game/Quirks.HeldLid: has a root flag, but nothing reached its cluster's root 60 or another member: the GC dissolves cluster 60 and destroys it with the other members" sh -c "'$ugc' findings '$out/quirks.db' --kind rooted-member-destroyed | sed -n 2p"
+expect "findings: the member's weak reference is left dangling" "uncleared-weak-ref: 1" sh -c "'$ugc' findings testdata/cluster-quirks.ugct --kind uncleared-weak-ref | head -1"
+
 
 # --- queries: a snapshot and its database give the same answers -------------
 for f in testdata/spec-example.ugct testdata/chains.ugct testdata/cluster-quirks.ugct testdata/gen-2000-broken.ugct.zst testdata/arena.ugcs; do
