@@ -80,12 +80,17 @@ int file_read_raw(const char *path, filebuf *out, char *err, size_t errsize)
 	return 0;
 }
 
-/* Stream-decompress SRC (which may hold several frames). */
+/* Stream-decompress SRC (which may hold several frames).  The buffer grows
+ * with the bytes actually produced, never from a frame's declared size, and
+ * output over the ratio limit is refused: a decompression bomb costs at most
+ * that much memory. */
 static int unzstd(const char *path, const char *src, size_t srclen, filebuf *out, char *err, size_t errsize)
 {
+	uint64_t limit = fileio_decompress_limit(srclen);
+	size_t cap = srclen * 4 + 1024;
 	unsigned long long hint = ZSTD_getFrameContentSize(src, srclen);
-	size_t cap = (hint != ZSTD_CONTENTSIZE_UNKNOWN && hint != ZSTD_CONTENTSIZE_ERROR && hint < FILEIO_MAX_DECOMPRESSED)
-		? (size_t)hint + 1 : srclen * 4 + 1024;
+	if (hint != ZSTD_CONTENTSIZE_UNKNOWN && hint != ZSTD_CONTENTSIZE_ERROR && hint < cap)
+		cap = (size_t)hint + 1; /* a small honest declaration saves the slack, a large one buys nothing */
 	char *buf = malloc(cap);
 	ZSTD_DStream *ds = ZSTD_createDStream();
 	if (!buf || !ds) {
@@ -97,19 +102,22 @@ static int unzstd(const char *path, const char *src, size_t srclen, filebuf *out
 	ZSTD_initDStream(ds);
 	ZSTD_inBuffer in = {src, srclen, 0};
 	size_t len = 0, last = 0;
-	while (in.pos < in.size) {
+	for (;;) {
 		if (len + 1 >= cap) {
-			if (cap >= FILEIO_MAX_DECOMPRESSED) {
-				snprintf(err, errsize, "%s: offset %zu: decompresses to more than %llu bytes; refusing",
-					 path, in.pos, FILEIO_MAX_DECOMPRESSED);
+			if (len >= limit) {
+				snprintf(err, errsize,
+					 "%s: offset %zu: decompresses to more than %llu bytes (%u times its size); refusing",
+					 path, in.pos, (unsigned long long)limit, FILEIO_BOMB_RATIO);
 				goto fail;
 			}
-			char *b = realloc(buf, cap *= 2);
+			size_t ncap = cap * 2 > limit + 1 ? (size_t)limit + 1 : cap * 2;
+			char *b = realloc(buf, ncap);
 			if (!b) {
 				snprintf(err, errsize, "%s: out of memory decompressing", path);
 				goto fail;
 			}
 			buf = b;
+			cap = ncap;
 		}
 		ZSTD_outBuffer o = {buf, cap - 1, len};
 		last = ZSTD_decompressStream(ds, &o, &in);
@@ -117,7 +125,11 @@ static int unzstd(const char *path, const char *src, size_t srclen, filebuf *out
 			snprintf(err, errsize, "%s: offset %zu: corrupt zstd data: %s", path, in.pos, ZSTD_getErrorName(last));
 			goto fail;
 		}
+		/* a full buffer may leave output waiting after the last input, unless the frame ended */
+		int waiting = o.pos == o.size && last != 0;
 		len = o.pos;
+		if (in.pos == in.size && !waiting)
+			break;
 	}
 	if (last != 0) {
 		snprintf(err, errsize, "%s: offset %zu: truncated zstd data", path, srclen);
@@ -133,6 +145,12 @@ fail:
 	free(buf);
 	ZSTD_freeDStream(ds);
 	return -1;
+}
+
+uint64_t fileio_decompress_limit(uint64_t compressed)
+{
+	uint64_t limit = compressed * FILEIO_BOMB_RATIO + FILEIO_BOMB_SLACK;
+	return limit < FILEIO_MAX_DECOMPRESSED ? limit : FILEIO_MAX_DECOMPRESSED;
 }
 
 int file_read_all(const char *path, filebuf *out, char *err, size_t errsize)

@@ -9,10 +9,18 @@
 #define UGC_FILEIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Largest decompressed text accepted (bytes). */
 #define FILEIO_MAX_DECOMPRESSED (64ull << 30)
+/* Against decompression bombs, on every zstd path: at most this many times
+ * the compressed size, plus the slack, is decompressed (text files and the
+ * binary format's sections alike). */
+#define FILEIO_BOMB_RATIO 1024u
+#define FILEIO_BOMB_SLACK (64ull << 20)
+/* The most bytes COMPRESSED bytes may decompress to. */
+uint64_t fileio_decompress_limit(uint64_t compressed);
 
 typedef struct filebuf {
 	char *data;   /* NUL-terminated for the text parser's convenience */

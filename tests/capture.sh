@@ -74,5 +74,38 @@ for n in 8 4000; do
 	expect "refdump $n: no use-after-free" "$(sql "$db" "SELECT count(*) FROM findings WHERE detail LIKE '%use-after-free%'")" "0"
 done
 
+# --- the plugin's copy of the library: install.sh, and the library built as
+# the plugin builds it (C99, UGC_CAPTURE_NO_ZSTD) under the reference dumper
+proj="$out/UeProject"
+rm -rf "$proj"
+mkdir -p "$proj"
+priv="$proj/Plugins/UgcCapture/Source/UgcCapture/Private"
+if sh engine/UE5/install.sh "$proj" >/dev/null && [ -f "$proj/Plugins/UgcCapture/UgcCapture.uplugin" ] &&
+	[ -f "$priv/ugc_capture.h" ] && [ -f "$priv/ugc_writer.c" ] && [ -f "$priv/UgcHeapCapture.cpp" ] && [ ! -e "$priv/refdump.c" ]; then
+	ok "install.sh puts the plugin and the library sources in a project"
+else
+	bad "install.sh puts the plugin and the library sources in a project"
+fi
+if ${CC:-cc} -std=c99 -pedantic-errors -Wall -Wextra -Werror -DUGC_CAPTURE_NO_ZSTD -I"$priv" -o "$out/refdump-nozstd" \
+	capture/refdump.c "$priv"/ugc_*.c 2>"$out/nozstd.log"; then
+	ok "library builds as the plugin builds it (C99, no zstd)"
+	"$out/refdump-nozstd" --enemies 8 "$out/nozstd.ugct" >/dev/null && cmp -s "$out/nozstd.ugct" "$out/refdump-8.ugct" &&
+		ok "without zstd: the same file" || bad "without zstd: the same file"
+	msg=$("$out/refdump-nozstd" --enemies 8 --zstd 3 "$out/nozstd.ugct.zst" 2>&1)
+	if [ -n "${msg##*has no zstd*}" ] || [ -e "$out/nozstd.ugct.zst" ]; then
+		bad "without zstd: compression refused" "$msg"
+	else
+		ok "without zstd: compression refused"
+	fi
+else
+	bad "library builds as the plugin builds it (C99, no zstd)" "$(head -3 "$out/nozstd.log")"
+fi
+# the header is what the plugin's C++ includes
+if command -v ${CXX:-c++} >/dev/null 2>&1; then
+	printf '#include "ugc_capture.h"\nint main() { ugc_options o = UGC_OPTIONS_INIT; ugc_object x = {}; return o.compress + (int)x.size; }\n' > "$out/cxx.cpp"
+	${CXX:-c++} -std=c++17 -Wall -Wextra -Werror -Icapture -c -o "$out/cxx.o" "$out/cxx.cpp" 2>"$out/cxx.log" &&
+		ok "ugc_capture.h compiles as C++" || bad "ugc_capture.h compiles as C++" "$(head -3 "$out/cxx.log")"
+fi
+
 echo "capture: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,41 @@
+// UgcCaptureModule.cpp — the module and its console command:
+//     ugc.Capture [path] [-nosize]
+// writes the whole UObject heap to PATH (default UgcCapture.ugct in the
+// process's working directory) through the capture library.
+#include "UgcCaptureModule.h"
+#include "UgcHeapCapture.h"
+
+#include "HAL/IConsoleManager.h"
+#include "Modules/ModuleManager.h"
+
+IMPLEMENT_MODULE(FUgcCaptureModule, UgcCapture)
+
+static void RunUgcCapture(const TArray<FString>& Args, UWorld* World, FOutputDevice& Out)
+{
+	FUgcCaptureOptions Options;
+	for (const FString& Arg : Args)
+	{
+		if (Arg == TEXT("-nosize"))
+		{
+			Options.bSizes = false;
+		}
+		else if (Arg.StartsWith(TEXT("-")))
+		{
+			Out.Logf(TEXT("ugc.Capture: unknown option %s (usage: ugc.Capture [path] [-nosize])"), *Arg);
+			return;
+		}
+		else
+		{
+			Options.Path = Arg;
+		}
+	}
+	UgcCaptureHeap(Options, Out);
+}
+
+// A no-op where NO_CVARS (research notes: IConsoleManager.h).
+static FAutoConsoleCommandWithWorldArgsAndOutputDevice GUgcCaptureCommand(
+	TEXT("ugc.Capture"),
+	TEXT("ugc.Capture [path] [-nosize]: write the UObject heap (objects, references, FGCObject ")
+	TEXT("referencers, clusters) as a ugc text snapshot for ugc-analyze. -nosize skips the per-object ")
+	TEXT("size (FArchiveCountMem), the slowest part."),
+	FConsoleCommandWithWorldArgsAndOutputDeviceDelegate::CreateStatic(&RunUgcCapture));
