@@ -1,30 +1,13 @@
 /* flags.c — flag names <-> bits, in the engine's spelling. */
 #include "flags.h"
 
+#include "../capture/ugc_internal.h" /* ugc_object_flag_names: EObjectFlags by bit */
+
 #include <string.h>
 
 struct flag_name {
 	const char *name;
 	uint32_t bit;
-};
-
-/* EObjectFlags of UE 5.5, in bit order (0x04000000 was RF_Dynamic, removed). */
-static const struct flag_name object_flags[] = {
-	{"RF_Public", 0x1}, {"RF_Standalone", 0x2}, {"RF_MarkAsNative", 0x4},
-	{"RF_Transactional", 0x8}, {"RF_ClassDefaultObject", 0x10},
-	{"RF_ArchetypeObject", 0x20}, {"RF_Transient", 0x40},
-	{"RF_MarkAsRootSet", 0x80}, {"RF_TagGarbageTemp", 0x100},
-	{"RF_NeedInitialization", 0x200}, {"RF_NeedLoad", 0x400},
-	{"RF_KeepForCooker", 0x800}, {"RF_NeedPostLoad", 0x1000},
-	{"RF_NeedPostLoadSubobjects", 0x2000}, {"RF_NewerVersionExists", 0x4000},
-	{"RF_BeginDestroyed", 0x8000}, {"RF_FinishDestroyed", 0x10000},
-	{"RF_BeingRegenerated", 0x20000}, {"RF_DefaultSubObject", 0x40000},
-	{"RF_WasLoaded", 0x80000}, {"RF_TextExportTransient", 0x100000},
-	{"RF_LoadCompleted", 0x200000}, {"RF_InheritableComponentTemplate", 0x400000},
-	{"RF_DuplicateTransient", 0x800000}, {"RF_StrongRefOnFrame", 0x1000000},
-	{"RF_NonPIEDuplicateTransient", 0x2000000}, {"RF_WillBeLoaded", 0x8000000},
-	{"RF_HasExternalPackage", 0x10000000}, {"RF_HasPlaceholderType", 0x20000000},
-	{"RF_MirroredGarbage", 0x40000000}, {"RF_AllocatedInSharedPage", 0x80000000u},
 };
 
 /* Internal flags in canonical order; PendingKill is Garbage's UE4 name. */
@@ -50,6 +33,16 @@ static const struct flag_name *find(const struct flag_name *t, size_t n, const c
 		if (strlen(t[i].name) == len && memcmp(t[i].name, s, len) == 0)
 			return &t[i];
 	return NULL;
+}
+
+/* The EObjectFlags bit named S (LEN bytes), 0 when none is. */
+static uint32_t object_flag(const char *s, size_t len)
+{
+	for (int b = 0; b < 32; b++)
+		if (ugc_object_flag_names[b] && strlen(ugc_object_flag_names[b]) == len &&
+		    memcmp(ugc_object_flag_names[b], s, len) == 0)
+			return 1u << b;
+	return 0;
 }
 
 static void copy_bad(char *bad, size_t badsize, const char *s, size_t len)
@@ -78,8 +71,9 @@ int flags_parse(const char *s, size_t len, uint32_t *oflags, uint16_t *iflags,
 		const char *w = s + i;
 		size_t wl = j - i;
 		const struct flag_name *f;
-		if (wl > 3 && memcmp(w, "RF_", 3) == 0 && (f = find(object_flags, COUNT(object_flags), w, wl)))
-			*oflags |= f->bit;
+		uint32_t rf;
+		if (wl > 3 && memcmp(w, "RF_", 3) == 0 && (rf = object_flag(w, wl)))
+			*oflags |= rf;
 		else if ((f = find(internal_flags, COUNT(internal_flags), w, wl)))
 			*iflags |= (uint16_t)f->bit;
 		else if ((f = find(trait_names, COUNT(trait_names), w, wl)))
@@ -118,9 +112,9 @@ static size_t append(char *buf, size_t n, const char *name)
 size_t flags_format(char *buf, uint32_t oflags, uint16_t iflags, uint8_t traits)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < COUNT(object_flags); i++)
-		if (oflags & object_flags[i].bit)
-			n = append(buf, n, object_flags[i].name);
+	for (int b = 0; b < 32; b++)
+		if ((oflags >> b & 1u) && ugc_object_flag_names[b])
+			n = append(buf, n, ugc_object_flag_names[b]);
 	for (size_t i = 0; i < COUNT(internal_flags) - 1; i++) /* not the PendingKill alias */
 		if (iflags & internal_flags[i].bit)
 			n = append(buf, n, internal_flags[i].name);

@@ -7,25 +7,16 @@
  * text gives the same bytes. */
 #include "snapshot.h"
 
+#include "../capture/ugc_capture.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+/* The capture library's escaping (capture/ugc_escape.c): engine dumpers and
+ * this tool write identical fields. */
 size_t text_escape(const char *s, size_t len, char *out)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	size_t n = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x21 || c == '%' || c == 0x7f || (c == '#' && i == 0) || (c == '-' && len == 1)) {
-			out[n++] = '%';
-			out[n++] = hex[c >> 4];
-			out[n++] = hex[c & 15];
-		} else {
-			out[n++] = (char)c;
-		}
-	}
-	out[n] = '\0';
-	return n;
+	return ugc_escape(s, len, out);
 }
 
 /* Write an escaped string field (with a leading space). */
