@@ -5,7 +5,7 @@
 #   make demo       analyse the bundled example
 #   make bench      time the pipeline on generated heaps
 #   make fuzz       run every libFuzzer harness FUZZ_SECONDS (default 60) each
-#   make capture    build the capture library BUILD/libugccapture.a
+#   make capture    build the capture library BUILD/libugccapture.a and BUILD/ugc-refdump
 #   make install    PREFIX=/usr/local (DESTDIR honoured)
 
 CC      ?= cc
@@ -61,7 +61,7 @@ $(BUILD)/capture/%.o: capture/%.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -std=c99 -pedantic-errors -U_GNU_SOURCE -MMD -MP -c -o $@ $<
 
-capture: $(CAP_LIB)
+capture: $(CAP_LIB) $(REFDUMP)
 
 $(CAP_LIB): $(CAP_OBJ)
 	rm -f $@

@@ -152,7 +152,9 @@ static uobject *native_class(engine *e, uobject *cls, uobject *pkg, const char *
 #define RF_Public 0x1u
 #define RF_Standalone 0x2u
 #define RF_Transient 0x40u
+#define RF_DefaultSubObject 0x40000u
 #define RF_WasLoaded 0x80000u
+#define RF_MirroredGarbage 0x40000000u
 
 /* Build the game described at the top of the file with N enemies. */
 static void build(engine *e, int n)
@@ -218,10 +220,13 @@ static void build(engine *e, int n)
 	for (int i = 0; i < n; i++) {
 		char name[48];
 		snprintf(name, sizeof name, "BP_Enemy_C_%d", i);
-		uint32_t destroyed = i % 4 == 3 ? UGC_IF_Garbage : 0; /* Destroy() marks actor and components */
-		uobject *enemy = new_object(e, enemy_c, level, name, 1200, RF_Transient, destroyed);
+		/* Destroy() marks actor and components as garbage: MarkAsGarbage sets
+		 * the internal flag and its mirror RF_MirroredGarbage */
+		int dead = i % 4 == 3;
+		uint32_t garbage = dead ? UGC_IF_Garbage : 0, mirrored = dead ? RF_MirroredGarbage : 0;
+		uobject *enemy = new_object(e, enemy_c, level, name, 1200, RF_Transient | mirrored, garbage);
 		uobject *comp = new_object(e, component_c, enemy, "StaticMeshComponent0", 800,
-					   RF_Transient | 0x40000u /* RF_DefaultSubObject */, destroyed);
+					   RF_Transient | RF_DefaultSubObject | mirrored, garbage);
 		comp->field[0] = mesh;
 		enemy->field[0] = comp;
 		enemy->field[2] = unused;

@@ -76,6 +76,14 @@ static int write_zstd_text(const heap *h, FILE *fp, char *err, size_t errsize)
 
 int snapshot_save(const char *path, const heap *h, int force, char *err, size_t errsize)
 {
+	outfile o;
+	if (snapshot_prepare(&o, path, h, force, err, errsize))
+		return -1;
+	return outfile_commit(&o, err, errsize);
+}
+
+int snapshot_prepare(outfile *out, const char *path, const heap *h, int force, char *err, size_t errsize)
+{
 	if (!snapshot_format_known(path)) {
 		snprintf(err, errsize, "%s: unknown snapshot format (name it .ugcs, .ugct or .ugct.zst)", path);
 		return -1;
@@ -93,9 +101,12 @@ int snapshot_save(const char *path, const heap *h, int force, char *err, size_t 
 		if (rc)
 			snprintf(err, errsize, "%s: write error", path);
 	}
-	if (rc) {
+	if (rc || fflush(o.fp) != 0 || ferror(o.fp)) {
+		if (!rc)
+			snprintf(err, errsize, "%s: write error", path);
 		outfile_abort(&o);
 		return -1;
 	}
-	return outfile_commit(&o, err, errsize);
+	*out = o;
+	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "fileio.h"
 #include "heap.h"
 
 #define SNAP_ERR_MAX 1024
@@ -17,6 +18,9 @@
 /* On failure H is left zeroed (heap_free on it is harmless but not needed). */
 int snapshot_load(const char *path, heap *h, char *err, size_t errsize);
 int snapshot_save(const char *path, const heap *h, int force, char *err, size_t errsize);
+/* snapshot_save without the publication: the snapshot is complete in O's
+ * temporary file, for outfile_commit or outfile_commit_all (publish.h). */
+int snapshot_prepare(outfile *o, const char *path, const heap *h, int force, char *err, size_t errsize);
 /* Is PATH a name snapshot_save() knows how to write? */
 int snapshot_format_known(const char *path);
 
