@@ -68,15 +68,17 @@ int gc_after_heap(const heap *h, const gc_result *r, heap *o, obj_t *stale)
 	strtab_free(&o->strings);
 	if (strtab_copy(&o->strings, &h->strings) || heap_grow_slots(o, h->slots))
 		return -1;
-	memcpy(o->serial, h->serial, (size_t)h->slots * sizeof *o->serial);
-	memcpy(o->cls, h->cls, (size_t)h->slots * sizeof *o->cls);
-	memcpy(o->outer, h->outer, (size_t)h->slots * sizeof *o->outer);
-	memcpy(o->name, h->name, (size_t)h->slots * sizeof *o->name);
-	memcpy(o->name_num, h->name_num, (size_t)h->slots * sizeof *o->name_num);
-	memcpy(o->size, h->size, (size_t)h->slots * sizeof *o->size);
-	memcpy(o->oflags, h->oflags, (size_t)h->slots * sizeof *o->oflags);
-	memcpy(o->iflags, h->iflags, (size_t)h->slots * sizeof *o->iflags);
-	memcpy(o->traits, h->traits, (size_t)h->slots * sizeof *o->traits);
+	if (h->slots) { /* an empty heap has no columns: memcpy(NULL, ...) is undefined even for 0 bytes */
+		memcpy(o->serial, h->serial, (size_t)h->slots * sizeof *o->serial);
+		memcpy(o->cls, h->cls, (size_t)h->slots * sizeof *o->cls);
+		memcpy(o->outer, h->outer, (size_t)h->slots * sizeof *o->outer);
+		memcpy(o->name, h->name, (size_t)h->slots * sizeof *o->name);
+		memcpy(o->name_num, h->name_num, (size_t)h->slots * sizeof *o->name_num);
+		memcpy(o->size, h->size, (size_t)h->slots * sizeof *o->size);
+		memcpy(o->oflags, h->oflags, (size_t)h->slots * sizeof *o->oflags);
+		memcpy(o->iflags, h->iflags, (size_t)h->slots * sizeof *o->iflags);
+		memcpy(o->traits, h->traits, (size_t)h->slots * sizeof *o->traits);
+	}
 	o->objects = h->objects - r->npurged;
 	for (uint32_t k = 0; k < r->npurged; k++) {
 		obj_t x = r->purged[k];

@@ -199,7 +199,8 @@ int cmd_clusters(int argc, char **argv)
 			row_out(v, &rows.v[0], fmt == FMT_CSV ? FMT_TEXT : fmt, 1);
 		rc = detail(v, &rows.v[0], fmt);
 	} else {
-		qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
+		if (rows.n) /* no clusters: rows.v is NULL, and qsort(NULL, 0) is undefined */
+			qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
 		size_t n = top && (size_t)top < rows.n ? (size_t)top : rows.n;
 		uint32_t alive = 0;
 		uint64_t bytes = 0, members = 0;

@@ -1,9 +1,17 @@
-/* common.c — checks shared by the fuzz harnesses (see common.h). */
+/* common.c — checks and the re-framing mutator shared by the fuzz harnesses
+ * (see common.h). */
 #include "common.h"
+
+#include "binary_format.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+/* Largest decompressed section the re-framing mutator takes apart. */
+#define MUTATE_MAX (1u << 20)
 
 void fuzz_fail(const char *file, int line, const char *msg)
 {
@@ -54,4 +62,57 @@ void fuzz_check_error(const char *err, const char *prefix)
 	FUZZ_ASSERT(err[0] != '\0', "an error without a message");
 	FUZZ_ASSERT(strncmp(err, prefix, strlen(prefix)) == 0, "an error that does not name the input");
 	FUZZ_ASSERT(strchr(err, '\n') == NULL, "an error message of more than one line");
+}
+
+/* Mutate part K (0: the header words, else section K) of a taken-apart file
+ * and frame it again into DATA; the new size, or 0 when it does not fit. */
+static size_t reframe(uint32_t hdr[16], bin_part parts[], unsigned k, uint8_t *data, size_t max_size)
+{
+	if (k == 0) {
+		LLVMFuzzerMutate((uint8_t *)hdr, 64, 64);
+	} else {
+		size_t len = (size_t)(parts[k].count * parts[k].elem), cap = len * 2 + 64;
+		uint8_t *buf = malloc(cap);
+		if (!buf)
+			return 0;
+		if (len)
+			memcpy(buf, parts[k].data, len);
+		len = LLVMFuzzerMutate(buf, len, cap);
+		free((void *)parts[k].data);
+		parts[k].data = buf;
+		parts[k].count = len / parts[k].elem;
+	}
+	char *out = NULL;
+	size_t n = 0;
+	char err[256];
+	FILE *fp = open_memstream(&out, &n);
+	if (!fp)
+		return 0;
+	int rc = bin_frame(hdr, parts, fp, err, sizeof err);
+	fclose(fp);
+	if (rc || n > max_size) {
+		free(out);
+		return 0;
+	}
+	memcpy(data, out, n);
+	free(out);
+	return n;
+}
+
+size_t fuzz_mutate_reframing(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	static int raw_only = -1;
+	if (raw_only < 0)
+		raw_only = getenv("UGC_FUZZ_RAW") != NULL && strcmp(getenv("UGC_FUZZ_RAW"), "1") == 0;
+	if (!raw_only && seed % 4 != 0) {
+		uint32_t hdr[16];
+		bin_part parts[BIN_NSECTIONS + 1];
+		if (bin_unframe(data, size, MUTATE_MAX, hdr, parts) == 0) {
+			size_t n = reframe(hdr, parts, (seed / 4) % (BIN_NSECTIONS + 1), data, max_size);
+			bin_parts_free(parts);
+			if (n)
+				return n;
+		}
+	}
+	return LLVMFuzzerMutate(data, size, max_size);
 }

@@ -24,4 +24,14 @@ void fuzz_check_heap(heap *h);
 /* An error is one non-empty line starting with PREFIX. */
 void fuzz_check_error(const char *err, const char *prefix);
 
+/* The re-framing mode, for a harness's LLVMFuzzerCustomMutator: a random
+ * mutation of a .ugcs almost always breaks a checksum, so the column checks
+ * behind them would never be reached.  Three mutations in four of an input
+ * that is a framed .ugcs therefore take it apart (bin_unframe), let
+ * libFuzzer mutate one part — the header words or one section's
+ * decompressed content — and frame it again with valid sizes and checksums
+ * (bin_frame); the rest, and any other input, mutate the raw bytes, which
+ * fuzzes the framing checks.  UGC_FUZZ_RAW=1 mutates raw bytes only. */
+size_t fuzz_mutate_reframing(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
 #endif

@@ -1,4 +1,5 @@
-/* binary_format.h — the .ugcs layout shared by the reader and the writer.
+/* binary_format.h — the .ugcs layout shared by the reader and the writer,
+ * and its framing (snapshot/binary_frame.c).
  * man/ugc-snapshot.5 documents it byte by byte; keep the two in step.
  *
  *   offset  size  field
@@ -53,5 +54,26 @@ enum bin_section_id {
 extern const char *const bin_section_names[BIN_NSECTIONS + 1];
 
 uint64_t bin_fnv1a(const void *data, uint64_t len);
+
+#include <stdio.h>
+
+/* One section's content before compression: COUNT elements of ELEM bytes. */
+typedef struct bin_part {
+	const void *data;
+	uint32_t elem;
+	uint64_t count;
+} bin_part;
+
+/* Write a .ugcs to FP: the prefix with the 16 header words HDR and the table
+ * for PARTS[1..BIN_NSECTIONS], then each part as one zstd frame with its
+ * content size and checksum.  0, or -1 with a message in ERR. */
+int bin_frame(const uint32_t hdr[16], const bin_part parts[BIN_NSECTIONS + 1], FILE *fp, char *err, size_t errsize);
+/* Take a .ugcs apart again (for the tests and the fuzzer): the header words
+ * and each section decompressed into malloc'd PARTS (free with
+ * bin_parts_free).  Only the framing is checked; a section over MAX bytes
+ * is refused.  0, or -1 (nothing to free). */
+int bin_unframe(const unsigned char *data, size_t len, uint64_t max, uint32_t hdr[16],
+		bin_part parts[BIN_NSECTIONS + 1]);
+void bin_parts_free(bin_part parts[BIN_NSECTIONS + 1]);
 
 #endif

@@ -7,6 +7,7 @@
  * parallel straight into the heap's columns.  The loaded heap then passes
  * the same invariant check as a text one. */
 #include "binary_format.h"
+#include "fileio.h"
 #include "snapshot.h"
 
 #include <pthread.h>
@@ -16,9 +17,6 @@
 #include <string.h>
 #include <zstd.h>
 
-/* Declared sizes above this ratio to the file size are a decompression bomb. */
-#define BOMB_RATIO 1024
-#define BOMB_SLACK (64ull << 20)
 #define LOAD_THREADS 2
 
 int is_binary_snapshot(const void *data, size_t len)
@@ -86,8 +84,8 @@ static int check_columns(const char *path, heap *h, const struct bin_section *se
 	const strtab *t = &h->strings;
 	if (t->off[0] != 0 || t->off[t->count] != t->arena_len || (t->count > 0 && t->off[1] != 1))
 		return BAD(SEC_STR_OFFSETS, "section string_offsets: bad first or last offset");
-	for (uint32_t k = 0; k < t->count; k++)
-		if (t->off[k + 1] <= t->off[k] || t->arena[t->off[k + 1] - 1] != '\0')
+	for (uint32_t k = 0; k < t->count; k++) /* each end checked before the byte before it is read */
+		if (t->off[k + 1] <= t->off[k] || t->off[k + 1] > t->arena_len || t->arena[t->off[k + 1] - 1] != '\0')
 			return BAD(SEC_STR_OFFSETS, "section string_offsets: string %u is malformed", k);
 	if (h->engine >= t->count || h->label >= t->count)
 		return fail(err, errsize, path, 16, "header: engine or label string id out of range");
@@ -209,7 +207,7 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 				    bin_section_names[s], fcs, (unsigned long long)raw);
 		total_raw += raw;
 	}
-	if (total_raw > (uint64_t)len * BOMB_RATIO + BOMB_SLACK)
+	if (total_raw > fileio_decompress_limit(len)) /* a decompression bomb */
 		return fail(err, errsize, path, 16, "declared sizes (%llu bytes) are implausible for a %zu-byte file",
 			    (unsigned long long)total_raw, len);
 

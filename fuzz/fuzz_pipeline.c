@@ -1,0 +1,147 @@
+/* fuzz_pipeline.c — libFuzzer harness for the whole pipeline: a snapshot
+ * (text or binary, told apart by content as the tool does) that loads is run
+ * through the GC and must keep the pipeline's invariants:
+ *   - the same result on 1 and on 2 marking threads;
+ *   - findings are collected without error;
+ *   - the after-GC heap (when it can be written) reloads, as text and binary;
+ *   - a self-diff keeps every object;
+ *   - text and binary round trips give the same canonical text.
+ * A broken invariant aborts (a crash for libFuzzer, the input saved). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "after.h"
+#include "common.h"
+#include "diff.h"
+#include "findings.h"
+#include "gc.h"
+#include "snapshot.h"
+
+/* Heaps larger than this are loaded but not analysed (speed, not safety). */
+#define PIPELINE_MAX_SLOTS (1u << 16)
+
+/* The canonical text of H (malloc'd, *LEN bytes). */
+static char *canonical(const heap *h, size_t *len)
+{
+	char *t = NULL;
+	FILE *f = open_memstream(&t, len);
+	FUZZ_ASSERT(f != NULL, "open_memstream");
+	FUZZ_ASSERT(text_write(h, f) == 0, "text_write failed");
+	fclose(f);
+	return t;
+}
+
+/* Write H as text and as binary, read both back: each must load and give
+ * H's canonical text again. */
+static void round_trips(const heap *h)
+{
+	size_t l1, l2, lb = 0;
+	char *t1 = canonical(h, &l1), *bin = NULL, err[SNAP_ERR_MAX];
+	heap b;
+	heap_init(&b);
+	FUZZ_ASSERT(text_parse("canon", t1, l1, &b, err, sizeof err) == 0, "canonical text does not reload");
+	char *t2 = canonical(&b, &l2);
+	FUZZ_ASSERT(l1 == l2 && memcmp(t1, t2, l1) == 0, "text round trip changes the heap");
+	free(t2);
+	heap_free(&b);
+	FILE *f = open_memstream(&bin, &lb);
+	FUZZ_ASSERT(f && binary_write(h, f, err, sizeof err) == 0, "binary_write failed");
+	fclose(f);
+	heap_init(&b);
+	FUZZ_ASSERT(binary_parse("canon", (unsigned char *)bin, lb, &b, err, sizeof err) == 0,
+		    "written binary does not reload");
+	t2 = canonical(&b, &l2);
+	FUZZ_ASSERT(l1 == l2 && memcmp(t1, t2, l1) == 0, "binary round trip changes the heap");
+	free(t2);
+	heap_free(&b);
+	free(bin);
+	free(t1);
+}
+
+static int same_u32(const uint32_t *a, const uint32_t *b, size_t n) { return n == 0 || memcmp(a, b, n * 4) == 0; }
+
+static void same_result(const heap *h, const gc_result *a, const gc_result *b)
+{
+	size_t s = h->slots;
+	FUZZ_ASSERT(memcmp(a->reachable, b->reachable, s) == 0, "threads: reachable differs");
+	FUZZ_ASSERT(memcmp(a->root_kind, b->root_kind, s) == 0, "threads: root kinds differ");
+	FUZZ_ASSERT(same_u32(a->distance, b->distance, s), "threads: distances differ");
+	FUZZ_ASSERT(same_u32((const uint32_t *)a->parent, (const uint32_t *)b->parent, s), "threads: parents differ");
+	FUZZ_ASSERT(same_u32(a->via, b->via, s), "threads: via differs");
+	FUZZ_ASSERT(h->nclusters == 0 || memcmp(a->cluster_fate, b->cluster_fate, h->nclusters) == 0,
+		    "threads: cluster fates differ");
+	FUZZ_ASSERT(a->neliminated == b->neliminated && a->ncleared == b->ncleared && a->npurged == b->npurged,
+		    "threads: counts differ");
+	FUZZ_ASSERT(a->neliminated == 0 || memcmp(a->eliminated, b->eliminated, a->neliminated * sizeof *a->eliminated) == 0,
+		    "threads: eliminated references differ");
+	FUZZ_ASSERT(same_u32(a->cleared, b->cleared, a->ncleared), "threads: cleared references differ");
+	FUZZ_ASSERT(same_u32((const uint32_t *)a->purged, (const uint32_t *)b->purged, a->npurged), "threads: purge differs");
+	FUZZ_ASSERT(a->purged_bytes == b->purged_bytes && a->reachable_count == b->reachable_count,
+		    "threads: figures differ");
+}
+
+/* The heap after the GC reloads from its own text and binary. */
+static void after_reloads(const heap *h, const gc_result *r)
+{
+	heap after;
+	obj_t stale;
+	int rc = gc_after_heap(h, r, &after, &stale); /* initialises AFTER */
+	FUZZ_ASSERT(rc == 0 || rc == AFTER_STALE, "gc_after_heap failed");
+	if (rc == 0) {
+		fuzz_check_heap(&after);
+		round_trips(&after);
+	}
+	heap_free(&after);
+}
+
+static void self_diff(const heap *h, const gc_result *r, const findings *f)
+{
+	diff_side a, b;
+	diff_result d;
+	FUZZ_ASSERT(diff_side_from_heap(h, r, f, &a) == 0, "diff side A");
+	FUZZ_ASSERT(diff_side_from_heap(h, r, f, &b) == 0, "diff side B");
+	FUZZ_ASSERT(diff_compare(&a, &b, &d) == 0, "diff_compare failed");
+	FUZZ_ASSERT(d.kept == h->objects && d.added == 0 && d.removed == 0 && d.replaced == 0,
+		    "a self-diff does not keep every object");
+	diff_result_free(&d);
+	diff_side_free(&a);
+	diff_side_free(&b);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *copy = fuzz_copy(data, size);
+	heap h;
+	char err[SNAP_ERR_MAX];
+	heap_init(&h);
+	int rc = is_binary_snapshot(copy, size)
+			 ? binary_parse("fuzz", (const unsigned char *)copy, size, &h, err, sizeof err)
+			 : text_parse("fuzz", copy, size, &h, err, sizeof err);
+	free(copy);
+	if (rc || h.slots > PIPELINE_MAX_SLOTS) {
+		heap_free(&h);
+		return 0;
+	}
+	round_trips(&h);
+	gc_options o1 = {h.mode, gc_default_keep_flags(h.mode), 1, 0};
+	gc_options o2 = {h.mode, gc_default_keep_flags(h.mode), 2, 1}; /* every level on two threads */
+	gc_result r1, r2;
+	FUZZ_ASSERT(gc_run(&h, &o1, &r1) == 0, "gc_run (1 thread) failed");
+	FUZZ_ASSERT(gc_run(&h, &o2, &r2) == 0, "gc_run (2 threads) failed");
+	same_result(&h, &r1, &r2);
+	gc_result_free(&r2);
+	findings f;
+	FUZZ_ASSERT(findings_collect(&h, &r1, &f) == 0, "findings_collect failed");
+	after_reloads(&h, &r1);
+	self_diff(&h, &r1, &f);
+	findings_free(&f);
+	gc_result_free(&r1);
+	heap_free(&h);
+	return 0;
+}
+
+/* Binary inputs are mostly re-framed after mutation, so they load. */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	return fuzz_mutate_reframing(data, size, max_size, seed);
+}

@@ -1,0 +1,145 @@
+/* test_hostile.c — hostile input to the snapshot readers (issue 8): each
+ * test builds its crafted file from a reproducer and checks the one-line
+ * error (or the clean load) the reader must give; the sanitizer run checks
+ * that nothing else happens on the way. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "binary_format.h"
+#include "snapshot.h"
+#include "unit.h"
+
+/* A small heap with a few strings, as a .ugcs in memory. */
+static unsigned char *small_binary(size_t *len)
+{
+	heap h;
+	char err[512], *bin = NULL;
+	if (load_heap("o 11 1 4 10 Alpha 1 -\no 12 1 4 10 Beta 1 -\no 13 1 4 11 Gamma 1 -\n"
+		      "r 11 12 strong Ptr\nr 12 13 weak Other\n", &h))
+		return NULL;
+	FILE *f = open_memstream(&bin, len);
+	int rc = binary_write(&h, f, err, sizeof err);
+	fclose(f);
+	heap_free(&h);
+	if (rc) {
+		free(bin);
+		return NULL;
+	}
+	return (unsigned char *)bin;
+}
+
+/* Take BIN apart, let EDIT change the parts, frame it again (valid
+ * checksums), and parse it; the error (or "") into ERR. */
+static int reframed_parse(const unsigned char *bin, size_t len, void (*edit)(uint32_t *hdr, bin_part *parts),
+			  char *err, size_t errsize)
+{
+	uint32_t hdr[16];
+	bin_part parts[BIN_NSECTIONS + 1];
+	if (bin_unframe(bin, len, 1u << 20, hdr, parts))
+		return -2;
+	edit(hdr, parts);
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	int rc = bin_frame(hdr, parts, f, err, errsize);
+	fclose(f);
+	bin_parts_free(parts);
+	if (rc) {
+		free(out);
+		return -2;
+	}
+	heap h;
+	heap_init(&h);
+	err[0] = '\0';
+	rc = binary_parse("x.ugcs", (unsigned char *)out, n, &h, err, errsize);
+	heap_free(&h);
+	free(out);
+	return rc;
+}
+
+/* Issue 8 item 2: string_offsets[10]=5111808 — an offset far past the
+ * arena, followed by smaller ones, made the reader read the byte before it
+ * before checking the offsets. */
+static void offset_past_arena(uint32_t *hdr, bin_part *parts)
+{
+	(void)hdr;
+	uint32_t *off = (uint32_t *)parts[SEC_STR_OFFSETS].data;
+	off[2] = 5111808; /* strings 0..nstrings: 2 is neither first nor last */
+}
+
+TEST(binary_string_offset_past_the_arena_is_an_error)
+{
+	size_t len;
+	unsigned char *bin = small_binary(&len);
+	CHECK(bin != NULL);
+	if (!bin)
+		return;
+	char err[512];
+	CHECK(reframed_parse(bin, len, offset_past_arena, err, sizeof err) == -1);
+	CHECK(strncmp(err, "x.ugcs: offset ", 15) == 0);
+	CHECK(strstr(err, "string_offsets") != NULL);
+	free(bin);
+}
+
+/* A zstd frame that declares DECLARED content bytes and holds BLOCKS RLE
+ * blocks of 128 KiB zeros (4 bytes each): a decompression bomb written by
+ * hand after RFC 8878.  Into a temporary file; its path is returned. */
+static const char *zstd_bomb(uint64_t declared, unsigned blocks, int last)
+{
+	static char path[64];
+	snprintf(path, sizeof path, "/tmp/ugc-bomb-%ld.ugct.zst", (long)getpid());
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return NULL;
+	const unsigned char magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
+	fwrite(magic, 1, 4, f);
+	fputc(0xC0, f); /* frame header: 8-byte content size, window descriptor present */
+	fputc(10 << 3, f); /* window 2^(10+10) = 1 MiB */
+	for (int i = 0; i < 8; i++)
+		fputc((int)(declared >> (8 * i)) & 255, f);
+	for (unsigned b = 0; b < blocks; b++) {
+		uint32_t hdr = (131072u << 3) | (1u << 1) | (last && b + 1 == blocks); /* RLE block */
+		fputc(hdr & 255, f);
+		fputc((hdr >> 8) & 255, f);
+		fputc((hdr >> 16) & 255, f);
+		fputc(0, f); /* the repeated byte */
+	}
+	fclose(f);
+	return path;
+}
+
+/* Issue 8 item 3: a frame declaring 13.6 GiB was preallocated whole, and a
+ * text path without a ratio limit decompressed 10 GB of zeros.  Now the
+ * buffer grows with the output and stops at 1024 times the input (+64 MiB):
+ * 800 blocks (100 MiB from a 3.2 KB file) are refused. */
+TEST(text_decompression_bomb_is_refused)
+{
+	const char *path = zstd_bomb(14602888806ull, 800, 0);
+	CHECK(path != NULL);
+	if (!path)
+		return;
+	heap h;
+	char err[SNAP_ERR_MAX];
+	CHECK(snapshot_load(path, &h, err, sizeof err) == -1);
+	CHECK(strstr(err, "decompresses to more than") != NULL);
+	CHECK(strstr(err, "1024 times") != NULL);
+	CHECK(strchr(err, '\n') == NULL);
+	/* the 22-byte reproducer: a declaration and one block, then the end */
+	path = zstd_bomb(14602888806ull, 1, 0);
+	CHECK(snapshot_load(path, &h, err, sizeof err) == -1);
+	CHECK(strstr(err, "truncated zstd data") != NULL);
+	unlink(path);
+}
+
+/* A frame that is honest about a size a little over the initial buffer
+ * still decompresses whole (the growth path, not the limit). */
+TEST(zstd_text_larger_than_its_first_buffer_loads)
+{
+	const char *path = zstd_bomb(131072 * 3, 3, 1); /* 384 KiB of zeros from 30 bytes */
+	heap h;
+	char err[SNAP_ERR_MAX];
+	CHECK(path && snapshot_load(path, &h, err, sizeof err) == -1);
+	/* decompressed whole, then refused by the text reader for its NUL bytes on line 1 */
+	CHECK(strstr(err, ":1: NUL byte") != NULL);
+	unlink(path);
+}
