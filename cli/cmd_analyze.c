@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "findings.h"
 #include "gc.h"
+#include "publish.h"
 #include "snapshot.h"
 #include "store.h"
 
@@ -174,34 +175,48 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (!quiet)
 		print_summary(snap, &h, &r, &f, &opt, load_s);
-	int after_failed = 0;
+	/* every output complete in its temporary file first, then all published
+	 * together: a failed --after leaves no database either */
+	outfile outs[2];
+	size_t nouts = 0;
 	if (after) {
 		heap post;
 		obj_t stale;
 		int built = gc_after_heap(&h, &r, &post, &stale);
 		if (built == AFTER_STALE) {
 			char *name = heap_full_name(&h, stale);
-			after_failed = die("%s: not written: %d %s survives this GC but its %s is purged: the engine would "
-					   "leave it a dangling pointer (a use-after-free; see the cluster-missing findings)",
-					   after, stale, name ? name : "?", r.reachable[h.cls[stale]] ? "Outer" : "Class");
+			die("%s: not written: %d %s survives this GC but its %s is purged: the engine would leave it a dangling "
+			    "pointer (a use-after-free; see the cluster-missing findings); nothing written",
+			    after, stale, name ? name : "?", r.reachable[h.cls[stale]] ? "Outer" : "Class");
 			free(name);
 		} else if (built) {
-			after_failed = die("out of memory building the post-GC heap");
-		} else if (snapshot_save(after, &post, force, err, sizeof err)) {
-			after_failed = die("%s", err);
+			die("out of memory building the post-GC heap");
+		} else if (snapshot_prepare(&outs[nouts], after, &post, force, err, sizeof err)) {
+			die("%s", err);
+		} else {
+			nouts++;
 		}
 		heap_free(&post);
+		if (nouts == 0)
+			goto out_findings;
 	}
 	double t1 = now_seconds();
 	store_info info = {snap, &opt, (double)time(NULL)};
-	if (store_write(dbpath, force, &h, &r, &f, &info, err, sizeof err)) {
+	if (store_prepare(&outs[nouts], dbpath, force, &h, &r, &f, &info, err, sizeof err)) {
+		die("%s", err);
+		while (nouts > 0)
+			outfile_abort(&outs[--nouts]);
+		goto out_findings;
+	}
+	nouts++;
+	if (outfile_commit_all(outs, nouts, err, sizeof err)) {
 		die("%s", err);
 		goto out_findings;
 	}
 	if (!quiet)
-		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after && !after_failed ? " and " : "",
-		       after && !after_failed ? after : "");
-	rc = after_failed ? 1 : 0;
+		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after ? " and " : "",
+		       after ? after : "");
+	rc = 0;
 out_findings:
 	findings_free(&f);
 out_gc:

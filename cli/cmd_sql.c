@@ -1,10 +1,13 @@
 /* cmd_sql.c — `ugc-analyze sql DB [SQL]`: read-only queries over an
- * analysis database, printed as aligned text, CSV or JSON. */
+ * analysis database, printed as aligned text, CSV or JSON, streamed: memory
+ * does not grow with the result (an endless recursive query runs until
+ * stopped, in constant memory).  Values are shown in display form. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 
 /* Read all of standard input. */
 static char *read_stdin(void)
@@ -30,116 +33,199 @@ static char *read_stdin(void)
 	return buf;
 }
 
-static const char *cell(sqlite3_stmt *st, int c)
+/* Column C of the current row in display form (escape.h: controls, NUL
+ * bytes and bytes that are not UTF-8 as \\xHH), malloc'd; NULL for NULL. */
+static char *cell(sqlite3_stmt *st, int c)
 {
-	const unsigned char *t = sqlite3_column_text(st, c);
-	return t ? (const char *)t : NULL;
+	if (sqlite3_column_type(st, c) == SQLITE_NULL)
+		return NULL;
+	const char *t = (const char *)sqlite3_column_text(st, c);
+	size_t len = (size_t)sqlite3_column_bytes(st, c);
+	char *out = malloc(4 * len + 1);
+	if (out)
+		display_escape(out, 4 * len + 1, t ? t : "", t ? len : 0);
+	return out;
 }
 
-/* Text output: rows are collected so that columns can be aligned. */
+/* Text output is aligned on the widths of the first TEXT_SAMPLE rows, which
+ * are held back until then; later rows stream out at those widths (a wider
+ * cell just sticks out), so memory does not grow with the result. */
+#define TEXT_SAMPLE 1000
+
 typedef struct table {
-	char **cells;
+	char **cells; /* held rows, header first, COLS a row; NULL cells print NULL */
 	size_t n, cap;
 	int cols;
+	size_t *w;
+	int flushed;
 } table;
 
-static int table_add(table *t, const char *s)
+static int table_add(table *t, char *s)
 {
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 256;
 		char **c = realloc(t->cells, cap * sizeof *c);
-		if (!c)
+		if (!c) {
+			free(s);
 			return -1;
+		}
 		t->cells = c;
 		t->cap = cap;
 	}
-	t->cells[t->n] = strdup(s ? s : "NULL");
-	return t->cells[t->n++] ? 0 : -1;
+	t->cells[t->n++] = s;
+	return 0;
 }
 
-static void table_print(table *t)
+static void table_row(const table *t, char *const *row)
 {
-	if (!t->cols)
-		return;
-	size_t *w = calloc((size_t)t->cols, sizeof *w);
-	if (!w)
-		return;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t l = strlen(t->cells[i]);
-		if (l > w[i % t->cols])
-			w[i % t->cols] = l;
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		int c = (int)(i % t->cols);
+	for (int c = 0; c < t->cols; c++) {
+		const char *s = row[c] ? row[c] : "NULL";
 		if (c == t->cols - 1)
-			printf("%s\n", t->cells[i]);
+			printf("%s\n", s);
 		else
-			printf("%-*s  ", (int)w[c], t->cells[i]);
-		if (i / t->cols == 0 && c == t->cols - 1) {
+			printf("%-*s  ", (int)t->w[c], s);
+	}
+}
+
+/* Print the held rows (the header line under the first) and stream from now on. */
+static void table_flush(table *t)
+{
+	if (t->flushed || !t->cols)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t l = strlen(t->cells[i] ? t->cells[i] : "NULL");
+		if (l > t->w[i % t->cols])
+			t->w[i % t->cols] = l;
+	}
+	for (size_t r = 0; r * t->cols < t->n; r++) {
+		table_row(t, t->cells + r * t->cols);
+		if (r == 0) {
 			for (int k = 0; k < t->cols; k++)
-				for (size_t d = 0; d < w[k] + (k < t->cols - 1 ? 2 : 0); d++)
+				for (size_t d = 0; d < t->w[k] + (k < t->cols - 1 ? 2 : 0); d++)
 					putchar('-');
 			putchar('\n');
 		}
 	}
-	free(w);
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	t->n = 0;
+	t->flushed = 1;
 }
 
+static void table_free(table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t->w);
+}
+
+/* One result row in FMT; -1 when out of memory. */
+static int put_row(sqlite3_stmt *st, enum out_format fmt, table *t, int *first_json)
+{
+	int cols = t->cols;
+	if (fmt == FMT_TEXT) {
+		if (!t->flushed) {
+			for (int c = 0; c < cols; c++) {
+				char *s = cell(st, c);
+				if ((!s && sqlite3_column_type(st, c) != SQLITE_NULL) || table_add(t, s))
+					return -1;
+			}
+			if (t->n >= (size_t)(TEXT_SAMPLE + 1) * cols)
+				table_flush(t);
+			return 0;
+		}
+		char *row[cols > 0 ? cols : 1];
+		int bad = 0;
+		for (int c = 0; c < cols; c++) {
+			row[c] = cell(st, c);
+			bad |= !row[c] && sqlite3_column_type(st, c) != SQLITE_NULL;
+		}
+		if (!bad)
+			table_row(t, row);
+		for (int c = 0; c < cols; c++)
+			free(row[c]);
+		return bad ? -1 : 0;
+	}
+	if (fmt == FMT_CSV) {
+		for (int c = 0; c < cols; c++) {
+			if (c)
+				putchar(',');
+			char *s = cell(st, c);
+			if (!s && sqlite3_column_type(st, c) != SQLITE_NULL)
+				return -1;
+			if (s)
+				csv_str(stdout, s);
+			free(s);
+		}
+		putchar('\n');
+		return 0;
+	}
+	printf("%s{", *first_json ? "" : ",\n");
+	*first_json = 0;
+	for (int c = 0; c < cols; c++) {
+		if (c)
+			putchar(',');
+		json_str(stdout, sqlite3_column_name(st, c));
+		putchar(':');
+		int type = sqlite3_column_type(st, c);
+		if (type == SQLITE_NULL)
+			fputs("null", stdout);
+		else if (type == SQLITE_INTEGER)
+			printf("%lld", (long long)sqlite3_column_int64(st, c));
+		else if (type == SQLITE_FLOAT)
+			printf("%.17g", sqlite3_column_double(st, c));
+		else {
+			const char *raw = (const char *)sqlite3_column_text(st, c);
+			size_t len = (size_t)sqlite3_column_bytes(st, c);
+			if (raw && type == SQLITE_TEXT && strlen(raw) == len) {
+				json_str(stdout, raw); /* exact: json_str escapes what JSON needs */
+			} else {
+				char *s = cell(st, c); /* a blob, or text with NUL bytes */
+				if (!s)
+					return -1;
+				json_str(stdout, s);
+				free(s);
+			}
+		}
+	}
+	putchar('}');
+	return 0;
+}
+
+/* Run ST, printing its rows: 0, -1 on an SQL error (for the caller to
+ * report), 1 when out of memory (reported). */
 static int run_statement(sqlite3_stmt *st, enum out_format fmt, int *first_json)
 {
 	int cols = sqlite3_column_count(st);
-	table t = {NULL, 0, 0, cols};
+	table t = {NULL, 0, 0, cols, calloc((size_t)cols + 1, sizeof(size_t)), 0};
 	int rc;
+	if (!t.w)
+		return die("out of memory");
 	if (fmt == FMT_TEXT)
 		for (int c = 0; c < cols; c++)
-			table_add(&t, sqlite3_column_name(st, c));
+			if (table_add(&t, display_escape_dup(sqlite3_column_name(st, c))) || !t.cells[t.n - 1]) {
+				table_free(&t);
+				return die("out of memory");
+			}
 	if (fmt == FMT_CSV && cols) {
 		for (int c = 0; c < cols; c++) {
 			if (c)
 				putchar(',');
-			csv_str(stdout, sqlite3_column_name(st, c));
+			char *name = display_escape_dup(sqlite3_column_name(st, c));
+			csv_str(stdout, name ? name : "");
+			free(name);
 		}
 		putchar('\n');
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (fmt == FMT_TEXT) {
-			for (int c = 0; c < cols; c++)
-				if (table_add(&t, cell(st, c)))
-					return die("out of memory");
-		} else if (fmt == FMT_CSV) {
-			for (int c = 0; c < cols; c++) {
-				if (c)
-					putchar(',');
-				if (cell(st, c))
-					csv_str(stdout, cell(st, c));
-			}
-			putchar('\n');
-		} else {
-			printf("%s{", *first_json ? "" : ",\n");
-			*first_json = 0;
-			for (int c = 0; c < cols; c++) {
-				if (c)
-					putchar(',');
-				json_str(stdout, sqlite3_column_name(st, c));
-				putchar(':');
-				int type = sqlite3_column_type(st, c);
-				if (type == SQLITE_NULL)
-					fputs("null", stdout);
-				else if (type == SQLITE_INTEGER)
-					printf("%lld", (long long)sqlite3_column_int64(st, c));
-				else if (type == SQLITE_FLOAT)
-					printf("%.17g", sqlite3_column_double(st, c));
-				else
-					json_str(stdout, cell(st, c));
-			}
-			putchar('}');
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (put_row(st, fmt, &t, first_json)) {
+			table_free(&t);
+			return die("out of memory");
 		}
-	}
 	if (fmt == FMT_TEXT)
-		table_print(&t);
-	for (size_t i = 0; i < t.n; i++)
-		free(t.cells[i]);
-	free(t.cells);
+		table_flush(&t);
+	table_free(&t);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -188,7 +274,7 @@ int cmd_sql(int argc, char **argv)
 			break; /* only whitespace or comments left */
 		if (!sqlite3_stmt_readonly(st))
 			rc = die("%s: only read-only statements are allowed", dbpath);
-		else if (run_statement(st, fmt, &first_json))
+		else if ((rc = run_statement(st, fmt, &first_json)) < 0)
 			rc = die("%s: %s", dbpath, sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 	}

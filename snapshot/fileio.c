@@ -1,6 +1,7 @@
 /* fileio.c — reading files whole (zstd-aware) and writing them atomically. */
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
+#include "publish.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -186,6 +187,7 @@ int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t e
 	}
 	snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
 	unlink(o->tmp);
+	o->force = force;
 	return 0;
 }
 
@@ -205,21 +207,7 @@ int outfile_open(outfile *o, const char *path, int force, char *err, size_t errs
 
 int outfile_commit(outfile *o, char *err, size_t errsize)
 {
-	int bad = 0;
-	if (o->fp) {
-		bad = fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0;
-		bad |= fclose(o->fp) != 0;
-		o->fp = NULL;
-	}
-	if (bad || rename(o->tmp, o->path) != 0) {
-		snprintf(err, errsize, "%s: write failed: %s", o->path, strerror(errno));
-		outfile_abort(o);
-		return -1;
-	}
-	free(o->path);
-	free(o->tmp);
-	memset(o, 0, sizeof *o);
-	return 0;
+	return outfile_commit_all(o, 1, err, errsize);
 }
 
 void outfile_abort(outfile *o)

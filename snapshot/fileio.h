@@ -40,6 +40,7 @@ int is_zstd(const void *data, size_t len);
 typedef struct outfile {
 	FILE *fp;
 	char *path, *tmp;
+	int force; /* replace PATH if it exists (publish.h) */
 } outfile;
 /* Open a temporary file beside PATH.  Fails (with ERR) when PATH exists and
  * FORCE is 0. */
@@ -47,7 +48,8 @@ int outfile_open(outfile *o, const char *path, int force, char *err, size_t errs
 /* Only the temporary name is opened: a caller that writes through another
  * API (SQLite) uses o->tmp directly. */
 int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t errsize);
-/* Flush, fsync and rename over the final path; 0 on success. */
+/* Flush and publish (publish.h: fsync, no clobber without FORCE, fsync of
+ * the directory); 0 on success.  Several at once: outfile_commit_all. */
 int outfile_commit(outfile *o, char *err, size_t errsize);
 /* Remove the temporary file. */
 void outfile_abort(outfile *o);

@@ -249,12 +249,20 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 		const store_info *info, char *err, size_t errsize)
 {
 	outfile o;
+	if (store_prepare(&o, path, force, h, r, f, info, err, errsize))
+		return -1;
+	return outfile_commit(&o, err, errsize);
+}
+
+int store_prepare(outfile *out, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
+		  const store_info *info, char *err, size_t errsize)
+{
+	outfile o;
 	if (outfile_reserve(&o, path, force, err, errsize))
 		return -1;
 	writer w = {NULL, h, err, errsize};
 	uint64_t *hashes = NULL;
 	vtab_source source = {h, r, NULL};
-	int rc = -1;
 	if (path_hash_heap(h, &hashes)) {
 		snprintf(err, errsize, "out of memory");
 		goto out;
@@ -288,8 +296,8 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 	}
 	w.db = NULL;
 	free(hashes);
-	rc = outfile_commit(&o, err, errsize);
-	return rc;
+	*out = o;
+	return 0;
 out:
 	if (w.db)
 		sqlite3_close(w.db);

@@ -5,6 +5,7 @@
 #ifndef UGC_STORE_H
 #define UGC_STORE_H
 
+#include "fileio.h"
 #include "findings.h"
 #include "gc.h"
 #include "heap.h"
@@ -17,5 +18,10 @@ typedef struct store_info {
 
 int store_write(const char *path, int force, const heap *h, const gc_result *r, const findings *f,
 		const store_info *info, char *err, size_t errsize);
+/* store_write without the publication: the database is complete in O's
+ * temporary file, for outfile_commit_all (publish.h) with the command's
+ * other outputs. */
+int store_prepare(outfile *o, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
+		  const store_info *info, char *err, size_t errsize);
 
 #endif

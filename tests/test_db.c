@@ -1,0 +1,293 @@
+/* test_db.c — a database is input too: analysis databases damaged or
+ * crafted the ways issue #8 found (a dropped snapshot table, negative and
+ * out-of-range ids, slots that lie, a parent that is itself, Outer loops)
+ * give one-line errors naming the table, never a crash, a spin or an
+ * allocation sized by a stored number; and the database stays linear in
+ * the Outer depth.  The databases are written by store_write from small
+ * heaps and damaged with SQL here. */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "diff_db.h"
+#include "findings.h"
+#include "query.h"
+#include "store.h"
+#include "unit.h"
+#include "view_db.h"
+
+/* The chains heap: Target 15 held by Mid1 13 (from RootA 11) and by Mid2 14
+ * (from RootB 12); Outsider 17 in another package holds it too. */
+#define CHAINS_BODY \
+	"o 11 12 4 10 RootA 100 RootSet\no 12 13 4 10 RootB 100 RootSet\no 13 14 4 10 Mid1 100 -\n" \
+	"o 14 15 4 10 Mid2 100 -\no 15 16 4 10 Target 100 -\no 16 17 3 - /Game/Other 128 -\n" \
+	"o 17 18 4 16 Outsider 100 RootSet\n" \
+	"r 11 13 strong ToMid1\nr 13 15 strong Hit\nr 12 14 strong ToMid2\nr 14 15 aro Also\nr 17 15 strong External\n"
+
+static char dir[64];
+
+/* Analyse BODY (after the prelude) into a fresh database at PATH. */
+static int make_db(const char *body, const char *name, char *path, size_t cap)
+{
+	if (!dir[0]) {
+		snprintf(dir, sizeof dir, "/tmp/ugc-test-db-XXXXXX");
+		if (!mkdtemp(dir))
+			return -1;
+	}
+	snprintf(path, cap, "%s/%s", dir, name);
+	unlink(path);
+	heap h;
+	gc_result r;
+	findings f;
+	if (load_heap(body, &h))
+		return -1;
+	gc_options opt = {MODE_GAME, 0, 1, 0};
+	int rc = gc_run(&h, &opt, &r);
+	if (rc == 0 && (rc = findings_collect(&h, &r, &f)) == 0) {
+		char err[512];
+		store_info info = {"test.ugct", &opt, 0};
+		rc = store_write(path, 1, &h, &r, &f, &info, err, sizeof err);
+		if (rc)
+			printf("    store: %s\n", err);
+		findings_free(&f);
+	}
+	if (rc == 0)
+		gc_result_free(&r);
+	heap_free(&h);
+	return rc;
+}
+
+/* Run SQL on the database at PATH (read-write). */
+static int damage(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	int rc = sqlite3_open(path, &db) == SQLITE_OK && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+	if (rc)
+		printf("    damage: %s\n", sqlite3_errmsg(db));
+	sqlite3_close(db);
+	return rc;
+}
+
+/* A fresh chains database damaged by SQL, opened: NULL with ERR when it does not open. */
+static view *damaged(const char *sql, char *err, size_t cap)
+{
+	char path[128];
+	err[0] = '\0';
+	if (make_db(CHAINS_BODY, "chains.db", path, sizeof path) || (sql && damage(path, sql))) {
+		snprintf(err, cap, "setup failed");
+		return NULL;
+	}
+	return view_db_open(path, err, cap);
+}
+
+static int has(const char *s, const char *part)
+{
+	int ok = strstr(s, part) != NULL;
+	if (!ok)
+		printf("    \"%s\" lacks \"%s\"\n", s, part);
+	return ok;
+}
+
+TEST(db_intact_answers_chains)
+{
+	char err[512];
+	view *v = damaged(NULL, err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	chains cs = {0};
+	CHECK(query_chains(v, 15, 0, SIZE_MAX, 0, 0, &cs) == 0);
+	CHECK(cs.n == 3); /* one a root: 17, 11 (via 13), 12 (via 14) */
+	chains_free(&cs);
+	CHECK(query_shortest(v, 15, &cs) == 0 && cs.n == 1 && cs.v[0].n == 2 && cs.v[0].nodes[0] == 17);
+	chains_free(&cs);
+	obj_t x;
+	CHECK(v->find_path(v, "/Game/Test.Mid2", &x) == 0 && x == 14);
+	CHECK(v->find_path(v, "/Game/Test.Mid3", &x) == 0 && x == OBJ_NONE);
+	v->close(v);
+}
+
+/* Issue #8.1: DROP TABLE snapshot made slots 0 and path --roots wrote out of bounds. */
+TEST(db_without_snapshot_table_is_refused)
+{
+	char err[512];
+	view *v = damaged("DROP TABLE snapshot", err, sizeof err);
+	CHECK(v == NULL && has(err, "snapshot"));
+	if (v)
+		v->close(v);
+}
+
+TEST(db_negative_and_huge_ids_are_errors)
+{
+	static const char *const sql[] = {
+		"UPDATE object_table SET parent = -5 WHERE idx = 13",
+		"UPDATE object_table SET class = 2147483647 WHERE idx = 14",
+		"UPDATE ref_table SET src = -7 WHERE dst = 15 AND src = 13",
+		"UPDATE ref_table SET src = 9999999 WHERE dst = 15 AND src = 13",
+		"UPDATE object_table SET distance = 2000000000 WHERE idx = 13",
+	};
+	for (size_t k = 0; k < sizeof sql / sizeof sql[0]; k++) {
+		char err[512];
+		view *v = damaged(sql[k], err, sizeof err);
+		CHECK(v != NULL);
+		if (!v)
+			continue;
+		chains roots = {0}, all = {0};
+		int a = query_chains(v, 15, 0, SIZE_MAX, 0, 0, &roots), b = query_chains(v, 15, 1, 100, 0, 0, &all);
+		CHECK(a == -1 && b == -1);
+		CHECK(has(v->err, "database: ") && strchr(v->err, '\n') == NULL);
+		chains_free(&roots);
+		chains_free(&all);
+		v->close(v);
+	}
+}
+
+/* Issue #8.1 and #8.5: slots is checked against the rows. */
+TEST(db_slots_that_lie_are_refused)
+{
+	char err[512];
+	view *v = damaged("UPDATE snapshot SET value = 12 WHERE key = 'slots'", err, sizeof err);
+	CHECK(v == NULL && has(err, "object_table") && has(err, "slots"));
+	v = damaged("UPDATE snapshot SET value = 4294967295 WHERE key = 'slots'", err, sizeof err);
+	CHECK(v == NULL && has(err, "snapshot: slots"));
+	v = damaged("UPDATE snapshot SET value = 'many' WHERE key = 'slots'", err, sizeof err);
+	CHECK(v == NULL && has(err, "snapshot: slots"));
+	v = damaged("DELETE FROM snapshot WHERE key = 'slots'", err, sizeof err);
+	CHECK(v == NULL && has(err, "snapshot: slots"));
+	/* a large but consistent slots count: the search's memory follows what it visits */
+	v = damaged("UPDATE snapshot SET value = 2147483647 WHERE key = 'slots'", err, sizeof err);
+	CHECK(v != NULL);
+	if (v) {
+		chains cs = {0};
+		CHECK(query_chains(v, 15, 0, SIZE_MAX, 0, 0, &cs) == 0 && cs.n == 3);
+		chains_free(&cs);
+		v->close(v);
+	}
+}
+
+/* Issue #8.6: a parent that is itself made path spin. */
+TEST(db_parent_loops_are_errors)
+{
+	char err[512];
+	view *v = damaged("UPDATE object_table SET parent = idx, distance = 4 WHERE idx = 15", err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	chains cs = {0};
+	CHECK(query_shortest(v, 15, &cs) == -1 && has(v->err, "not one hop nearer a root"));
+	chains_free(&cs);
+	v->close(v);
+	v = damaged("UPDATE object_table SET parent = 14 WHERE idx = 13; UPDATE object_table SET parent = 13, distance = 2 "
+		    "WHERE idx = 14", err, sizeof err);
+	CHECK(v != NULL);
+	if (v) {
+		CHECK(query_shortest(v, 15, &cs) == -1 || (cs.n == 1 && cs.v[0].n <= 3));
+		chains_free(&cs);
+		v->close(v);
+	}
+}
+
+TEST(db_outer_loops_are_errors)
+{
+	char err[512];
+	view *v = damaged("UPDATE object_table SET outer = 15 WHERE idx = 10", err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	obj_info o;
+	CHECK(v->object(v, 14, &o) == -1 && has(v->err, "Outer chain") && has(v->err, "loops"));
+	chains cs = {0};
+	CHECK(query_chains(v, 15, 0, SIZE_MAX, 1, 0, &cs) <= 0); /* --external ends */
+	chains_free(&cs);
+	v->close(v);
+}
+
+TEST(db_foreign_database_names_the_table)
+{
+	char path[128], err[512];
+	if (!dir[0])
+		make_db(CHAINS_BODY, "chains.db", path, sizeof path);
+	snprintf(path, sizeof path, "%s/foreign.db", dir);
+	unlink(path);
+	CHECK(damage(path, "CREATE TABLE snapshot(key, value); CREATE TABLE x(a)") == 0);
+	view *v = view_db_open(path, err, sizeof err);
+	CHECK(v == NULL && has(err, "table ") && has(err, "no such table") && strchr(err, '\n') == NULL);
+	diff_side s;
+	CHECK(diff_side_from_db(path, &s, err, sizeof err) == -1 && has(err, "table"));
+}
+
+/* Issue #8.5: diff allocated by the stored slots (500M: 2 GB). */
+TEST(db_diff_memory_follows_the_rows)
+{
+	char path[128], err[512];
+	CHECK(make_db(CHAINS_BODY, "diff.db", path, sizeof path) == 0);
+	CHECK(damage(path, "UPDATE snapshot SET value = 500000000 WHERE key = 'slots'") == 0);
+	diff_side s;
+	CHECK(diff_side_from_db(path, &s, err, sizeof err) == 0);
+	CHECK(s.n == 13 && s.slots == 18); /* indexed up to the last row, not the stored slots */
+	CHECK(diff_find(&s, 15) >= 0 && diff_find(&s, 400000000) == -1);
+	diff_side_free(&s);
+	CHECK(damage(path, "UPDATE snapshot SET value = 4294967295 WHERE key = 'slots'") == 0);
+	CHECK(diff_side_from_db(path, &s, err, sizeof err) == -1 && has(err, "snapshot: slots"));
+	CHECK(damage(path, "UPDATE snapshot SET value = 18 WHERE key = 'slots';"
+			   "UPDATE object_table SET parent = idx, distance = 3 WHERE idx = 15") == 0);
+	CHECK(diff_side_from_db(path, &s, err, sizeof err) == -1 && has(err, "parent"));
+	CHECK(damage(path, "UPDATE object_table SET parent = 13, distance = 2 WHERE idx = 15;"
+			   "UPDATE object_table SET outer = 14 WHERE idx = 10") == 0);
+	CHECK(diff_side_from_db(path, &s, err, sizeof err) == -1 && has(err, "Outer chain loops"));
+	/* a sparse database is searched, not indexed by slot */
+	CHECK(damage(path, "UPDATE object_table SET outer = NULL WHERE idx = 10;"
+			   "UPDATE snapshot SET value = 2147483647 WHERE key = 'slots';"
+			   "INSERT INTO object_table SELECT 2147483646, serial, class, 10, 'Far', class_name, size, flags, NULL,"
+			   " 0, 0, NULL, NULL, NULL, NULL, 0 FROM object_table WHERE idx = 15") == 0);
+	CHECK(diff_side_from_db(path, &s, err, sizeof err) == 0);
+	CHECK(s.by_idx == NULL && diff_find(&s, 2147483646) == 13 && diff_find(&s, 15) == 10); /* positions: 0-4, 10, 11-17, the far one */
+	diff_side_free(&s);
+}
+
+/* Issue #8.4: a 10,000-deep Outer chain gave a 948 MB database (every path stored whole). */
+TEST(db_size_is_linear_in_outer_depth)
+{
+	size_t cap = 10000 * 48 + 64, n = 0;
+	char *body = malloc(cap), path[128];
+	obj_t prev = 10;
+	for (int k = 0; k < 10000; k++) {
+		n += (size_t)snprintf(body + n, cap - n, "o %d %d 4 %d Level_%d 100 -\n", 20 + k, 21 + k, prev, k);
+		prev = 20 + k;
+	}
+	CHECK(make_db(body, "deep.db", path, sizeof path) == 0);
+	free(body);
+	FILE *f = fopen(path, "rb");
+	long size = -1;
+	if (f && fseek(f, 0, SEEK_END) == 0)
+		size = ftell(f);
+	if (f)
+		fclose(f);
+	CHECK(size > 0 && size < 8 * 1024 * 1024); /* quadratic would be ~500 MB */
+	char err[512];
+	view *v = view_db_open(path, err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	obj_info o;
+	CHECK(v->object(v, 10019, &o) == 0);
+	/* "/Game/Test.Level_0:Level_1.Level_2..." : 10 + 1 + 7 + 1 + 7 then 9990 more segments */
+	size_t want = strlen("/Game/Test");
+	for (int k = 0; k < 10000; k++)
+		want += 1 + strlen("Level_") + (size_t)snprintf(NULL, 0, "%d", k);
+	CHECK(o.path && strlen(o.path) == want && strncmp(o.path, "/Game/Test.Level_0:Level_1.Level_2", 34) == 0);
+	obj_t x = OBJ_NONE;
+	CHECK(o.path && v->find_path(v, o.path, &x) == 0 && x == 10019);
+	obj_info_free(&o);
+	v->close(v);
+	/* the objects view builds the same path in SQL */
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	      sqlite3_prepare_v2(db, "SELECT length(path), substr(path, 1, 26) FROM objects WHERE idx = 10019", -1, &st,
+				 NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW);
+	CHECK((size_t)sqlite3_column_int64(st, 0) == want);
+	CHECK_STR((const char *)sqlite3_column_text(st, 1), "/Game/Test.Level_0:Level_1");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
