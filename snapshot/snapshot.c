@@ -11,6 +11,12 @@ int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 {
 	filebuf fb;
 	heap_init(h);
+	if (v8_sniff_file(path)) { /* streamed: never held whole */
+		int rc = v8_load(path, h, err, errsize);
+		if (rc)
+			heap_free(h);
+		return rc;
+	}
 	if (file_read_all(path, &fb, err, errsize)) {
 		heap_free(h);
 		return -1;

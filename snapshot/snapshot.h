@@ -1,9 +1,9 @@
 /* snapshot.h — loading and saving whole snapshots, in either format.
  *
  * snapshot_load() tells the formats apart by content (binary magic, zstd
- * magic), never by the file name.  snapshot_save() picks the format from the
- * output name: .ugcs binary, .ugct text, .ugct.zst (or any .zst) compressed
- * text.  Every error is one line naming the file and the line (text) or the
+ * magic, a JSON object for a V8 .heapsnapshot), never by the file name.
+ * snapshot_save() picks the format from the output name: .ugcs binary,
+ * .ugct text, .ugct.zst (or any .zst) compressed text.  Every error is one line naming the file and the line (text) or the
  * byte offset (binary). */
 #ifndef UGC_SNAPSHOT_H
 #define UGC_SNAPSHOT_H
@@ -30,6 +30,22 @@ int text_write(const heap *h, FILE *fp);
 int binary_parse(const char *path, const unsigned char *data, size_t len, heap *h, char *err, size_t errsize);
 int binary_write(const heap *h, FILE *fp, char *err, size_t errsize);
 int is_binary_snapshot(const void *data, size_t len);
+
+/* V8 .heapsnapshot input (v8_read.c, v8_map.c): read streaming, plain or
+ * zstd, never written.  v8_load() reads a file; v8_parse() reads memory
+ * (tests), handing the reader STEP bytes at a time (0: all) through chunks of
+ * CHUNK bytes (0: the default) with THREADS threads (0: one a core). */
+typedef struct v8_options {
+	size_t chunk, step;
+	int threads;
+} v8_options;
+int v8_load(const char *path, heap *h, char *err, size_t errsize);
+int v8_parse(const char *path, const char *data, size_t len, const v8_options *opt, heap *h, char *err,
+	     size_t errsize);
+/* Does the (decompressed) text start like JSON?  Does PATH hold such text,
+ * plain or zstd? */
+int is_v8_snapshot(const void *data, size_t len);
+int v8_sniff_file(const char *path);
 
 /* Escape LEN bytes of S as a text-format field into OUT (3*LEN+1 bytes). */
 size_t text_escape(const char *s, size_t len, char *out);

@@ -1,0 +1,369 @@
+/* test_v8.c — the V8 .heapsnapshot reader: the mapping onto the heap model
+ * on hand-written snapshots (expected values worked out by hand from the
+ * mapping in ugc-snapshot(5)), the same heap whatever the chunking and the
+ * thread count, every kind of bad input with the offset it must name, and a
+ * real snapshot written by node (testdata/v8/) checked against the figures
+ * the writing script computed on its own. */
+#include <stdlib.h>
+
+#include "snapshot.h"
+#include "unit.h"
+
+#define META \
+	"{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"," \
+	"\"trace_node_id\",\"detachedness\"],\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\"," \
+	"\"code\",\"closure\",\"regexp\",\"number\",\"native\",\"synthetic\",\"concatenated string\"," \
+	"\"sliced string\",\"symbol\",\"bigint\",\"object shape\"],\"string\",\"number\",\"number\",\"number\"," \
+	"\"number\",\"number\"],\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],\"edge_types\":[[" \
+	"\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\",\"weak\"],\"string_or_number\"," \
+	"\"node\"]},"
+
+/* A snapshot with NODE_COUNT nodes and EDGE_COUNT edges; NODES, EDGES and
+ * STRINGS are the arrays' contents. */
+static char *doc(int node_count, int edge_count, const char *nodes, const char *edges, const char *strings)
+{
+	size_t n = strlen(META) + strlen(nodes) + strlen(edges) + strlen(strings) + 512;
+	char *d = malloc(n);
+	snprintf(d, n,
+		 META "\"node_count\":%d,\"edge_count\":%d},\n\"nodes\":[%s],\n\"edges\":[%s],\n"
+		 "\"trace_function_infos\":[],\"trace_tree\":[],\"samples\":[],\"locations\":[],\n\"strings\":[%s]}\n",
+		 node_count, edge_count, nodes, edges, strings);
+	return d;
+}
+
+/* Node types: 0 hidden 2 string 3 object 4 code 5 closure 8 native 9 synthetic.
+ * Edge types: 0 context 1 element 2 property 3 internal 4 hidden 5 shortcut 6 weak. */
+#define MAP_STRINGS "\"\",\"Window\",\"Foo\",\"hello\",\"f\",\"Bar\",\"a\",\"b\",\"global\",\"x\",\"(GC roots)\"," \
+	"\"system / Context\""
+#define MAP_NODES \
+	"9,0,1,0,3,0,0,\n3,2,3,10,2,0,0,\n3,2,5,20,1,0,0,\n2,3,7,16,0,0,0,\n5,4,9,32,1,0,0,\n8,5,11,40,0,0,0,\n" \
+	"0,11,13,8,0,0,0,\n4,9,15,4,0,0,0,\n3,1,17,50,1,0,0"
+#define MAP_EDGES \
+	"1,1,7, 5,8,56, 4,0,42,\n2,6,14, 6,7,21,\n5,9,28,\n0,6,35,\n3,7,49"
+
+static char *mapping_doc(void) { return doc(9, 8, MAP_NODES, MAP_EDGES, MAP_STRINGS); }
+
+static int parse_v8(const char *text, const v8_options *opt, heap *h, char *err, size_t errsize)
+{
+	heap_init(h);
+	err[0] = '\0';
+	int rc = v8_parse("test.heapsnapshot", text, strlen(text), opt, h, err, errsize);
+	if (rc)
+		heap_free(h);
+	return rc;
+}
+
+static const char *name_of(const heap *h, obj_t i)
+{
+	static char buf[HEAP_NAME_MAX];
+	heap_name(h, i, buf, sizeof buf);
+	return buf;
+}
+
+/* Object I's references as "DST:KIND:PROPERTY ..." */
+static const char *refs_of(const heap *h, obj_t i)
+{
+	static char buf[1024];
+	size_t n = 0;
+	buf[0] = '\0';
+	for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1] && n < sizeof buf - 100; k++)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%d:%s:%s", n ? " " : "", h->ref_dst[k],
+				      ref_kind_names[h->ref_kind[k]], heap_str(h, h->ref_prop[k]));
+	return buf;
+}
+
+TEST(v8_mapping_follows_the_documented_rules)
+{
+	char *d = mapping_doc(), err[SNAP_ERR_MAX];
+	heap h;
+	int rc = parse_v8(d, NULL, &h, err, sizeof err);
+	CHECK(rc == 0);
+	if (rc) {
+		printf("    %s\n", err);
+		free(d);
+		return;
+	}
+	/* pool: /V8, Package, Class, then classes by first use:
+	 * (synthetic) Foo (string) (closure) Bar (system) (compiled code) Window */
+	CHECK(h.first_gc_index == 11 && h.slots == 20 && h.objects == 20);
+	const char *pool[] = {"/V8", "Package", "Class", "(synthetic)", "Foo", "(string)", "(closure)", "Bar",
+			      "(system)", "(compiled code)", "Window"};
+	for (obj_t p = 0; p < 11; p++)
+		CHECK_STR(name_of(&h, p), pool[p]);
+	CHECK(h.cls[0] == 1 && h.outer[0] == OBJ_NONE && heap_is_package(&h, 0));
+	for (obj_t p = 1; p < 11; p++)
+		CHECK(h.cls[p] == 2 && h.outer[p] == 0);
+	obj_t want_cls[] = {3, 4, 4, 5, 6, 7, 8, 9, 10};
+	const char *want_name[] = {"@1", "Foo@3", "Foo@5", "hello@7", "f@9", "Bar@11", "system / Context@13",
+				   "x@15", "Window@17"};
+	uint32_t want_size[] = {0, 10, 20, 16, 32, 40, 8, 4, 50};
+	for (int i = 0; i < 9; i++) {
+		CHECK(h.cls[11 + i] == want_cls[i]);
+		CHECK(h.outer[11 + i] == 0);
+		CHECK_STR(name_of(&h, 11 + i), want_name[i]);
+		CHECK(h.size[11 + i] == want_size[i]);
+		CHECK(h.oflags[11 + i] == 0 && h.serial[11 + i] == 0 && h.traits[11 + i] == 0);
+		CHECK(h.iflags[11 + i] == (i == 0 ? IF_RootSet : 0));
+	}
+	char *p = heap_path(&h, 12);
+	CHECK_STR(p, "/V8.Foo@3");
+	free(p);
+	CHECK(heap_find_path(&h, "/V8.hello@7") == 14);
+	CHECK(h.mode == MODE_GAME);
+	CHECK_STR(heap_str(&h, h.engine), "v8");
+	/* edges: element/hidden get [N]; a shortcut from the root is strong,
+	 * any other soft; weak stays weak */
+	CHECK(h.nrefs == 8 && h.ndangling == 0);
+	CHECK_STR(refs_of(&h, 11), "12:strong:[1] 19:strong:global 17:strong:[0]");
+	CHECK_STR(refs_of(&h, 12), "13:strong:a 14:weak:b");
+	CHECK_STR(refs_of(&h, 13), "15:soft:x");
+	CHECK_STR(refs_of(&h, 15), "16:strong:a");
+	CHECK_STR(refs_of(&h, 19), "18:strong:b");
+	CHECK_STR(refs_of(&h, 14), "");
+	char msg[256];
+	obj_t where;
+	uint32_t cid;
+	CHECK(heap_validate(&h, msg, sizeof msg, &where, &cid) == HP_OK);
+	/* the GC: only strong edges from the root keep objects; hello (weak
+	 * only), f (a non-root shortcut only) and Bar (only through f) go */
+	gc_result r;
+	CHECK(run_gc(&h, MODE_GAME, 2, &r) == 0);
+	CHECK_STR(purged_list(&r), "14 15 16");
+	gc_result_free(&r);
+	heap_free(&h);
+	free(d);
+}
+
+/* The canonical text of a heap, for comparing two loads. */
+static char *canonical(const heap *h)
+{
+	char *t = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&t, &n);
+	text_write(h, f);
+	fclose(f);
+	return t;
+}
+
+TEST(v8_same_heap_whatever_the_chunks_and_threads)
+{
+	char *d = mapping_doc(), err[SNAP_ERR_MAX];
+	heap h;
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
+	char *want = canonical(&h);
+	heap_free(&h);
+	int bad = 0;
+	for (size_t chunk = 1; chunk <= 64; chunk += (chunk < 16 ? 1 : 16))
+		for (int threads = 1; threads <= 3; threads += 2)
+			for (size_t step = 0; step <= 3; step += 3) {
+				v8_options opt = {chunk, step, threads};
+				if (parse_v8(d, &opt, &h, err, sizeof err)) {
+					printf("    chunk %zu threads %d: %s\n", chunk, threads, err);
+					bad++;
+					continue;
+				}
+				char *got = canonical(&h);
+				bad += strcmp(got, want) != 0;
+				free(got);
+				heap_free(&h);
+			}
+	CHECK(bad == 0);
+	free(want);
+	free(d);
+}
+
+TEST(v8_strings_are_decoded_and_cut)
+{
+	/* escapes, a surrogate pair, a lone surrogate and NUL (both U+FFFD),
+	 * and a name long enough to be cut so that "@id" fits in 1023 bytes */
+	char strings[4096];
+	size_t n = (size_t)snprintf(strings, sizeof strings, "\"\",\"a\\\"b\\\\c\\n\\u00e9\\ud83d\\ude00\",\"x\\ud800y\\u0000\",\"");
+	for (int k = 0; k < 1100; k++)
+		n += (size_t)snprintf(strings + n, sizeof strings - n, k % 2 ? "\\u00e9" : "z"); /* 'z', 'é' alternate */
+	snprintf(strings + n, sizeof strings - n, "\"");
+	char *d = doc(4, 0, "9,0,1,0,0,0,0,2,1,3,0,0,0,0,2,2,5,0,0,0,0,2,3,123456,0,0,0,0", "", strings), err[SNAP_ERR_MAX];
+	heap h;
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
+	CHECK_STR(heap_str(&h, h.name[h.first_gc_index + 1]), "a\"b\\c\n\xc3\xa9\xf0\x9f\x98\x80@3");
+	CHECK_STR(heap_str(&h, h.name[h.first_gc_index + 2]), "x\xef\xbf\xbdy\xef\xbf\xbd@5");
+	/* 1023 - len("@123456") = 1016 bytes of "zé" pairs (3 bytes each): 338
+	 * pairs are 1014 bytes, then 'z' = 1015; the next 'é' would end at 1017 */
+	const char *long_name = heap_str(&h, h.name[h.first_gc_index + 3]);
+	CHECK(strlen(long_name) == 1015 + 7);
+	CHECK(strcmp(long_name + 1015, "@123456") == 0 && long_name[1014] == 'z');
+	heap_free(&h);
+	free(d);
+}
+
+/* One bad document: the error must be "test.heapsnapshot: offset N: ..."
+ * where N is where MARK (the MARK_NTH occurrence) starts in the text, or
+ * the text's length for MARK NULL, and the message must contain WANT. */
+static void bad_case(const char *text, const char *mark, int mark_nth, const char *want)
+{
+	long off = (long)strlen(text);
+	if (mark) {
+		const char *p = text;
+		for (int k = 0; k <= mark_nth && p; k++)
+			p = strstr(k ? p + 1 : p, mark);
+		off = p ? p - text : -1;
+	}
+	char expect[128];
+	snprintf(expect, sizeof expect, "test.heapsnapshot: offset %ld: ", off);
+	for (int threads = 1; threads <= 2; threads++)
+		for (size_t chunk = 0; chunk <= 5; chunk += 5) {
+			v8_options opt = {chunk, 0, threads};
+			heap h;
+			char err[SNAP_ERR_MAX];
+			int rc = parse_v8(text, &opt, &h, err, sizeof err);
+			int ok = rc != 0 && strncmp(err, expect, strlen(expect)) == 0 && strstr(err, want) &&
+				 !strchr(err, '\n') && h.slots == 0;
+			if (!ok) {
+				test_failed++;
+				printf("    want \"%s...%s\"\n    got  \"%s\" (rc %d, threads %d, chunk %zu)\n", expect, want,
+				       rc ? err : "", rc, threads, chunk);
+				if (!rc)
+					heap_free(&h);
+				return;
+			}
+		}
+}
+
+TEST(v8_bad_input_names_the_offset)
+{
+	char *d;
+	/* truncated in the nodes, the strings, and right after the header */
+	char *good = mapping_doc();
+	size_t len = strlen(good);
+	char *cut = strndup(good, (size_t)(strstr(good, "3,2,5") - good));
+	bad_case(cut, NULL, 0, "unexpected end of the file");
+	free(cut);
+	cut = strndup(good, (size_t)(strstr(good, "hello") - good));
+	bad_case(cut, NULL, 0, "unexpected end of the file in a string");
+	free(cut);
+	cut = strndup(good, len - 2);
+	bad_case(cut, NULL, 0, "unexpected end of the file");
+	free(cut);
+	/* wrong field counts: a value missing, a value too many */
+	d = doc(2, 0, "9,0,1,0,0,0,0,3,1,3,0,0,0", "", "\"\",\"A\"");
+	bad_case(d, "],\n\"edges", 0, "13 values where node_count/edge_count say 14");
+	free(d);
+	d = doc(1, 0, "9,0,1,0,0,0,0,3", "", "\"\"");
+	bad_case(d, "],\n\"edges", 0, "8 values where");
+	free(d);
+	/* to_node out of range, and not the start of a node */
+	d = doc(2, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0", "2,1,14", "\"\",\"A\"");
+	bad_case(d, "14]", 0, "to_node 14 is no node");
+	free(d);
+	d = doc(2, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0", "2,1,8", "\"\",\"A\"");
+	bad_case(d, "8]", 0, "to_node 8 is no node (a multiple of 7 below 14)");
+	free(d);
+	/* edge counts that do not add up */
+	d = doc(2, 1, "9,0,1,0,2,0,0,3,1,3,0,0,0,0", "2,1,7", "\"\",\"A\"");
+	bad_case(d, "[9,0", 0, "edge_count fields add up to 2, but snapshot.edge_count is 1");
+	free(d);
+	/* strings out of range: a node name, an edge name */
+	d = doc(2, 1, "9,0,1,0,1,0,0,3,99,3,0,0,0,0", "2,1,7", "\"\",\"A\"");
+	bad_case(d, "99", 0, "node name: string index 99 out of range (2 strings)");
+	free(d);
+	d = doc(2, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0", "2,77,7", "\"\",\"A\"");
+	bad_case(d, "77", 0, "edge name: string index 77 out of range");
+	free(d);
+	/* an element index is no string index: 77 is fine there */
+	d = doc(2, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0", "1,77,7", "\"\",\"A\"");
+	heap h;
+	char err[SNAP_ERR_MAX];
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0 && strcmp(refs_of(&h, h.first_gc_index), "6:strong:[77]") == 0);
+	heap_free(&h);
+	free(d);
+	/* types out of range */
+	d = doc(2, 0, "9,0,1,0,0,0,0,15,1,3,0,0,0,0", "", "\"\",\"A\"");
+	bad_case(d, "15,1,3", 0, "type 15 is not one of the 15 node types");
+	free(d);
+	d = doc(2, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0", "7,1,7", "\"\",\"A\"");
+	bad_case(d, "7,1,7", 0, "type 7 is not one of the 7 edge types");
+	free(d);
+	/* numbers that are not non-negative integers */
+	d = doc(2, 0, "9,0,1,0,0,0,0,3,1,3,-4,0,0,0", "", "\"\",\"A\"");
+	bad_case(d, "-4", 0, "expected a non-negative integer");
+	free(d);
+	d = doc(2, 0, "9,0,1,0,0,0,0,3,1,3,4.5,0,0,0", "", "\"\",\"A\"");
+	bad_case(d, ".5", 0, "expected ','");
+	free(d);
+	d = doc(2, 0, "9,0,1,0,0,0,0,3,1,3,4,0,0,0,", "", "\"\",\"A\"");
+	bad_case(d, "],\n\"edges", 0, "15 values where");
+	free(d);
+	/* missing meta, missing members, members out of order or twice */
+	bad_case("{\"snapshot\":{\"node_count\":1,\"edge_count\":0},\"nodes\":[9,0,1,0,0,0,0]}", "{\"node_count", 0,
+		 "snapshot: no \"meta\" member");
+	bad_case("{\"nodes\":[9,0,1,0,0,0,0]}", "\"nodes", 0, "\"nodes\" before \"snapshot\"");
+	d = doc(1, 0, "9,0,1,0,0,0,0", "", "\"\"");
+	char *twice = malloc(strlen(d) + 32);
+	sprintf(twice, "%.*s,\"strings\":[]}", (int)(strlen(d) - 2), d);
+	bad_case(twice, "\"strings\":[]}", 0, "\"strings\" given twice");
+	free(twice);
+	char *nostr = strdup(d);
+	strcpy(strstr(nostr, ",\n\"strings"), "}");
+	bad_case(nostr, NULL, 0, "no \"strings\" member");
+	free(nostr);
+	char *after = malloc(strlen(d) + 8);
+	sprintf(after, "%s!", d);
+	bad_case(after, "!", 0, "data after the end of the snapshot");
+	free(after);
+	free(d);
+	/* meta without a needed field; a bad escape; not JSON at all */
+	char *noid = mapping_doc();
+	memcpy(strstr(noid, "\"id\""), "\"ix\"", 4);
+	bad_case(noid, "{\"meta", 0, "node_fields: no \"id\" field");
+	free(noid);
+	d = doc(1, 0, "9,0,1,0,0,0,0", "", "\"\\x\"");
+	bad_case(d, "x\"]", 0, "bad escape '\\x'");
+	free(d);
+	bad_case("{", NULL, 0, "unexpected end of the file");
+	bad_case("{\"snapshot\":{\"meta\":{},\"node_count\":1,\"edge_count\":0}}", "{\"meta", 0,
+		 "snapshot.meta: missing node_fields");
+	free(good);
+}
+
+TEST(v8_every_prefix_and_mutation_fails_cleanly)
+{
+	char *d = mapping_doc(), err[SNAP_ERR_MAX];
+	size_t len = strlen(d);
+	int bad = 0;
+	heap h;
+	/* every proper prefix is an error naming an offset */
+	for (size_t n = 0; n + 1 < len; n++) {
+		char *p = strndup(d, n);
+		v8_options opt = {n % 7 + 1, n % 3, (int)(n % 2) + 1};
+		if (parse_v8(p, &opt, &h, err, sizeof err) == 0) {
+			bad++;
+			heap_free(&h);
+		} else if (strncmp(err, "test.heapsnapshot: offset ", 26) != 0 || strchr(err, '\n')) {
+			bad++;
+			printf("    prefix %zu: %s\n", n, err);
+		}
+		free(p);
+	}
+	CHECK(bad == 0);
+	/* random byte changes load cleanly or give a one-line error */
+	unsigned seed = 12345;
+	bad = 0;
+	for (int round = 0; round < 3000; round++) {
+		char *p = strdup(d);
+		for (int k = 0; k < 1 + round % 4; k++) {
+			seed = seed * 1103515245u + 12345u;
+			size_t at = (seed >> 8) % len;
+			seed = seed * 1103515245u + 12345u;
+			p[at] = "0123456789,[]{}\":-.e \\u"[(seed >> 8) % 23];
+		}
+		v8_options opt = {(size_t)(round % 9) * 3, 0, round % 2 + 1};
+		if (parse_v8(p, &opt, &h, err, sizeof err) == 0)
+			heap_free(&h);
+		else if (strncmp(err, "test.heapsnapshot: offset ", 26) != 0 || strchr(err, '\n')) {
+			bad++;
+			printf("    round %d: %s\n", round, err);
+		}
+		free(p);
+	}
+	CHECK(bad == 0);
+	free(d);
+}
