@@ -10,17 +10,27 @@
 #include "snapshot.h"
 #include "unit.h"
 
+static char dir[64];
+
+/* Each test removes its files; the directory goes at exit. */
+static void remove_dir(void)
+{
+	rmdir(dir);
+}
+
 /* A path in a private directory for this process's files (the last four
  * returned stay valid). */
 static const char *tmp_path(const char *name)
 {
-	static char dir[64], paths[4][256];
+	static char paths[4][256];
 	static int next;
 	char *path = paths[next++ % 4];
 	if (!dir[0]) {
 		strcpy(dir, "/tmp/ugc-capture-XXXXXX");
 		if (!mkdtemp(dir))
 			strcpy(dir, "/tmp");
+		else
+			atexit(remove_dir);
 	}
 	snprintf(path, sizeof paths[0], "%s/%s", dir, name);
 	return path;
