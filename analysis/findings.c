@@ -61,7 +61,7 @@ static int cluster_checks(const heap *h, const gc_result *r, findings *out)
 	}
 	int rc = 0;
 	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
-		if (r->cluster_fate[c] == CF_GARBAGE_ROOT || r->cluster_fate[c] == CF_REFERENCES_DISSOLVED)
+		if (!r->cluster_live[c]) /* dissolved in step 2: its lists were never used */
 			continue;
 		const cluster *cl = &h->clusters[c];
 		for (uint32_t k = 0; k < cl->n_mutables; k++)

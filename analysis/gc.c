@@ -626,6 +626,9 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->time.mark = t2 - t1;
 	if (finish(&m, r))
 		goto out;
+	r->was_traced = m.queued; /* handed over to the result */
+	r->cluster_live = m.live;
+	m.queued = m.live = NULL;
 	double t3 = now_seconds();
 	if (gc_retention(h, r, opt->keep_flags))
 		goto out;
@@ -643,7 +646,7 @@ out:
 void gc_result_free(gc_result *r)
 {
 	free(r->reachable); free(r->root_kind); free(r->distance); free(r->parent); free(r->via);
-	free(r->cluster_fate); free(r->cluster_walked); free(r->gc_target); free(r->eliminated); free(r->cleared);
+	free(r->cluster_fate); free(r->cluster_walked); free(r->cluster_live); free(r->was_traced); free(r->gc_target); free(r->eliminated); free(r->cleared);
 	free(r->uncleared); free(r->purged);
 	memset(r, 0, sizeof *r);
 }

@@ -86,6 +86,8 @@ typedef struct gc_result {
 	uint8_t *cluster_fate;  /* per cluster: enum cluster_fate */
 	uint8_t *gc_target;     /* per slot: 1 if a "g" record names it */
 	uint8_t *cluster_walked;/* per cluster: 1 if it did step 5 (its lists were walked) */
+	uint8_t *cluster_live;  /* per cluster: 1 if not dissolved in step 2 */
+	uint8_t *was_traced;    /* per slot: 1 if the GC traced it (put it on the work list) */
 	uint32_t keep_flags;    /* the KeepFlags this GC ran with */
 
 	gc_eliminated *eliminated; /* "g" ones first (record order), then "r" ones by position */

@@ -42,9 +42,7 @@ int gc_retention(heap *h, gc_result *r, uint32_t keep)
 		if (k == RK_NONE) {
 			int32_t c = h->cluster[i];
 			int member = c >= 0 && h->clusters[c].root != (obj_t)i;
-			int early = c >= 0 && (r->cluster_fate[c] == CF_GARBAGE_ROOT ||
-					       r->cluster_fate[c] == CF_REFERENCES_DISSOLVED);
-			k = member && !early ? RK_CLUSTER : RK_REFERENCED;
+			k = member && r->cluster_live[c] ? RK_CLUSTER : RK_REFERENCED;
 		}
 		r->root_kind[i] = (uint8_t)k;
 		if (RK_IS_ROOT(k)) {

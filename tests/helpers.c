@@ -124,3 +124,82 @@ const char *kind_of(const gc_result *r, obj_t i)
 {
 	return r->root_kind[i] == RK_NONE ? "-" : root_kind_names[r->root_kind[i]];
 }
+
+/* A xorshift generator for the tests' random heaps. */
+static uint64_t rng = 88172645463325252ull;
+uint32_t test_rand_below(uint32_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng % n);
+}
+
+/* A small random heap as text: random Outers, flags, references of every
+ * kind, and clusters with random (so mostly inconsistent) lists. */
+char *random_heap_text(int n)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *t = malloc(cap);
+#define OUT(...) (len += (size_t)snprintf(t + len, cap - len, __VA_ARGS__))
+	OUT("%s", PRELUDE);
+	static const char *flags[] = {"-", "-", "-", "-", "RootSet", "Garbage", "RefCounted", "RF_Standalone",
+				      "RF_MirroredGarbage", "Native", "RootSet,Garbage"};
+	for (int i = 11; i < 11 + n; i++) {
+		int outer = test_rand_below(3) == 0 && i > 11 ? 11 + (int)test_rand_below((uint32_t)(i - 11)) : 10;
+		OUT("o %d 1 4 %d O%d 1 %s\n", i, outer, i, flags[test_rand_below(11)]);
+	}
+	static const char *kinds[] = {"strong", "strong", "strong", "aro", "immutable", "weak", "soft"};
+	int nref = n * 2;
+	for (int k = 0; k < nref; k++)
+		OUT("r %d %d %s P%d\n", 11 + (int)test_rand_below((uint32_t)n), 11 + (int)test_rand_below((uint32_t)n),
+		    kinds[test_rand_below(7)], k);
+	for (int k = 0; k < n / 8; k++)
+		OUT("g G%d %d\n", k % 3, 11 + (int)test_rand_below((uint32_t)n));
+	/* clusters: roots and members drawn without overlap */
+	int *owner = calloc((size_t)n + 11, sizeof *owner), roots[32], nroots = 0;
+	for (int c = 0; c < 32 && c < n / 4; c++) {
+		int r = 11 + (int)test_rand_below((uint32_t)n);
+		if (owner[r])
+			continue;
+		owner[r] = -1;
+		roots[nroots++] = r;
+	}
+	for (int c = 0; c < nroots; c++) {
+		OUT("c %d ", roots[c]);
+		int first = 1, m = 1 + (int)test_rand_below(5);
+		for (int k = 0; k < m; k++) {
+			int x = 11 + (int)test_rand_below((uint32_t)n);
+			if (owner[x])
+				continue;
+			owner[x] = roots[c];
+			OUT("%s%d", first ? "" : ",", x);
+			first = 0;
+		}
+		if (first)
+			OUT("-");
+		OUT(" ");
+		m = (int)test_rand_below(4);
+		for (int k = 0; k < m; k++)
+			OUT("%s%d", k ? "," : "", 11 + (int)test_rand_below((uint32_t)n));
+		if (!m)
+			OUT("-");
+		OUT(" ");
+		m = (int)test_rand_below(4);
+		first = 1;
+		for (int k = 0; k < m; k++) {
+			int o = roots[test_rand_below((uint32_t)nroots)];
+			if (o == roots[c])
+				continue;
+			OUT("%s%d", first ? "" : ",", o);
+			first = 0;
+		}
+		if (first)
+			OUT("-");
+		OUT("\n");
+	}
+	free(owner);
+	return t;
+#undef OUT
+}
+

@@ -116,6 +116,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 	out->cleared = calloc(h->nrefs + 1, 1);
 	out->uncleared = calloc(h->nrefs + 1, 1);
 	out->walked = calloc(nc, 1);
+	out->traced = calloc(s, 1);
 	out->kind = malloc(s);
 	out->distance = malloc(s * sizeof *out->distance);
 	out->parent = malloc(s * sizeof *out->parent);
@@ -255,6 +256,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 	}
 	free(dis);
 	memcpy(out->walked, n.step5, nc);
+	memcpy(out->traced, n.ever, s);
 	for (uint32_t i = 0; i < h->slots; i++)
 		out->reachable[i] = h->cls[i] != OBJ_FREE && n.reach[i];
 	for (uint32_t k = 0; k < h->nrefs; k++) /* step 7 */
@@ -283,8 +285,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 		else if (h->iflags[i] & IF_INTERNAL_KEEP) k = K_INTERNAL;
 		else if ((h->oflags[i] & keep) && !garbage(h, (obj_t)i)) k = K_KEEP;
 		else if (gtarget[i] && !garbage(h, (obj_t)i)) k = K_GCOBJ;
-		else if (cl_of[i] >= 0 && h->clusters[cl_of[i]].root != (obj_t)i && out->fate[cl_of[i]] != F_GARBAGE_ROOT &&
-			 out->fate[cl_of[i]] != F_REFS_DISSOLVED) k = K_CLUSTER;
+		else if (cl_of[i] >= 0 && h->clusters[cl_of[i]].root != (obj_t)i && n.live[cl_of[i]]) k = K_CLUSTER;
 		else k = K_REFERENCED;
 		out->kind[i] = (uint8_t)k;
 		if (k <= K_GCOBJ) {
@@ -350,7 +351,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 void naive_free(naive_result *r)
 {
 	free(r->reachable); free(r->fate); free(r->eliminated); free(r->g_eliminated); free(r->cleared);
-	free(r->uncleared); free(r->walked);
+	free(r->uncleared); free(r->walked); free(r->traced);
 	free(r->kind); free(r->distance); free(r->parent); free(r->via);
 	memset(r, 0, sizeof *r);
 }

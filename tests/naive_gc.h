@@ -14,6 +14,7 @@ typedef struct naive_result {
 	uint8_t *cleared;     /* per reference position */
 	uint8_t *uncleared;   /* per reference position: weak, held by a survivor never traced, target dies */
 	uint8_t *walked;      /* per cluster: did step 5 */
+	uint8_t *traced;      /* per slot: put on the work list */
 	uint8_t *kind;        /* per slot: as enum root_kind, 255 none */
 	uint32_t *distance;   /* per slot, UINT32_MAX none */
 	obj_t *parent;

@@ -8,21 +8,12 @@
 #include "naive_gc.h"
 #include "unit.h"
 
-static uint64_t rng = 88172645463325252ull;
-static uint32_t rand_below(uint32_t n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng % n);
-}
-
 static void perturb(heap *h, int percent)
 {
 	for (uint32_t i = (uint32_t)h->first_gc_index; i < h->slots; i++) {
-		if (h->cls[i] == OBJ_FREE || rand_below(1000) >= (uint32_t)percent * 10)
+		if (h->cls[i] == OBJ_FREE || test_rand_below(1000) >= (uint32_t)percent * 10)
 			continue;
-		switch (rand_below(5)) {
+		switch (test_rand_below(5)) {
 		case 0: h->iflags[i] ^= IF_Garbage; break;
 		case 1: h->oflags[i] ^= RF_MirroredGarbage; break;
 		case 2: h->iflags[i] ^= IF_RootSet; break;
@@ -32,7 +23,7 @@ static void perturb(heap *h, int percent)
 	}
 	/* and make a few cluster roots garbage */
 	for (uint32_t c = 0; c < h->nclusters; c++)
-		if (rand_below(100) < (uint32_t)percent)
+		if (test_rand_below(100) < (uint32_t)percent)
 			h->iflags[h->clusters[c].root] |= IF_Garbage;
 }
 
@@ -48,6 +39,8 @@ static int compare(const heap *h, const gc_result *r, const naive_result *n, con
 		DIFF(r->parent[i] != n->parent[i] || r->via[i] != n->via[i], "object %u parent %d/%u vs naive %d/%u", i,
 		     r->parent[i], r->via[i], n->parent[i], n->via[i]);
 	}
+	for (uint32_t i = 0; i < h->slots; i++)
+		DIFF(r->was_traced[i] != n->traced[i], "object %u traced %d vs naive %d", i, r->was_traced[i], n->traced[i]);
 	for (uint32_t c = 0; c < h->nclusters; c++) {
 		DIFF(r->cluster_fate[c] != n->fate[c], "cluster %d fate %d vs naive %d", h->clusters[c].root,
 		     r->cluster_fate[c], n->fate[c]);
@@ -140,79 +133,11 @@ TEST(threads_give_identical_results_on_a_large_heap)
 	heap_free(&h);
 }
 
-/* A small random heap as text: random Outers, flags, references of every
- * kind, and clusters with random (so mostly inconsistent) lists. */
-static char *random_heap_text(int n)
-{
-	size_t cap = 1 << 20, len = 0;
-	char *t = malloc(cap);
-#define OUT(...) (len += (size_t)snprintf(t + len, cap - len, __VA_ARGS__))
-	OUT("%s", PRELUDE);
-	static const char *flags[] = {"-", "-", "-", "-", "RootSet", "Garbage", "RefCounted", "RF_Standalone",
-				      "RF_MirroredGarbage", "Native", "RootSet,Garbage"};
-	for (int i = 11; i < 11 + n; i++) {
-		int outer = rand_below(3) == 0 && i > 11 ? 11 + (int)rand_below((uint32_t)(i - 11)) : 10;
-		OUT("o %d 1 4 %d O%d 1 %s\n", i, outer, i, flags[rand_below(11)]);
-	}
-	static const char *kinds[] = {"strong", "strong", "strong", "aro", "immutable", "weak", "soft"};
-	int nref = n * 2;
-	for (int k = 0; k < nref; k++)
-		OUT("r %d %d %s P%d\n", 11 + (int)rand_below((uint32_t)n), 11 + (int)rand_below((uint32_t)n),
-		    kinds[rand_below(7)], k);
-	for (int k = 0; k < n / 8; k++)
-		OUT("g G%d %d\n", k % 3, 11 + (int)rand_below((uint32_t)n));
-	/* clusters: roots and members drawn without overlap */
-	int *owner = calloc((size_t)n + 11, sizeof *owner), roots[32], nroots = 0;
-	for (int c = 0; c < 32 && c < n / 4; c++) {
-		int r = 11 + (int)rand_below((uint32_t)n);
-		if (owner[r])
-			continue;
-		owner[r] = -1;
-		roots[nroots++] = r;
-	}
-	for (int c = 0; c < nroots; c++) {
-		OUT("c %d ", roots[c]);
-		int first = 1, m = 1 + (int)rand_below(5);
-		for (int k = 0; k < m; k++) {
-			int x = 11 + (int)rand_below((uint32_t)n);
-			if (owner[x])
-				continue;
-			owner[x] = roots[c];
-			OUT("%s%d", first ? "" : ",", x);
-			first = 0;
-		}
-		if (first)
-			OUT("-");
-		OUT(" ");
-		m = (int)rand_below(4);
-		for (int k = 0; k < m; k++)
-			OUT("%s%d", k ? "," : "", 11 + (int)rand_below((uint32_t)n));
-		if (!m)
-			OUT("-");
-		OUT(" ");
-		m = (int)rand_below(4);
-		first = 1;
-		for (int k = 0; k < m; k++) {
-			int o = roots[rand_below((uint32_t)nroots)];
-			if (o == roots[c])
-				continue;
-			OUT("%s%d", first ? "" : ",", o);
-			first = 0;
-		}
-		if (first)
-			OUT("-");
-		OUT("\n");
-	}
-	free(owner);
-	return t;
-#undef OUT
-}
-
 TEST(differential_on_random_heaps_with_inconsistent_clusters)
 {
 	int disagreements = 0, heaps = 0, activity = 0, uncleared = 0, walked_then_dissolved = 0, unwalked_alive = 0;
 	for (int round = 0; round < 600; round++) {
-		char *text = random_heap_text(16 + (int)rand_below(100));
+		char *text = random_heap_text(16 + (int)test_rand_below(100));
 		heap h;
 		char err[512];
 		if (parse_text(text, &h, err, sizeof err)) {

@@ -410,6 +410,8 @@ TEST(dissolving_spreads_to_referencing_clusters)
 		CHECK_STR(purged_list(&r), "23 50 51");
 		CHECK_STR(eliminated_list(&h, &r), "21>23");
 		CHECK(r.reachable[31] && r.reachable[41]);
+		CHECK_STR(kind_of(&r, 31), "cluster"); /* its cluster was not dissolved in step 2 */
+		CHECK(r.cluster_live[1] && r.cluster_live[2]);
 		gc_result_free(&r);
 	}
 	heap_free(&h);

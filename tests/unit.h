@@ -39,6 +39,13 @@ const char *cleared_list(const heap *h, const gc_result *r);     /* "src>dst" */
 const char *fates_list(const heap *h, const gc_result *r);       /* "root:fate" */
 const char *kind_of(const gc_result *r, obj_t i);                /* root kind name or "-" */
 
+/* Random heaps for the differential tests: a number below N, and a small
+ * heap as text (PRELUDE plus N objects with random Outers, flags,
+ * references of every kind, "g" records and clusters with random, so mostly
+ * inconsistent, lists); malloc'd. */
+uint32_t test_rand_below(uint32_t n);
+char *random_heap_text(int n);
+
 /* The prelude: natives 0-4 in the disregard pool, package 10 in the RootSet. */
 #define PRELUDE "ugc-text 1\nfirst-gc-index 5\n" \
 	"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\n" \

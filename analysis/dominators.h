@@ -1,0 +1,77 @@
+/* dominators.h — how much each object, class and package keeps alive.
+ *
+ * A retention graph (one "policy", see the GC contract and ugc-analyze(1))
+ * is walked from a virtual super-root ⊤; its immediate dominators are found
+ * with the semi-NCA algorithm (near-linear, no recursion), and retained
+ * sizes are summed up the dominator tree.  The result is the same for any
+ * thread count: everything here runs on one thread, in index order.
+ *
+ * Policies:
+ *   gc              the mark phase's own walk: roots, the references tracing
+ *                   follows out of the objects it traced, and cluster edges
+ *                   (root <-> members; root -> ReferencedClusters roots and
+ *                   MutableObjects once the cluster did step 5); what the
+ *                   GC did from a source it then destroyed hangs off ⊤;
+ *   refs            every object's own retention-path edges (Class, Outer,
+ *                   immutable, strong and aro to non-garbage), no clusters;
+ *   refs+weak       refs and weak references;
+ *   refs+weak+soft  and soft references too.
+ * No edge ever enters the disregard pool (⊤ reaches it directly), and no
+ * reference leaves it. */
+#ifndef UGC_DOMINATORS_H
+#define UGC_DOMINATORS_H
+
+#include <stdint.h>
+
+#include "gc.h"
+
+enum dom_policy { POLICY_GC, POLICY_REFS, POLICY_REFS_WEAK, POLICY_REFS_WEAK_SOFT, POLICY_COUNT };
+extern const char *const dom_policy_names[POLICY_COUNT]; /* "gc", "refs", "refs+weak", "refs+weak+soft" */
+int dom_policy_parse(const char *s); /* -1 when S names no policy */
+
+#define DOM_TOP (-3)  /* idom value: the super-root ⊤ */
+
+/* Bytes kept by one class or one package (KEY is the class or the package
+ * object): COUNT reachable objects, SHALLOW their own bytes, RETAINED the
+ * bytes that would go if all of them lost their incoming references (each
+ * byte counted once). */
+typedef struct dom_group {
+	obj_t key;
+	uint32_t count;
+	uint64_t shallow, retained;
+} dom_group;
+
+/* Bytes the objects of package FROM keep of package TO: the retained sizes
+ * of TO's objects whose immediate dominator lies in FROM (COUNT of them). */
+typedef struct dom_pair {
+	obj_t from, to;
+	uint32_t count;
+	uint64_t bytes;
+} dom_pair;
+
+typedef struct dom_result {
+	int policy;
+	uint32_t slots;
+	obj_t *idom;          /* per slot: immediate dominator, DOM_TOP, or OBJ_NONE when unreached */
+	uint64_t *retained;   /* per slot: retained bytes (0 when unreached) */
+	obj_t *package;       /* per slot: outermost package (OBJ_NONE for a free slot) */
+	uint32_t reached;     /* objects the graph reaches */
+	uint64_t reached_bytes;
+	dom_group *classes, *packages; /* by retained bytes, largest first */
+	uint32_t nclasses, npackages;
+	dom_pair *pairs;      /* cross-package retention, largest first */
+	uint32_t npairs;
+	double seconds;       /* time taken */
+} dom_result;
+
+/* Build POLICY's graph over H and the GC result R, and fill OUT.
+ * Returns 0, or -1 when out of memory. */
+int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *out);
+void dom_free(dom_result *d);
+
+/* The objects D dominates directly, by retained size (largest first);
+ * OBJ is DOM_TOP for the children of ⊤.  Returns how many it found (all of
+ * them counted; at most CAP stored in OUT), or -1 when out of memory. */
+long dom_children(const dom_result *d, obj_t obj, obj_t *out, size_t cap);
+
+#endif
