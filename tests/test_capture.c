@@ -197,6 +197,23 @@ TEST(capture_every_record_kind_round_trips)
 	remove(path);
 }
 
+TEST(capture_escape_follows_the_format)
+{
+	/* spec: %XX for '%', space, tab, '#' at field start, bytes below 0x21;
+	 * and a lone '-' (it means none); everything else stands for itself */
+	static const char *const cases[][2] = {
+		{"Mesh Component", "Mesh%20Component"}, {"#Hash", "%23Hash"}, {"a#b", "a#b"}, {"-", "%2D"},
+		{"--", "--"}, {"100%", "100%25"}, {"Tab\t\n", "Tab%09%0A"}, {"\x7f", "%7F"},
+		{"Caf\xc3\xa9", "Caf\xc3\xa9"}, {"", ""}, {"\x01!", "%01!"},
+	};
+	char out[64];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t n = ugc_escape(cases[i][0], strlen(cases[i][0]), out);
+		CHECK_STR(out, cases[i][1]);
+		CHECK(n == strlen(cases[i][1]));
+	}
+}
+
 TEST(capture_awkward_names_round_trip_byte_for_byte)
 {
 	/* the names the format must escape, and some it must not */
