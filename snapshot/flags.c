@@ -1,7 +1,8 @@
 /* flags.c — flag names <-> bits, in the engine's spelling. */
 #include "flags.h"
 
-#include "../capture/ugc_internal.h" /* ugc_object_flag_names: EObjectFlags by bit */
+#include "../capture/ugc_capture.h"
+#include "../capture/ugc_internal.h" /* EObjectFlags names by bit; the FLAGS formatter */
 
 #include <string.h>
 
@@ -100,29 +101,22 @@ int flags_parse_object(const char *s, uint32_t *oflags, char *bad, size_t badsiz
 	return 0;
 }
 
-static size_t append(char *buf, size_t n, const char *name)
-{
-	size_t l = strlen(name);
-	if (n)
-		buf[n++] = ',';
-	memcpy(buf + n, name, l);
-	return n + l;
-}
+/* Our internal flag bits, in bit order, as the engine's EInternalObjectFlags
+ * bits: the capture library formats the field (one canonical order). */
+static const uint32_t engine_internal[] = {
+	UGC_IF_RootSet, UGC_IF_Native, UGC_IF_Async, UGC_IF_AsyncLoadingPhase1, UGC_IF_LoaderImport, UGC_IF_Garbage,
+	UGC_IF_RefCounted, UGC_IF_PendingConstruction, UGC_IF_ClusterRoot, UGC_IF_ReachableInCluster, UGC_IF_Unreachable,
+};
+_Static_assert(IF_ALL == (1 << COUNT(engine_internal)) - 1, "an internal flag without its engine bit");
+_Static_assert((int)TR_NotReadyForFinishDestroy == (int)UGC_TRAIT_NOT_READY_FOR_FINISH_DESTROY &&
+	       (int)TR_GameThreadDestroy == (int)UGC_TRAIT_GAME_THREAD_DESTROY && FLAGS_MAX >= UGC_FLAGS_MAX,
+	       "capture traits or the FLAGS buffer differ from the capture library's");
 
 size_t flags_format(char *buf, uint32_t oflags, uint16_t iflags, uint8_t traits)
 {
-	size_t n = 0;
-	for (int b = 0; b < 32; b++)
-		if ((oflags >> b & 1u) && ugc_object_flag_names[b])
-			n = append(buf, n, ugc_object_flag_names[b]);
-	for (size_t i = 0; i < COUNT(internal_flags) - 1; i++) /* not the PendingKill alias */
-		if (iflags & internal_flags[i].bit)
-			n = append(buf, n, internal_flags[i].name);
-	for (size_t i = 0; i < COUNT(trait_names); i++)
-		if (traits & trait_names[i].bit)
-			n = append(buf, n, trait_names[i].name);
-	if (!n)
-		buf[n++] = '-';
-	buf[n] = '\0';
-	return n;
+	uint32_t engine = 0;
+	for (size_t b = 0; b < COUNT(engine_internal); b++)
+		if (iflags >> b & 1u)
+			engine |= engine_internal[b];
+	return ugc_flags_format(buf, oflags, engine, traits);
 }
