@@ -32,9 +32,10 @@ static int chains_push(chains *c, const chain *x)
 	return 0;
 }
 
-int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize)
+int query_find(view *v, const char *sel, obj_t *out)
 {
 	const char *s = sel[0] == '#' ? sel + 1 : sel;
+	*out = OBJ_NONE;
 	if (*s >= '0' && *s <= '9') {
 		char *end;
 		long long i = strtoll(s, &end, 10);
@@ -44,12 +45,9 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 			if (rc < 0)
 				return -1;
 			obj_info_free(&o);
-			if (rc == 1) {
-				snprintf(err, errsize, "no object has index %s", s);
-				return 1;
-			}
-			*out = (obj_t)i;
-			return 0;
+			if (rc == 0)
+				*out = (obj_t)i;
+			return rc;
 		}
 	}
 	/* a full name: "Class /Path" */
@@ -67,10 +65,22 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 		if (!same)
 			i = OBJ_NONE;
 	}
-	if (i != OBJ_NONE) {
-		*out = i;
-		return 0;
+	*out = i;
+	return i == OBJ_NONE;
+}
+
+int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize)
+{
+	int rc = query_find(v, sel, out);
+	if (rc <= 0)
+		return rc;
+	const char *s = sel[0] == '#' ? sel + 1 : sel;
+	if (*s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0') {
+		snprintf(err, errsize, "no object has index %s", s);
+		return 1;
 	}
+	const char *space = strchr(sel, ' ');
+	const char *path = space ? space + 1 : sel;
 	/* unknown: suggest objects whose name is the last component */
 	const char *leaf = path + strlen(path);
 	while (leaf > path && leaf[-1] != '.' && leaf[-1] != ':' && leaf[-1] != '/')
@@ -109,8 +119,10 @@ int edge_retains(const view *v, const edge *e, int dst_garbage)
 static int gc_root_edge(view *v, obj_t x, edge *out)
 {
 	edges in = {0};
-	if (v->incoming(v, x, &in))
+	if (v->incoming(v, x, &in)) {
+		edges_free(&in);
 		return -1;
+	}
 	int found = 0;
 	for (size_t k = 0; k < in.n && !found; k++)
 		if (in.v[k].type == EDGE_GC) {
@@ -410,8 +422,10 @@ int query_chains(view *v, obj_t x, int mode, size_t max, int external, size_t bu
 			continue; /* chains stop at roots */
 		}
 		edges in = {0};
-		if (v->incoming(v, s[at].obj, &in))
+		if (v->incoming(v, s[at].obj, &in)) {
+			edges_free(&in);
 			goto out;
+		}
 		for (size_t k = 0; k < in.n; k++) {
 			const edge *e = &in.v[k];
 			if (e->type == EDGE_GC || !edge_retains(v, e, o.garbage))
@@ -460,8 +474,10 @@ out:
 int query_direct(view *v, obj_t x, chains *out)
 {
 	edges in = {0};
-	if (v->incoming(v, x, &in))
+	if (v->incoming(v, x, &in)) {
+		edges_free(&in);
 		return -1;
+	}
 	for (size_t k = 0; k < in.n; k++) {
 		chain c = {0};
 		if (in.v[k].type == EDGE_GC) {

@@ -11,6 +11,9 @@
  * name ("Class /Path").  Returns 0 with *OUT set, or 1 with a one-line reason
  * in ERR (unknown, or ambiguous with candidates), or -1 on an error. */
 int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize);
+/* The same without the reason: 0 with *OUT set, 1 when SEL names no object
+ * (*OUT is OBJ_NONE), -1 on an error (in V's err). */
+int query_find(view *v, const char *sel, obj_t *out);
 
 /* A retention chain: NODES[0] is the root end, NODES[N-1] the object; HOPS[k]
  * leads from NODES[k] to NODES[k+1].  GC_ROOT: NODES[0] is held by an

@@ -124,5 +124,10 @@ void obj_info_free(obj_info *o);
 
 /* An analysed snapshot as a view: takes ownership of H and R. */
 view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize);
+/* The same, borrowing H and R (the caller frees them after closing the
+ * view); the indexes behind incoming() and findings() are built on first
+ * use, so opening costs nothing.  The view may add derived indexes to H
+ * (reverse rows, children) and removes those it added when it closes. */
+view *view_heap_borrow(heap *h, gc_result *r, char *err, size_t errsize);
 
 #endif

@@ -16,6 +16,9 @@ typedef struct heap_view {
 	findings f;           /* built at open, like the indexes: part of loading */
 	uint32_t *inst_start; /* objects by class */
 	obj_t *inst;
+	/* view_heap_borrow: H and R stay the caller's; the indexes and findings
+	 * are built on first use, and those the view built go at close */
+	int borrowed, indexed, built_reverse, built_children;
 } heap_view;
 
 #define HV(v) ((heap_view *)(v))
@@ -178,10 +181,25 @@ static int build_instances(heap_view *hv)
 	return 0;
 }
 
+/* The indexes incoming() needs (built at open, or on first use when borrowed). */
+static int ensure_indexed(heap_view *hv)
+{
+	if (hv->indexed)
+		return 0;
+	hv->built_reverse = !hv->h->rev_start;
+	hv->built_children = !hv->h->child_start;
+	if (heap_build_reverse(hv->h) || heap_build_children(hv->h) || build_instances(hv))
+		return -1;
+	hv->indexed = 1;
+	return 0;
+}
+
 static int hv_incoming(view *v, obj_t i, edges *out)
 {
 	heap_view *hv = HV(v);
 	const heap *h = hv->h;
+	if (ensure_indexed(hv))
+		goto oom;
 	/* merge three lists sorted by source: instances, children, reference rows */
 	uint32_t a = hv->inst_start[i], ae = hv->inst_start[i + 1];
 	uint32_t b = h->child_start[i], be = h->child_start[i + 1];
@@ -303,6 +321,10 @@ static int hv_cleared_to(view *v, obj_t i, edges *out)
 static int hv_findings(view *v, obj_t about, finding_rows *out)
 {
 	heap_view *hv = HV(v);
+	if (hv->borrowed && !hv->f.v && findings_collect(hv->h, hv->r, &hv->f)) {
+		snprintf(v->err, sizeof v->err, "out of memory");
+		return -1;
+	}
 	for (uint32_t k = 0; k < hv->f.n; k++) {
 		const finding *f = &hv->f.v[k];
 		if (about != OBJ_NONE && f->idx != about && f->other != about)
@@ -414,17 +436,31 @@ static void hv_close(view *v)
 {
 	heap_view *hv = HV(v);
 	findings_free(&hv->f);
-	gc_result_free(hv->r);
-	heap_free(hv->h);
-	free(hv->r);
-	free(hv->h);
+	if (hv->borrowed) {
+		heap *h = hv->h;
+		if (hv->built_reverse) {
+			free(h->rev_start); free(h->rev_src); free(h->rev_ref);
+			h->rev_start = h->rev_ref = NULL;
+			h->rev_src = NULL;
+		}
+		if (hv->built_children) {
+			free(h->child_start); free(h->child);
+			h->child_start = NULL;
+			h->child = NULL;
+		}
+	} else {
+		gc_result_free(hv->r);
+		heap_free(hv->h);
+		free(hv->r);
+		free(hv->h);
+	}
 	free(hv->inst_start);
 	free(hv->inst);
 	strpool_free(&v->pool);
 	free(hv);
 }
 
-view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize)
+static view *open_view(heap *h, gc_result *r, int borrowed, char *err, size_t errsize)
 {
 	heap_view *hv = calloc(1, sizeof *hv);
 	if (!hv) {
@@ -433,8 +469,9 @@ view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize)
 	}
 	hv->h = h;
 	hv->r = r;
+	hv->borrowed = borrowed;
 	/* the indexes every query needs, built once as part of loading */
-	if (heap_build_reverse(h) || heap_build_children(h) || build_instances(hv) || findings_collect(h, r, &hv->f)) {
+	if (!borrowed && (ensure_indexed(hv) || findings_collect(h, r, &hv->f))) {
 		snprintf(err, errsize, "out of memory indexing the heap");
 		free(hv->inst_start);
 		free(hv->inst);
@@ -458,4 +495,14 @@ view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize)
 	v->find_glob = hv_find_glob;
 	v->close = hv_close;
 	return v;
+}
+
+view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize)
+{
+	return open_view(h, r, 0, err, errsize);
+}
+
+view *view_heap_borrow(heap *h, gc_result *r, char *err, size_t errsize)
+{
+	return open_view(h, r, 1, err, errsize);
 }

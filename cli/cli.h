@@ -27,6 +27,9 @@ int cmd_why(int argc, char **argv);
 int cmd_clusters(int argc, char **argv);
 int cmd_findings(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_dominators(int argc, char **argv);
 
 extern const command commands[];
 const command *find_command(const char *name);
@@ -41,6 +44,9 @@ enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
 int parse_format(const char *s, int allow_csv, enum out_format *out);
 /* CSV string output (json_str is in query.h). */
 void csv_str(FILE *fp, const char *s);
+/* The display form of a name from a snapshot or database (escape.h), for
+ * printing as text or CSV: valid until four more calls. */
+const char *disp(const char *s);
 /* Parse a non-negative integer option value; -1 when bad. */
 long long parse_count(const char *s, long long max);
 
@@ -68,5 +74,9 @@ extern double answered_at;
 /* SEL (one object) or GLOB/CLS (many) into a malloc'd list; 0, or 1 after
  * printing the reason (unknown, ambiguous, none matched). */
 int select_objects(struct view *v, const char *sel, const char *glob, const char *cls, obj_t **out, size_t *n);
+/* What `path` prints for X by default: its status and its shortest
+ * retention chain (JSON: one object, preceded by a comma unless FIRST; CSV:
+ * the chain's rows). */
+int path_shortest(struct view *v, obj_t x, enum out_format fmt, int first);
 
 #endif

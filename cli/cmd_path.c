@@ -32,8 +32,11 @@ static int explain_unreachable(view *v, obj_t x, enum out_format fmt)
 		return die("%s", v->err);
 	}
 	obj_info me;
-	if (v->object(v, x, &me))
+	if (v->object(v, x, &me)) {
+		edges_free(&in);
+		edges_free(&elim);
 		return die("%s", v->err);
+	}
 	size_t shown = 0;
 	for (size_t k = 0; k < in.n && shown < 50; k++) {
 		const edge *e = &in.v[k];
@@ -144,6 +147,7 @@ static int path_one(view *v, obj_t x, enum path_mode mode, size_t max, int exter
 				  external, 0, &cs);
 	if (rc) {
 		obj_info_free(&o);
+		chains_free(&cs);
 		return die("%s", v->err);
 	}
 	const char *status = !o.reachable ? "unreachable" : RK_IS_ROOT(o.root_kind) ? "root"
@@ -184,6 +188,11 @@ static int path_one(view *v, obj_t x, enum path_mode mode, size_t max, int exter
 	chains_free(&cs);
 	obj_info_free(&o);
 	return rc;
+}
+
+int path_shortest(view *v, obj_t x, enum out_format fmt, int first)
+{
+	return path_one(v, x, PM_SHORTEST, 1, 0, fmt, first);
 }
 
 /* Arguments shared by path and why. */

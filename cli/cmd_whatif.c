@@ -1,0 +1,460 @@
+/* cmd_whatif.c — `ugc-analyze whatif`: what the GC would free if an object
+ * were garbage, lost its references or its root reasons, or if some
+ * references or an FGCObject were gone (shared/spec/dominators.md §3).
+ * The changes run through the real pipeline (analysis/whatif.c); the
+ * survivors among the objects aimed at are shown as `path` shows them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "escape.h"
+#include "query.h"
+#include "snapshot.h"
+#include "view_db.h"
+#include "whatif.h"
+
+/* One change as given on the command line. */
+typedef struct change_arg {
+	uint8_t kind; /* enum whatif_kind; WI_NULL_PROPERTY stands for both --null forms */
+	const char *arg;
+} change_arg;
+
+/* --null X.PROPERTY or X:N.  Returns 0, 1 after printing an error, 2 after
+ * a usage error. */
+static int resolve_null(view *v, heap *h, const char *arg, whatif_change *out)
+{
+	const char *colon = strrchr(arg, ':');
+	int rc = 0;
+	if (colon && colon[1] && colon[1 + strspn(colon + 1, "0123456789")] == '\0') {
+		char *left = strndup(arg, (size_t)(colon - arg));
+		obj_t x;
+		rc = left ? query_find(v, left, &x) : -1;
+		free(left);
+		if (rc < 0)
+			return die("%s", v->err[0] ? v->err : "out of memory");
+		if (rc == 0) {
+			long long n = parse_count(colon + 1, UINT32_MAX);
+			uint32_t have = h->ref_start[x + 1] - h->ref_start[x];
+			if (n < 0 || n >= have)
+				return die("--null %s: object #%d has %u reference record%s (numbered from 0)", arg, x, have,
+					   have == 1 ? "" : "s");
+			*out = (whatif_change){WI_NULL_RECORD, x, 0, (uint32_t)n};
+			return 0;
+		}
+	}
+	/* X.PROPERTY: the splits at a '.' whose left part names an object that
+	 * has references named by the right part */
+	int found = 0;
+	obj_t named = OBJ_NONE;
+	const char *named_prop = NULL, *last_dot = NULL;
+	for (const char *p = strchr(arg, '.'); p; p = strchr(p + 1, '.')) {
+		last_dot = p;
+		if (!p[1] || p == arg)
+			continue;
+		char *left = strndup(arg, (size_t)(p - arg));
+		obj_t x;
+		rc = left ? query_find(v, left, &x) : -1;
+		free(left);
+		if (rc < 0)
+			return die("%s", v->err[0] ? v->err : "out of memory");
+		if (rc)
+			continue;
+		named = x;
+		named_prop = p + 1;
+		whatif_change c = {WI_NULL_PROPERTY, x, strtab_find(&h->strings, p + 1, strlen(p + 1)), 0};
+		if (c.str == UINT32_MAX || c.str == 0 || whatif_count(h, &c) == 0)
+			continue;
+		if (found++ && (out->obj != c.obj || out->str != c.str))
+			return die("--null %s is ambiguous: object #%d's '%s' or object #%d's '%s'; name the object by "
+				   "index (#N.PROPERTY)", arg, out->obj, heap_str(h, out->str), c.obj, p + 1);
+		*out = c;
+	}
+	if (found)
+		return 0;
+	if (named != OBJ_NONE)
+		return die("--null %s: object #%d has no reference named '%s'", arg, named, named_prop);
+	if (!last_dot && !(colon && colon[1] && colon[1 + strspn(colon + 1, "0123456789")] == '\0'))
+		return usage_error("whatif", "--null takes OBJ.PROPERTY or OBJ:N, not '%s'", arg);
+	/* no object: say so with suggestions for the longest candidate */
+	char *left = strndup(arg, (size_t)((last_dot ? last_dot : colon) - arg));
+	char err[1024];
+	obj_t x;
+	rc = left ? query_select(v, left, &x, err, sizeof err) : -1;
+	free(left);
+	return die("--null %s: %s", arg, rc < 0 ? "out of memory" : err);
+}
+
+/* Resolve the changes against the heap (objects through V). */
+static int resolve(view *v, heap *h, const change_arg *a, size_t n, whatif_change *out)
+{
+	for (size_t k = 0; k < n; k++) {
+		char err[1024];
+		if (a[k].kind == WI_NULL_PROPERTY) {
+			int rc = resolve_null(v, h, a[k].arg, &out[k]);
+			if (rc)
+				return rc;
+		} else if (a[k].kind == WI_DROP_REFERENCER) {
+			uint32_t id = strtab_find(&h->strings, a[k].arg, strlen(a[k].arg));
+			out[k] = (whatif_change){WI_DROP_REFERENCER, OBJ_NONE, id, 0};
+			if (id == UINT32_MAX || id == 0 || whatif_count(h, &out[k]) == 0)
+				return die("--drop-referencer: no FGCObject referencer is named '%s'", a[k].arg);
+		} else {
+			obj_t x;
+			int rc = query_select(v, a[k].arg, &x, err, sizeof err);
+			if (rc)
+				return die("--%s: %s", whatif_kind_names[a[k].kind], rc < 0 ? v->err : err);
+			out[k] = (whatif_change){a[k].kind, x, 0, 0};
+		}
+	}
+	return 0;
+}
+
+typedef struct report {
+	const heap *h;
+	const gc_result *before;
+	whatif_result *w;
+	enum out_format fmt;
+	size_t limit;
+	uint64_t reach_before[2], reach_after[2]; /* objects, bytes */
+} report;
+
+static void reachable_totals(const heap *h, const uint8_t *reachable, uint64_t out[2])
+{
+	out[0] = out[1] = 0;
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (h->cls[i] != OBJ_FREE && reachable[i]) {
+			out[0]++;
+			out[1] += h->size[i];
+		}
+}
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+/* OBJS grouped by class: the top R->limit by bytes, with the class count. */
+static int print_by_class(const report *r, const char *what, const obj_t *objs, uint32_t n, uint64_t bytes)
+{
+	const heap *h = r->h;
+	uint32_t *count = calloc((size_t)h->slots + 1, sizeof *count);
+	uint64_t *sum = calloc((size_t)h->slots + 1, sizeof *sum);
+	uint32_t *top = NULL;
+	size_t classes = 0, shown = 0;
+	if (count && sum) {
+		for (uint32_t k = 0; k < n; k++) {
+			classes += count[h->cls[objs[k]]]++ == 0;
+			sum[h->cls[objs[k]]] += h->size[objs[k]];
+		}
+		top = malloc((classes + 1) * sizeof *top);
+	}
+	if (!top) {
+		free(count);
+		free(sum);
+		return die("out of memory");
+	}
+	shown = top_indexes(count, sum, h->slots, r->limit ? r->limit : classes, top);
+	char name[HEAP_NAME_MAX], shownname[4 * HEAP_NAME_MAX];
+	if (r->fmt == FMT_TEXT) {
+		printf("%s: %u object%s, %llu bytes (%.2f MiB)", what, n, n == 1 ? "" : "s", (unsigned long long)bytes,
+		       mib(bytes));
+		if (n)
+			printf(", %zu class%s\n  %14s %9s  class\n", classes, classes == 1 ? "" : "es", "bytes", "objects");
+		else
+			printf("\n");
+	} else if (r->fmt == FMT_JSON) {
+		printf(",\"%s\":{\"objects\":%u,\"bytes\":%llu,\"classes\":%zu,\"by_class\":[", what, n,
+		       (unsigned long long)bytes, classes);
+	} else {
+		printf("%s,,,%u,%llu,\n", what, n, (unsigned long long)bytes);
+	}
+	for (size_t k = 0; k < shown; k++) {
+		obj_t c = (obj_t)top[k];
+		heap_name(h, c, name, sizeof name);
+		view_copy(shownname, sizeof shownname, name);
+		if (r->fmt == FMT_TEXT) {
+			printf("  %14llu %9u  %s\n", (unsigned long long)sum[c], count[c], shownname);
+		} else if (r->fmt == FMT_JSON) {
+			printf("%s{\"class_idx\":%d,\"class\":", k ? "," : "", c);
+			json_str(stdout, shownname);
+			printf(",\"objects\":%u,\"bytes\":%llu}", count[c], (unsigned long long)sum[c]);
+		} else {
+			printf("%s_class,%d,", what, c);
+			csv_str(stdout, shownname);
+			printf(",%u,%llu,\n", count[c], (unsigned long long)sum[c]);
+		}
+	}
+	if (r->fmt == FMT_TEXT && shown < classes)
+		printf("  (and %zu more class%s)\n", classes - shown, classes - shown == 1 ? "" : "es");
+	if (r->fmt == FMT_JSON)
+		printf("]}");
+	free(count);
+	free(sum);
+	free(top);
+	return 0;
+}
+
+/* One line (or JSON object, or CSV row) about each change. */
+static void print_changes(const report *r, view *v, const whatif_change *c, size_t n)
+{
+	const heap *h = r->h;
+	if (r->fmt == FMT_TEXT)
+		printf("what if:\n");
+	if (r->fmt == FMT_JSON)
+		printf("\"changes\":[");
+	for (size_t k = 0; k < n; k++) {
+		uint32_t removed = whatif_count(h, &c[k]);
+		obj_info o;
+		int have = c[k].obj != OBJ_NONE && v->object(v, c[k].obj, &o) == 0;
+		char what[VIEW_TEXT] = "";
+		if (c[k].kind == WI_NULL_PROPERTY || c[k].kind == WI_DROP_REFERENCER)
+			view_copy(what, sizeof what, heap_str(h, c[k].str));
+		else if (c[k].kind == WI_NULL_RECORD)
+			snprintf(what, sizeof what, "%u", c[k].record);
+		if (r->fmt == FMT_TEXT) {
+			printf("  --%s", whatif_kind_names[c[k].kind]);
+			if (have)
+				printf(" #%d %s %s", o.idx, o.class_name, o.path);
+			if (c[k].kind == WI_NULL_PROPERTY)
+				printf(" property %s", what);
+			else if (c[k].kind == WI_NULL_RECORD)
+				printf(" record %s", what);
+			else if (c[k].kind == WI_DROP_REFERENCER)
+				printf(" %s", what);
+			printf(": %u reference%s removed\n", removed, removed == 1 ? "" : "s");
+		} else if (r->fmt == FMT_JSON) {
+			printf("%s{\"change\":\"%s\",\"idx\":", k ? "," : "", whatif_kind_names[c[k].kind]);
+			if (have) {
+				printf("%d,\"path\":", o.idx);
+				json_str(stdout, o.path);
+			} else {
+				printf("null");
+			}
+			if (c[k].kind == WI_NULL_RECORD) {
+				printf(",\"record\":%u", c[k].record);
+			} else if (c[k].kind == WI_NULL_PROPERTY || c[k].kind == WI_DROP_REFERENCER) {
+				printf(",\"%s\":", c[k].kind == WI_DROP_REFERENCER ? "referencer" : "property");
+				json_str(stdout, what);
+			}
+			printf(",\"references_removed\":%u}", removed);
+		} else {
+			/* change,IDX,PATH,REMOVED,,KIND[ PROPERTY|RECORD|REFERENCER] */
+			printf("change,");
+			if (have) {
+				printf("%d,", o.idx);
+				csv_str(stdout, o.path);
+			} else {
+				printf(",");
+			}
+			char detail[VIEW_TEXT + 32];
+			snprintf(detail, sizeof detail, "%s%s%s", whatif_kind_names[c[k].kind], what[0] ? " " : "", what);
+			printf(",%u,,", removed);
+			csv_str(stdout, detail);
+			printf("\n");
+		}
+		if (have)
+			obj_info_free(&o);
+	}
+	if (r->fmt == FMT_JSON)
+		printf("]");
+}
+
+/* Each object aimed at: freed, or what keeps it now (as `path` shows it). */
+static int print_targets(const report *r, view *after, const obj_t *t, uint32_t n)
+{
+	const whatif_result *w = r->w;
+	if (r->fmt == FMT_TEXT)
+		printf("aimed at:\n");
+	if (r->fmt == FMT_JSON)
+		printf(",\"targets\":[");
+	size_t shown = r->limit && r->limit < n ? r->limit : n;
+	for (size_t k = 0; k < shown; k++) {
+		obj_t x = t[k];
+		int survives = w->after.reachable[x], was = r->before->reachable[x];
+		if (r->fmt == FMT_JSON) {
+			int rc = path_shortest(after, x, FMT_JSON, k == 0);
+			if (rc)
+				return rc;
+			continue;
+		}
+		obj_info o;
+		if (after->object(after, x, &o))
+			return die("%s", after->err);
+		if (r->fmt == FMT_CSV) {
+			printf("target,%d,", x);
+			csv_str(stdout, o.path);
+			printf(",1,%u,%s\n", o.size, survives ? "survives" : was ? "freed" : "unreachable-before");
+		} else if (!survives) {
+			printf("#%d %s %s: %s\n", x, o.class_name, o.path,
+			       was ? "freed" : "unreachable before the change too");
+		}
+		obj_info_free(&o);
+		if (r->fmt == FMT_TEXT && survives) {
+			int rc = path_shortest(after, x, FMT_TEXT, k == 0);
+			if (rc)
+				return rc;
+		}
+	}
+	if (r->fmt == FMT_TEXT && shown < n)
+		printf("(and %zu more)\n", (size_t)n - shown);
+	if (r->fmt == FMT_JSON)
+		printf("]");
+	return 0;
+}
+
+static int print_report(report *r, view *before, const whatif_change *c, size_t n, const char *input)
+{
+	whatif_result *w = r->w;
+	reachable_totals(r->h, r->before->reachable, r->reach_before);
+	reachable_totals(r->h, w->after.reachable, r->reach_after);
+	obj_t *targets;
+	uint32_t ntargets;
+	if (whatif_targets(r->h, c, n, &targets, &ntargets))
+		return die("out of memory");
+	if (r->fmt == FMT_JSON) {
+		printf("{\"input\":");
+		json_str(stdout, input);
+		printf(",");
+	} else if (r->fmt == FMT_CSV) {
+		printf("row,idx,name,objects,bytes,detail\n");
+	}
+	print_changes(r, before, c, n);
+	const char *names[2] = {"before", "after"};
+	uint64_t *tot[2] = {r->reach_before, r->reach_after};
+	for (int k = 0; k < 2; k++) {
+		if (r->fmt == FMT_TEXT)
+			printf("%-7s %llu objects reachable (%.2f MiB)\n", names[k], (unsigned long long)tot[k][0],
+			       mib(tot[k][1]));
+		else if (r->fmt == FMT_JSON)
+			printf(",\"%s\":{\"reachable\":%llu,\"bytes\":%llu}", names[k], (unsigned long long)tot[k][0],
+			       (unsigned long long)tot[k][1]);
+		else
+			printf("%s,,,%llu,%llu,\n", names[k], (unsigned long long)tot[k][0], (unsigned long long)tot[k][1]);
+	}
+	int rc = print_by_class(r, "freed", w->lost, w->nlost, w->lost_bytes);
+	if (rc == 0 && (w->ngained || r->fmt != FMT_TEXT))
+		rc = print_by_class(r, "gained", w->gained, w->ngained, w->gained_bytes);
+	if (rc == 0 && r->fmt == FMT_TEXT && w->ngained)
+		printf("  (made reachable by the change: only cluster lists can do that)\n");
+	view *after = NULL;
+	if (rc == 0) {
+		char err[256];
+		after = view_heap_borrow(&w->shown, &w->after, err, sizeof err);
+		rc = after ? print_targets(r, after, targets, ntargets) : die("%s", err);
+	}
+	if (after)
+		after->close(after);
+	if (rc == 0 && r->fmt == FMT_JSON)
+		printf("}\n");
+	free(targets);
+	return rc;
+}
+
+/* The heap and the options of the run to compare with: a snapshot with its
+ * mode's keep flags, or --keep-flags.  0, or 1 after printing the error. */
+static int load_input(const char *path, heap *h, gc_options *opt, const char *keep_arg, uint32_t keep)
+{
+	if (is_sqlite_file(path))
+		return die("%s: whatif reads snapshots, not databases", path);
+	if (load_or_die(path, h))
+		return 1;
+	opt->mode = h->mode;
+	opt->keep_flags = keep_arg ? keep : gc_default_keep_flags(h->mode);
+	return 0;
+}
+
+int cmd_whatif(int argc, char **argv)
+{
+	const char *input = NULL, *keep_arg = NULL;
+	enum out_format fmt = FMT_TEXT;
+	long long threads = default_threads(), limit = 10;
+	change_arg *args = calloc((size_t)argc + 1, sizeof *args);
+	size_t nargs = 0;
+	if (!args)
+		return die("out of memory");
+	static const struct { const char *opt; uint8_t kind; } opts[] = {
+		{"--garbage", WI_GARBAGE}, {"--cut", WI_CUT}, {"--unroot", WI_UNROOT},
+		{"--null", WI_NULL_PROPERTY}, {"--drop-referencer", WI_DROP_REFERENCER},
+	};
+	int rc = 0;
+	for (int i = 1; i < argc && rc == 0; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc, known = 0;
+		for (size_t k = 0; k < sizeof opts / sizeof opts[0] && !known; k++)
+			if (strcmp(a, opts[k].opt) == 0) {
+				known = 1;
+				if (!more)
+					rc = usage_error("whatif", "%s needs a value", a);
+				else
+					args[nargs++] = (change_arg){opts[k].kind, argv[++i]};
+			}
+		if (known)
+			continue;
+		if (strcmp(a, "--format") == 0 && more) {
+			if (parse_format(argv[++i], 1, &fmt))
+				rc = usage_error("whatif", "--format is text, json or csv");
+		} else if (strcmp(a, "--threads") == 0 && more) {
+			if ((threads = parse_count(argv[++i], 64)) < 1)
+				rc = usage_error("whatif", "--threads takes a number from 1 to 64");
+		} else if (strcmp(a, "--limit") == 0 && more) {
+			if ((limit = parse_count(argv[++i], 1000000000)) < 0)
+				rc = usage_error("whatif", "--limit takes a number (0: all)");
+		} else if (strcmp(a, "--keep-flags") == 0 && more) {
+			keep_arg = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			rc = usage_error("whatif", "unknown option '%s' or missing value", a);
+		} else if (!input) {
+			input = a;
+		} else {
+			rc = usage_error("whatif", "too many arguments: '%s' (changes are options: --cut OBJ, ...)", a);
+		}
+	}
+	uint32_t keep = 0;
+	char bad[256];
+	if (rc == 0 && keep_arg && strcmp(keep_arg, "-") && flags_parse_object(keep_arg, &keep, bad, sizeof bad))
+		rc = usage_error("whatif", "--keep-flags: '%s' is not an RF_ object flag", bad);
+	if (rc == 0 && !input)
+		rc = usage_error("whatif", "needs INPUT");
+	if (rc == 0 && nargs == 0)
+		rc = usage_error("whatif", "needs at least one change (--garbage, --cut, --unroot, --null, --drop-referencer)");
+	if (rc) {
+		free(args);
+		return rc;
+	}
+	heap h;
+	gc_options opt = {MODE_GAME, 0, (int)threads, 0};
+	if (load_input(input, &h, &opt, keep_arg, keep)) {
+		free(args);
+		return 1;
+	}
+	gc_result before;
+	whatif_change *changes = calloc(nargs, sizeof *changes);
+	view *v = NULL;
+	char err[256];
+	if (!changes || gc_run(&h, &opt, &before)) {
+		free(changes);
+		free(args);
+		heap_free(&h);
+		return die("out of memory running the GC on %s", input);
+	}
+	v = view_heap_borrow(&h, &before, err, sizeof err);
+	rc = v ? resolve(v, &h, args, nargs, changes) : die("%s", err);
+	input_ready_at = now_seconds();
+	whatif_result w;
+	if (rc == 0 && whatif_run(&h, &before, &opt, changes, nargs, &w))
+		rc = die("out of memory running the changed GC");
+	if (rc == 0) {
+		report r = {&h, &before, &w, fmt, (size_t)limit, {0, 0}, {0, 0}};
+		rc = print_report(&r, v, changes, nargs, input);
+		fflush(stdout);
+		answered_at = now_seconds();
+		whatif_free(&w);
+	}
+	if (v)
+		v->close(v);
+	gc_result_free(&before);
+	heap_free(&h);
+	free(changes);
+	free(args);
+	return rc;
+}
