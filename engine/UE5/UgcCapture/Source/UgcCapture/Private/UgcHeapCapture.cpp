@@ -219,6 +219,21 @@ int32 CountUnreachable()
 	return N;
 }
 
+// The immutable reference the GC adds in editor builds besides Class and
+// Outer (research notes: HandleImmutableReference for ExternalPackage).
+// UNCONFIRMED: that UObjectBaseUtility::GetExternalPackageInternal() is the
+// public reader 5.5 has for it (the notes name the reference, not the call).
+const UObject* ExternalPackage(const UObject* Obj)
+{
+#if WITH_EDITOR
+	if (Obj->HasAnyFlags(RF_HasExternalPackage))
+	{
+		return Obj->GetExternalPackageInternal();
+	}
+#endif
+	return nullptr;
+}
+
 // Bytes the object alone accounts for, as ObjectMemoryAnalyzer counts them.
 uint64 ObjectSize(UObject* Obj)
 {
@@ -269,6 +284,7 @@ int WriteObjects(FUgcSink& Sink, bool bSizes)
 			break;
 		}
 		// Class and Outer are implicit immutable references: not written.
+		Sink.Ref(Rec.index, ExternalPackage(Obj), UGC_REF_IMMUTABLE, nullptr);
 		Archive.From = Rec.index;
 		Obj->GetClass()->SerializeBin(Archive, Obj);
 		// The FGCObject referencer's references are written as "g" records
