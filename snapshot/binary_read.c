@@ -79,6 +79,20 @@ static void *worker(void *arg)
 /* Check element K of section S: report its offset as the section's start. */
 #define BAD(s, ...) fail(err, errsize, path, sec[s].offset, __VA_ARGS__)
 
+/* Bytes the number suffix "_N" of an FName adds (NUM: 0 none, else N + 1). */
+static uint32_t suffix_len(uint32_t num)
+{
+	if (num == 0)
+		return 0;
+	uint32_t n = 2; /* "_" and the first digit */
+	for (uint32_t v = (num - 1) / 10; v; v /= 10)
+		n++;
+	return n;
+}
+
+/* A property or referencer name (a string id already in range) within the format's limit. */
+static int prop_ok(const strtab *t, uint32_t id) { return strtab_len(t, id) <= PROP_LEN_MAX; }
+
 static int check_columns(const char *path, heap *h, const struct bin_section *sec, char *err, size_t errsize)
 {
 	const strtab *t = &h->strings;
@@ -87,6 +101,9 @@ static int check_columns(const char *path, heap *h, const struct bin_section *se
 	for (uint32_t k = 0; k < t->count; k++) /* each end checked before the byte before it is read */
 		if (t->off[k + 1] <= t->off[k] || t->off[k + 1] > t->arena_len || t->arena[t->off[k + 1] - 1] != '\0')
 			return BAD(SEC_STR_OFFSETS, "section string_offsets: string %u is malformed", k);
+	for (uint32_t k = 1; k < t->count; k++) /* what the text format can say: no NUL, and "" is string 0 */
+		if (t->off[k + 1] - t->off[k] < 2 || memchr(t->arena + t->off[k], '\0', t->off[k + 1] - t->off[k] - 1))
+			return BAD(SEC_STR_BYTES, "section string_bytes: string %u is empty or holds a NUL byte", k);
 	if (h->engine >= t->count || h->label >= t->count)
 		return fail(err, errsize, path, 16, "header: engine or label string id out of range");
 	uint32_t objects = 0;
@@ -99,6 +116,8 @@ static int check_columns(const char *path, heap *h, const struct bin_section *se
 		objects++;
 		if (h->name[i] == 0 || h->name[i] >= t->count || h->name_num[i] > 0x7fffffff)
 			return BAD(SEC_NAME, "section name: object %u has a bad name", i);
+		if (strtab_len(t, h->name[i]) + suffix_len(h->name_num[i]) > NAME_LEN_MAX)
+			return BAD(SEC_NAME, "section name: object %u's name is longer than %d bytes", i, NAME_LEN_MAX);
 		if ((h->oflags[i] & ~RF_KNOWN_MASK) || (h->iflags[i] & ~IF_ALL) || (h->traits[i] & ~TR_ALL))
 			return BAD(SEC_OFLAGS, "flags: object %u has unknown flag bits", i);
 		if (h->ref_start[i + 1] < h->ref_start[i])
@@ -111,17 +130,18 @@ static int check_columns(const char *path, heap *h, const struct bin_section *se
 	for (uint32_t k = 0; k < h->nrefs; k++) {
 		if (!heap_exists(h, h->ref_dst[k]))
 			return BAD(SEC_REF_DST, "section ref_dst: reference %u targets %d, not an object", k, h->ref_dst[k]);
-		if (h->ref_kind[k] >= REF_KIND_COUNT || h->ref_prop[k] >= t->count)
+		if (h->ref_kind[k] >= REF_KIND_COUNT || h->ref_prop[k] >= t->count || !prop_ok(t, h->ref_prop[k]))
 			return BAD(SEC_REF_KIND, "section ref_kind/ref_prop: reference %u is malformed", k);
 	}
 	for (uint32_t k = 0; k < h->ndangling; k++) {
 		const dangling_ref *d = &h->dangling[k];
 		if (!heap_exists(h, d->src) || heap_exists(h, d->dst) || d->dst < 0 || d->kind >= REF_KIND_COUNT ||
-		    d->prop >= t->count)
+		    d->prop >= t->count || !prop_ok(t, d->prop))
 			return BAD(SEC_DANGLING, "section dangling: record %u is malformed", k);
 	}
 	for (uint32_t k = 0; k < h->ngcrefs; k++)
-		if (h->gcrefs[k].referencer >= t->count || h->gcrefs[k].prop >= t->count || h->gcrefs[k].dst < 0)
+		if (h->gcrefs[k].referencer == 0 || h->gcrefs[k].referencer >= t->count || h->gcrefs[k].prop >= t->count ||
+		    !prop_ok(t, h->gcrefs[k].referencer) || !prop_ok(t, h->gcrefs[k].prop) || h->gcrefs[k].dst < 0)
 			return BAD(SEC_GCREFS, "section gcrefs: record %u is malformed", k);
 	for (uint32_t k = 0; k < h->nclusters; k++) {
 		const cluster *c = &h->clusters[k];

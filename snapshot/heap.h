@@ -157,8 +157,14 @@ int heap_index_clusters(heap *h);
 int heap_build_reverse(heap *h);
 int heap_build_children(heap *h);
 
-/* Names.  A name buffer of NAME_MAX bytes holds any FName. */
+/* Names.  A name buffer of HEAP_NAME_MAX bytes holds any FName: both
+ * readers refuse the names and strings longer than the engine allows
+ * (shared/spec/text-format.md): an FName, number suffix included, at most
+ * NAME_LEN_MAX bytes; a property or FGCObject referencer name at most
+ * PROP_LEN_MAX. */
 #define HEAP_NAME_MAX 4096
+#define NAME_LEN_MAX 1023
+#define PROP_LEN_MAX 4096
 /* Split an FName "Base_12" into base and number the engine's way. */
 void fname_split(const char *s, size_t len, size_t *base_len, uint32_t *number);
 /* Write object I's name into BUF (cap bytes); returns the length. */

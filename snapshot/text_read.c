@@ -170,11 +170,19 @@ static uint32_t intern(parser *p, const char *s, size_t len)
 	return id;
 }
 
-/* Intern an escaped field; UINT32_MAX on error. */
-static uint32_t intern_field(parser *p, field f, const char *rec, const char *what)
+/* Refuse a decoded field of N bytes longer than MAX. */
+static int too_long(parser *p, long n, size_t max, const char *rec, const char *what)
+{
+	if ((size_t)n <= max)
+		return 0;
+	return fail(p, "%s: %s is %ld bytes long, more than the %zu the engine allows", rec, what, n, max);
+}
+
+/* Intern an escaped field of at most MAX bytes once decoded; UINT32_MAX on error. */
+static uint32_t intern_field(parser *p, field f, const char *rec, const char *what, size_t max)
 {
 	long n = unescape(p, f, rec, what);
-	if (n < 0)
+	if (n < 0 || too_long(p, n, max, rec, what))
 		return UINT32_MAX;
 	return intern(p, p->scratch, (size_t)n);
 }
@@ -242,7 +250,7 @@ static int parse_object(parser *p, const char *cur, const char *eol)
 	if (h->cls[idx] != OBJ_FREE)
 		return fail(p, "o: duplicate INDEX %d", idx);
 	long nl = unescape(p, f[4], "o", "NAME");
-	if (nl < 0)
+	if (nl < 0 || too_long(p, nl, NAME_LEN_MAX, "o", "NAME"))
 		return -1;
 	size_t base_len;
 	fname_split(p->scratch, (size_t)nl, &base_len, &h->name_num[idx]);
@@ -295,7 +303,7 @@ static int optional_property(parser *p, const char **cur, const char *eol, const
 	*prop = 0;
 	if (!next_field(cur, eol, &f) || is_none(f))
 		goto done;
-	*prop = intern_field(p, f, rec, "PROPERTY");
+	*prop = intern_field(p, f, rec, "PROPERTY", PROP_LEN_MAX);
 	if (*prop == UINT32_MAX)
 		return -1;
 done:
@@ -331,7 +339,7 @@ static int parse_gcref(parser *p, const char *cur, const char *eol)
 	for (int k = 0; k < 2; k++)
 		if (!next_field(&cur, eol, &f[k]))
 			return fail(p, "g: expected NAME TO [PROPERTY]");
-	uint32_t name = intern_field(p, f[0], "g", "NAME");
+	uint32_t name = intern_field(p, f[0], "g", "NAME", PROP_LEN_MAX);
 	if (name == UINT32_MAX)
 		return -1;
 	obj_t to;
@@ -420,7 +428,7 @@ static uint32_t header_text(parser *p, const char *cur, const char *eol, const c
 	while (e > cur && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 		e--;
 	field f = {cur, (size_t)(e - cur)};
-	return intern_field(p, f, rec, "TEXT");
+	return intern_field(p, f, rec, "TEXT", SIZE_MAX);
 }
 
 static int header_once(parser *p, int *seen, const char *rec)

@@ -143,3 +143,121 @@ TEST(zstd_text_larger_than_its_first_buffer_loads)
 	CHECK(strstr(err, ":1: NUL byte") != NULL);
 	unlink(path);
 }
+
+/* A text snapshot: the 8-line PRELUDE, then on line 9 an object whose NAME
+ * is LEN bytes of 'N', on line 10 an "r" record whose PROPERTY and on line 11
+ * a "g" record whose NAME are PLEN bytes of 'p'. */
+static char *long_names_text(size_t len, size_t plen)
+{
+	size_t cap = strlen(PRELUDE) + len + 2 * plen + 128;
+	char *t = malloc(cap);
+	if (!t)
+		return NULL;
+	size_t n = (size_t)snprintf(t, cap, "%so 11 1 4 10 ", PRELUDE);
+	memset(t + n, 'N', len);
+	n += len;
+	n += (size_t)snprintf(t + n, cap - n, " 1 -\nr 11 10 strong ");
+	memset(t + n, 'p', plen);
+	n += plen;
+	n += (size_t)snprintf(t + n, cap - n, "\ng ");
+	memset(t + n, 'p', plen);
+	n += plen;
+	snprintf(t + n, cap - n, " 11\n");
+	return t;
+}
+
+/* Issue 8 item 7: the format's length limits (NAME at most 1023 bytes,
+ * PROPERTY and referencer names at most 4096) are enforced, naming the line. */
+TEST(text_length_limits_are_enforced)
+{
+	struct { size_t len, plen; const char *want; } cases[] = {
+		{1023, 4096, NULL},
+		{1024, 10, "x:9: o: NAME is 1024 bytes long, more than the 1023 the engine allows"},
+		{10, 4097, "x:10: r: PROPERTY is 4097 bytes long, more than the 4096 the engine allows"},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char *t = long_names_text(cases[c].len, cases[c].plen), err[512] = "";
+		heap h;
+		heap_init(&h);
+		int rc = text_parse("x", t, strlen(t), &h, err, sizeof err);
+		CHECK(rc == (cases[c].want ? -1 : 0));
+		if (cases[c].want)
+			CHECK_STR(err, cases[c].want);
+		else
+			CHECK(h.objects == 7 && strtab_len(&h.strings, h.name[11]) == 1023);
+		heap_free(&h);
+		free(t);
+	}
+	/* a g record's NAME: the r record is fine, the g record too long */
+	char *t = long_names_text(10, 4096), err[512] = "";
+	char *g = strstr(t, "\ng ") + 3;
+	memmove(g + 1, g, strlen(g) + 1);
+	*g = 'q'; /* 4097 bytes */
+	heap h;
+	heap_init(&h);
+	CHECK(text_parse("x", t, strlen(t), &h, err, sizeof err) == -1);
+	CHECK_STR(err, "x:11: g: NAME is 4097 bytes long, more than the 4096 the engine allows");
+	heap_free(&h);
+	free(t);
+}
+
+/* Parse the binary form of H; the error into ERR. */
+static int binary_of(const heap *h, char *err, size_t errsize)
+{
+	char *bin = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&bin, &len);
+	int rc = binary_write(h, f, err, errsize);
+	fclose(f);
+	heap b;
+	heap_init(&b);
+	if (rc == 0)
+		rc = binary_parse("x.ugcs", (unsigned char *)bin, len, &b, err, errsize);
+	heap_free(&b);
+	free(bin);
+	return rc;
+}
+
+/* An empty string that is not string 0 cannot be written as text. */
+static void empty_string(uint32_t *hdr, bin_part *parts)
+{
+	(void)hdr;
+	uint32_t *off = (uint32_t *)parts[SEC_STR_OFFSETS].data;
+	unsigned char *arena = (unsigned char *)parts[SEC_STR_BYTES].data;
+	arena[off[1]] = '\0'; /* string 1 becomes "", string 2 starts right after */
+	off[2] = off[1] + 1;
+}
+
+/* Issue 8 item 7: binary strings with NUL bytes or empty, and names over the
+ * limit, were loaded and then written as text that cannot be read back; the
+ * binary reader now refuses what the text format cannot say. */
+TEST(binary_strings_the_text_cannot_hold_are_refused)
+{
+	heap h;
+	char err[512];
+	CHECK(load_heap("o 11 1 4 10 Alpha 1 -\nr 11 10 strong Prop\ng Referencer 11 Held\n", &h) == 0);
+	CHECK(binary_of(&h, err, sizeof err) == 0);
+	/* a NUL byte inside the property name "Prop" */
+	uint32_t prop = h.ref_prop[h.ref_start[11]];
+	h.strings.arena[h.strings.off[prop] + 1] = '\0';
+	CHECK(binary_of(&h, err, sizeof err) == -1);
+	CHECK(strstr(err, "x.ugcs: offset ") == err && strstr(err, "empty or holds a NUL byte") != NULL);
+	h.strings.arena[h.strings.off[prop] + 1] = 'r';
+	/* a name of 1020 bytes plus the suffix "_999" (1024 in all) */
+	char big[1021];
+	memset(big, 'N', 1020);
+	big[1020] = '\0';
+	h.name[11] = strtab_intern(&h.strings, big, 1020);
+	h.name_num[11] = 1000;
+	CHECK(binary_of(&h, err, sizeof err) == -1);
+	CHECK(strstr(err, "object 11's name is longer than 1023 bytes") != NULL);
+	h.name_num[11] = 100; /* "_99": 1023 bytes, allowed */
+	CHECK(binary_of(&h, err, sizeof err) == 0);
+	heap_free(&h);
+	/* an empty string that is not string 0 */
+	size_t len;
+	unsigned char *bin = small_binary(&len);
+	CHECK(bin && reframed_parse(bin, len, empty_string, err, sizeof err) == -1);
+	CHECK(strstr(err, "string 1 is empty or holds a NUL byte") != NULL);
+	free(bin);
+}
