@@ -598,7 +598,7 @@ out:
 
 void dom_free(dom_result *d)
 {
-	free(d->idom); free(d->retained); free(d->package); free(d->classes); free(d->packages); free(d->pairs);
+	free(d->idom); free(d->retained); free(d->package); free(d->size); free(d->classes); free(d->packages); free(d->pairs);
 	memset(d, 0, sizeof *d);
 }
 

@@ -54,7 +54,10 @@ typedef struct dom_result {
 	uint32_t slots;
 	obj_t *idom;          /* per slot: immediate dominator, DOM_TOP, or OBJ_NONE when unreached */
 	uint64_t *retained;   /* per slot: retained bytes (0 when unreached) */
-	obj_t *package;       /* per slot: outermost package (OBJ_NONE for a free slot) */
+	obj_t *package;       /* per slot: outermost package (OBJ_NONE for a free slot);
+			       * NULL when read from a database */
+	uint32_t *size;       /* per slot: shallow bytes, when read from a database (else NULL:
+			       * the heap has them) */
 	uint32_t reached;     /* objects the graph reaches */
 	uint64_t reached_bytes;
 	dom_group *classes, *packages; /* by retained bytes, largest first */

@@ -9,6 +9,7 @@
 
 #include "after.h"
 #include "cli.h"
+#include "dominators.h"
 #include "findings.h"
 #include "gc.h"
 #include "publish.h"
@@ -53,7 +54,7 @@ static void print_top_purged(const heap *h, const gc_result *r, int top)
 	size_t n = top_indexes(count, bytes, h->slots, top < 16 ? (size_t)top : 16, best);
 	for (size_t t = 0; t < n; t++) {
 		heap_name(h, (obj_t)best[t], name, sizeof name);
-		printf("%s %s %u (%.2f MiB)", t ? "," : "", name, count[best[t]], mib(bytes[best[t]]));
+		printf("%s %s %u (%.2f MiB)", t ? "," : "", disp(name), count[best[t]], mib(bytes[best[t]]));
 	}
 	printf("%s\n", r->npurged ? "" : " none");
 	free(bytes);
@@ -66,7 +67,7 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 	char keep[FLAGS_MAX];
 	flags_format(keep, opt->keep_flags, 0, 0);
 	printf("LogGarbage: %s: engine %s, mode %s, keep flags %s\n", path,
-	       h->engine ? heap_str(h, h->engine) : "unknown", opt->mode == MODE_EDITOR ? "editor" : "game", keep);
+	       h->engine ? disp(heap_str(h, h->engine)) : "unknown", opt->mode == MODE_EDITOR ? "editor" : "game", keep);
 	uint32_t disregard = 0;
 	for (uint32_t i = 0; i < h->slots && (obj_t)i < h->first_gc_index; i++)
 		disregard += h->cls[i] != OBJ_FREE;
@@ -96,6 +97,19 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 	       t->purge, t->distances);
 }
 
+/* The largest retainers, as the summary's last lines. */
+static void print_retention(const heap *h, const dom_result *d)
+{
+	char name[HEAP_NAME_MAX];
+	printf("LogGarbage: retention (policy %s, %.3f s): %u objects reached, %.2f MiB; largest by class:",
+	       dom_policy_names[d->policy], d->seconds, d->reached, mib(d->reached_bytes));
+	for (uint32_t k = 0; k < d->nclasses && k < 5; k++) {
+		heap_name(h, d->classes[k].key, name, sizeof name);
+		printf("%s %s %.2f MiB", k ? "," : "", disp(name), mib(d->classes[k].retained));
+	}
+	printf("\n");
+}
+
 static int exists(const char *path)
 {
 	struct stat st;
@@ -105,7 +119,7 @@ static int exists(const char *path)
 int cmd_analyze(int argc, char **argv)
 {
 	const char *snap = NULL, *db = NULL, *after = NULL, *mode = NULL, *keep = NULL;
-	int force = 0, quiet = 0;
+	int force = 0, quiet = 0, policy = POLICY_GC;
 	long long threads = default_threads();
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -118,7 +132,10 @@ int cmd_analyze(int argc, char **argv)
 			mode = argv[++i];
 		else if (strcmp(a, "--keep-flags") == 0 && more)
 			keep = argv[++i];
-		else if (strcmp(a, "--threads") == 0 && more) {
+		else if (strcmp(a, "--policy") == 0 && more) {
+			if ((policy = dom_policy_parse(argv[++i])) < 0)
+				return usage_error("analyze", "--policy is gc, refs, refs+weak or refs+weak+soft, not '%s'", argv[i]);
+		} else if (strcmp(a, "--threads") == 0 && more) {
 			if ((threads = parse_count(argv[++i], 64)) < 1)
 				return usage_error("analyze", "--threads takes a number from 1 to 64");
 		} else if (strcmp(a, "--force") == 0)
@@ -173,8 +190,17 @@ int cmd_analyze(int argc, char **argv)
 		die("out of memory collecting findings");
 		goto out_gc;
 	}
-	if (!quiet)
+	dom_result dom;
+	if (dom_compute(&h, &r, policy, &dom)) {
+		die("out of memory computing dominators");
+		findings_free(&f);
+		goto out_gc;
+	}
+	if (!quiet) {
 		print_summary(snap, &h, &r, &f, &opt, load_s);
+		print_retention(&h, &dom);
+	}
+	fflush(stdout); /* the summary is out before the long write begins */
 	/* every output complete in its temporary file first, then all published
 	 * together: a failed --after leaves no database either */
 	outfile outs[2];
@@ -187,7 +213,7 @@ int cmd_analyze(int argc, char **argv)
 			char *name = heap_full_name(&h, stale);
 			die("%s: not written: %d %s survives this GC but its %s is purged: the engine would leave it a dangling "
 			    "pointer (a use-after-free; see the cluster-missing findings); nothing written",
-			    after, stale, name ? name : "?", r.reachable[h.cls[stale]] ? "Outer" : "Class");
+			    after, stale, disp(name), r.reachable[h.cls[stale]] ? "Outer" : "Class");
 			free(name);
 		} else if (built) {
 			die("out of memory building the post-GC heap");
@@ -201,7 +227,7 @@ int cmd_analyze(int argc, char **argv)
 			goto out_findings;
 	}
 	double t1 = now_seconds();
-	store_info info = {snap, &opt, (double)time(NULL)};
+	store_info info = {snap, &opt, (double)time(NULL), &dom};
 	if (store_prepare(&outs[nouts], dbpath, force, &h, &r, &f, &info, err, sizeof err)) {
 		die("%s", err);
 		while (nouts > 0)
@@ -219,6 +245,7 @@ int cmd_analyze(int argc, char **argv)
 	rc = 0;
 out_findings:
 	findings_free(&f);
+	dom_free(&dom);
 out_gc:
 	gc_result_free(&r);
 out_heap:

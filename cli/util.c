@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "snapshot.h"
 
 int die(const char *fmt, ...)
@@ -66,6 +67,16 @@ void csv_str(FILE *fp, const char *s)
 		fputc(*s, fp);
 	}
 	fputc('"', fp);
+}
+
+const char *disp(const char *s)
+{
+	static char *ring[4];
+	static int at;
+	at = (at + 1) % 4;
+	free(ring[at]);
+	ring[at] = s ? display_escape_dup(s) : NULL;
+	return ring[at] ? ring[at] : "?";
 }
 
 long long parse_count(const char *s, long long max)

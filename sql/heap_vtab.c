@@ -20,6 +20,7 @@ typedef struct hv_cursor {
 	const gc_result *r;
 	int objects;
 	const uint64_t *path_hash;
+	const dom_result *dom;
 	uint32_t at, pos;
 	char name[HEAP_NAME_MAX], cname[HEAP_NAME_MAX], flags[FLAGS_MAX];
 } hv_cursor;
@@ -28,7 +29,8 @@ static const char refs_schema[] = "CREATE TABLE x(src INTEGER, pos INTEGER, dst 
 static const char objects_schema[] =
 	"CREATE TABLE x(idx INTEGER, serial INTEGER, class INTEGER, outer INTEGER, name TEXT, "
 	"class_name TEXT, size INTEGER, flags TEXT, cluster INTEGER, garbage INTEGER, reachable INTEGER, "
-	"root_kind TEXT, distance INTEGER, parent INTEGER, parent_property TEXT, path_hash INTEGER)";
+	"root_kind TEXT, distance INTEGER, parent INTEGER, parent_property TEXT, path_hash INTEGER, idom INTEGER, "
+	"retained INTEGER)";
 
 static int connect(sqlite3 *db, void *aux, sqlite3_vtab **out, int objects)
 {
@@ -80,6 +82,7 @@ static int x_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
 	c->h = t->src->h;
 	c->r = t->src->r;
 	c->path_hash = t->src->path_hash;
+	c->dom = t->src->dom;
 	c->objects = t->objects;
 	*out = &c->base;
 	return SQLITE_OK;
@@ -172,7 +175,18 @@ static int object_column(hv_cursor *c, sqlite3_context *ctx, int col)
 		break;
 	case 13: result_obj(ctx, r->parent[i]); break;
 	case 14: result_text(ctx, r->via[i] == VIA_NONE ? NULL : edge_property(h, r->via[i])); break;
-	default: sqlite3_result_int64(ctx, (sqlite3_int64)c->path_hash[i]); break;
+	case 15: sqlite3_result_int64(ctx, (sqlite3_int64)c->path_hash[i]); break;
+	case 16: /* NULL for ⊤ and for what the graph does not reach */
+		if (c->dom && c->dom->idom[i] >= 0)
+			sqlite3_result_int64(ctx, c->dom->idom[i]);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	default: /* NULL exactly for what the graph does not reach */
+		if (c->dom && c->dom->idom[i] != OBJ_NONE)
+			sqlite3_result_int64(ctx, (sqlite3_int64)c->dom->retained[i]);
+		else
+			sqlite3_result_null(ctx);
 	}
 	return SQLITE_OK;
 }

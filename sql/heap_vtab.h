@@ -10,12 +10,14 @@
 
 #include <sqlite3.h>
 
+#include "dominators.h"
 #include "gc.h"
 
 typedef struct vtab_source {
 	const heap *h;
 	const gc_result *r;
 	const uint64_t *path_hash; /* per slot (path_hash.h) */
+	const dom_result *dom;     /* idom and retained; NULL: both NULL */
 } vtab_source;
 
 int heap_vtab_register(sqlite3 *db, const vtab_source *src);

@@ -3,15 +3,16 @@
 #ifndef UGC_SCHEMA_H
 #define UGC_SCHEMA_H
 
-/* snapshot.schema_version: 2 since objects became a view over object_table */
-#define SCHEMA_VERSION 2
+/* snapshot.schema_version: 2 since objects became a view over object_table,
+ * 3 since objects carry idom and retained and the retention tables exist */
+#define SCHEMA_VERSION 3
 
 #define SCHEMA_TABLES \
 "CREATE TABLE snapshot(key TEXT PRIMARY KEY, value);\n" \
 "CREATE TABLE object_table(idx INTEGER PRIMARY KEY, serial INTEGER, class INTEGER, outer INTEGER,\n" \
 "  name TEXT, class_name TEXT, size INTEGER, flags TEXT, cluster INTEGER,\n" \
 "  garbage INTEGER, reachable INTEGER, root_kind TEXT, distance INTEGER,\n" \
-"  parent INTEGER, parent_property TEXT, path_hash INTEGER);\n" \
+"  parent INTEGER, parent_property TEXT, path_hash INTEGER, idom INTEGER, retained INTEGER);\n" \
 "CREATE TABLE strings(id INTEGER PRIMARY KEY, text TEXT);\n" \
 "CREATE TABLE ref_table(src INTEGER NOT NULL, pos INTEGER NOT NULL, dst INTEGER NOT NULL,\n" \
 "  kind INTEGER NOT NULL, prop INTEGER, PRIMARY KEY(src, pos)) WITHOUT ROWID;\n" \
@@ -26,7 +27,13 @@
 "CREATE TABLE cleared_weak_refs(src INTEGER, dst INTEGER, property TEXT);\n" \
 "CREATE TABLE purge(idx INTEGER PRIMARY KEY, size INTEGER, pending_finish_destroy INTEGER,\n" \
 "  game_thread INTEGER);\n" \
-"CREATE TABLE findings(kind TEXT, idx INTEGER, other INTEGER, detail TEXT);\n"
+"CREATE TABLE findings(kind TEXT, idx INTEGER, other INTEGER, detail TEXT);\n" \
+"CREATE TABLE retained_by_class(class INTEGER PRIMARY KEY, class_name TEXT, objects INTEGER,\n" \
+"  shallow INTEGER, retained INTEGER);\n" \
+"CREATE TABLE retained_by_package(package INTEGER PRIMARY KEY, name TEXT, objects INTEGER,\n" \
+"  shallow INTEGER, retained INTEGER);\n" \
+"CREATE TABLE package_retention(from_package INTEGER, to_package INTEGER, objects INTEGER,\n" \
+"  bytes INTEGER, PRIMARY KEY(from_package, to_package));\n"
 
 /* The objects as documented: object_table with each path built from the
  * Outer chain (stored whole, paths would make the database quadratic in the
@@ -39,17 +46,20 @@
 "    UNION ALL SELECT t.outer, t.name || CASE WHEN t.class_name IS NOT 'Package' AND\n" \
 "      (SELECT p.class_name FROM object_table p WHERE p.idx = t.outer) IS 'Package' THEN ':' ELSE '.' END\n" \
 "      || up.s, up.d + 1 FROM up JOIN object_table t ON t.idx = up.i\n" \
-"      WHERE up.d <= (SELECT max(idx) FROM object_table))\n" \
+"      WHERE up.d <= (SELECT count(*) FROM object_table))\n" \
 "    SELECT s FROM up WHERE i IS NULL) AS path,\n" \
 "  o.class_name AS class_name, o.size AS size, o.flags AS flags, o.cluster AS cluster,\n" \
 "  o.garbage AS garbage, o.reachable AS reachable, o.root_kind AS root_kind, o.distance AS distance,\n" \
-"  o.parent AS parent, o.parent_property AS parent_property FROM object_table o;\n"
+"  o.parent AS parent, o.parent_property AS parent_property, o.idom AS idom, o.retained AS retained\n" \
+"  FROM object_table o;\n"
 
 #define SCHEMA_INDEXES \
 "CREATE INDEX ref_table_dst ON ref_table(dst);\n" \
 "CREATE INDEX objects_path_hash ON object_table(path_hash);\n" \
 "CREATE INDEX objects_class ON object_table(class);\n" \
 "CREATE INDEX objects_outer ON object_table(outer);\n" \
+"CREATE INDEX objects_idom ON object_table(idom);\n" \
+"CREATE INDEX objects_retained ON object_table(retained);\n" \
 "CREATE INDEX gc_object_refs_dst ON gc_object_refs(dst);\n" \
 "CREATE INDEX cluster_members_idx ON cluster_members(idx);\n" \
 "CREATE INDEX cluster_members_root ON cluster_members(root);\n" \

@@ -103,9 +103,50 @@ static int store_snapshot(writer *w, const store_info *info)
 		 put_meta(w, st, "tool_version", "ugc-analyze " UGC_VERSION, 0, 0) ||
 		 put_meta(w, st, "analysed_at", NULL, (long long)info->analysed_at, 1) ||
 		 put_meta(w, st, "slots", NULL, h->slots, 1) ||
+		 put_meta(w, st, "policy", info->dom ? dom_policy_names[info->dom->policy] : NULL, 0, 0) ||
 		 put_meta(w, st, "schema_version", NULL, SCHEMA_VERSION, 1);
 	sqlite3_finalize(st);
 	return rc ? -1 : 0;
+}
+
+/* Retained bytes by class and by package, and between packages. */
+static int store_retention(writer *w, const dom_result *d)
+{
+	const heap *h = w->h;
+	if (!d)
+		return 0;
+	char name[HEAP_NAME_MAX];
+	int rc = 0;
+	for (int table = 0; table < 2 && rc == 0; table++) {
+		sqlite3_stmt *st = prepare(w, table ? "INSERT INTO retained_by_package VALUES(?,?,?,?,?)"
+						    : "INSERT INTO retained_by_class VALUES(?,?,?,?,?)");
+		if (!st)
+			return -1;
+		const dom_group *g = table ? d->packages : d->classes;
+		uint32_t n = table ? d->npackages : d->nclasses;
+		for (uint32_t k = 0; k < n && rc == 0; k++) {
+			heap_name(h, g[k].key, name, sizeof name);
+			sqlite3_bind_int64(st, 1, g[k].key);
+			bind_text(st, 2, name);
+			sqlite3_bind_int64(st, 3, g[k].count);
+			sqlite3_bind_int64(st, 4, (sqlite3_int64)g[k].shallow);
+			sqlite3_bind_int64(st, 5, (sqlite3_int64)g[k].retained);
+			rc = row(w, st);
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_stmt *st = rc ? NULL : prepare(w, "INSERT INTO package_retention VALUES(?,?,?,?)");
+	if (!st)
+		return -1;
+	for (uint32_t k = 0; k < d->npairs && rc == 0; k++) {
+		sqlite3_bind_int64(st, 1, d->pairs[k].from);
+		sqlite3_bind_int64(st, 2, d->pairs[k].to);
+		sqlite3_bind_int64(st, 3, d->pairs[k].count);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)d->pairs[k].bytes);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
 }
 
 /* The two big tables are copied by SQLite itself from the heap (heap_vtab.c). */
@@ -262,7 +303,7 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 		return -1;
 	writer w = {NULL, h, err, errsize};
 	uint64_t *hashes = NULL;
-	vtab_source source = {h, r, NULL};
+	vtab_source source = {h, r, NULL, info->dom};
 	if (path_hash_heap(h, &hashes)) {
 		snprintf(err, errsize, "out of memory");
 		goto out;
@@ -285,7 +326,7 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 		     "PRAGMA threads=2;")) ||
 	    PHASE("schema", exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || store_snapshot(&w, info)) ||
 	    PHASE("objects", store_objects(&w)) || PHASE("refs", store_refs(&w)) ||
-	    PHASE("clusters", store_clusters(&w, r)) || PHASE("results", store_results(&w, r, f)) ||
+	    PHASE("clusters", store_clusters(&w, r)) || PHASE("results", store_results(&w, r, f) || store_retention(&w, info->dom)) ||
 	    PHASE("indexes", exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)) || PHASE("commit", exec(&w, "COMMIT")))
 		goto out;
 #undef PHASE

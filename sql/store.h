@@ -5,6 +5,7 @@
 #ifndef UGC_STORE_H
 #define UGC_STORE_H
 
+#include "dominators.h"
 #include "fileio.h"
 #include "findings.h"
 #include "gc.h"
@@ -14,6 +15,7 @@ typedef struct store_info {
 	const char *source;     /* the snapshot file analysed */
 	const gc_options *opt;
 	double analysed_at;     /* Unix time */
+	const dom_result *dom;  /* dominators and retained sizes, or NULL */
 } store_info;
 
 int store_write(const char *path, int force, const heap *h, const gc_result *r, const findings *f,

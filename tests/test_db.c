@@ -45,7 +45,7 @@ static int make_db(const char *body, const char *name, char *path, size_t cap)
 	int rc = gc_run(&h, &opt, &r);
 	if (rc == 0 && (rc = findings_collect(&h, &r, &f)) == 0) {
 		char err[512];
-		store_info info = {"test.ugct", &opt, 0};
+		store_info info = {.source = "test.ugct", .opt = &opt};
 		rc = store_write(path, 1, &h, &r, &f, &info, err, sizeof err);
 		if (rc)
 			printf("    store: %s\n", err);
@@ -238,8 +238,9 @@ TEST(db_diff_memory_follows_the_rows)
 	/* a sparse database is searched, not indexed by slot */
 	CHECK(damage(path, "UPDATE object_table SET outer = NULL WHERE idx = 10;"
 			   "UPDATE snapshot SET value = 2147483647 WHERE key = 'slots';"
-			   "INSERT INTO object_table SELECT 2147483646, serial, class, 10, 'Far', class_name, size, flags, NULL,"
-			   " 0, 0, NULL, NULL, NULL, NULL, 0 FROM object_table WHERE idx = 15") == 0);
+			   "INSERT INTO object_table(idx, serial, class, outer, name, class_name, size, flags, garbage, reachable,"
+			   " path_hash) SELECT 2147483646, serial, class, 10, 'Far', class_name, size, flags, 0, 0, 0"
+			   " FROM object_table WHERE idx = 15") == 0);
 	CHECK(diff_side_from_db(path, &s, err, sizeof err) == 0);
 	CHECK(s.by_idx == NULL && diff_find(&s, 2147483646) == 13 && diff_find(&s, 15) == 10); /* positions: 0-4, 10, 11-17, the far one */
 	diff_side_free(&s);

@@ -1,0 +1,216 @@
+/* cmd_dominators.c — `ugc-analyze dominators`: an object's dominator chain
+ * up to the top, and the objects it dominates, largest first, level by
+ * level (Eclipse MAT's dominator tree view, as text, JSON or CSV). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "query.h"
+#include "retention_input.h"
+
+/* One level of the walk down: the children of one object. */
+typedef struct frame {
+	obj_t *kids;
+	long total;   /* children in all */
+	size_t n, at; /* stored, next to print */
+} frame;
+
+static int print_object(const retention_input *in, obj_t x, const char *rel, int depth, enum out_format fmt,
+			long children, int first)
+{
+	obj_info o;
+	if (in->v->object(in->v, x, &o) != 0)
+		return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
+	unsigned long long ret = in->d.retained[x];
+	if (fmt == FMT_TEXT) {
+		if (strcmp(rel, "chain") == 0)
+			printf("  #%d %s %s  retained %llu, shallow %u\n", x, o.class_name, o.path, ret, o.size);
+		else
+			printf("%*s%llu  #%d %s %s  (shallow %u, dominates %ld directly)\n", 2 + 2 * depth, "", ret, x,
+			       o.class_name, o.path, o.size, children);
+	} else if (fmt == FMT_CSV) {
+		printf("%s,%d,%d,", rel, depth, x);
+		csv_str(stdout, o.class_name);
+		printf(",");
+		csv_str(stdout, o.path);
+		printf(",%u,%llu\n", o.size, ret);
+	} else {
+		printf("%s{\"idx\":%d,\"class\":", first ? "" : ",", x);
+		json_str(stdout, o.class_name);
+		printf(",\"path\":");
+		json_str(stdout, o.path);
+		printf(",\"shallow\":%u,\"retained\":%llu", o.size, ret);
+		if (strcmp(rel, "chain") == 0)
+			printf("}");
+		else
+			printf(",\"dominates\":%ld,\"children\":[", children);
+	}
+	obj_info_free(&o);
+	return 0;
+}
+
+static int load_frame(const dom_result *d, obj_t x, size_t limit, frame *f)
+{
+	f->kids = malloc(limit * sizeof *f->kids);
+	f->at = 0;
+	f->total = f->kids ? dom_children(d, x, f->kids, limit) : -1;
+	if (f->total < 0) {
+		free(f->kids);
+		return die("out of memory");
+	}
+	f->n = (size_t)f->total < limit ? (size_t)f->total : limit;
+	return 0;
+}
+
+int cmd_dominators(int argc, char **argv)
+{
+	const char *input = NULL, *sel = NULL, *format = "text";
+	int policy = -1;
+	long long depth = 1, limit = 10;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (strcmp(a, "--depth") == 0 && more) {
+			if ((depth = parse_count(argv[++i], 1000)) < 0)
+				return usage_error("dominators", "--depth takes a number from 0 to 1000");
+		} else if ((strcmp(a, "--limit") == 0 || strcmp(a, "--top") == 0) && more) {
+			if ((limit = parse_count(argv[++i], 1000000)) < 1)
+				return usage_error("dominators", "%s takes a number from 1 to 1000000", a);
+		} else if (strcmp(a, "--policy") == 0 && more) {
+			if ((policy = retention_parse_policy("dominators", argv[++i])) < 0)
+				return 2;
+		} else if (strcmp(a, "--format") == 0 && more) {
+			format = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("dominators", "unknown option '%s' or missing value", a);
+		} else if (!input) {
+			input = a;
+		} else if (!sel) {
+			sel = a;
+		} else {
+			return usage_error("dominators", "too many arguments");
+		}
+	}
+	if (!input || !sel)
+		return usage_error("dominators", "needs an INPUT and an OBJ");
+	enum out_format fmt;
+	if (parse_format(format, 1, &fmt))
+		return usage_error("dominators", "--format is text, json or csv, not '%s'", format);
+	retention_input in;
+	if (retention_open(input, policy, &in))
+		return 1;
+	const dom_result *d = &in.d;
+	obj_t *objs = NULL, x;
+	size_t nobjs;
+	int rc = 1;
+	frame *stack = NULL;
+	obj_t *chain = NULL;
+	if (select_objects(in.v, sel, NULL, NULL, &objs, &nobjs))
+		goto out;
+	x = objs[0];
+	obj_info o;
+	if (in.v->object(in.v, x, &o) != 0) {
+		die("%s", in.v->err[0] ? in.v->err : "no such object");
+		goto out;
+	}
+	if (d->idom[x] == OBJ_NONE) {
+		if (fmt == FMT_TEXT)
+			printf("#%d %s %s\n  not reached under policy %s: no dominator, no retained size%s\n", x, o.class_name,
+			       o.path, dom_policy_names[d->policy], d->policy == POLICY_GC ? " (the GC purges it)" : "");
+		else if (fmt == FMT_CSV)
+			printf("relation,depth,idx,class,path,shallow,retained\n");
+		else
+			printf("{\"idx\":%d,\"policy\":\"%s\",\"reached\":false}\n", x, dom_policy_names[d->policy]);
+		obj_info_free(&o);
+		rc = 0;
+		goto out;
+	}
+	/* the chain, from the top down; a damaged database cannot make it loop */
+	size_t nchain = 0;
+	chain = malloc(((size_t)d->slots + 1) * sizeof *chain);
+	if (!chain) {
+		obj_info_free(&o);
+		die("out of memory");
+		goto out;
+	}
+	for (obj_t a = d->idom[x]; a >= 0; a = d->idom[a]) {
+		if (nchain == d->slots) {
+			obj_info_free(&o);
+			die("%s: the dominator tree loops (a damaged database)", input);
+			goto out;
+		}
+		chain[nchain++] = a;
+	}
+	if (fmt == FMT_TEXT) {
+		printf("#%d %s %s\n  shallow %u bytes, retained %llu bytes (policy %s)\n", x, o.class_name, o.path, o.size,
+		       (unsigned long long)d->retained[x], dom_policy_names[d->policy]);
+		printf("dominator chain, from the top:\n  (top)\n");
+	} else if (fmt == FMT_CSV) {
+		printf("relation,depth,idx,class,path,shallow,retained\n");
+	} else {
+		printf("{\"idx\":%d,\"class\":", x);
+		json_str(stdout, o.class_name);
+		printf(",\"path\":");
+		json_str(stdout, o.path);
+		printf(",\"shallow\":%u,\"retained\":%llu,\"policy\":\"%s\",\"chain\":[", o.size,
+		       (unsigned long long)d->retained[x], dom_policy_names[d->policy]);
+	}
+	obj_info_free(&o);
+	for (size_t k = nchain; k > 0; k--)
+		if (print_object(&in, chain[k - 1], "chain", 0, fmt, 0, k == nchain))
+			goto out;
+	if (fmt == FMT_TEXT)
+		printf("  #%d (this object)\n", x);
+	/* the dominated objects, DEPTH levels down, LIMIT per object */
+	stack = calloc((size_t)depth + 1, sizeof *stack);
+	if (!stack || load_frame(d, x, (size_t)limit, &stack[0])) {
+		if (!stack)
+			die("out of memory");
+		goto out;
+	}
+	if (fmt == FMT_TEXT)
+		printf("dominated directly: %ld object%s%s\n", stack[0].total, stack[0].total == 1 ? "" : "s",
+		       depth == 0 ? "" : ", largest first");
+	else if (fmt == FMT_JSON)
+		printf("],\"dominates\":%ld,\"children\":[", stack[0].total);
+	int sp = depth > 0 ? 1 : 0;
+	while (sp > 0) {
+		frame *f = &stack[sp - 1];
+		if (f->at == f->n) {
+			if (fmt == FMT_TEXT && (size_t)f->total > f->n)
+				printf("%*s(%ld more)\n", 2 + 2 * (sp - 1), "", f->total - (long)f->n);
+			free(f->kids);
+			f->kids = NULL;
+			sp--;
+			if (fmt == FMT_JSON && sp > 0)
+				printf("]}");
+			continue;
+		}
+		obj_t c = f->kids[f->at++];
+		frame next = {0};
+		if (load_frame(d, c, (size_t)limit, &next))
+			goto out;
+		if (print_object(&in, c, "child", sp, fmt, next.total, f->at == 1)) {
+			free(next.kids);
+			goto out;
+		}
+		if (sp < depth) {
+			stack[sp++] = next;
+		} else {
+			free(next.kids);
+			if (fmt == FMT_JSON)
+				printf("]}");
+		}
+	}
+	if (fmt == FMT_JSON)
+		printf("]}\n");
+	rc = 0;
+out:
+	for (long long k = 0; stack && k <= depth; k++)
+		free(stack[k].kids);
+	free(stack);
+	free(chain);
+	free(objs);
+	retention_close(&in);
+	return rc;
+}

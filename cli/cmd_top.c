@@ -1,0 +1,217 @@
+/* cmd_top.c — `ugc-analyze top`: the largest retainers, by object, class
+ * or package, under one retention policy or two side by side. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "retention_input.h"
+#include "vec.h"
+
+/* One line of the answer. */
+typedef struct top_row {
+	obj_t key;                  /* the object, class or package */
+	uint32_t count;             /* objects (classes and packages) */
+	uint64_t shallow, retained; /* under the first policy */
+	uint64_t other;             /* retained under --vs */
+} top_row;
+
+enum { BY_OBJECT, BY_CLASS, BY_PACKAGE };
+enum { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT };
+static int sort_key;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const top_row *x = a, *y = b;
+	uint64_t kx = sort_key == SORT_SHALLOW ? x->shallow : sort_key == SORT_COUNT ? x->count : x->retained;
+	uint64_t ky = sort_key == SORT_SHALLOW ? y->shallow : sort_key == SORT_COUNT ? y->count : y->retained;
+	if (kx != ky)
+		return kx < ky ? 1 : -1;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* The rows of D by BY, with OTHER's retained bytes beside them (when given). */
+static top_row *rows_for(const retention_input *in, const dom_result *d, const dom_result *other, int by,
+			 size_t *n)
+{
+	size_t cap = 0, k = 0;
+	top_row *v = NULL;
+	if (by == BY_OBJECT) {
+		for (uint32_t i = 0; i < d->slots; i++) {
+			if (d->idom[i] == OBJ_NONE && !(other && other->idom[i] != OBJ_NONE))
+				continue;
+			if (grow_array((void **)&v, &cap, k, sizeof *v)) {
+				free(v);
+				return NULL;
+			}
+			uint64_t size = in->h ? in->h->size[i] : d->size[i];
+			v[k++] = (top_row){(obj_t)i, 1, size, d->retained[i], other ? other->retained[i] : 0};
+		}
+	} else {
+		const dom_group *g = by == BY_CLASS ? d->classes : d->packages;
+		uint32_t ng = by == BY_CLASS ? d->nclasses : d->npackages;
+		const dom_group *og = other ? (by == BY_CLASS ? other->classes : other->packages) : NULL;
+		uint32_t nog = other ? (by == BY_CLASS ? other->nclasses : other->npackages) : 0;
+		v = calloc((size_t)ng + nog + 1, sizeof *v);
+		if (!v)
+			return NULL;
+		for (uint32_t j = 0; j < ng; j++)
+			v[k++] = (top_row){g[j].key, g[j].count, g[j].shallow, g[j].retained, 0};
+		for (uint32_t j = 0; j < nog; j++) { /* small lists: a linear match is enough */
+			size_t m = 0;
+			while (m < k && v[m].key != og[j].key)
+				m++;
+			if (m == k)
+				v[k++] = (top_row){og[j].key, og[j].count, og[j].shallow, 0, 0};
+			v[m].other = og[j].retained;
+		}
+	}
+	*n = k;
+	return v ? v : calloc(1, sizeof *v);
+}
+
+static const char *by_names[] = {"object", "class", "package"};
+
+static int print_rows(const retention_input *in, const top_row *v, size_t n, size_t limit, int by,
+		      const dom_result *d, const dom_result *other, enum out_format fmt)
+{
+	size_t shown = n < limit ? n : limit;
+	if (fmt == FMT_TEXT) {
+		printf("largest %s by %s bytes (policy %s%s%s): %zu of %zu shown; %u objects reached, %llu bytes\n",
+		       by == BY_OBJECT ? "objects" : by == BY_CLASS ? "classes" : "packages",
+		       sort_key == SORT_SHALLOW ? "shallow" : sort_key == SORT_COUNT ? "object count and" : "retained",
+		       dom_policy_names[d->policy], other ? " vs " : "", other ? dom_policy_names[other->policy] : "",
+		       shown, n, d->reached, (unsigned long long)d->reached_bytes);
+		if (other)
+			printf("%14s %14s %14s %14s %8s  %s\n", "retained", dom_policy_names[other->policy], "difference",
+			       "shallow", by == BY_OBJECT ? "idx" : "objects", by == BY_OBJECT ? "class path" : by_names[by]);
+		else
+			printf("%14s %14s %8s  %s\n", "retained", "shallow", by == BY_OBJECT ? "idx" : "objects",
+			       by == BY_OBJECT ? "class path" : by_names[by]);
+	} else if (fmt == FMT_CSV) {
+		printf("%s,%s%s,retained%s%s,shallow,objects\n", by_names[by], by == BY_OBJECT ? "class," : "",
+		       by == BY_OBJECT ? "path" : "name", other ? ",retained_" : "", other ? dom_policy_names[other->policy] : "");
+	} else {
+		printf("[");
+	}
+	for (size_t k = 0; k < shown; k++) {
+		obj_info o;
+		if (in->v->object(in->v, v[k].key, &o) != 0)
+			return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
+		const char *name = by == BY_OBJECT || by == BY_PACKAGE ? o.path : o.name;
+		long long diff = (long long)v[k].retained - (long long)v[k].other;
+		if (fmt == FMT_TEXT) {
+			char count[32];
+			if (by == BY_OBJECT)
+				snprintf(count, sizeof count, "#%d", v[k].key);
+			else
+				snprintf(count, sizeof count, "%u", v[k].count);
+			if (other)
+				printf("%14llu %14llu %+14lld %14llu %8s  %s%s%s\n", (unsigned long long)v[k].retained,
+				       (unsigned long long)v[k].other, diff, (unsigned long long)v[k].shallow, count,
+				       by == BY_OBJECT ? o.class_name : "", by == BY_OBJECT ? " " : "", name);
+			else
+				printf("%14llu %14llu %8s  %s%s%s\n", (unsigned long long)v[k].retained,
+				       (unsigned long long)v[k].shallow, count, by == BY_OBJECT ? o.class_name : "",
+				       by == BY_OBJECT ? " " : "", name);
+		} else if (fmt == FMT_CSV) {
+			printf("%d,", v[k].key);
+			if (by == BY_OBJECT) {
+				csv_str(stdout, o.class_name);
+				printf(",");
+			}
+			csv_str(stdout, name);
+			printf(",%llu", (unsigned long long)v[k].retained);
+			if (other)
+				printf(",%llu", (unsigned long long)v[k].other);
+			printf(",%llu,%u\n", (unsigned long long)v[k].shallow, v[k].count);
+		} else {
+			printf("%s{\"%s\":%d,", k ? "," : "", by_names[by], v[k].key);
+			if (by == BY_OBJECT) {
+				printf("\"class\":");
+				json_str(stdout, o.class_name);
+				printf(",\"path\":");
+			} else {
+				printf("\"name\":");
+			}
+			json_str(stdout, name);
+			printf(",\"retained\":%llu", (unsigned long long)v[k].retained);
+			if (other)
+				printf(",\"retained_%s\":%llu", dom_policy_names[other->policy], (unsigned long long)v[k].other);
+			printf(",\"shallow\":%llu,\"objects\":%u}", (unsigned long long)v[k].shallow, v[k].count);
+		}
+		obj_info_free(&o);
+	}
+	if (fmt == FMT_JSON)
+		printf("]\n");
+	return 0;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	const char *input = NULL, *format = "text";
+	int by = BY_OBJECT, policy = -1, vs = -1;
+	long long limit = 20;
+	sort_key = SORT_RETAINED;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (strcmp(a, "--by") == 0 && more) {
+			const char *b = argv[++i];
+			by = strcmp(b, "object") == 0 ? BY_OBJECT : strcmp(b, "class") == 0 ? BY_CLASS
+			     : strcmp(b, "package") == 0 ? BY_PACKAGE : -1;
+			if (by < 0)
+				return usage_error("top", "--by is object, class or package, not '%s'", b);
+		} else if (strcmp(a, "--sort") == 0 && more) {
+			const char *s = argv[++i];
+			sort_key = strcmp(s, "retained") == 0 ? SORT_RETAINED : strcmp(s, "shallow") == 0 ? SORT_SHALLOW
+				   : strcmp(s, "count") == 0 ? SORT_COUNT : -1;
+			if (sort_key < 0)
+				return usage_error("top", "--sort is retained, shallow or count, not '%s'", s);
+		} else if (strcmp(a, "--policy") == 0 && more) {
+			if ((policy = retention_parse_policy("top", argv[++i])) < 0)
+				return 2;
+		} else if (strcmp(a, "--vs") == 0 && more) {
+			if ((vs = retention_parse_policy("top", argv[++i])) < 0)
+				return 2;
+		} else if ((strcmp(a, "--top") == 0 || strcmp(a, "--limit") == 0) && more) {
+			if ((limit = parse_count(argv[++i], 1000000000)) < 1)
+				return usage_error("top", "%s takes a number from 1 up", a);
+		} else if (strcmp(a, "--format") == 0 && more) {
+			format = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("top", "unknown option '%s' or missing value", a);
+		} else if (!input) {
+			input = a;
+		} else {
+			return usage_error("top", "too many arguments");
+		}
+	}
+	if (!input)
+		return usage_error("top", "needs an INPUT (snapshot or database)");
+	if (by == BY_OBJECT && sort_key == SORT_COUNT)
+		return usage_error("top", "--sort count is for --by class or package");
+	enum out_format fmt;
+	if (parse_format(format, 1, &fmt))
+		return usage_error("top", "--format is text, json or csv, not '%s'", format);
+	retention_input in;
+	if (retention_open(input, policy, &in))
+		return 1;
+	dom_result other = {0};
+	int rc = 1;
+	if (vs >= 0 && retention_other(&in, vs, &other))
+		goto out;
+	size_t n;
+	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, &n);
+	if (!v) {
+		die("out of memory");
+		goto out;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_rows);
+	rc = print_rows(&in, v, n, (size_t)limit, by, &in.d, vs >= 0 ? &other : NULL, fmt);
+	free(v);
+out:
+	dom_free(&other);
+	retention_close(&in);
+	return rc;
+}

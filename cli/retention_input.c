@@ -1,0 +1,84 @@
+/* retention_input.c — opening a snapshot or a database with its dominators
+ * (see retention_input.h). */
+#include "retention_input.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "retention_db.h"
+#include "view_db.h"
+
+int retention_parse_policy(const char *cmd, const char *s)
+{
+	int p = dom_policy_parse(s);
+	if (p < 0)
+		usage_error(cmd, "--policy is gc, refs, refs+weak or refs+weak+soft, not '%s'", s);
+	return p;
+}
+
+int retention_open(const char *path, int policy, retention_input *in)
+{
+	memset(in, 0, sizeof *in);
+	in->path = path;
+	char err[1024];
+	if (is_sqlite_file(path)) {
+		if (!(in->v = open_input(path)))
+			return 1;
+		if (retention_db_load(path, in->v->slots, policy, &in->d, err, sizeof err)) {
+			close_input(in->v);
+			return die("%s", err);
+		}
+		return 0;
+	}
+	in->h = malloc(sizeof *in->h);
+	in->r = malloc(sizeof *in->r);
+	if (!in->h || !in->r) {
+		free(in->h);
+		free(in->r);
+		return die("out of memory");
+	}
+	if (analyse_snapshot(path, default_threads(), in->h, in->r)) {
+		free(in->h);
+		free(in->r);
+		return 1;
+	}
+	if (dom_compute(in->h, in->r, policy < 0 ? POLICY_GC : policy, &in->d)) {
+		gc_result_free(in->r);
+		heap_free(in->h);
+		free(in->h);
+		free(in->r);
+		return die("out of memory computing dominators");
+	}
+	in->v = view_heap_open(in->h, in->r, err, sizeof err);
+	if (!in->v) {
+		dom_free(&in->d);
+		gc_result_free(in->r);
+		heap_free(in->h);
+		free(in->h);
+		free(in->r);
+		return die("%s", err);
+	}
+	input_ready_at = now_seconds();
+	return 0;
+}
+
+int retention_other(retention_input *in, int policy, dom_result *out)
+{
+	if (policy == in->d.policy)
+		return die("--vs names the policy already shown (%s)", dom_policy_names[policy]);
+	if (!in->h)
+		return die("%s: a database holds one policy (%s); give the snapshot to compare with %s", in->path,
+			   dom_policy_names[in->d.policy], dom_policy_names[policy]);
+	if (dom_compute(in->h, in->r, policy, out))
+		return die("out of memory computing dominators");
+	return 0;
+}
+
+void retention_close(retention_input *in)
+{
+	dom_free(&in->d);
+	if (in->v)
+		close_input(in->v); /* frees the heap and the GC result of a snapshot */
+	memset(in, 0, sizeof *in);
+}

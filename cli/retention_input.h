@@ -1,0 +1,30 @@
+/* retention_input.h — the input of the retention commands (top,
+ * dominators, suspects): a view for names and selectors, and the
+ * dominators and retained sizes, computed from a snapshot or read from a
+ * database analyze wrote. */
+#ifndef UGC_RETENTION_INPUT_H
+#define UGC_RETENTION_INPUT_H
+
+#include "dominators.h"
+#include "view.h"
+
+typedef struct retention_input {
+	const char *path;
+	view *v;
+	dom_result d;     /* under the policy asked for */
+	heap *h;          /* snapshot input: the heap and its GC (owned by V) */
+	gc_result *r;
+} retention_input;
+
+/* Open PATH with its retention results under POLICY (-1: gc for a
+ * snapshot, the stored policy for a database).  0, or 1 after printing. */
+int retention_open(const char *path, int policy, retention_input *in);
+/* Another policy's results over the same input (snapshot input only: a
+ * database holds one).  0, or 1 after printing. */
+int retention_other(retention_input *in, int policy, dom_result *out);
+void retention_close(retention_input *in);
+
+/* Parse a --policy value; -1 after printing the usage error for CMD. */
+int retention_parse_policy(const char *cmd, const char *s);
+
+#endif
