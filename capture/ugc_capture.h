@@ -23,8 +23,9 @@
  * UGC_EDUP) writes nothing and the writer stays usable.  An I/O or memory
  * failure (UGC_EIO, UGC_ENOMEM) is sticky: every later call returns it, and
  * close removes the temporary file.  The output is written to PATH.tmp and
- * renamed to PATH only by a successful ugc_writer_close(), so PATH never holds
- * a partial snapshot.
+ * renamed to PATH only by a successful ugc_writer_close(), which first writes
+ * the end record (the counts of each record kind), so PATH never holds a
+ * partial snapshot and a reader can tell a file cut short.
  *
  * Length limits (the format's, which are the engine's): an object NAME is cut
  * to 1023 bytes, a PROPERTY and a referencer NAME to 4096 bytes, each on a

@@ -512,12 +512,13 @@ int ugc_writer_cluster(ugc_writer *w, int32_t root, const int32_t *members, size
 
 /* ---- end ---- */
 
-/* The one place the format's end record goes (issue #8: "a text snapshot may
- * end with an end record that the writer always emits and the reader checks
- * when present").  The reader has no end record yet, so nothing is written. */
+/* The end record, always last: "end O R G C", the counts of the o, r, g and
+ * c records, so a reader can tell a whole file from one cut or spliced. */
 static int put_end_record(ugc_writer *w)
 {
-	(void)w;
+	if (put_str(w, "end") || put_num(w, ' ', w->st.objects) || put_num(w, ' ', w->st.refs) ||
+	    put_num(w, ' ', w->st.gcrefs) || put_num(w, ' ', w->st.clusters) || put(w, "\n", 1))
+		return w->sticky;
 	return UGC_OK;
 }
 

@@ -155,6 +155,14 @@ TEST(capture_every_record_kind_round_trips)
 	CHECK(st.objects == 9 && st.refs == 6 && st.gcrefs == 2 && st.clusters == 1);
 	CHECK(st.sizes_clamped == 1 && st.null_entries == 2 && st.names_cut == 0);
 	CHECK(st.text_bytes == st.file_bytes);
+	/* the last line is the end record with the counts of each record kind */
+	FILE *f = fopen(path, "rb");
+	char text[4096];
+	size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+	if (f)
+		fclose(f);
+	text[len] = '\0';
+	CHECK(len > 13 && strcmp(text + len - 13, "\nend 9 6 2 1\n") == 0);
 
 	heap h;
 	if (load(path, &h)) {
