@@ -70,7 +70,7 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt)
 		obj_t *list;
 		size_t n;
 		if (v->cluster_list(v, r->root, which, &list, &n))
-			return die("out of memory");
+			return die("%s", v->err);
 		if (fmt == FMT_TEXT)
 			printf("%s (%zu):\n", titles[which], n);
 		for (size_t k = 0; k < n; k++) {
@@ -98,8 +98,10 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt)
 static int check(view *v, enum out_format fmt)
 {
 	finding_rows fs = {0};
-	if (v->findings(v, OBJ_NONE, &fs))
+	if (v->findings(v, OBJ_NONE, &fs)) {
+		free(fs.v);
 		return die("%s", v->err);
+	}
 	size_t n = 0, uaf = 0;
 	for (size_t k = 0; k < fs.n; k++) {
 		const finding_row *f = &fs.v[k];

@@ -179,10 +179,10 @@ static void new_facts(const diff_fact *a, uint32_t na, const diff_fact *b, uint3
 		if (strset_has(&s, b[k].text))
 			continue;
 		if (fmt == FMT_TEXT)
-			printf("  %s\n", b[k].text);
+			printf("  %s\n", disp(b[k].text));
 		else if (fmt == FMT_CSV) {
 			printf("%s,", title);
-			csv_str(stdout, b[k].text);
+			csv_str(stdout, disp(b[k].text));
 			printf(",,,,,,,\n");
 		} else {
 			printf("%s", shown ? "," : "");
@@ -216,12 +216,12 @@ static void group_table(const diff_side *a, const diff_side *b, const diff_resul
 			break;
 		long long dc = (long long)x->b_count - (long long)x->a_count, db = (long long)x->b_bytes - (long long)x->a_bytes;
 		if (fmt == FMT_TEXT)
-			printf("  %-44s %9llu %9llu %+9lld %14llu %14llu %+14lld %8llu %8llu\n", x->name,
+			printf("  %-44s %9llu %9llu %+9lld %14llu %14llu %+14lld %8llu %8llu\n", disp(x->name),
 			       (unsigned long long)x->a_count, (unsigned long long)x->b_count, dc, (unsigned long long)x->a_bytes,
 			       (unsigned long long)x->b_bytes, db, (unsigned long long)x->added, (unsigned long long)x->removed);
 		else if (fmt == FMT_CSV) {
 			printf("%s,", title);
-			csv_str(stdout, x->name);
+			csv_str(stdout, disp(x->name));
 			printf(",%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)x->a_count, (unsigned long long)x->b_count,
 			       (unsigned long long)x->a_bytes, (unsigned long long)x->b_bytes, (unsigned long long)x->added,
 			       (unsigned long long)x->removed, (unsigned long long)x->kept);
@@ -274,10 +274,10 @@ static void object_list(const diff_side *a, const diff_side *b, const diff_resul
 			char *full = diff_full_name(b, k);
 			const char *key = full ? full : "?";
 			if (fmt == FMT_TEXT)
-				printf("  #%d %s%s%s\n", o->idx, key, which ? "  " : "", which ? kind : "");
+				printf("  #%d %s%s%s\n", o->idx, disp(key), which ? "  " : "", which ? kind : "");
 			else if (fmt == FMT_CSV) {
 				printf("%s,", title);
-				csv_str(stdout, key);
+				csv_str(stdout, disp(key));
 				printf(",%d,%s,,,,,\n", o->idx, which ? kind : "");
 			} else {
 				printf("%s{\"idx\":%d,\"name\":", shown ? "," : "", o->idx);
@@ -511,7 +511,7 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 		const char *rep_key = rep_name ? rep_name : "?";
 		if (fmt == FMT_TEXT) {
 			printf("\ngroup %zu: %u objects, %llu bytes\n  chain: %s\n  representative: #%d %s\n", g + 1, x->count,
-			       (unsigned long long)x->bytes, x->key, rep->idx, rep_key);
+			       (unsigned long long)x->bytes, disp(x->key), rep->idx, disp(rep_key));
 			chains cs = {0};
 			if (cv && query_shortest(cv, rep->idx, &cs) == 0 && cs.n)
 				print_chain_text(cv, stdout, &cs.v[0]);
@@ -525,7 +525,7 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 			printf("}");
 		} else {
 			printf("%zu,%u,%llu,%d,", g + 1, x->count, (unsigned long long)x->bytes, rep->idx);
-			csv_str(stdout, x->key);
+			csv_str(stdout, disp(x->key));
 			putchar('\n');
 		}
 		free(rep_name);

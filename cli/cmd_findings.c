@@ -44,6 +44,7 @@ int cmd_findings(int argc, char **argv)
 	finding_rows fs = {0};
 	if (v->findings(v, OBJ_NONE, &fs)) {
 		int rc = die("%s", v->err);
+		free(fs.v);
 		close_input(v);
 		return rc;
 	}

@@ -69,10 +69,10 @@ static int gather(const heap *h, info *in)
 static void print_text(const char *path, const heap *h, const info *in, int top)
 {
 	printf("snapshot        %s\n", path);
-	printf("engine          %s\n", h->engine ? heap_str(h, h->engine) : "-");
+	printf("engine          %s\n", h->engine ? disp(heap_str(h, h->engine)) : "-");
 	printf("mode            %s\n", h->mode == MODE_EDITOR ? "editor" : "game");
 	printf("first-gc-index  %d\n", h->first_gc_index);
-	printf("label           %s\n", h->label ? heap_str(h, h->label) : "-");
+	printf("label           %s\n", h->label ? disp(heap_str(h, h->label)) : "-");
 	printf("objects         %u (%u slots)\n", h->objects, h->slots);
 	printf("classes         %u in use\n", in->classes);
 	printf("packages        %u\n", in->packages);
@@ -98,7 +98,7 @@ static void print_text(const char *path, const heap *h, const info *in, int top)
 		printf("top classes by %s:\n", by ? "bytes" : "count");
 		for (int t = 0; t < n; t++) {
 			heap_name(h, (obj_t)best[t], name, sizeof name);
-			printf("  %-40s %10u objects %14llu bytes\n", name, in->count[best[t]],
+			printf("  %-40s %10u objects %14llu bytes\n", disp(name), in->count[best[t]],
 			       (unsigned long long)in->cbytes[best[t]]);
 		}
 	}

@@ -156,6 +156,7 @@ int cmd_refs(int argc, char **argv)
 		edges es = {0};
 		if ((out ? v->outgoing : v->incoming)(v, objs[k], &es)) {
 			rc = die("%s", v->err);
+			edges_free(&es);
 			break;
 		}
 		print_refs(v, objs[k], &es, out, mask, fmt, k == 0);

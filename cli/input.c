@@ -91,7 +91,7 @@ int select_objects(view *v, const char *sel, const char *glob, const char *cls, 
 		return 0;
 	}
 	if (v->find_glob(v, glob, cls, out, n))
-		return die("out of memory");
+		return die("%s", v->err[0] ? v->err : "out of memory");
 	if (*n == 0)
 		return die("no object matches%s%s%s%s", glob ? " --name " : "", glob ? glob : "", cls ? " --class " : "",
 			   cls ? cls : "");

@@ -139,6 +139,21 @@ static int col_distance(view *v, sqlite3_stmt *st, int c, uint32_t *out)
 	return 0;
 }
 
+/* Columns REACHABLE and KIND: 0/1 and a root kind name, a reachable
+ * object always with one (the commands name it). */
+static int col_root(view *v, sqlite3_stmt *st, int reachable, int kind, int *is_reachable, int *root_kind)
+{
+	const char *k = (const char *)sqlite3_column_text(st, kind);
+	*is_reachable = sqlite3_column_int(st, reachable) != 0;
+	*root_kind = root_kind_parse(k);
+	if ((k && *root_kind == RK_NONE) || (*is_reachable && *root_kind == RK_NONE)) {
+		snprintf(v->err, sizeof v->err, "database: object_table: root_kind '%.32s' is not a root kind%s",
+			 k ? k : "NULL", *is_reachable ? " of a reachable object" : "");
+		return -1;
+	}
+	return 0;
+}
+
 /* Column C as display text into DST. */
 static void col_text(sqlite3_stmt *st, int c, char *dst, size_t cap)
 {
@@ -290,8 +305,8 @@ static int dv_object(view *v, obj_t i, obj_info *o)
 	}
 	memcpy(o->flags, flags, strlen(flags) + 1);
 	o->garbage = sqlite3_column_int(st, 9) != 0;
-	o->reachable = sqlite3_column_int(st, 10) != 0;
-	o->root_kind = root_kind_parse((const char *)sqlite3_column_text(st, 11));
+	if (col_root(v, st, 10, 11, &o->reachable, &o->root_kind))
+		return -1;
 	col_text(st, 14, o->parent_property, sizeof o->parent_property);
 	char *raw;
 	rc = db_path(v, i, &raw);
@@ -319,9 +334,9 @@ static int dv_state(view *v, obj_t i, obj_state *o)
 	if (col_id(v, st, 0, 0, &o->cls) || col_id(v, st, 1, 1, &o->outer) || col_distance(v, st, 2, &o->distance) ||
 	    col_id(v, st, 6, 1, &o->parent))
 		return -1;
-	o->reachable = sqlite3_column_int(st, 3) != 0;
 	o->garbage = sqlite3_column_int(st, 4) != 0;
-	o->root_kind = root_kind_parse((const char *)sqlite3_column_text(st, 5));
+	if (col_root(v, st, 3, 5, &o->reachable, &o->root_kind))
+		return -1;
 	o->parent_property = col_pool(v, st, 7);
 	return 0;
 }
@@ -538,15 +553,19 @@ static int collect_ids(view *v, int q, sqlite3_stmt *st, obj_t **out, size_t *n)
 	*out = NULL;
 	DV(v)->q = q;
 	while ((rc = next_row(v, st)) > 0) {
-		if (grow_array((void **)out, &cap, *n, sizeof **out))
-			return -1;
-		if (col_id(v, st, 0, 0, &(*out)[*n]))
-			return -1;
+		if (grow_array((void **)out, &cap, *n, sizeof **out) || col_id(v, st, 0, 0, &(*out)[*n]))
+			break;
 		(*n)++;
 	}
-	if (rc < 0)
+	if (rc != 0 || grow_array((void **)out, &cap, *n, sizeof **out)) { /* never NULL, even when empty */
+		if (!v->err[0])
+			snprintf(v->err, sizeof v->err, "out of memory");
+		free(*out);
+		*out = NULL;
+		*n = 0;
 		return -1;
-	return grow_array((void **)out, &cap, *n, sizeof **out); /* never NULL, even when empty */
+	}
+	return 0;
 }
 
 static int dv_cluster_list(view *v, obj_t root, int which, obj_t **out, size_t *n)

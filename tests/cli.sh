@@ -290,5 +290,32 @@ expect "diff --format json counts" "\"kept\":$((n0 - n_rem - n_rep)),\"added\":$
 "$ugc" diff "$out/ev-0.db" "$out/ev-1.db" -o "$out/diff-snapshots.db" >/dev/null 2>&1
 [ $? -ne 0 ] && ok "diff -o refuses to overwrite" || bad "diff -o refuses to overwrite"
 
+# --- safe output: a name can hold ESC and bytes that are not UTF-8 (#8.8) ---
+{ printf 'ugc-text 1\nfirst-gc-index 5\n'
+  printf 'o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n'
+  printf 'o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 10 11 3 - /Game/Evil 128 RootSet\n'
+  printf 'o 11 12 4 10 Red%%1b[31m%%ff 100 -\nr 10 11 strong Bad%%1b]0;pwned%%07\n'; } > "$out/evil.ugct"
+"$ugc" analyze "$out/evil.ugct" -o "$out/evil.db" -q >/dev/null 2>&1
+esc=$(printf '\033'); ff=$(printf '\377'); bel=$(printf '\007')
+raw=""
+for cmd in "refs $out/evil.ugct 11" "refs $out/evil.db 11 --format json" "path $out/evil.db 11" "why $out/evil.ugct 11 --format json" \
+	   "path $out/evil.db 11 --format csv" "info $out/evil.ugct" "sql $out/evil.db SELECT*FROM.objects" ; do
+	set -- $cmd
+	if [ "$1" = sql ]; then "$ugc" sql "$out/evil.db" "SELECT name, path FROM objects WHERE idx = 11" > "$out/evil.txt" 2>&1
+	else "$ugc" "$@" > "$out/evil.txt" 2>&1; fi
+	LC_ALL=C grep -q "[$esc$ff$bel]" "$out/evil.txt" && raw="$raw [$cmd]"
+done
+[ -z "$raw" ] && ok "no raw control or non-UTF-8 byte reaches the output" || bad "no raw control or non-UTF-8 byte reaches the output" "$raw"
+expect "names show control bytes as \\xHH" "referencers of #11 Actor /Game/Evil.Red\\x1b[31m\\xff" sh -c "'$ugc' refs '$out/evil.db' 11 | head -1"
+expect "JSON carries them as escaped text" '"property":"Bad\\x1b]0;pwned\\x07"' sh -c "'$ugc' refs '$out/evil.db' 11 --format json | grep -o '\"property\":\"[^,]*\"' | head -1"
+expect "sql text output escapes cells" "Red\\x1b[31m\\xff" sh -c "'$ugc' sql '$out/evil.db' 'SELECT name FROM objects WHERE idx = 11' --format csv | tail -1"
+expect "sql JSON output is valid UTF-8" '[{"n":"Red\u001b[31m\\xff"}]' sh -c "'$ugc' sql '$out/evil.db' 'SELECT name AS n FROM objects WHERE idx = 11' --format json"
+
+# --- sql streams: an endless query prints rows at once, in bounded memory (#8.11) ---
+for f in text csv json; do
+	n=$( (ulimit -v 400000; "$ugc" sql "$out/evil.db" "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x, 'row' FROM c" --format $f 2>/dev/null) | head -n 300000 | wc -l)
+	[ "$n" -eq 300000 ] && ok "sql --format $f streams an endless result" || bad "sql --format $f streams an endless result" "$n lines"
+done
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

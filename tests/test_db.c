@@ -187,6 +187,27 @@ TEST(db_parent_loops_are_errors)
 	}
 }
 
+/* Found by fuzz_db: a reachable object without a root kind indexed the kind names with 255. */
+TEST(db_reachable_needs_a_root_kind)
+{
+	char err[512];
+	view *v = damaged("UPDATE object_table SET root_kind = NULL WHERE idx = 13", err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	obj_info o;
+	obj_state st;
+	CHECK(v->object(v, 13, &o) == -1 && has(v->err, "root_kind"));
+	CHECK(v->state(v, 13, &st) == -1);
+	CHECK(v->object(v, 15, &o) == 0);
+	obj_info_free(&o);
+	v->close(v);
+	v = damaged("UPDATE object_table SET root_kind = 'sunshine' WHERE idx = 15", err, sizeof err);
+	CHECK(v != NULL && v->object(v, 15, &o) == -1 && has(v->err, "sunshine"));
+	if (v)
+		v->close(v);
+}
+
 TEST(db_outer_loops_are_errors)
 {
 	char err[512];
