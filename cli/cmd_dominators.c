@@ -26,7 +26,7 @@ static int print_object(const retention_input *in, obj_t x, const char *rel, int
 		if (strcmp(rel, "chain") == 0)
 			printf("  #%d %s %s  retained %llu, shallow %u\n", x, o.class_name, o.path, ret, o.size);
 		else
-			printf("%*s%llu  #%d %s %s  (shallow %u, dominates %ld directly)\n", 2 + 2 * depth, "", ret, x,
+			printf("%*s%10llu  #%d %s %s  (shallow %u, dominates %ld directly)\n", 2 + 2 * depth, "", ret, x,
 			       o.class_name, o.path, o.size, children);
 	} else if (fmt == FMT_CSV) {
 		printf("%s,%d,%d,", rel, depth, x);
