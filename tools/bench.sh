@@ -21,6 +21,45 @@ run() { # LABEL COMMAND...: prints "LABEL  seconds  peak RSS"
 	read -r secs kb < "$dir/time.txt"
 	printf '%-34s %8.2f s %8d MiB\n' "$label" "$secs" $((kb / 1024))
 }
+# dominators FILE: dominators + retained sizes + class/package aggregates,
+# timed by analyze's own clock (its "retention" line; analyze is stopped once
+# the summary is out, before its database), the time beyond load of `top` and
+# `refs`, and peak RSS of `info` (load), `refs` (load, GC, query view) and
+# `top` (the same plus the dominators): top's RSS over refs's is the
+# dominators' own memory.
+dominators() {
+	f=$1
+	: > "$dir/an.txt" # empty before the start, so that no older line is read
+	"$ugc" analyze "$f" -o "$dir/dom.db" --force > "$dir/an.txt" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null && ! grep -q 'retention (policy' "$dir/an.txt"; do sleep 0.1; done
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	rm -f "$dir"/dom.db*
+	grep -E 'retention \(policy|time: load' "$dir/an.txt" | sed 's/^LogGarbage: /  /'
+	run "info (load)" "$ugc" info "$f"
+	objs=$(sed -n 's/^objects *\([0-9]*\).*/\1/p' "$dir/out.txt")
+	info_kb=$kb
+	run "refs (load, GC, view)" env UGC_TRACE=1 "$ugc" refs "$f" 1
+	refs_kb=$kb
+	grep '^trace:' "$dir/out.txt" | sed 's/^/  /'
+	run "top (load, GC, dominators, view)" env UGC_TRACE=1 "$ugc" top "$f"
+	grep '^trace:' "$dir/out.txt" | sed 's/^/  /'
+	echo "  top over refs: $(((kb - refs_kb) * 1024 / objs)) B an object; over info: $(((kb - info_kb) * 1024 / objs)) B an object ($objs objects)"
+	# whatif: cut the first generated level; "answered" is the changed GC and report
+	lvl=/Game/Maps/Arena_0.Arena_0:PersistentLevel
+	run "whatif --cut $lvl" env UGC_TRACE=1 "$ugc" whatif "$f" --cut "$lvl"
+	grep -E '^(trace|freed):' "$dir/out.txt" | sed 's/^/  /'
+}
+if [ -n "$BENCH_DOMINATORS" ]; then # sizes, e.g. "200000 2000000": this step alone
+	echo "machine: $(nproc) cores, $(free -g | awk '/^Mem/ {print $2}') GiB, $(uname -m); load $(cut -d' ' -f1-3 /proc/loadavg)"
+	for n in $BENCH_DOMINATORS; do
+		echo "dominators: gen --objects $n --seed 1"
+		run "gen (binary out)" "$ugc" gen --objects "$n" --seed 1 -o "$dir/dom.ugcs" --force
+		dominators "$dir/dom.ugcs"
+	done
+	exit 0
+fi
 echo "machine: $(nproc) cores, $(free -g | awk '/^Mem/ {print $2}') GiB, $(uname -m); $(date -u +%Y-%m-%d)"
 echo "heap: gen --objects $n --seed 1"
 run "gen (binary out)" "$ugc" gen --objects "$n" --seed 1 -o "$dir/heap.ugcs" --force
@@ -61,3 +100,5 @@ run "diff ev-0 ev-1 (snapshots)" "$ugc" diff "$dir/ev-0.ugcs" "$dir/ev-1.ugcs"
 sed -n 2p "$dir/out.txt" | sed 's/^/  /'
 run "diff leak mode (3 snapshots)" "$ugc" diff --baseline "$dir/ev-0.ugcs" --target "$dir/ev-1.ugcs" --final "$dir/ev-2.ugcs"
 sed -n 2p "$dir/out.txt" | sed 's/^/  /'
+echo "dominators and retained sizes on the heap:"
+dominators "$dir/heap.ugcs"
