@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "db_heap.h"
 #include "escape.h"
 #include "query.h"
 #include "snapshot.h"
@@ -302,7 +303,7 @@ static int print_targets(const report *r, view *after, const obj_t *t, uint32_t 
 	return 0;
 }
 
-static int print_report(report *r, view *before, const whatif_change *c, size_t n, const char *input)
+static int print_report(report *r, view *before, const whatif_change *c, size_t n)
 {
 	whatif_result *w = r->w;
 	reachable_totals(r->h, r->before->reachable, r->reach_before);
@@ -312,9 +313,7 @@ static int print_report(report *r, view *before, const whatif_change *c, size_t 
 	if (whatif_targets(r->h, c, n, &targets, &ntargets))
 		return die("out of memory");
 	if (r->fmt == FMT_JSON) {
-		printf("{\"input\":");
-		json_str(stdout, input);
-		printf(",");
+		printf("{");
 	} else if (r->fmt == FMT_CSV) {
 		printf("row,idx,name,objects,bytes,detail\n");
 	}
@@ -351,15 +350,22 @@ static int print_report(report *r, view *before, const whatif_change *c, size_t 
 }
 
 /* The heap and the options of the run to compare with: a snapshot with its
- * mode's keep flags, or --keep-flags.  0, or 1 after printing the error. */
+ * mode's keep flags, or a database with those its analysis ran with; or
+ * --keep-flags.  0, or 1 after printing the error. */
 static int load_input(const char *path, heap *h, gc_options *opt, const char *keep_arg, uint32_t keep)
 {
-	if (is_sqlite_file(path))
-		return die("%s: whatif reads snapshots, not databases", path);
-	if (load_or_die(path, h))
-		return 1;
-	opt->mode = h->mode;
-	opt->keep_flags = keep_arg ? keep : gc_default_keep_flags(h->mode);
+	if (is_sqlite_file(path)) {
+		char err[SNAP_ERR_MAX];
+		if (db_heap_load(path, h, opt, err, sizeof err))
+			return die("%s", err);
+	} else {
+		if (load_or_die(path, h))
+			return 1;
+		opt->mode = h->mode;
+		opt->keep_flags = gc_default_keep_flags(h->mode);
+	}
+	if (keep_arg)
+		opt->keep_flags = keep;
 	return 0;
 }
 
@@ -445,7 +451,7 @@ int cmd_whatif(int argc, char **argv)
 		rc = die("out of memory running the changed GC");
 	if (rc == 0) {
 		report r = {&h, &before, &w, fmt, (size_t)limit, {0, 0}, {0, 0}};
-		rc = print_report(&r, v, changes, nargs, input);
+		rc = print_report(&r, v, changes, nargs);
 		fflush(stdout);
 		answered_at = now_seconds();
 		whatif_free(&w);

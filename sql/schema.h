@@ -19,7 +19,7 @@
 "CREATE TABLE dangling_refs(src INTEGER, dst INTEGER, kind TEXT, property TEXT);\n" \
 "CREATE TABLE gc_object_refs(referencer TEXT, dst INTEGER, property TEXT);\n" \
 "CREATE TABLE clusters(root INTEGER PRIMARY KEY, members INTEGER, mutable INTEGER,\n" \
-"  referenced INTEGER, state TEXT, reason TEXT);\n" \
+"  referenced INTEGER, state TEXT, reason TEXT, position INTEGER);\n" \
 "CREATE TABLE cluster_members(root INTEGER, idx INTEGER);\n" \
 "CREATE TABLE cluster_mutable(root INTEGER, idx INTEGER);\n" \
 "CREATE TABLE cluster_refs(root INTEGER, referenced_root INTEGER);\n" \

@@ -208,7 +208,7 @@ static int store_list(writer *w, sqlite3_stmt *st, obj_t root, uint32_t start, u
 static int store_clusters(writer *w, const gc_result *r)
 {
 	const heap *h = w->h;
-	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?)");
+	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?,?)");
 	sqlite3_stmt *mem = prepare(w, "INSERT INTO cluster_members VALUES(?,?)");
 	sqlite3_stmt *mut = prepare(w, "INSERT INTO cluster_mutable VALUES(?,?)");
 	sqlite3_stmt *ref = prepare(w, "INSERT INTO cluster_refs VALUES(?,?)");
@@ -221,6 +221,7 @@ static int store_clusters(writer *w, const gc_result *r)
 		sqlite3_bind_int64(cl, 4, x->n_refs);
 		sqlite3_bind_text(cl, 5, r->cluster_fate[c] == CF_ALIVE ? "alive" : "dissolved", -1, SQLITE_STATIC);
 		bind_text(cl, 6, r->cluster_fate[c] == CF_ALIVE ? NULL : cluster_fate_names[r->cluster_fate[c]]);
+		sqlite3_bind_int64(cl, 7, c); /* the snapshot's order: the pre-pass takes clusters in it */
 		rc = row(w, cl) || store_list(w, mem, x->root, x->members, x->n_members) ||
 		     store_list(w, mut, x->root, x->mutables, x->n_mutables) ||
 		     store_list(w, ref, x->root, x->refs, x->n_refs);

@@ -253,6 +253,17 @@ done
 "$ugc" whatif testdata/arena.ugcs --cut 4504 --threads 1 > "$out/wi1.txt" 2>&1
 "$ugc" whatif testdata/arena.ugcs --cut 4504 --threads 2 > "$out/wi2.txt" 2>&1
 cmp -s "$out/wi1.txt" "$out/wi2.txt" && grep -q '^freed: [1-9]' "$out/wi1.txt" && ok "whatif: same answer on 1 and 2 threads" || bad "whatif threads"
+# a database holds the whole heap: the same bytes from it as from its snapshot
+for f in "$wi" testdata/cluster-quirks.ugct testdata/gen-1000-editor.ugct testdata/arena.ugcs; do
+	"$ugc" analyze "$f" -o "$out/wi.db" --force -q >/dev/null 2>&1
+	differ=""
+	for c in "--cut 11" "--garbage 12 --format json" "--unroot 10 --cut 13 --format csv" "--null 10:0 --limit 0" "--cut 4504"; do
+		"$ugc" whatif "$f" $c > "$out/a.txt" 2>&1
+		"$ugc" whatif "$out/wi.db" $c > "$out/b.txt" 2>&1
+		cmp -s "$out/a.txt" "$out/b.txt" || differ="$differ [$c]"
+	done
+	[ -z "$differ" ] && ok "whatif: the same answers from $(basename "$f") and its database" || bad "whatif from a database: $(basename "$f")" "$differ"
+done
 
 # --- diff: the generated series finds exactly what was planted --------------
 "$ugc" gen --objects 3000 --seed 5 --evolve -o "$out/ev.ugcs" >/dev/null 2>&1
