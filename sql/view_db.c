@@ -15,6 +15,7 @@
 #include "vec.h"
 
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,14 +81,27 @@ typedef struct db_view {
 	sqlite3 *db;
 	sqlite3_stmt *st[Q_COUNT];
 	int q; /* the statement last used, for errors */
+	char *path; /* the database file, for errors */
 } db_view;
 
 #define DV(v) ((db_view *)(v))
 
+/* A one-line error in V: "DBPATH: " and the message; returns -1. */
+static int verr(view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int verr(view *v, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(v->err, sizeof v->err, "%s: ", DV(v)->path);
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < sizeof v->err)
+		vsnprintf(v->err + n, sizeof v->err - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 static int db_error(view *v)
 {
-	snprintf(v->err, sizeof v->err, "database: %s: %s", tables[DV(v)->q], sqlite3_errmsg(DV(v)->db));
-	return -1;
+	return verr(v, "%s: %s", tables[DV(v)->q], sqlite3_errmsg(DV(v)->db));
 }
 
 /* The statement Q, reset and bound to I. */
@@ -114,7 +128,7 @@ static int col_id(view *v, sqlite3_stmt *st, int c, int nullok, obj_t *out)
 	sqlite3_int64 x = sqlite3_column_int64(st, c);
 	if (sqlite3_column_type(st, c) != SQLITE_INTEGER || x < 0 || x >= (sqlite3_int64)v->slots) {
 		const char *t = (const char *)sqlite3_column_text(st, c);
-		snprintf(v->err, sizeof v->err, "database: %s: %s is %.40s, not an object index (slots %u)",
+		verr(v, "%s: %s is %.40s, not an object index (slots %u)",
 			 tables[DV(v)->q], sqlite3_column_name(st, c), t ? t : "NULL", v->slots);
 		return -1;
 	}
@@ -131,7 +145,7 @@ static int col_distance(view *v, sqlite3_stmt *st, int c, uint32_t *out)
 	}
 	sqlite3_int64 x = sqlite3_column_int64(st, c);
 	if (sqlite3_column_type(st, c) != SQLITE_INTEGER || x < 0 || x >= (sqlite3_int64)v->slots) {
-		snprintf(v->err, sizeof v->err, "database: %s: distance %lld is not a hop count below slots (%u)",
+		verr(v, "%s: distance %lld is not a hop count below slots (%u)",
 			 tables[DV(v)->q], (long long)x, v->slots);
 		return -1;
 	}
@@ -147,7 +161,7 @@ static int col_root(view *v, sqlite3_stmt *st, int reachable, int kind, int *is_
 	*is_reachable = sqlite3_column_int(st, reachable) != 0;
 	*root_kind = root_kind_parse(k);
 	if ((k && *root_kind == RK_NONE) || (*is_reachable && *root_kind == RK_NONE)) {
-		snprintf(v->err, sizeof v->err, "database: object_table: root_kind '%.32s' is not a root kind%s",
+		verr(v, "object_table: root_kind '%.32s' is not a root kind%s",
 			 k ? k : "NULL", *is_reachable ? " of a reachable object" : "");
 		return -1;
 	}
@@ -229,7 +243,7 @@ static int db_path(view *v, obj_t x, char **out)
 			goto done;
 		}
 		if (s == SQLITE_DONE) {
-			snprintf(v->err, sizeof v->err, "database: object_table: the Outer chain of object %d names object %d, "
+			verr(v, "object_table: the Outer chain of object %d names object %d, "
 				 "which is not in the table", x, at);
 			goto done;
 		}
@@ -248,7 +262,7 @@ static int db_path(view *v, obj_t x, char **out)
 		if (next == OBJ_NONE)
 			break;
 		if (next == mark) {
-			snprintf(v->err, sizeof v->err, "database: object_table: the Outer chain of object %d loops", x);
+			verr(v, "object_table: the Outer chain of object %d loops", x);
 			goto done;
 		}
 		if (++lam == power) { /* Brent: move the mark ahead, double the stride */
@@ -300,7 +314,7 @@ static int dv_object(view *v, obj_t i, obj_info *o)
 	char bad[64];
 	if (!flags || strlen(flags) >= sizeof o->flags ||
 	    flags_parse(flags, strlen(flags), &o->oflags, &o->iflags, &o->traits, bad, sizeof bad)) {
-		snprintf(v->err, sizeof v->err, "database: object_table: object %d has flags that are not flags", i);
+		verr(v, "object_table: object %d has flags that are not flags", i);
 		return -1;
 	}
 	memcpy(o->flags, flags, strlen(flags) + 1);
@@ -311,7 +325,7 @@ static int dv_object(view *v, obj_t i, obj_info *o)
 	char *raw;
 	rc = db_path(v, i, &raw);
 	if (rc > 0)
-		snprintf(v->err, sizeof v->err, "database: object_table: object %d vanished", i);
+		verr(v, "object_table: object %d vanished", i);
 	if (rc)
 		return -1;
 	o->path = display_escape_dup(raw);
@@ -346,7 +360,7 @@ static int col_kind(view *v, sqlite3_stmt *st, int c, int *out)
 {
 	sqlite3_int64 k = sqlite3_column_int64(st, c);
 	if (sqlite3_column_type(st, c) != SQLITE_INTEGER || k < 0 || k >= REF_KIND_COUNT) {
-		snprintf(v->err, sizeof v->err, "database: ref_table: kind %lld is not a reference kind", (long long)k);
+		verr(v, "ref_table: kind %lld is not a reference kind", (long long)k);
 		return -1;
 	}
 	*out = (int)k;
@@ -617,6 +631,7 @@ static void dv_close(view *v)
 		sqlite3_finalize(d->st[q]);
 	sqlite3_close(d->db);
 	strpool_free(&v->pool);
+	free(d->path);
 	free(d);
 }
 
@@ -677,6 +692,11 @@ view *view_db_open(const char *dbpath, char *err, size_t errsize)
 		return NULL;
 	}
 	char why[400];
+	if (!(d->path = strdup(dbpath))) {
+		snprintf(err, errsize, "out of memory");
+		free(d);
+		return NULL;
+	}
 	if (sqlite3_open_v2(dbpath, &d->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", dbpath, sqlite3_errmsg(d->db));
 		dv_close(&d->base);

@@ -328,6 +328,16 @@ for f in text csv json; do
 	[ "$n" -eq 300000 ] && ok "sql --format $f streams an endless result" || bad "sql --format $f streams an endless result" "$n lines"
 done
 
+# --- a database is input too: damaged ones from the fuzz corpus fail with one line naming it (#8) ---
+for c in "clusters fuzz/corpus/db/regress-leak-partial-findings.db --check" "findings fuzz/corpus/db/regress-leak-partial-findings.db" \
+	 "why fuzz/corpus/db/regress-reachable-without-root-kind.db 13" "path fuzz/corpus/db/regress-reachable-without-root-kind.db 13 --format json"; do
+	set -- $c
+	msg=$("$ugc" "$@" 2>&1 >/dev/null); rc=$?
+	case "$msg" in "ugc-analyze: $2: "*) [ $rc -eq 1 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] && ok "damaged database: $1 says what is wrong" && continue ;; esac
+	bad "damaged database: $1 says what is wrong" "rc=$rc: $msg"
+done
+
+
 # --- retention: top and dominators on a heap worked out by hand -------------
 # (testdata/retention.ugct says why each number is what it is)
 ret=testdata/retention.ugct

@@ -135,7 +135,7 @@ TEST(db_negative_and_huge_ids_are_errors)
 		chains roots = {0}, all = {0};
 		int a = query_chains(v, 15, 0, SIZE_MAX, 0, 0, &roots), b = query_chains(v, 15, 1, 100, 0, 0, &all);
 		CHECK(a == -1 && b == -1);
-		CHECK(has(v->err, "database: ") && strchr(v->err, '\n') == NULL);
+		CHECK(has(v->err, "chains.db: ") && strchr(v->err, '\n') == NULL);
 		chains_free(&roots);
 		chains_free(&all);
 		v->close(v);
