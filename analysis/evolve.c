@@ -123,7 +123,7 @@ int evolve_series(const gen_options *opt, heap out[3], FILE *plan, char *err, si
 		if (h0.gcrefs[k].dst >= 0 && (uint32_t)h0.gcrefs[k].dst < h0.slots)
 			sl.stale[h0.gcrefs[k].dst] = 1;
 	text t1, extra;
-	if (text_open(&t1) || text_write(&h0, t1.fp) || text_open(&extra)) {
+	if (text_open(&t1) || text_write_records(&h0, t1.fp) || text_open(&extra)) { /* records follow: no end record */
 		snprintf(err, errsize, "out of memory");
 		return -1;
 	}

@@ -27,6 +27,8 @@ int snapshot_format_known(const char *path);
 /* Format-specific entry points (used by the above and by the tests). */
 int text_parse(const char *path, const char *data, size_t len, heap *h, char *err, size_t errsize);
 int text_write(const heap *h, FILE *fp);
+/* The same without the end record, for a caller that appends records. */
+int text_write_records(const heap *h, FILE *fp);
 int binary_parse(const char *path, const unsigned char *data, size_t len, heap *h, char *err, size_t errsize);
 int binary_write(const heap *h, FILE *fp, char *err, size_t errsize);
 int is_binary_snapshot(const void *data, size_t len);

@@ -38,6 +38,8 @@ typedef struct parser {
 	uint8_t *r_kind;
 	size_t nr, r_cap;
 	int seen_engine, seen_mode, seen_first, seen_label, seen_object;
+	uint64_t end_line;   /* line of the end record, 0 when none (yet) */
+	uint64_t end_count[4]; /* its counts: o, r, g and c records */
 	/* flags field cache: dumpers repeat the same few FLAGS strings */
 	struct flag_cache { char s[40]; uint8_t len; uint8_t traits; uint16_t iflags; uint32_t oflags; } fcache[256];
 } parser;
@@ -441,6 +443,37 @@ static int header_once(parser *p, int *seen, const char *rec)
 	return 0;
 }
 
+/* "end O R G C": the counts of o, r, g and c records; checked in check_end. */
+static int parse_end(parser *p, const char *cur, const char *eol)
+{
+	field f;
+	for (int k = 0; k < 4; k++) {
+		if (!next_field(&cur, eol, &f))
+			return fail(p, "end: expected 'end OBJECTS REFERENCES GCREFS CLUSTERS'");
+		if (number(p, f, "end", "count", UINT64_MAX, &p->end_count[k]))
+			return -1;
+	}
+	if (next_field(&cur, eol, &f))
+		return fail(p, "end: too many fields (expected 'end OBJECTS REFERENCES GCREFS CLUSTERS')");
+	p->end_line = p->line;
+	return 0;
+}
+
+/* An end record, when present, vouches for the whole file: its counts must
+ * be the records read (a file cut short or spliced disagrees). */
+static int check_end(parser *p, uint64_t objects, uint64_t refs, uint64_t gcrefs, uint64_t clusters)
+{
+	static const char *const what[4] = {"object (o)", "reference (r)", "FGCObject (g)", "cluster (c)"};
+	const uint64_t have[4] = {objects, refs, gcrefs, clusters};
+	for (int k = 0; p->end_line && k < 4; k++)
+		if (have[k] != p->end_count[k]) {
+			p->line = p->end_line;
+			return fail(p, "end: %llu %s records read, the end record says %llu (is the file cut or spliced?)",
+				    (unsigned long long)have[k], what[k], (unsigned long long)p->end_count[k]);
+		}
+	return 0;
+}
+
 static int parse_header(parser *p, field kw, const char *cur, const char *eol, int *handled)
 {
 	heap *h = p->h;
@@ -458,6 +491,8 @@ static int parse_header(parser *p, field kw, const char *cur, const char *eol, i
 		h->label = header_text(p, cur, eol, "label");
 		return h->label == UINT32_MAX ? -1 : 0;
 	}
+	if (KW("end"))
+		return parse_end(p, cur, eol);
 	if (KW("mode")) {
 		field f, extra;
 		if (header_once(p, &p->seen_mode, "mode"))
@@ -594,6 +629,11 @@ int text_parse(const char *path, const char *data, size_t len, heap *h, char *er
 		c = eol + 1;
 		if (!next_field(&cur, eol, &kw) || kw.s[0] == '#')
 			continue;
+		if (p->end_line) {
+			rc = fail(p, "a record after the end record (line %llu): the end record must be last",
+				  (unsigned long long)p->end_line);
+			continue;
+		}
 		if (!seen_magic) {
 			field v, extra;
 			if (!(kw.len == 8 && memcmp(kw.s, "ugc-text", 8) == 0) || !next_field(&cur, eol, &v))
@@ -631,6 +671,8 @@ int text_parse(const char *path, const char *data, size_t len, heap *h, char *er
 		p->line = 1;
 		rc = fail(p, "empty file: not a ugc text snapshot");
 	}
+	if (rc == 0)
+		rc = check_end(p, h->objects, p->nr, h->ngcrefs, h->nclusters);
 	if (rc == 0 && heap_trim_slots(h))
 		rc = fail(p, "out of memory");
 	if (rc == 0)

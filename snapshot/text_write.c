@@ -3,8 +3,8 @@
  * Canonical means: header records in a fixed order (mode and first-gc-index
  * always), objects in index order, the "r" records grouped by source in
  * index order (file order kept within a source), then dangling "r" records,
- * "g" records and "c" records in their original order.  Text -> binary ->
- * text gives the same bytes. */
+ * "g" records and "c" records in their original order, and last the end
+ * record with the counts.  Text -> binary -> text gives the same bytes. */
 #include "snapshot.h"
 
 #include "../capture/ugc_capture.h"
@@ -50,6 +50,16 @@ static void put_list(FILE *fp, const heap *h, uint32_t start, uint32_t n)
 }
 
 int text_write(const heap *h, FILE *fp)
+{
+	if (text_write_records(h, fp))
+		return -1;
+	/* always last: the counts of the records above, so a reader can tell a whole file */
+	fprintf(fp, "end %u %llu %u %u\n", h->objects, (unsigned long long)h->nrefs + h->ndangling, h->ngcrefs,
+		h->nclusters);
+	return ferror(fp) ? -1 : 0;
+}
+
+int text_write_records(const heap *h, FILE *fp)
 {
 	fputs("ugc-text 1\n", fp);
 	if (h->engine) {

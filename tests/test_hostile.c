@@ -261,3 +261,48 @@ TEST(binary_strings_the_text_cannot_hold_are_refused)
 	CHECK(strstr(err, "string 1 is empty or holds a NUL byte") != NULL);
 	free(bin);
 }
+
+/* Issue 8 item 11: a text snapshot cut at a line boundary loaded as if
+ * whole.  The writer now ends every text with "end O R G C" (the counts of
+ * its o, r, g and c records), and the reader checks it when present. */
+TEST(text_end_record_vouches_for_the_whole_file)
+{
+	heap h, back;
+	char err[512], *text = NULL;
+	size_t len = 0;
+	CHECK(load_heap("o 11 1 4 10 A 1 -\no 12 1 4 11 B 1 -\nr 11 12 strong P\nr 12 999 weak Gone\n"
+			"g Ref 11\nc 11 12 - -\n", &h) == 0);
+	FILE *f = open_memstream(&text, &len);
+	CHECK(text_write(&h, f) == 0);
+	fclose(f);
+	/* 8 objects (6 of the prelude), 2 r records (one dangling), 1 g, 1 c */
+	const char *want_end = "\nend 8 2 1 1\n";
+	CHECK(len > strlen(want_end) && strcmp(text + len - strlen(want_end), want_end) == 0);
+	heap_init(&back);
+	CHECK(text_parse("t", text, len, &back, err, sizeof err) == 0);
+	heap_free(&back);
+	/* a line lost in the middle: the counts disagree, the end record's line is named
+	 * (3 header lines, 8 objects, r r g c: end moves from line 16 to 15) */
+	char *r = strstr(text, "\nr 12 999");
+	char *eol = strchr(r + 1, '\n');
+	size_t lost = (size_t)(eol - r);
+	memmove(r, eol, len - (size_t)(eol - text) + 1);
+	heap_init(&back);
+	CHECK(text_parse("t", text, len - lost, &back, err, sizeof err) == -1);
+	CHECK_STR(err, "t:15: end: 1 reference (r) records read, the end record says 2 (is the file cut or spliced?)");
+	heap_free(&back);
+	free(text);
+	/* records after the end record (two files run together) */
+	const char *two = "ugc-text 1\no 0 1 0 - Class 1 -\nend 1 0 0 0\n# fine\n\no 1 1 0 - X 1 -\n";
+	heap_init(&back);
+	CHECK(text_parse("t", two, strlen(two), &back, err, sizeof err) == -1);
+	CHECK_STR(err, "t:6: a record after the end record (line 3): the end record must be last");
+	heap_free(&back);
+	/* a malformed end record */
+	const char *bad = "ugc-text 1\no 0 1 0 - Class 1 -\nend 1 0 0\n";
+	heap_init(&back);
+	CHECK(text_parse("t", bad, strlen(bad), &back, err, sizeof err) == -1);
+	CHECK_STR(err, "t:3: end: expected 'end OBJECTS REFERENCES GCREFS CLUSTERS'");
+	heap_free(&back);
+	heap_free(&h);
+}
