@@ -30,6 +30,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_dominators(int argc, char **argv);
+int cmd_suspects(int argc, char **argv);
 
 extern const command commands[];
 const command *find_command(const char *name);

@@ -140,6 +140,24 @@ const command commands[] = {
 	 "  --limit N      objects shown per level and parent (default 10)\n"
 	 "  --policy P     gc (default), refs, refs+weak or refs+weak+soft\n"
 	 "  --format F     text (default), json or csv\n"},
+	{"suspects", cmd_suspects, "leak suspects: garbage kept alive, and what keeps the most bytes",
+	 "usage: ugc-analyze suspects INPUT [--threshold PCT] [--policy P] [--limit N]\n"
+	 "                            [--format text|json|csv]\n"
+	 "\n"
+	 "First the engine's own leak signals: garbage objects still alive (Worlds and\n"
+	 "Levels first), each with its shortest retention chain.  Then the suspects: the\n"
+	 "objects, and the classes, whose retained size is at least PCT% of the reached\n"
+	 "bytes, largest first.  For each, its accumulation point (from it, down the\n"
+	 "dominator tree into the largest child while that child keeps at least 80% of\n"
+	 "its parent's bytes), the classes that make up the bytes under that point, and\n"
+	 "the shortest retention path to it; a class is shown through its largest\n"
+	 "instance.  An object on the way down from a larger suspect to its accumulation\n"
+	 "point is not listed again.  INPUT is a snapshot or a database written by analyze.\n"
+	 "\n"
+	 "  --threshold PCT  share of the reached bytes, above 0 and up to 100 (default 10)\n"
+	 "  --policy P       gc (default), refs, refs+weak or refs+weak+soft\n"
+	 "  --limit N        signals, object suspects and class suspects shown (default 10)\n"
+	 "  --format F       text (default), json or csv (CSV: no chains; `path` has them)\n"},
 	{"whatif", cmd_whatif, "what the GC would free if an object were garbage, cut off or unrooted",
 	 "usage: ugc-analyze whatif INPUT CHANGE... [--format text|json|csv] [--limit N]\n"
 	 "                          [--threads N] [--keep-flags LIST]\n"

@@ -337,7 +337,6 @@ for c in "clusters fuzz/corpus/db/regress-leak-partial-findings.db --check" "fin
 	bad "damaged database: $1 says what is wrong" "rc=$rc: $msg"
 done
 
-
 # --- retention: top and dominators on a heap worked out by hand -------------
 # (testdata/retention.ugct says why each number is what it is)
 ret=testdata/retention.ugct
@@ -388,6 +387,88 @@ msg=$("$ugc" top "$out/ret.db" --vs refs 2>&1); rc=$?
 "$ugc" analyze "$ret" -o "$out/ret-refs.db" --policy refs+weak -q >/dev/null 2>&1
 expect "analyze --policy stores that policy" "7020" sh -c "'$ugc' top '$out/ret-refs.db' --limit 1 --format csv | tail -1 | cut -d, -f4"
 "$ugc" top "$out/ret-refs.db" --policy gc >/dev/null 2>&1; [ $? -eq 1 ] && ok "top: a database answers only its own policy" || bad "top: a database answers only its own policy"
+
+# --- suspects: a heap worked out by hand -------------------------------------
+# Disregard pool 0-7: 64+256+512+256+900+100+100+100 = 2288 bytes.  Roots
+# /Game/Leak 10 (100), Holder 11, Keeper 17, LeakedTex 18 (RootSet and
+# garbage, 10).  Dominator tree: 11 -> 12 Cache -> {13 Bucket -> 14 Blob, 15
+# Small}; 17 -> 16 OldMap (a garbage World kept by an immutable reference).
+# Retained: 14 5000, 13 5100, 15 1200, 12 6400, 11 6500, 16 50, 17 60.
+# Reached: 2288 + 100 + 6500 + 60 + 10 = 8958; 20% is 1791.6, so 1792 bytes.
+# From 11: 12 keeps 6400 >= 80% of 6500, so step; 13 keeps 5100 < 80% of
+# 6400 (5120): the accumulation point is 12, one level down.  12 is on that
+# way, so not listed again; 13 is: its 14 keeps 5000 >= 4080, point 14.
+# Under 12: Texture2D 14+15 = 6200 (2), Actor 100, Buffer 100 (lower index first).
+# Classes: Actor 11+17 = 6560 (12 is under 11), Texture2D 5000+1200+10 =
+# 6210, Buffer 5100, Class (objects 1-7) 2224: four, two shown.
+sus=$out/suspects.ugct
+cat > "$sus" <<'EOF'
+ugc-text 1
+mode game
+first-gc-index 8
+o 0 1 3 - /Script/CoreUObject 64 Native
+o 1 2 2 0 Object 256 Native
+o 2 3 2 0 Class 512 Native
+o 3 4 2 0 Package 256 Native
+o 4 5 2 0 Actor 900 Native
+o 5 6 2 0 Texture2D 100 Native
+o 6 7 2 0 Buffer 100 Native
+o 7 8 2 0 World 100 Native
+o 10 11 3 - /Game/Leak 100 RootSet
+o 11 12 4 10 Holder 100 RootSet
+o 12 13 4 10 Cache 100 -
+o 13 14 6 10 Bucket 100 -
+o 14 15 5 10 Blob 5000 -
+o 15 16 5 10 Small 1200 -
+o 16 17 7 10 OldMap 50 Garbage
+o 17 18 4 10 Keeper 10 RootSet
+o 18 19 5 10 LeakedTex 10 RootSet,Garbage
+r 11 12 strong Cache
+r 12 13 strong Bucket
+r 12 15 strong Small
+r 13 14 strong Blob
+r 17 16 immutable OldMap
+EOF
+expect "suspects: signals (World first), accumulation points, classes under them" "section,rank,idx,class,path,bytes,objects,accum_idx,accum_path,accum_bytes,steps,detail
+signal,1,16,World,/Game/Leak.OldMap,50,1,,,,,kept by immutable reference OldMap of 17
+signal,2,18,Texture2D,/Game/Leak.LeakedTex,10,1,,,,,kept as a root by its internal flags
+object,1,11,Actor,/Game/Leak.Holder,6500,1,12,/Game/Leak.Cache,6400,1,
+object-under,1,5,Texture2D,,6200,2,,,,,
+object-under,1,4,Actor,,100,1,,,,,
+object-under,1,6,Buffer,,100,1,,,,,
+object,2,13,Buffer,/Game/Leak.Bucket,5100,1,14,/Game/Leak.Blob,5000,1,
+object-under,2,5,Texture2D,,5000,1,,,,,
+class,1,11,Actor,/Game/Leak.Holder,6560,3,12,/Game/Leak.Cache,6400,1,
+class-under,1,5,Texture2D,,6200,2,,,,,
+class-under,1,4,Actor,,100,1,,,,,
+class-under,1,6,Buffer,,100,1,,,,,
+class,2,14,Texture2D,/Game/Leak.Blob,6210,3,14,/Game/Leak.Blob,5000,0,
+class-under,2,5,Texture2D,,5000,1,,,,," "$ugc" suspects "$sus" --threshold 20 --limit 2 --format csv
+expect "suspects: the threshold in bytes and the shares" "leak suspects (policy gc): at least 20% of 8958 reached bytes, 1792 bytes
+1. #11 Actor /Game/Leak.Holder
+   retained 6500 bytes (72.6% of reached), shallow 100
+   accumulation point: #12 Actor /Game/Leak.Cache, 1 level down, retained 6400 bytes (71.4%)
+class suspects: 4
+(2 more: raise --limit)" sh -c "'$ugc' suspects '$sus' --threshold 20 --limit 2 | awk '/^1\\. #11/ { n = 3 } /^leak|^class sus|more: raise/ || n-- > 0'"
+# at 75% (6718.5, so 6719 bytes) nothing qualifies, not even Actor (6560)
+expect "suspects: nothing at or above 75%" "0,0" sh -c "'$ugc' suspects '$sus' --threshold 75 --format json | sed 's/.*\"objects\":{\"total\":\([0-9]*\).*\"classes\":{\"total\":\([0-9]*\).*/\1,\2/'"
+expect "suspects: at 72% (6450 bytes) Holder alone, and the class Actor (6560)" "1,1" sh -c "'$ugc' suspects '$sus' --threshold 72 --format json | sed 's/.*\"objects\":{\"total\":\([0-9]*\).*\"classes\":{\"total\":\([0-9]*\).*/\1,\2/'"
+"$ugc" analyze testdata/arena.ugcs -o "$out/sus.db" -q --force >/dev/null 2>&1
+differ=""
+for fmt in text json csv; do
+	"$ugc" suspects testdata/arena.ugcs --threshold 5 --format $fmt > "$out/a.txt" 2>&1; "$ugc" suspects "$out/sus.db" --threshold 5 --format $fmt > "$out/b.txt" 2>&1
+	cmp -s "$out/a.txt" "$out/b.txt" || differ="$differ [$fmt]"
+done
+[ -z "$differ" ] && ok "suspects: same answers from arena.ugcs and its database" || bad "suspects: same answers from arena.ugcs and its database" "$differ"
+differ=""
+for t in 0 101 abc -5 10x nan ""; do
+	"$ugc" suspects "$sus" --threshold "$t" >/dev/null 2>&1; rc=$?
+	[ $rc -eq 2 ] || differ="$differ ['$t': $rc]"
+done
+[ -z "$differ" ] && ok "suspects: a bad --threshold is a usage error (exit 2)" || bad "suspects: a bad --threshold is a usage error (exit 2)" "$differ"
+check "suspects --help" sh -c "'$ugc' suspects --help | grep -q '^usage: ugc-analyze suspects'"
+msg=$("$ugc" suspects "$out/sus.db" --policy refs 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] && ok "suspects: another policy than a database holds: one line" || bad "suspects: another policy than a database holds: one line" "rc=$rc $msg"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,326 @@
+/* cmd_suspects.c — `ugc-analyze suspects`: where the memory leaks.  The
+ * engine's own leak signals first (garbage kept alive, a World or Level
+ * among it), then the objects and classes that keep at least a threshold
+ * share of the reached bytes, each with its accumulation point, the classes
+ * under it and its shortest retention path (text, JSON or CSV). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "retention_input.h"
+#include "suspects.h"
+
+#define UNDER_TOP 5 /* classes shown under an accumulation point */
+
+static int class_of(void *ctx, obj_t i, obj_t *cls)
+{
+	retention_input *in = ctx;
+	if (in->h) {
+		*cls = in->h->cls[i];
+		return 0;
+	}
+	obj_state st;
+	if (in->v->state(in->v, i, &st) != 0)
+		return -1;
+	*cls = st.cls;
+	return 0;
+}
+
+static double share(uint64_t bytes, uint64_t reached)
+{
+	return reached ? (double)bytes * 100.0 / (double)reached : 0.0;
+}
+
+static int get(retention_input *in, obj_t x, obj_info *o)
+{
+	if (in->v->object(in->v, x, o) != 0)
+		return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
+	return 0;
+}
+
+/* The engine's signals: garbage-survives findings, Worlds and Levels first. */
+typedef struct signal {
+	finding_row row;
+	int world; /* the object is a World or a Level */
+} signal;
+
+static int cmp_signals(const void *a, const void *b)
+{
+	const signal *x = a, *y = b;
+	if (x->world != y->world)
+		return y->world - x->world;
+	return (x->row.idx > y->row.idx) - (x->row.idx < y->row.idx);
+}
+
+static int print_signals(retention_input *in, size_t limit, enum out_format fmt)
+{
+	view *v = in->v;
+	finding_rows rows = {0};
+	if (v->findings(v, OBJ_NONE, &rows) != 0) {
+		free(rows.v);
+		return die("%s", v->err);
+	}
+	signal *s = calloc(rows.n + 1, sizeof *s);
+	size_t n = 0, worlds = 0;
+	int rc = s ? 0 : die("out of memory");
+	for (size_t k = 0; k < rows.n && rc == 0; k++) {
+		obj_info o;
+		if (strcmp(rows.v[k].kind, "garbage-survives") != 0 || rows.v[k].idx == OBJ_NONE)
+			continue;
+		if ((rc = get(in, rows.v[k].idx, &o)) != 0)
+			break;
+		s[n].row = rows.v[k];
+		s[n].world = strcmp(o.class_name, "World") == 0 || strcmp(o.class_name, "Level") == 0;
+		worlds += (size_t)s[n].world;
+		n++;
+		obj_info_free(&o);
+	}
+	free(rows.v);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	qsort(s, n, sizeof *s, cmp_signals);
+	size_t shown = n < limit ? n : limit;
+	if (fmt == FMT_TEXT)
+		printf("engine signals: %zu garbage object%s still alive, %zu of them a World or Level\n", n,
+		       n == 1 ? "" : "s", worlds);
+	else if (fmt == FMT_JSON)
+		printf("\"signals\":{\"total\":%zu,\"worlds\":%zu,\"shown\":[", n, worlds);
+	for (size_t k = 0; k < shown && rc == 0; k++) {
+		obj_info o;
+		if ((rc = get(in, s[k].row.idx, &o)) != 0)
+			break;
+		if (fmt == FMT_TEXT) {
+			printf("%zu. garbage-survives%s: %s\n", k + 1, s[k].world ? " (a World or Level)" : "", s[k].row.detail);
+			rc = path_shortest(v, s[k].row.idx, fmt, 1);
+		} else if (fmt == FMT_CSV) {
+			printf("signal,%zu,%d,", k + 1, o.idx);
+			csv_str(stdout, o.class_name);
+			putchar(',');
+			csv_str(stdout, o.path);
+			printf(",%u,1,,,,,", o.size);
+			csv_str(stdout, s[k].row.detail);
+			putchar('\n');
+		} else {
+			printf("%s{\"kind\":\"garbage-survives\",\"world_or_level\":%s,\"detail\":", k ? "," : "",
+			       s[k].world ? "true" : "false");
+			json_str(stdout, s[k].row.detail);
+			printf(",\"retention\":");
+			rc = path_shortest(v, s[k].row.idx, fmt, 1);
+			printf("}");
+		}
+		obj_info_free(&o);
+	}
+	if (fmt == FMT_TEXT && n > shown)
+		printf("(%zu more: ugc-analyze findings --kind garbage-survives)\n", n - shown);
+	else if (fmt == FMT_JSON)
+		printf("]}");
+	free(s);
+	return rc;
+}
+
+/* One suspect: KIND "object" or "class". */
+static int print_suspect(retention_input *in, const suspect *s, const char *kind, size_t rank, enum out_format fmt)
+{
+	const dom_result *d = &in->d;
+	obj_info o, a, c;
+	int rc;
+	if (s->cls != OBJ_NONE) {
+		if ((rc = get(in, s->cls, &c)) != 0)
+			return rc;
+	}
+	if (s->obj == OBJ_NONE) { /* a class whose instances the tree does not hold (a damaged database) */
+		if (s->cls != OBJ_NONE)
+			obj_info_free(&c);
+		return die("%s: class suspect #%d has no reached instance", in->path, s->cls);
+	}
+	if ((rc = get(in, s->obj, &o)) == 0 && (rc = get(in, s->accum, &a)) != 0)
+		obj_info_free(&o);
+	if (rc) {
+		if (s->cls != OBJ_NONE)
+			obj_info_free(&c);
+		return rc;
+	}
+	double pct = share(s->retained, d->reached_bytes), apct = share(s->accum_retained, d->reached_bytes);
+	if (fmt == FMT_TEXT) {
+		if (s->cls == OBJ_NONE)
+			printf("%zu. #%d %s %s\n   retained %llu bytes (%.1f%% of reached), shallow %u\n", rank, o.idx,
+			       o.class_name, o.path, (unsigned long long)s->retained, pct, o.size);
+		else
+			printf("%zu. class %s: %u object%s retain %llu bytes (%.1f%% of reached)\n   largest instance: #%d %s, "
+			       "retained %llu bytes\n",
+			       rank, c.name, s->count, s->count == 1 ? "" : "s", (unsigned long long)s->retained, pct, o.idx,
+			       o.path, (unsigned long long)d->retained[s->obj]);
+		if (s->steps == 0)
+			printf("   accumulation point: the object itself\n");
+		else
+			printf("   accumulation point: #%d %s %s, %u level%s down, retained %llu bytes (%.1f%%)\n", a.idx,
+			       a.class_name, a.path, s->steps, s->steps == 1 ? "" : "s",
+			       (unsigned long long)s->accum_retained, apct);
+		printf("   bytes under it by class:");
+	} else if (fmt == FMT_CSV) {
+		printf("%s,%zu,%d,", kind, rank, o.idx);
+		csv_str(stdout, s->cls == OBJ_NONE ? o.class_name : c.name);
+		putchar(',');
+		csv_str(stdout, o.path);
+		printf(",%llu,%u,%d,", (unsigned long long)s->retained, s->count, a.idx);
+		csv_str(stdout, a.path);
+		printf(",%llu,%u,\n", (unsigned long long)s->accum_retained, s->steps);
+	} else {
+		printf("%s{", rank > 1 ? "," : "");
+		if (s->cls != OBJ_NONE) {
+			printf("\"class_idx\":%d,\"class_name\":", s->cls);
+			json_str(stdout, c.name);
+			printf(",\"objects\":%u,\"retained\":%llu,\"largest\":", s->count, (unsigned long long)s->retained);
+		}
+		printf("{\"idx\":%d,\"class\":", o.idx);
+		json_str(stdout, o.class_name);
+		printf(",\"path\":");
+		json_str(stdout, o.path);
+		printf(",\"shallow\":%u,\"retained\":%llu}", o.size, (unsigned long long)d->retained[s->obj]);
+		printf(",\"accumulation\":{\"idx\":%d,\"class\":", a.idx);
+		json_str(stdout, a.class_name);
+		printf(",\"path\":");
+		json_str(stdout, a.path);
+		printf(",\"steps\":%u,\"retained\":%llu},\"under_classes\":%u,\"under\":[", s->steps,
+		       (unsigned long long)s->accum_retained, s->nunder_all);
+	}
+	obj_info_free(&o);
+	obj_info_free(&a);
+	if (s->cls != OBJ_NONE)
+		obj_info_free(&c);
+	for (uint32_t k = 0; k < s->nunder; k++) {
+		const suspect_bytes *u = &s->under[k];
+		obj_info k_;
+		if ((rc = get(in, u->cls, &k_)) != 0)
+			return rc;
+		if (fmt == FMT_TEXT) {
+			printf("%s %llu %s (%u object%s)", k ? "," : "", (unsigned long long)u->bytes, k_.name, u->count,
+			       u->count == 1 ? "" : "s");
+		} else if (fmt == FMT_CSV) {
+			printf("%s-under,%zu,%d,", kind, rank, u->cls);
+			csv_str(stdout, k_.name);
+			printf(",,%llu,%u,,,,,\n", (unsigned long long)u->bytes, u->count);
+		} else {
+			printf("%s{\"class\":", k ? "," : "");
+			json_str(stdout, k_.name);
+			printf(",\"objects\":%u,\"bytes\":%llu}", u->count, (unsigned long long)u->bytes);
+		}
+		obj_info_free(&k_);
+	}
+	if (fmt == FMT_TEXT) {
+		if (s->nunder_all > s->nunder)
+			printf(" (and %u more class%s)", s->nunder_all - s->nunder, s->nunder_all - s->nunder == 1 ? "" : "es");
+		printf("\n   shortest retention path:\n");
+		return path_shortest(in->v, s->obj, fmt, 1);
+	}
+	if (fmt == FMT_JSON) {
+		printf("],\"retention\":");
+		rc = path_shortest(in->v, s->obj, fmt, 1);
+		printf("}");
+	}
+	return rc;
+}
+
+static int print_list(retention_input *in, const suspect *v, uint32_t n, uint32_t all, const char *kind,
+		      enum out_format fmt)
+{
+	if (fmt == FMT_TEXT)
+		printf("%s suspects: %u\n", kind, all);
+	else if (fmt == FMT_JSON)
+		printf(",\"%s\":{\"total\":%u,\"shown\":[", strcmp(kind, "object") == 0 ? "objects" : "classes", all);
+	for (uint32_t k = 0; k < n; k++)
+		if (print_suspect(in, &v[k], kind, k + 1, fmt))
+			return 1;
+	if (fmt == FMT_TEXT && all > n)
+		printf("(%u more: raise --limit)\n", all - n);
+	else if (fmt == FMT_JSON)
+		printf("]}");
+	return 0;
+}
+
+/* A percentage: 0 < PCT <= 100; -1 when S is not one. */
+static double parse_pct(const char *s)
+{
+	char *end;
+	if (!s || !*s || s[0] == ' ' || s[0] == '+' || s[0] == '-')
+		return -1;
+	double p = strtod(s, &end);
+	if (*end == '%')
+		end++;
+	if (*end || !isfinite(p) || p <= 0 || p > 100)
+		return -1;
+	return p;
+}
+
+int cmd_suspects(int argc, char **argv)
+{
+	const char *input = NULL, *format = "text";
+	int policy = -1;
+	long long limit = 10;
+	double pct = 10;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (strcmp(a, "--threshold") == 0 && more) {
+			if ((pct = parse_pct(argv[++i])) < 0)
+				return usage_error("suspects", "--threshold takes a percentage above 0, up to 100, not '%s'",
+						   argv[i]);
+		} else if (strcmp(a, "--policy") == 0 && more) {
+			if ((policy = retention_parse_policy("suspects", argv[++i])) < 0)
+				return 2;
+		} else if ((strcmp(a, "--limit") == 0 || strcmp(a, "--top") == 0) && more) {
+			if ((limit = parse_count(argv[++i], 1000000)) < 1)
+				return usage_error("suspects", "%s takes a number from 1 to 1000000", a);
+		} else if (strcmp(a, "--format") == 0 && more) {
+			format = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("suspects", "unknown option '%s' or missing value", a);
+		} else if (!input) {
+			input = a;
+		} else {
+			return usage_error("suspects", "too many arguments");
+		}
+	}
+	if (!input)
+		return usage_error("suspects", "needs an INPUT (snapshot or database)");
+	enum out_format fmt;
+	if (parse_format(format, 1, &fmt))
+		return usage_error("suspects", "--format is text, json or csv, not '%s'", format);
+	retention_input in;
+	if (retention_open(input, policy, &in))
+		return 1;
+	const dom_result *d = &in.d;
+	suspect_list sl;
+	int rc = suspects_find(d, in.h ? in.h->size : d->size, class_of, &in, pct, (size_t)limit, UNDER_TOP, &sl);
+	if (rc) {
+		if (rc == -2)
+			die("%s", in.v->err[0] ? in.v->err : "reading an object's class failed");
+		else if (rc == -3)
+			die("%s: the dominator tree loops (a damaged database)", input);
+		else
+			die("out of memory");
+		retention_close(&in);
+		return 1;
+	}
+	if (fmt == FMT_TEXT)
+		printf("leak suspects (policy %s): at least %g%% of %llu reached bytes, %llu bytes\n",
+		       dom_policy_names[d->policy], pct, (unsigned long long)d->reached_bytes,
+		       (unsigned long long)sl.threshold);
+	else if (fmt == FMT_CSV)
+		printf("section,rank,idx,class,path,bytes,objects,accum_idx,accum_path,accum_bytes,steps,detail\n");
+	else
+		printf("{\"policy\":\"%s\",\"threshold_pct\":%g,\"reached_bytes\":%llu,\"threshold_bytes\":%llu,",
+		       dom_policy_names[d->policy], pct, (unsigned long long)d->reached_bytes,
+		       (unsigned long long)sl.threshold);
+	rc = print_signals(&in, (size_t)limit, fmt) ||
+	     print_list(&in, sl.objects, sl.nobjects, sl.objects_all, "object", fmt) ||
+	     print_list(&in, sl.classes, sl.nclasses, sl.classes_all, "class", fmt);
+	if (fmt == FMT_JSON && !rc)
+		printf("}\n");
+	suspects_free(&sl);
+	retention_close(&in);
+	return rc ? 1 : 0;
+}
