@@ -367,3 +367,68 @@ TEST(v8_every_prefix_and_mutation_fails_cleanly)
 	CHECK(bad == 0);
 	free(d);
 }
+
+/* Figure KEY of testdata/v8/node-small.expect, or -1. */
+static long long expected_figure(const char *key)
+{
+	FILE *f = fopen("testdata/v8/node-small.expect", "r");
+	char line[256], k[64];
+	long long v, found = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%63s %lld", k, &v) == 2 && strcmp(k, key) == 0)
+			found = v;
+	fclose(f);
+	return found;
+}
+
+TEST(v8_real_node_snapshot_is_read_whole)
+{
+	heap h;
+	char err[SNAP_ERR_MAX];
+	int rc = snapshot_load("testdata/v8/node-small.heapsnapshot.zst", &h, err, sizeof err);
+	CHECK(rc == 0);
+	if (rc) {
+		printf("    %s\n", err);
+		return;
+	}
+	obj_t first = h.first_gc_index;
+	uint32_t n = h.slots - (uint32_t)first;
+	CHECK(n == expected_figure("nodes") && h.nrefs == expected_figure("edges") && h.ndangling == 0);
+	/* every edge kept, in order, each pointing at its node */
+	uint32_t kinds[REF_KIND_COUNT] = {0}, check = 0;
+	for (uint32_t k = 0; k < h.nrefs; k++) {
+		kinds[h.ref_kind[k]]++;
+		check += (uint32_t)(h.ref_dst[k] - first) * (k % 1000 + 1);
+	}
+	CHECK(check == (uint32_t)expected_figure("target_checksum"));
+	CHECK(kinds[REF_STRONG] == expected_figure("strong") && kinds[REF_WEAK] == expected_figure("weak") &&
+	      kinds[REF_SOFT] == expected_figure("soft"));
+	CHECK(h.ref_start[first] == 0 && h.ref_start[h.slots] == h.nrefs);
+	/* sizes summed, classes counted over the nodes */
+	uint64_t bytes = 0;
+	uint8_t *used = calloc((size_t)first, 1);
+	long long classes = 0;
+	for (uint32_t i = (uint32_t)first; i < h.slots; i++) {
+		bytes += h.size[i];
+		if (h.cls[i] >= 0 && h.cls[i] < first && !used[h.cls[i]]) {
+			used[h.cls[i]] = 1;
+			classes++;
+		}
+	}
+	free(used);
+	CHECK(bytes == (uint64_t)expected_figure("bytes") && classes == expected_figure("classes"));
+	/* the GC reaches what DevTools' essential edges reach */
+	gc_result r;
+	CHECK(run_gc(&h, MODE_GAME, 2, &r) == 0);
+	uint64_t reached = 0, reached_bytes = 0;
+	for (uint32_t i = (uint32_t)first; i < h.slots; i++)
+		if (r.reachable[i]) {
+			reached++;
+			reached_bytes += h.size[i];
+		}
+	CHECK(reached == (uint64_t)expected_figure("reachable") && reached_bytes == (uint64_t)expected_figure("reachable_bytes"));
+	gc_result_free(&r);
+	heap_free(&h);
+}
