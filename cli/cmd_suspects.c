@@ -175,11 +175,12 @@ static int print_suspect(retention_input *in, const suspect *s, const char *kind
 			json_str(stdout, c.name);
 			printf(",\"objects\":%u,\"retained\":%llu,\"largest\":", s->count, (unsigned long long)s->retained);
 		}
-		printf("{\"idx\":%d,\"class\":", o.idx);
+		printf("%s\"idx\":%d,\"class\":", s->cls != OBJ_NONE ? "{" : "", o.idx);
 		json_str(stdout, o.class_name);
 		printf(",\"path\":");
 		json_str(stdout, o.path);
-		printf(",\"shallow\":%u,\"retained\":%llu}", o.size, (unsigned long long)d->retained[s->obj]);
+		printf(",\"shallow\":%u,\"retained\":%llu%s", o.size, (unsigned long long)d->retained[s->obj],
+		       s->cls != OBJ_NONE ? "}" : "");
 		printf(",\"accumulation\":{\"idx\":%d,\"class\":", a.idx);
 		json_str(stdout, a.class_name);
 		printf(",\"path\":");

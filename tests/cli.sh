@@ -330,6 +330,19 @@ for f in text csv json; do
 	[ "$n" -eq 300000 ] && ok "sql --format $f streams an endless result" || bad "sql --format $f streams an endless result" "$n lines"
 done
 
+# --- two runs writing one output: one wins, the other says so; nothing lost (#8.9) ---
+rm -f "$out/race.db"
+"$ugc" analyze testdata/arena.ugcs -o "$out/race.db" -q > "$out/race1.txt" 2>&1 & p1=$!
+"$ugc" analyze testdata/arena.ugcs -o "$out/race.db" -q > "$out/race2.txt" 2>&1 & p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+if [ $((r1 + r2)) -eq 1 ] && grep -q "race.db: \(already exists\|appeared while it was being written\)" "$out/race1.txt" "$out/race2.txt" &&
+	"$ugc" sql "$out/race.db" "SELECT count(*) FROM objects" >/dev/null 2>&1; then
+	ok "two analyze runs to one -o: exactly one writes it"
+else
+	bad "two analyze runs to one -o: exactly one writes it" "rc $r1 and $r2"
+fi
+ls "$out" | grep -q 'race.db.tmp' && bad "the losing run leaves no temporary file" || ok "the losing run leaves no temporary file"
+
 # --- a database is input too: damaged ones from the fuzz corpus fail with one line naming it (#8) ---
 for c in "clusters fuzz/corpus/db/regress-leak-partial-findings.db --check" "findings fuzz/corpus/db/regress-leak-partial-findings.db" \
 	 "why fuzz/corpus/db/regress-reachable-without-root-kind.db 13" "path fuzz/corpus/db/regress-reachable-without-root-kind.db 13 --format json"; do
@@ -452,6 +465,8 @@ expect "suspects: the threshold in bytes and the shares" "leak suspects (policy 
    accumulation point: #12 Actor /Game/Leak.Cache, 1 level down, retained 6400 bytes (71.4%)
 class suspects: 4
 (2 more: raise --limit)" sh -c "'$ugc' suspects '$sus' --threshold 20 --limit 2 | awk '/^1\\. #11/ { n = 3 } /^leak|^class sus|more: raise/ || n-- > 0'"
+expect "suspects --format json: an object suspect, a class suspect through its largest instance" '"objects":{"total":2,"shown":[{"idx":11,"class":"Actor","path":"/Game/Leak.Holder","shallow":100,"retained":6500,"accumulation":{"idx":12,
+"classes":{"total":4,"shown":[{"class_idx":4,"class_name":"Actor","objects":3,"retained":6560,"largest":{"idx":11,' sh -c "'$ugc' suspects '$sus' --threshold 20 --format json | grep -o -e '\"objects\":{\"total\":2,\"shown\":\[{[^{]*{\"idx\":12,' -e '\"classes\":{\"total\":4,\"shown\":\[{[^{]*{\"idx\":11,'"
 # at 75% (6718.5, so 6719 bytes) nothing qualifies, not even Actor (6560)
 expect "suspects: nothing at or above 75%" "0,0" sh -c "'$ugc' suspects '$sus' --threshold 75 --format json | sed 's/.*\"objects\":{\"total\":\([0-9]*\).*\"classes\":{\"total\":\([0-9]*\).*/\1,\2/'"
 expect "suspects: at 72% (6450 bytes) Holder alone, and the class Actor (6560)" "1,1" sh -c "'$ugc' suspects '$sus' --threshold 72 --format json | sed 's/.*\"objects\":{\"total\":\([0-9]*\).*\"classes\":{\"total\":\([0-9]*\).*/\1,\2/'"
