@@ -165,6 +165,25 @@ TEST(db_slots_that_lie_are_refused)
 	}
 }
 
+/* Issue #8.6: a hop cost two 512-byte buffers (1 GB for a 1M-hop chain);
+ * now its strings are pointers into the view's pool. */
+TEST(db_a_hop_is_small)
+{
+	CHECK(sizeof(edge) <= 40);
+	char err[512];
+	view *v = damaged(NULL, err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	edges a = {0}, b = {0};
+	CHECK(v->incoming(v, 15, &a) == 0 && v->incoming(v, 15, &b) == 0 && a.n == 3 && b.n == 3);
+	if (a.n == 3 && b.n == 3) /* one copy of each name, however many edges carry it */
+		CHECK(a.v[0].prop == b.v[0].prop && strcmp(a.v[0].prop, "Hit") == 0);
+	edges_free(&a);
+	edges_free(&b);
+	v->close(v);
+}
+
 /* Issue #8.6: a parent that is itself made path spin. */
 TEST(db_parent_loops_are_errors)
 {
