@@ -38,7 +38,8 @@ typedef struct mapper {
 	size_t class_of_sid_cap;
 	uint32_t *class_name;    /* string id of class object 0.. (index = object) */
 	uint32_t npool, pool_cap;
-	int at_digits;           /* an interned string looks like "...@123" */
+	uint32_t at_sid[8];      /* interned strings that look like "...@123" */
+	int n_at;                /* how many (more than 8: too many to check) */
 } mapper;
 
 static int oom(mapper *m, const char *what)
@@ -57,8 +58,15 @@ static int ends_at_digits(const char *s, size_t len)
 
 static uint32_t intern(mapper *m, const char *s, size_t len)
 {
-	m->at_digits |= ends_at_digits(s, len);
-	return strtab_intern(&m->h->strings, s, len);
+	uint32_t sid = strtab_intern(&m->h->strings, s, len);
+	if (sid != UINT32_MAX && ends_at_digits(s, len)) {
+		int seen = 0;
+		for (int k = 0; k < m->n_at && k < 8; k++)
+			seen |= m->at_sid[k] == sid;
+		if (!seen && m->n_at++ < 8)
+			m->at_sid[m->n_at - 1] = sid;
+	}
+	return sid;
 }
 
 static const char *v8_str(const v8_raw *raw, uint32_t k, size_t *len)
@@ -204,26 +212,33 @@ static int map_edges(mapper *m, obj_t first)
 	return 0;
 }
 
-/* Are the node ids all different?  (Then "NAME@ID" names are.) */
+/* Are the node ids all different?  (Then "NAME@ID" names are.)  A radix
+ * sort of a copy, then a look at neighbours: ids are sparse (V8 numbers
+ * embedder objects in the billions), so no bitmap. */
 static int ids_unique(const v8_raw *raw)
 {
-	uint32_t max = 0;
-	for (uint32_t i = 0; i < raw->node_count; i++)
-		if (raw->nid[i] > max)
-			max = raw->nid[i];
-	if ((uint64_t)max / 8 > ((uint64_t)64 << 20))
-		return 0; /* ids too sparse for a bitmap: take the slow, always-correct path */
-	uint64_t *bits = calloc((size_t)max / 64 + 1, sizeof *bits);
-	if (!bits)
-		return 0;
-	int unique = 1;
-	for (uint32_t i = 0; i < raw->node_count && unique; i++) {
-		uint32_t id = raw->nid[i];
-		uint64_t b = 1ull << (id & 63);
-		unique = !(bits[id >> 6] & b);
-		bits[id >> 6] |= b;
+	size_t n = raw->node_count;
+	uint32_t *a = malloc(n * sizeof *a + 1), *b = malloc(n * sizeof *b + 1);
+	int unique = a && b;
+	if (unique) {
+		memcpy(a, raw->nid, n * sizeof *a);
+		for (int shift = 0; shift < 32; shift += 8) {
+			size_t count[257] = {0};
+			for (size_t i = 0; i < n; i++)
+				count[((a[i] >> shift) & 255) + 1]++;
+			for (int d = 0; d < 256; d++)
+				count[d + 1] += count[d];
+			for (size_t i = 0; i < n; i++)
+				b[count[(a[i] >> shift) & 255]++] = a[i];
+			uint32_t *t = a;
+			a = b;
+			b = t;
+		}
+		for (size_t i = 1; i < n && unique; i++)
+			unique = a[i] != a[i - 1];
 	}
-	free(bits);
+	free(a);
+	free(b);
 	return unique;
 }
 
@@ -275,7 +290,30 @@ static void *write_names(void *arg)
 	return NULL;
 }
 
-/* Node names.  When no two can be equal and none can equal a string already
+/* Is some node named exactly like an interned "...@ID" string? */
+static int names_collide(const mapper *m)
+{
+	const v8_raw *raw = m->raw;
+	if (m->n_at > 8)
+		return 1;
+	for (int k = 0; k < m->n_at; k++) {
+		const char *s = heap_str(m->h, m->at_sid[k]);
+		const char *at = strrchr(s, '@');
+		uint64_t id = 0;
+		for (const char *d = at + 1; *d && id <= UINT32_MAX; d++)
+			id = id * 10 + (uint64_t)(*d - '0');
+		for (uint32_t i = 0; i < raw->node_count; i++)
+			if (raw->nid[i] == id) {
+				char buf[NAME_LIMIT + 1];
+				size_t n = write_name(raw, i, buf);
+				if (n == strtab_len(&m->h->strings, m->at_sid[k]) && memcmp(buf, s, n) == 0)
+					return 1;
+			}
+	}
+	return 0;
+}
+
+/* Node names.  When no two can be equal and none equals a string already
  * interned, they are appended to the string table directly (in parallel)
  * and its hash index is dropped, to be rebuilt on the next lookup. */
 static int map_names(mapper *m, obj_t first, int threads)
@@ -284,7 +322,7 @@ static int map_names(mapper *m, obj_t first, int threads)
 	heap *h = m->h;
 	strtab *t = &h->strings;
 	uint32_t n = raw->node_count;
-	if (m->at_digits || !ids_unique(raw)) {
+	if (names_collide(m) || !ids_unique(raw)) {
 		char buf[NAME_LIMIT + 1];
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t sid = strtab_intern(t, buf, write_name(raw, i, buf));
@@ -416,7 +454,9 @@ int v8_map(const char *path, v8_raw *raw, heap *h, int threads, char *err, size_
 		oom(&m, "engine");
 		goto out;
 	}
-	if (map_edges(&m, first) || map_names(&m, first, threads))
+	if (map_edges(&m, first))
+		goto out;
+	if (map_names(&m, first, threads))
 		goto out;
 	if (heap_index_clusters(h)) {
 		oom(&m, "clusters");

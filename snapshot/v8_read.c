@@ -1008,54 +1008,77 @@ static inline uint32_t div_fields(uint32_t v, uint32_t d)
 	return d == 7 ? v / 7 : d == 6 ? v / 6 : d == 3 ? v / 3 : v / d;
 }
 
-/* Parse one piece into the columns. */
+/* Where value F of the record that starts at RS begins (for messages; the
+ * record's syntax is known good). */
+static const unsigned char *value_at(const unsigned char *rs, int f)
+{
+	for (int k = 0; k < f; k++) {
+		while (*rs != ',')
+			rs++;
+		rs++;
+	}
+	while (is_ws(*rs))
+		rs++;
+	return rs;
+}
+
+/* Parse one piece into the columns.  No bounds checks in the scanning loops:
+ * a piece of N values holds N commas (N-1 in a final piece, which the ']'
+ * after it ends), so every loop stops at a comma or at that bracket. */
 static void parse_piece(rd *r, const piece *p, pstats *st)
 {
 	v8_raw *raw = r->raw;
 	const unsigned char *s = (const unsigned char *)p->s, *e = s + p->len;
 	const int nodes = p->arr == ARR_NODES;
+	const char *what = nodes ? "nodes" : "edges";
 	const uint32_t nfld = nodes ? raw->nf : raw->ef;
+	const uint64_t nrec = p->n / nfld, to_limit = (uint64_t)raw->node_count * raw->nf;
+	const unsigned char *max_name_rs = NULL;
+	uint64_t max_name = 0, v[V8_MAX_FIELDS];
 	uint64_t rec = p->first / nfld;
-	const uint64_t nrec = p->n / nfld;
-	uint64_t v[V8_MAX_FIELDS];
-	const unsigned char *vat[V8_MAX_FIELDS];
+#define AT(ptr) (p->off + (uint64_t)((ptr) - (const unsigned char *)p->s))
 	for (uint64_t k = 0; k < nrec; k++, rec++) {
+		const unsigned char *rs = s;
 		for (uint32_t f = 0; f < nfld; f++) {
-			while (s < e && is_ws(*s))
-				s++;
-			const unsigned char *b = s;
-			uint64_t x = 0;
-			while (s < e && (unsigned)(*s - '0') < 10)
-				x = x * 10 + (uint64_t)(*s++ - '0');
-			if (s == b) {
-				piece_fail(r, p, b, "%s: expected a non-negative integer", nodes ? "nodes" : "edges");
-				return;
+			if ((unsigned)(*s - '0') > 9) {
+				while (is_ws(*s))
+					s++;
+				if ((unsigned)(*s - '0') > 9) {
+					piece_fail(r, p, s, "%s: expected a non-negative integer", what);
+					return;
+				}
 			}
+			const unsigned char *b = s;
+			uint64_t x = (uint64_t)(*s++ - '0');
+			for (unsigned d; (d = (unsigned)(*s - '0')) < 10; s++)
+				x = x * 10 + d;
 			if (s - b > 19) {
-				piece_fail(r, p, b, "%s: number too large", nodes ? "nodes" : "edges");
+				piece_fail(r, p, b, "%s: number too large", what);
 				return;
 			}
 			v[f] = x;
-			vat[f] = b;
-			while (s < e && is_ws(*s))
-				s++;
-			if (p->final && k + 1 == nrec && f + 1 == nfld)
-				break;
-			if (s == e || *s != ',') {
-				piece_fail(r, p, s, "%s: expected ','", nodes ? "nodes" : "edges");
-				return;
+			if (*s != ',') {
+				while (is_ws(*s))
+					s++;
+				if (*s != ',') {
+					if (p->final && k + 1 == nrec && f + 1 == nfld)
+						break;
+					piece_fail(r, p, s, "%s: expected ','", what);
+					return;
+				}
 			}
 			s++;
 		}
 		if (nodes) {
-			if (v[r->nf_type] >= raw->n_node_types) {
-				piece_fail(r, p, vat[r->nf_type], "node %llu: type %llu is not one of the %u node types",
-					   (unsigned long long)rec, (unsigned long long)v[r->nf_type], raw->n_node_types);
+			uint64_t t = v[r->nf_type];
+			if (t >= raw->n_node_types) {
+				piece_fail(r, p, value_at(rs, r->nf_type), "node %llu: type %llu is not one of the %u node types",
+					   (unsigned long long)rec, (unsigned long long)t, raw->n_node_types);
 				return;
 			}
-			if (v[r->nf_name] > UINT32_MAX || v[r->nf_id] > UINT32_MAX || v[r->nf_ecount] > UINT32_MAX) {
+			if ((v[r->nf_name] | v[r->nf_id] | v[r->nf_ecount]) > UINT32_MAX) {
 				int f = v[r->nf_name] > UINT32_MAX ? r->nf_name : v[r->nf_id] > UINT32_MAX ? r->nf_id : r->nf_ecount;
-				piece_fail(r, p, vat[f], "node %llu: %s %llu is too large", (unsigned long long)rec,
+				piece_fail(r, p, value_at(rs, f), "node %llu: %s %llu is too large", (unsigned long long)rec,
 					   f == r->nf_name ? "name" : f == r->nf_id ? "id" : "edge_count",
 					   (unsigned long long)v[f]);
 				return;
@@ -1065,12 +1088,11 @@ static void parse_piece(rd *r, const piece *p, pstats *st)
 				size = UINT32_MAX;
 				st->clamped++;
 			}
-			if (!st->has_node_str || v[r->nf_name] > st->max_node_str) {
-				st->has_node_str = 1;
-				st->max_node_str = v[r->nf_name];
-				st->max_node_str_off = p->off + (uint64_t)(vat[r->nf_name] - (const unsigned char *)p->s);
+			if (!max_name_rs || v[r->nf_name] > max_name) {
+				max_name = v[r->nf_name];
+				max_name_rs = rs;
 			}
-			raw->ntype[rec] = (uint8_t)v[r->nf_type];
+			raw->ntype[rec] = (uint8_t)t;
 			raw->nname[rec] = (uint32_t)v[r->nf_name];
 			raw->nid[rec] = (uint32_t)v[r->nf_id];
 			raw->nsize[rec] = (uint32_t)size;
@@ -1078,27 +1100,24 @@ static void parse_piece(rd *r, const piece *p, pstats *st)
 		} else {
 			uint64_t t = v[r->ef_type], to = v[r->ef_to], name = v[r->ef_name];
 			if (t >= raw->n_edge_types) {
-				piece_fail(r, p, vat[r->ef_type], "edge %llu: type %llu is not one of the %u edge types",
+				piece_fail(r, p, value_at(rs, r->ef_type), "edge %llu: type %llu is not one of the %u edge types",
 					   (unsigned long long)rec, (unsigned long long)t, raw->n_edge_types);
 				return;
 			}
-			uint32_t to_ord = to < (uint64_t)raw->node_count * raw->nf ? div_fields((uint32_t)to, raw->nf) : 0;
-			if (to >= (uint64_t)raw->node_count * raw->nf || (uint64_t)to_ord * raw->nf != to) {
-				piece_fail(r, p, vat[r->ef_to],
-					   "edge %llu: to_node %llu is no node (a multiple of %u below %llu)",
-					   (unsigned long long)rec, (unsigned long long)to, raw->nf,
-					   (unsigned long long)raw->node_count * raw->nf);
+			uint32_t to_ord = to < to_limit ? div_fields((uint32_t)to, raw->nf) : 0;
+			if (to >= to_limit || (uint64_t)to_ord * raw->nf != to) {
+				piece_fail(r, p, value_at(rs, r->ef_to), "edge %llu: to_node %llu is no node (a multiple of %u below %llu)",
+					   (unsigned long long)rec, (unsigned long long)to, raw->nf, (unsigned long long)to_limit);
 				return;
 			}
 			if (name > UINT32_MAX) {
-				piece_fail(r, p, vat[r->ef_name], "edge %llu: name_or_index %llu is too large",
+				piece_fail(r, p, value_at(rs, r->ef_name), "edge %llu: name_or_index %llu is too large",
 					   (unsigned long long)rec, (unsigned long long)name);
 				return;
 			}
-			if (r->edge_named[t] && (!st->has_edge_str || name > st->max_edge_str)) {
-				st->has_edge_str = 1;
-				st->max_edge_str = name;
-				st->max_edge_str_off = p->off + (uint64_t)(vat[r->ef_name] - (const unsigned char *)p->s);
+			if (r->edge_named[t] && (!max_name_rs || name > max_name)) {
+				max_name = name;
+				max_name_rs = rs;
 			}
 			raw->etype[rec] = (uint8_t)t;
 			raw->ename[rec] = (uint32_t)name;
@@ -1108,7 +1127,17 @@ static void parse_piece(rd *r, const piece *p, pstats *st)
 	while (s < e && is_ws(*s))
 		s++;
 	if (s != e)
-		piece_fail(r, p, s, "%s: expected ',' or ']'", nodes ? "nodes" : "edges");
+		piece_fail(r, p, s, "%s: expected ',' or ']'", what);
+	if (max_name_rs && nodes) {
+		st->has_node_str = 1;
+		st->max_node_str = max_name;
+		st->max_node_str_off = AT(value_at(max_name_rs, r->nf_name));
+	} else if (max_name_rs) {
+		st->has_edge_str = 1;
+		st->max_edge_str = max_name;
+		st->max_edge_str_off = AT(value_at(max_name_rs, r->ef_name));
+	}
+#undef AT
 }
 
 /* "nodes" or "edges": split the array text into pieces for the workers. */

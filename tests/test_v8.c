@@ -432,3 +432,29 @@ TEST(v8_real_node_snapshot_is_read_whole)
 	gc_result_free(&r);
 	heap_free(&h);
 }
+
+TEST(v8_names_stay_interned_once)
+{
+	/* an edge named "Foo@3" and the node Foo with id 3: one string; and two
+	 * nodes with the same name and id share theirs */
+	char *d = doc(4, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0,3,1,5,0,0,0,0,3,1,5,0,0,0,0", "2,2,7", "\"\",\"Foo\",\"Foo@3\"");
+	char err[SNAP_ERR_MAX];
+	heap h;
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
+	obj_t f = h.first_gc_index;
+	CHECK_STR(heap_str(&h, h.name[f + 1]), "Foo@3");
+	CHECK(h.ref_prop[0] == h.name[f + 1]);
+	CHECK(h.name[f + 2] == h.name[f + 3] && h.name[f + 1] != h.name[f + 2]);
+	CHECK(strtab_find(&h.strings, "Foo@5", 5) == h.name[f + 2]);
+	heap_free(&h);
+	free(d);
+	/* the fast path: distinct ids, nothing to collide with */
+	d = doc(3, 0, "9,0,1,0,0,0,0,3,1,3000000000,0,0,0,0,3,1,5,0,0,0,0", "", "\"\",\"Foo\"");
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
+	f = h.first_gc_index;
+	CHECK(strtab_find(&h.strings, "Foo@3000000000", 14) == h.name[f + 1]);
+	CHECK(strtab_find(&h.strings, "Foo@5", 5) == h.name[f + 2]);
+	CHECK(strtab_intern(&h.strings, "Foo@5", 5) == h.name[f + 2]);
+	heap_free(&h);
+	free(d);
+}
