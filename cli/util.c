@@ -9,12 +9,23 @@
 
 int die(const char *fmt, ...)
 {
+	/* the message may quote names from hostile input: shown in display
+	 * form, so it stays one line and cannot drive the terminal */
 	va_list ap;
-	fputs("ugc-analyze: ", stderr);
+	char small[1024], *msg = small;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	fputs("ugc-analyze: ", stderr);
+	display_put(stderr, msg ? msg : small);
 	fputc('\n', stderr);
+	if (msg != small)
+		free(msg);
 	return 1;
 }
 
@@ -93,10 +104,8 @@ long long parse_count(const char *s, long long max)
 int load_or_die(const char *path, heap *h)
 {
 	char err[SNAP_ERR_MAX];
-	if (snapshot_load(path, h, err, sizeof err)) {
-		fprintf(stderr, "ugc-analyze: %s\n", err);
-		return 1;
-	}
+	if (snapshot_load(path, h, err, sizeof err))
+		return die("%s", err);
 	return 0;
 }
 
