@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "publish.h"
 #include "evolve.h"
 #include "fileio.h"
 #include "gen.h"
@@ -39,18 +40,28 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 		outfile_abort(&plan);
 		rc = die("%s", err);
 	} else {
+		/* the four files complete first, then published all or none */
+		outfile outs[4];
+		size_t n = 0;
 		for (int k = 0; k < 3 && rc == 0; k++) {
 			char tag[8];
 			snprintf(tag, sizeof tag, "-%d", k);
 			char *name = series_name(out, tag);
-			if (!name || snapshot_save(name, &hs[k], force, err, sizeof err))
+			if (!name || snapshot_prepare(&outs[n], name, &hs[k], force, err, sizeof err))
 				rc = die("%s", name ? err : "out of memory");
+			else
+				n++;
 			free(name);
 		}
-		if (rc == 0 && outfile_commit(&plan, err, sizeof err))
-			rc = die("%s", err);
-		else if (rc)
+		if (rc == 0) {
+			outs[n++] = plan;
+			if (outfile_commit_all(outs, n, err, sizeof err))
+				rc = die("%s", err);
+		} else {
+			while (n > 0)
+				outfile_abort(&outs[--n]);
 			outfile_abort(&plan);
+		}
 	}
 	for (int k = 0; k < 3; k++)
 		heap_free(&hs[k]);

@@ -343,6 +343,12 @@ else
 fi
 ls "$out" | grep -q 'race.db.tmp' && bad "the losing run leaves no temporary file" || ok "the losing run leaves no temporary file"
 
+# --- a command's outputs are all or nothing: gen --evolve's four files (#8.9) ---
+rm -f "$out"/aon*; echo keep > "$out/aon-2.ugcs"
+"$ugc" gen --objects 500 --evolve -o "$out/aon.ugcs" >/dev/null 2>&1; rc=$?
+[ $rc -ne 0 ] && [ "$(ls "$out" | grep -c '^aon')" -eq 1 ] && [ "$(cat "$out/aon-2.ugcs")" = keep ] &&
+	ok "gen --evolve writes none of its files when one exists" || bad "gen --evolve writes none of its files when one exists" "$(ls "$out" | grep '^aon')"
+
 # --- a database is input too: damaged ones from the fuzz corpus fail with one line naming it (#8) ---
 for c in "clusters fuzz/corpus/db/regress-leak-partial-findings.db --check" "findings fuzz/corpus/db/regress-leak-partial-findings.db" \
 	 "why fuzz/corpus/db/regress-reachable-without-root-kind.db 13" "path fuzz/corpus/db/regress-reachable-without-root-kind.db 13 --format json"; do
