@@ -49,8 +49,11 @@ all: check-deps $(BIN) capture
 $(BIN): $(LIB_OBJ) $(CLI_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# the unit tests count and can fail every allocation (tests/oom_wrap.c)
+OOM_WRAP := $(foreach f,malloc calloc realloc strdup strndup,-Wl,--wrap=$(f))
+
 $(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) $(OOM_WRAP) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)

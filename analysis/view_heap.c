@@ -396,6 +396,10 @@ static int hv_cluster_list(view *v, obj_t root, int which, obj_t **out, size_t *
 static int hv_find_path(view *v, const char *path, obj_t *out)
 {
 	*out = heap_find_path(HV(v)->h, path);
+	if (*out == OBJ_ERROR) {
+		snprintf(v->err, sizeof v->err, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 

@@ -388,6 +388,8 @@ obj_t heap_find_path(heap *h, const char *path)
 	size_t base_len;
 	uint32_t num;
 	fname_split(path + start, len - start, &base_len, &num);
+	if (!h->strings.hash && strtab_reindex(&h->strings)) /* else "not found" could mean "no memory" */
+		return OBJ_ERROR;
 	uint32_t base = strtab_find(&h->strings, path + start, base_len);
 	if (base == UINT32_MAX)
 		return OBJ_NONE;
@@ -395,7 +397,9 @@ obj_t heap_find_path(heap *h, const char *path)
 		if (h->name[i] != base || h->name_num[i] != num || h->cls[i] == OBJ_FREE)
 			continue;
 		char *p = heap_path(h, (obj_t)i);
-		int same = p && strcmp(p, path) == 0;
+		if (!p)
+			return OBJ_ERROR;
+		int same = strcmp(p, path) == 0;
 		free(p);
 		if (same)
 			return (obj_t)i;
@@ -410,7 +414,7 @@ obj_t heap_find_full_name(heap *h, const char *full)
 		return OBJ_NONE;
 	obj_t i = heap_find_path(h, sp + 1);
 	if (i < 0)
-		return OBJ_NONE;
+		return i;
 	char cname[HEAP_NAME_MAX];
 	size_t cl = heap_name(h, h->cls[i], cname, sizeof cname);
 	return (cl == (size_t)(sp - full) && memcmp(cname, full, cl) == 0) ? i : OBJ_NONE;

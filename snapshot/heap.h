@@ -178,7 +178,9 @@ char *heap_full_name(const heap *h, obj_t i);
 /* The outermost object (the package) of I. */
 obj_t heap_outermost(const heap *h, obj_t i);
 
-/* Lookups.  Return the object, OBJ_NONE when there is none. */
+/* Lookups.  Return the object, OBJ_NONE when there is none, OBJ_ERROR when
+ * out of memory. */
+#define OBJ_ERROR (-3)
 obj_t heap_find_path(heap *h, const char *path);
 obj_t heap_find_full_name(heap *h, const char *full);
 

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +31,15 @@ static int fsync_parent(const char *path)
 		return fsync_path(".", 1);
 	if (slash == path)
 		return fsync_path("/", 1);
-	char *dir = strndup(path, (size_t)(slash - path));
-	if (!dir)
+	char dir[PATH_MAX]; /* no allocation: a publication cannot fail for want of memory here */
+	size_t n = (size_t)(slash - path);
+	if (n >= sizeof dir) {
+		errno = ENAMETOOLONG;
 		return -1;
-	int rc = fsync_path(dir, 1);
-	free(dir);
-	return rc;
+	}
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return fsync_path(dir, 1);
 }
 
 /* Rename TMP to PATH unless PATH exists. */

@@ -1,0 +1,174 @@
+/* test_oom.c — the OOM policy: library code returns errors and never leaks
+ * on them.  A small heap goes through load, GC, findings, the database
+ * store, and a query over the database and over the snapshot, with every
+ * allocation failed in turn (oom_wrap.c; SQLite's sampled): each run must
+ * either fail with an error or give the same answer as the run without
+ * failures.  A crash fails the suite; under ASan/LSan so does a leak. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "findings.h"
+#include "oom_wrap.h"
+#include "query.h"
+#include "snapshot.h"
+#include "store.h"
+#include "unit.h"
+#include "view_db.h"
+
+/* The retention chains of /Game/Test.Arena:Keeper from view V, as a string
+ * of node lists ("a b c;d e;" ...) into OUT; 0, or -1 with ERR. */
+static int answer(view *v, char *out, size_t cap, char *err, size_t errsize)
+{
+	obj_t x;
+	int rc = query_select(v, "/Game/Test.Arena:Keeper", &x, err, errsize);
+	if (rc < 0) /* an error: the view says which */
+		snprintf(err, errsize, "%s", v->err);
+	if (rc)
+		return -1;
+	chains c = {0};
+	if (query_chains(v, x, 1, 10, 0, 0, &c)) {
+		snprintf(err, errsize, "%s", v->err);
+		chains_free(&c);
+		return -1;
+	}
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t k = 0; k < c.n; k++) {
+		for (size_t j = 0; j < c.v[k].n; j++)
+			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%d ", c.v[k].nodes[j]);
+		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, ";");
+	}
+	chains_free(&c);
+	return 0;
+}
+
+/* Load SNAP, run the GC, collect findings, store DB, and answer from the
+ * database and from the heap.  0 with both answers, or the step that failed. */
+static char last_err[SNAP_ERR_MAX]; /* the failed step's message */
+
+static int pipeline(const char *snap, const char *db, char *from_db, char *from_heap, size_t cap)
+{
+	heap h;
+	gc_result r;
+	findings f;
+	char *err = last_err;
+	const size_t errsize = sizeof last_err;
+	int step = 1;
+	err[0] = '\0';
+	if (snapshot_load(snap, &h, err, errsize))
+		return step;
+	gc_options o = {h.mode, gc_default_keep_flags(h.mode), 1, 0};
+	step++;
+	if (gc_run(&h, &o, &r)) { /* -1 means out of memory (gc.h) */
+		snprintf(err, errsize, "out of memory");
+		goto no_result;
+	}
+	step++;
+	if (findings_collect(&h, &r, &f)) { /* the same (findings.h) */
+		snprintf(err, errsize, "out of memory");
+		goto no_findings;
+	}
+	step++;
+	store_info info = {snap, &o, 0, NULL};
+	if (store_write(db, 1, &h, &r, &f, &info, err, errsize))
+		goto out;
+	step++;
+	view *v = view_db_open(db, err, errsize);
+	if (!v)
+		goto out;
+	int rc = answer(v, from_db, cap, err, errsize);
+	v->close(v);
+	if (rc)
+		goto out;
+	step++;
+	v = view_heap_borrow(&h, &r, err, errsize);
+	if (!v)
+		goto out;
+	rc = answer(v, from_heap, cap, err, errsize);
+	v->close(v);
+	if (rc)
+		goto out;
+	step = 0;
+out:
+	findings_free(&f);
+no_findings:
+	gc_result_free(&r);
+no_result:
+	heap_free(&h);
+	return step;
+}
+
+static const char small_heap[] = PRELUDE
+	"o 11 1 4 10 Arena 100 RF_Public\no 12 1 4 11 Keeper 10 -\no 13 1 4 11 Lost 10 -\n"
+	"o 14 1 4 11 Member 10 -\no 15 1 4 11 Doomed 10 Garbage\n"
+	"r 10 11 strong World\nr 11 12 strong Keeper\nr 14 12 weak Weak\nr 12 15 strong Stale\n"
+	"r 10 12 strong Direct\nr 10 13 strong Other\nr 13 12 strong Via\n"
+	"r 13 99 strong Dangling\ng FHolder 14 Held\nc 11 14 14 -\n";
+
+/* Fail allocation k for k = 1, 1 + STRIDE, ... until a run makes fewer than
+ * k: our own (SQLITE 0) or SQLite's (SQLITE 1). */
+static void sweep(const char *snap, const char *db, int sqlite, long stride, long *runs, long *failed_runs)
+{
+	char want_db[512], want_heap[512], got_db[512], got_heap[512];
+	atomic_long *fail_at = sqlite ? &oom_sqlite_fail_at : &oom_fail_at;
+	atomic_long *count = sqlite ? &oom_sqlite_count : &oom_count;
+	oom_fail_at = oom_sqlite_fail_at = 0;
+	int step = pipeline(snap, db, want_db, want_heap, sizeof want_db);
+	CHECK(step == 0);
+	CHECK(strcmp(want_db, want_heap) == 0 && strchr(want_db, ';') != NULL);
+	for (long k = 1;; k += stride) {
+		*count = 0;
+		*fail_at = k;
+		step = pipeline(snap, db, got_db, got_heap, sizeof got_db);
+		long made = *count;
+		*fail_at = 0;
+		if (made < k) { /* nothing failed: the sweep is done */
+			CHECK(step == 0);
+			break;
+		}
+		(*runs)++;
+		if (step) {
+			(*failed_runs)++;
+			/* the policy: an allocation failure is reported as one "out of memory" line */
+			if (!strstr(last_err, "out of memory") || strchr(last_err, '\n')) {
+				printf("    %s allocation %ld: step %d says '%s'\n", sqlite ? "SQLite" : "our", k, step, last_err);
+				CHECK(0);
+			}
+		}
+		else if (strcmp(got_db, want_db) != 0 || strcmp(got_heap, want_heap) != 0) {
+			/* an allocation failed but the run claims success: it must not have lost anything */
+			printf("    %s allocation %ld failed silently: '%s' / '%s'\n", sqlite ? "SQLite" : "our", k, got_db,
+			       got_heap);
+			CHECK(0);
+			break;
+		}
+	}
+}
+
+TEST(oom_every_allocation_fails_cleanly)
+{
+	char snap[64], bin[64], db[64];
+	snprintf(snap, sizeof snap, "/tmp/ugc-oom-%ld.ugct", (long)getpid());
+	snprintf(bin, sizeof bin, "/tmp/ugc-oom-%ld.ugcs", (long)getpid());
+	snprintf(db, sizeof db, "/tmp/ugc-oom-%ld.db", (long)getpid());
+	FILE *f = fopen(snap, "w");
+	CHECK(f && fputs(small_heap, f) >= 0);
+	if (f)
+		fclose(f);
+	heap h;
+	char err[SNAP_ERR_MAX];
+	CHECK(snapshot_load(snap, &h, err, sizeof err) == 0);
+	CHECK(snapshot_save(bin, &h, 1, err, sizeof err) == 0);
+	heap_free(&h);
+	long runs = 0, failed = 0;
+	/* every allocation of ours (about 140 a run), every 101st of SQLite's (about 10,000) */
+	for (int sqlite = 0; sqlite < 2; sqlite++) {
+		sweep(snap, db, sqlite, sqlite ? 101 : 1, &runs, &failed);
+		sweep(bin, db, sqlite, sqlite ? 101 : 1, &runs, &failed);
+	}
+	printf("    %ld runs with one allocation failed, %ld of them ended in an error\n", runs, failed);
+	CHECK(runs > 400 && failed > 0);
+	unlink(snap);
+	unlink(bin);
+	unlink(db);
+}
