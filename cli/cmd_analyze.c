@@ -16,7 +16,7 @@
 #include "snapshot.h"
 #include "store.h"
 
-/* SNAPSHOT's name with .zst and then .ugcs/.ugct replaced by .db. */
+/* SNAPSHOT's name with .zst and then .ugcs/.ugct/.heapsnapshot replaced by .db. */
 static char *default_db(const char *snap)
 {
 	size_t n = strlen(snap);
@@ -28,6 +28,8 @@ static char *default_db(const char *snap)
 		out[n -= 4] = '\0';
 	if (n > 5 && (strcmp(out + n - 5, ".ugcs") == 0 || strcmp(out + n - 5, ".ugct") == 0))
 		out[n -= 5] = '\0';
+	else if (n > 13 && strcmp(out + n - 13, ".heapsnapshot") == 0)
+		out[n -= 13] = '\0';
 	strcpy(out + n, ".db");
 	return out;
 }

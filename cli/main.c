@@ -200,8 +200,9 @@ const command commands[] = {
 	{"convert", cmd_convert, "convert between text (.ugct, .ugct.zst) and binary (.ugcs) snapshots",
 	 "usage: ugc-analyze convert IN OUT [--force]\n"
 	 "\n"
-	 "Reads IN in either format (detected from its content) and writes OUT in the format\n"
-	 "its name asks for: .ugcs binary, .ugct text, .ugct.zst zstd-compressed text.\n"
+	 "Reads IN in any format (detected from its content; a V8 .heapsnapshot too) and\n"
+	 "writes OUT in the format its name asks for: .ugcs binary, .ugct text, .ugct.zst\n"
+	 "zstd-compressed text.\n"
 	 "The text written is canonical; text -> binary -> text is lossless.\n"
 	 "\n"
 	 "  --force      overwrite OUT if it exists\n"},

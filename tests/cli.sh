@@ -493,5 +493,35 @@ check "suspects --help" sh -c "'$ugc' suspects --help | grep -q '^usage: ugc-ana
 msg=$("$ugc" suspects "$out/sus.db" --policy refs 2>&1); rc=$?
 [ $rc -eq 1 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] && ok "suspects: another policy than a database holds: one line" || bad "suspects: another policy than a database holds: one line" "rc=$rc $msg"
 
+# --- V8 heap snapshots (testdata/v8: figures computed by the script that wrote it) ---
+v8=testdata/v8/node-small.heapsnapshot.zst
+fig() { awk -v k="$1" '$1 == k { print $2 }' testdata/v8/node-small.expect; }
+"$ugc" analyze "$v8" -o "$out/v8.db" --quiet >/dev/null 2>&1; rc=$?
+got=$(sql "$out/v8.db" "SELECT count(*), sum(size), sum(retained IS NOT NULL) FROM objects
+	WHERE idx >= (SELECT value FROM snapshot WHERE key = 'first_gc_index')")
+[ $rc -eq 0 ] && [ "$got" = "$(fig nodes),$(fig bytes),$(fig reachable)" ] &&
+	ok "analyze a .heapsnapshot: every node an object, bytes summed, reachable ones retained" ||
+	bad "analyze a .heapsnapshot: every node an object, bytes summed, reachable ones retained" "rc=$rc got=$got"
+[ "$(sql "$out/v8.db" "SELECT value FROM snapshot WHERE key = 'engine'")" = v8 ] &&
+	[ "$(sql "$out/v8.db" "SELECT count(*) FROM refs")" = "$(fig edges)" ] &&
+	ok "a .heapsnapshot's engine and references stored" || bad "a .heapsnapshot's engine and references stored"
+"$ugc" convert "$v8" "$out/v8.ugcs" --force >/dev/null 2>&1 &&
+	"$ugc" info "$v8" --format json > "$out/v8a.json" 2>/dev/null &&
+	"$ugc" info "$out/v8.ugcs" --format json > "$out/v8b.json" 2>/dev/null &&
+	[ "$(sed 's/"snapshot":"[^"]*",//' "$out/v8a.json")" = "$(sed 's/"snapshot":"[^"]*",//' "$out/v8b.json")" ] &&
+	ok "convert a .heapsnapshot to .ugcs: same info" || bad "convert a .heapsnapshot to .ugcs: same info"
+printf '%s' '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],"node_types":[["synthetic"]],
+"edge_fields":["type","name_or_index","to_node"],"edge_types":[["property"]]},"node_count":1,"edge_count":0},
+"nodes":[0,0,1,0,0],"edges":[],"strings":["(root' > "$out/cut.heapsnapshot"
+cut=$(wc -c < "$out/cut.heapsnapshot")
+msg=$("$ugc" analyze "$out/cut.heapsnapshot" -o "$out/cut.db" 2>&1 >/dev/null); rc=$?
+case "$msg" in
+"ugc-analyze: $out/cut.heapsnapshot: offset $cut: unexpected end of the file"*)
+	[ $rc -eq 1 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] && [ ! -e "$out/cut.db" ] &&
+		ok "truncated .heapsnapshot: one line naming the offset, exit 1, nothing written" ||
+		bad "truncated .heapsnapshot: one line naming the offset, exit 1, nothing written" "rc=$rc" ;;
+*) bad "truncated .heapsnapshot: one line naming the offset, exit 1, nothing written" "$msg" ;;
+esac
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
