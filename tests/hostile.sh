@@ -36,5 +36,29 @@ for input in "$out/empty.ugct" "$out/empty.db" testdata/chains.ugct; do
 done
 expect "diff of two empty heaps" 0 "$ugc" diff "$out/empty.ugct" "$out/empty.db"
 
+# --- the OOM policy: out of memory is one line and exit 1 ------------------------
+# Under an address-space limit each step in turn runs out of memory (load,
+# GC, dominators, SQLite); each failure must be one "out of memory" line,
+# exit status 1 and no temporary file left behind.  Skipped where such a limit
+# cannot be set (the sanitizer build reserves terabytes of address space).
+if (ulimit -v 8000 && "$ugc" --version) >/dev/null 2>&1; then
+	mkdir -p "$out/oom"
+	"$ugc" gen --objects 50000 --seed 1 -o "$out/oom.ugcs" >/dev/null 2>&1
+	oom_fail=0 oom_bad=""
+	for lim in 8000 12000 16000 20000 24000 32000 40000 48000 56000 64000; do
+		(ulimit -v $lim; "$ugc" analyze "$out/oom.ugcs" -o "$out/oom/x.db" --force >/dev/null 2>"$out/oom.err")
+		rc=$?
+		[ $rc -eq 0 ] && continue
+		oom_fail=$((oom_fail + 1))
+		if [ $rc -ne 1 ] || [ "$(wc -l < "$out/oom.err")" -ne 1 ] || ! grep -q 'out of memory' "$out/oom.err"; then
+			oom_bad="$oom_bad [$lim KiB: rc=$rc $(head -2 "$out/oom.err")]"
+		fi
+	done
+	left=$(ls "$out/oom" | grep '\.tmp\.')
+	[ $oom_fail -gt 0 ] && [ -z "$oom_bad" ] && [ -z "$left" ] &&
+		ok "out of memory is one line and exit 1 ($oom_fail limits failed)" ||
+		bad "out of memory is one line and exit 1" "$oom_fail failed:$oom_bad $left"
+fi
+
 echo "hostile: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
