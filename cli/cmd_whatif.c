@@ -203,8 +203,11 @@ static void print_changes(const report *r, view *v, const whatif_change *c, size
 		printf("what if:\n");
 	if (r->fmt == FMT_JSON)
 		printf("\"changes\":[");
+	const whatif_result *w = r->w;
 	for (size_t k = 0; k < n; k++) {
-		uint32_t removed = whatif_count(h, &c[k]);
+		/* one change: what the run removed; several: each on its own */
+		uint32_t removed = n == 1 ? w->refs_removed + w->gcrefs_removed + w->implicit_removed + w->list_entries_removed
+				 : whatif_count(h, &c[k]);
 		obj_info o;
 		int have = c[k].obj != OBJ_NONE && v->object(v, c[k].obj, &o) == 0;
 		char what[VIEW_TEXT] = "";
