@@ -37,7 +37,8 @@ typedef struct edge {
 	uint8_t type; /* enum edge_type */
 	uint8_t kind; /* REF_*: immutable for Class/Outer, aro for FGCObjects */
 	/* display form (escape.h), interned in the view's pool: valid until
-	 * the view closes, never NULL ("" for none) */
+	 * the view closes; "" for none (NULL only when the pool ran out of
+	 * memory: edges_push refuses such an edge) */
 	const char *prop;
 	const char *referencer; /* EDGE_GC: the FGCObject's name */
 } edge;
@@ -112,7 +113,7 @@ int edges_push(edges *e, const edge *x);
 /* An edge; PROP (raw) is ignored for Class and Outer (they are named so),
  * NULL is "".  Out of memory leaves "" and says so in V's err. */
 edge edge_make(view *v, obj_t src, obj_t dst, int type, int kind, const char *prop);
-/* The display form of raw text S, interned in V's pool ("" for NULL, and
+/* The display form of raw text S, interned in V's pool ("" for NULL; NULL
  * when out of memory, with V's err set). */
 const char *view_text(view *v, const char *s);
 /* The display form of S into a fixed buffer. */

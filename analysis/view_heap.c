@@ -25,6 +25,8 @@ typedef struct heap_view {
 
 int edges_push(edges *e, const edge *x)
 {
+	if (!x->prop || !x->referencer) /* a name the pool could not hold: out of memory */
+		return -1;
 	if (grow_array((void **)&e->v, &e->cap, e->n, sizeof *e->v))
 		return -1;
 	e->v[e->n++] = *x;
@@ -62,10 +64,8 @@ const char *view_text(view *v, const char *s)
 	const char *out = buf ? strpool_intern(&v->pool, buf, display_escape(buf, 4 * len + 1, s, len)) : NULL;
 	if (buf != small)
 		free(buf);
-	if (!out) {
+	if (!out)
 		snprintf(v->err, sizeof v->err, "out of memory");
-		return "";
-	}
 	return out;
 }
 
@@ -150,7 +150,7 @@ static int hv_state(view *v, obj_t i, obj_state *o)
 	o->root_kind = r->root_kind[i] == RK_NONE ? RK_NONE : r->root_kind[i];
 	o->parent = r->parent[i];
 	o->parent_property = r->via[i] == VIA_NONE ? "" : view_text(v, edge_property(h, r->via[i]));
-	return 0;
+	return o->parent_property ? 0 : -1;
 }
 
 #define make_edge(h, src, dst, type, kind, prop) \

@@ -352,7 +352,7 @@ static int dv_state(view *v, obj_t i, obj_state *o)
 	if (col_root(v, st, 3, 5, &o->reachable, &o->root_kind))
 		return -1;
 	o->parent_property = col_pool(v, st, 7);
-	return 0;
+	return o->parent_property ? 0 : -1;
 }
 
 /* A reference kind read from ref_table: 0 to 4. */
