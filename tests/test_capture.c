@@ -227,7 +227,7 @@ TEST(capture_awkward_names_round_trip_byte_for_byte)
 	/* the names the format must escape, and some it must not */
 	static const char *names[] = {
 		"Mesh Component", "100%_Done", "#Hash", "Tab\there", "Line\nbreak", "-", "--", "a#b",
-		"Caf\xc3\xa9_\xe6\x97\xa5\xe6\x9c\xac", "\x7f" "Del", "%41", "Name_0", "Name_007",
+		"Caf\xc3\xa9_\xe6\x97\xa5\xe6\x9c\xac", "\177Del", "%41", "Name_0", "Name_007",
 	};
 	size_t n = sizeof names / sizeof names[0];
 	const char *path = tmp_path("awkward.ugct");

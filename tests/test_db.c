@@ -336,7 +336,7 @@ TEST(db_size_is_linear_in_outer_depth)
 	v->close(v);
 	/* the objects view builds the same path in SQL */
 	sqlite3 *db;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL;
 	CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
 	      sqlite3_prepare_v2(db, "SELECT length(path), substr(path, 1, 26) FROM objects WHERE idx = 10019", -1, &st,
 				 NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW);
