@@ -273,21 +273,56 @@ static size_t write_name(const v8_raw *raw, uint32_t i, char *out)
 	return n;
 }
 
+/* Nodes FROM..TO-1 get string ids FIRST_ID + i.  Pass 1 stores each name's
+ * offset relative to the range's start in off[] and the range's length in
+ * BYTES; pass 2 (after BASE, the range's arena offset, is known) fixes the
+ * offsets and writes the names. */
 struct name_job {
 	const v8_raw *raw;
 	strtab *t;
-	uint32_t from, to, first_id; /* nodes from..to-1 get string ids first_id + i */
+	uint32_t *name; /* the heap's name column, at node 0 */
+	uint32_t from, to, first_id;
+	uint64_t bytes, base;
+	int pass;
 };
 
-static void *write_names(void *arg)
+static void *name_pass(void *arg)
 {
 	struct name_job *j = arg;
+	uint32_t *off = j->t->off + j->first_id;
+	if (j->pass == 1) {
+		uint64_t at = 0;
+		for (uint32_t i = j->from; i < j->to; i++) {
+			const char *s;
+			size_t keep;
+			off[i] = (uint32_t)at; /* a range longer than 4 GiB is refused below */
+			at += node_name_len(j->raw, i, &s, &keep) + 1;
+			j->name[i] = j->first_id + i;
+			if (at > UINT32_MAX)
+				break;
+		}
+		j->bytes = at;
+		return NULL;
+	}
 	for (uint32_t i = j->from; i < j->to; i++) {
-		uint32_t id = j->first_id + i;
-		size_t n = write_name(j->raw, i, j->t->arena + j->t->off[id]);
-		j->t->arena[j->t->off[id] + n] = '\0';
+		off[i] += (uint32_t)j->base;
+		size_t n = write_name(j->raw, i, j->t->arena + off[i]);
+		j->t->arena[off[i] + n] = '\0';
 	}
 	return NULL;
+}
+
+/* Run JOBS[0] here and JOBS[1] on another thread (or here too). */
+static void run_pair(struct name_job *jobs, int pass)
+{
+	pthread_t th;
+	jobs[0].pass = jobs[1].pass = pass;
+	int spawned = jobs[1].from < jobs[1].to && pthread_create(&th, NULL, name_pass, &jobs[1]) == 0;
+	name_pass(&jobs[0]);
+	if (spawned)
+		pthread_join(th, NULL);
+	else
+		name_pass(&jobs[1]);
 }
 
 /* Is some node named exactly like an interned "...@ID" string? */
@@ -316,13 +351,13 @@ static int names_collide(const mapper *m)
 /* Node names.  When no two can be equal and none equals a string already
  * interned, they are appended to the string table directly (in parallel)
  * and its hash index is dropped, to be rebuilt on the next lookup. */
-static int map_names(mapper *m, obj_t first, int threads)
+static int map_names(mapper *m, obj_t first, int threads, int ids_are_unique)
 {
 	v8_raw *raw = m->raw;
 	heap *h = m->h;
 	strtab *t = &h->strings;
 	uint32_t n = raw->node_count;
-	if (names_collide(m) || !ids_unique(raw)) {
+	if (!ids_are_unique || names_collide(m)) {
 		char buf[NAME_LIMIT + 1];
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t sid = strtab_intern(t, buf, write_name(raw, i, buf));
@@ -332,7 +367,6 @@ static int map_names(mapper *m, obj_t first, int threads)
 		}
 		return 0;
 	}
-	uint64_t total = t->arena_len;
 	uint32_t base = t->count;
 	if ((uint64_t)base + n + 2 > UINT32_MAX)
 		return oom(m, "too many names");
@@ -341,42 +375,51 @@ static int map_names(mapper *m, obj_t first, int threads)
 		return oom(m, "names");
 	t->off = off;
 	t->cap = base + n + 2;
-	for (uint32_t i = 0; i < n; i++) {
-		const char *s;
-		size_t keep;
-		off[base + i] = (uint32_t)total;
-		total += node_name_len(raw, i, &s, &keep) + 1;
-		if (total > UINT32_MAX) {
-			snprintf(m->err, m->errsize, "%s: node names need more than 4 GiB", m->path);
-			return -1;
-		}
-		h->name[first + i] = base + i;
+	uint32_t half = threads > 1 ? n / 2 : n;
+	struct name_job jobs[2] = {{raw, t, h->name + first, 0, half, base, 0, 0, 0},
+				   {raw, t, h->name + first, half, n, base, 0, 0, 0}};
+	run_pair(jobs, 1);
+	jobs[0].base = t->arena_len;
+	jobs[1].base = t->arena_len + jobs[0].bytes;
+	uint64_t total = jobs[1].base + jobs[1].bytes;
+	if (total > UINT32_MAX) {
+		snprintf(m->err, m->errsize, "%s: node names need more than 4 GiB", m->path);
+		return -1;
 	}
-	off[base + n] = (uint32_t)total;
+	t->off[base + n] = (uint32_t)total;
 	char *arena = realloc(t->arena, total + 1);
 	if (!arena)
 		return oom(m, "names");
 	t->arena = arena;
 	t->arena_cap = total + 1;
-	if (threads > 2)
-		threads = 2;
-	struct name_job jobs[2];
-	pthread_t th;
-	uint32_t half = threads > 1 ? n / 2 : n;
-	jobs[0] = (struct name_job){raw, t, 0, half, base};
-	jobs[1] = (struct name_job){raw, t, half, n, base};
-	int spawned = half < n && pthread_create(&th, NULL, write_names, &jobs[1]) == 0;
-	write_names(&jobs[0]);
-	if (spawned)
-		pthread_join(th, NULL);
-	else if (half < n)
-		write_names(&jobs[1]);
+	run_pair(jobs, 2);
 	t->arena_len = total;
 	t->count = base + n;
 	free(t->hash);
 	t->hash = NULL;
 	t->hash_mask = 0;
 	return 0;
+}
+
+/* The nodes' object columns, and whether their ids are unique. */
+struct fill_job {
+	heap *h;
+	const v8_raw *raw;
+	const obj_t *cls;
+	obj_t first;
+	int unique;
+};
+
+static void *fill_objects(void *arg)
+{
+	struct fill_job *j = arg;
+	uint32_t n = j->raw->node_count;
+	memcpy(j->h->cls + j->first, j->cls, (size_t)n * sizeof *j->cls);
+	for (uint32_t i = 0; i < n; i++)
+		j->h->outer[j->first + i] = 0;
+	memcpy(j->h->size + j->first, j->raw->nsize, (size_t)n * sizeof *j->h->size);
+	j->unique = ids_unique(j->raw);
+	return NULL;
 }
 
 /* The object columns for SLOTS objects, every one free of flags. */
@@ -440,23 +483,22 @@ int v8_map(const char *path, v8_raw *raw, heap *h, int threads, char *err, size_
 		h->name[p] = m.class_name[p];
 		h->size[p] = 0;
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		h->cls[first + i] = cls[i];
-		h->outer[first + i] = 0;
-	}
-	memcpy(h->size + first, raw->nsize, (size_t)n * sizeof *h->size);
 	h->iflags[first] = IF_RootSet;
 	h->first_gc_index = first;
 	h->mode = MODE_GAME;
+	/* the object columns and the id check on a second thread, while this
+	 * one turns the edges into references (which interns strings) */
+	struct fill_job fj = {h, raw, cls, first, 0};
+	pthread_t th;
+	int spawned = threads > 1 && pthread_create(&th, NULL, fill_objects, &fj) == 0;
+	if (!spawned)
+		fill_objects(&fj);
 	char engine[300];
 	int el = snprintf(engine, sizeof engine, "v8%s%s", raw->version ? " " : "", raw->version ? raw->version : "");
-	if ((h->engine = intern(&m, engine, (size_t)el)) == UINT32_MAX) {
-		oom(&m, "engine");
-		goto out;
-	}
-	if (map_edges(&m, first))
-		goto out;
-	if (map_names(&m, first, threads))
+	int bad = (h->engine = intern(&m, engine, (size_t)el)) == UINT32_MAX ? oom(&m, "engine") : map_edges(&m, first);
+	if (spawned)
+		pthread_join(th, NULL);
+	if (bad || map_names(&m, first, threads, fj.unique))
 		goto out;
 	if (heap_index_clusters(h)) {
 		oom(&m, "clusters");

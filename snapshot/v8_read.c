@@ -1469,27 +1469,46 @@ int v8_sniff_file(const char *path)
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return 0;
-	char raw[4096], text[256];
+	char raw[65536], text[4096];
 	ssize_t n;
 	do
 		n = read(fd, raw, sizeof raw);
 	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	if (!is_zstd(raw, (size_t)n))
-		return is_v8_snapshot(raw, (size_t)n);
-	ZSTD_DStream *zs = ZSTD_createDStream();
-	if (!zs)
-		return 0;
-	ZSTD_initDStream(zs);
-	ZSTD_inBuffer in = {raw, (size_t)n, 0};
-	ZSTD_outBuffer out = {text, sizeof text, 0};
-	while (in.pos < in.size && out.pos < out.size) {
-		size_t rc = ZSTD_decompressStream(zs, &out, &in);
-		if (ZSTD_isError(rc) || rc == 0)
-			break;
+	int yes = 0;
+	if (n > 0 && !is_zstd(raw, (size_t)n))
+		yes = is_v8_snapshot(raw, (size_t)n);
+	else if (n > 0) {
+		/* decompress until the first non-blank byte shows (a block can need
+		 * all of its compressed bytes first), reading at most 16 MiB */
+		ZSTD_DStream *zs = ZSTD_createDStream();
+		size_t total = 0;
+		int decided = 0;
+		if (zs)
+			ZSTD_initDStream(zs);
+		while (zs && !decided && n > 0 && total < (16u << 20)) {
+			total += (size_t)n;
+			ZSTD_inBuffer in = {raw, (size_t)n, 0};
+			while (in.pos < in.size && !decided) {
+				ZSTD_outBuffer out = {text, sizeof text, 0};
+				size_t rc = ZSTD_decompressStream(zs, &out, &in);
+				if (ZSTD_isError(rc))
+					decided = 1;
+				const unsigned char *p = (const unsigned char *)text, *e = p + out.pos;
+				while (p < e && (is_ws(*p) || *p == 0xEF || *p == 0xBB || *p == 0xBF))
+					p++;
+				if (p < e) {
+					yes = *p == '{';
+					decided = 1;
+				}
+				if (rc == 0 && out.pos == 0)
+					break;
+			}
+			do
+				n = read(fd, raw, sizeof raw);
+			while (n < 0 && errno == EINTR);
+		}
+		ZSTD_freeDStream(zs);
 	}
-	ZSTD_freeDStream(zs);
-	return is_v8_snapshot(text, out.pos);
+	close(fd);
+	return yes;
 }
