@@ -3,6 +3,7 @@
 #include "common.h"
 
 #include "binary_format.h"
+#include "snapshot.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,31 @@ void fuzz_check_heap(heap *h)
 			    "a dangling record is not dangling");
 	for (uint32_t k = 0; k < h->ngcrefs; k++)
 		FUZZ_ASSERT(h->gcrefs[k].referencer < nstr && h->gcrefs[k].prop < nstr, "a g record is malformed");
+	uint64_t at = 0;
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		const cluster *x = &h->clusters[c];
+		FUZZ_ASSERT(x->members == at && x->mutables == at + x->n_members &&
+				    x->refs == (uint64_t)x->mutables + x->n_mutables,
+			    "cluster lists do not tile the items");
+		at = (uint64_t)x->refs + x->n_refs;
+	}
+	FUZZ_ASSERT(at == h->ncluster_items, "cluster lists do not cover the items");
+}
+
+int fuzz_load(const uint8_t *data, size_t size, int binary, heap *h)
+{
+	char *copy = fuzz_copy(data, size), err[SNAP_ERR_MAX];
+	heap_init(h);
+	int rc = binary ? binary_parse("fuzz", (const unsigned char *)copy, size, h, err, sizeof err)
+			: text_parse("fuzz", copy, size, h, err, sizeof err);
+	free(copy);
+	if (rc == 0) {
+		fuzz_check_heap(h);
+		return 0;
+	}
+	fuzz_check_error(err, binary ? "fuzz: offset " : "fuzz:");
+	heap_free(h);
+	return -1;
 }
 
 void fuzz_check_error(const char *err, const char *prefix)

@@ -19,10 +19,14 @@ void fuzz_fail(const char *file, int line, const char *msg) __attribute__((noret
  * the end is caught by ASan). */
 char *fuzz_copy(const uint8_t *data, size_t size);
 /* A loaded heap keeps its invariants: heap_validate passes, reference rows
- * are ordered and name objects, every string id is in the table. */
+ * are ordered and name objects, every string id is in the table, cluster
+ * lists tile the items. */
 void fuzz_check_heap(heap *h);
 /* An error is one non-empty line starting with PREFIX. */
 void fuzz_check_error(const char *err, const char *prefix);
+/* Parse the input as a text (BINARY 0) or binary snapshot named "fuzz":
+ * 0 with a checked heap in H, or -1 after checking the error (H freed). */
+int fuzz_load(const uint8_t *data, size_t size, int binary, heap *h);
 
 /* The re-framing mode, for a harness's LLVMFuzzerCustomMutator: a random
  * mutation of a .ugcs almost always breaks a checksum, so the column checks

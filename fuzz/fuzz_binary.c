@@ -3,24 +3,15 @@
  * error line "fuzz: offset N: ...".  Mutations mostly re-frame a changed
  * column or header with valid checksums (fuzz_mutate_reframing, common.c),
  * so the column checks behind the checksums are fuzzed too. */
-#include <stdlib.h>
-#include <string.h>
 
 #include "common.h"
 #include "snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *copy = fuzz_copy(data, size);
 	heap h;
-	char err[SNAP_ERR_MAX];
-	heap_init(&h);
-	if (binary_parse("fuzz", (const unsigned char *)copy, size, &h, err, sizeof err) == 0)
-		fuzz_check_heap(&h);
-	else
-		fuzz_check_error(err, "fuzz: offset ");
-	heap_free(&h);
-	free(copy);
+	if (fuzz_load(data, size, 1, &h) == 0)
+		heap_free(&h);
 	return 0;
 }
 

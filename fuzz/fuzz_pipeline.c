@@ -110,15 +110,10 @@ static void self_diff(const heap *h, const gc_result *r, const findings *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *copy = fuzz_copy(data, size);
 	heap h;
-	char err[SNAP_ERR_MAX];
-	heap_init(&h);
-	int rc = is_binary_snapshot(copy, size)
-			 ? binary_parse("fuzz", (const unsigned char *)copy, size, &h, err, sizeof err)
-			 : text_parse("fuzz", copy, size, &h, err, sizeof err);
-	free(copy);
-	if (rc || h.slots > PIPELINE_MAX_SLOTS) {
+	if (fuzz_load(data, size, is_binary_snapshot(data, size), &h))
+		return 0;
+	if (h.slots > PIPELINE_MAX_SLOTS) {
 		heap_free(&h);
 		return 0;
 	}

@@ -55,6 +55,16 @@ extern const char *const bin_section_names[BIN_NSECTIONS + 1];
 
 uint64_t bin_fnv1a(const void *data, uint64_t len);
 
+/* Little-endian fields. */
+static inline uint32_t bin_get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t bin_get64(const unsigned char *p)
+{
+	return (uint64_t)bin_get32(p) | (uint64_t)bin_get32(p + 4) << 32;
+}
+
 #include <stdio.h>
 
 /* One section's content before compression: COUNT elements of ELEM bytes. */

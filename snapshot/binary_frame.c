@@ -36,16 +36,6 @@ static void put64(unsigned char *p, uint64_t v)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 int bin_frame(const uint32_t hdr[16], const bin_part parts[BIN_NSECTIONS + 1], FILE *fp, char *err, size_t errsize)
 {
 	void *frames[BIN_NSECTIONS + 1] = {0};
@@ -117,14 +107,14 @@ int bin_unframe(const unsigned char *data, size_t len, uint64_t max, uint32_t hd
 		bin_part parts[BIN_NSECTIONS + 1])
 {
 	memset(parts, 0, sizeof(bin_part) * (BIN_NSECTIONS + 1));
-	if (len < BIN_PREFIX_BYTES || memcmp(data, BIN_MAGIC, 8) != 0 || get32(data + 12) != BIN_NSECTIONS)
+	if (len < BIN_PREFIX_BYTES || memcmp(data, BIN_MAGIC, 8) != 0 || bin_get32(data + 12) != BIN_NSECTIONS)
 		return -1;
 	for (int i = 0; i < 16; i++)
-		hdr[i] = get32(data + 16 + 4 * i);
+		hdr[i] = bin_get32(data + 16 + 4 * i);
 	for (int s = 1; s <= BIN_NSECTIONS; s++) {
 		const unsigned char *e = data + BIN_HEADER_BYTES + 32 * (s - 1);
-		uint32_t elem = get32(e + 4);
-		uint64_t count = get64(e + 8), off = get64(e + 16), csize = get64(e + 24);
+		uint32_t elem = bin_get32(e + 4);
+		uint64_t count = bin_get64(e + 8), off = bin_get64(e + 16), csize = bin_get64(e + 24);
 		if (elem == 0 || elem > 64 || count > max / elem || off > len || csize > len - off)
 			goto bad;
 		size_t raw = (size_t)(count * elem);

@@ -24,16 +24,6 @@ int is_binary_snapshot(const void *data, size_t len)
 	return len >= 8 && memcmp(data, BIN_MAGIC, 8) == 0;
 }
 
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 static int fail(char *err, size_t errsize, const char *path, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 static int fail(char *err, size_t errsize, const char *path, uint64_t offset, const char *fmt, ...)
@@ -143,13 +133,17 @@ static int check_columns(const char *path, heap *h, const struct bin_section *se
 		if (h->gcrefs[k].referencer == 0 || h->gcrefs[k].referencer >= t->count || h->gcrefs[k].prop >= t->count ||
 		    !prop_ok(t, h->gcrefs[k].referencer) || !prop_ok(t, h->gcrefs[k].prop) || h->gcrefs[k].dst < 0)
 			return BAD(SEC_GCREFS, "section gcrefs: record %u is malformed", k);
+	uint64_t at = 0; /* the lists tile cluster_items in order (heap.h): none shared, none past the end */
 	for (uint32_t k = 0; k < h->nclusters; k++) {
 		const cluster *c = &h->clusters[k];
-		uint64_t n = h->ncluster_items;
-		if ((uint64_t)c->members + c->n_members > n || (uint64_t)c->mutables + c->n_mutables > n ||
-		    (uint64_t)c->refs + c->n_refs > n)
-			return BAD(SEC_CLUSTERS, "section clusters: cluster %u lists run past the items", k);
+		if (c->members != at || c->mutables != at + c->n_members ||
+		    c->refs != (uint64_t)c->mutables + c->n_mutables ||
+		    (at = (uint64_t)c->refs + c->n_refs) > h->ncluster_items)
+			return BAD(SEC_CLUSTERS, "section clusters: cluster %u lists are not the next ranges of the items", k);
 	}
+	if (at != h->ncluster_items)
+		return BAD(SEC_CLUSTERS, "section clusters: %llu cluster items, the lists cover %llu",
+			   (unsigned long long)h->ncluster_items, (unsigned long long)at);
 	char msg[512];
 	obj_t where;
 	uint32_t cid;
@@ -179,17 +173,17 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 {
 	if (len < BIN_PREFIX_BYTES || !is_binary_snapshot(data, len))
 		return fail(err, errsize, path, 0, "not a ugc binary snapshot, or truncated header");
-	if (get32(data + 8) != BIN_VERSION)
+	if (bin_get32(data + 8) != BIN_VERSION)
 		return fail(err, errsize, path, 8, "unsupported binary snapshot version %u (this tool reads %d)",
-			    get32(data + 8), BIN_VERSION);
-	if (get32(data + 12) != BIN_NSECTIONS)
-		return fail(err, errsize, path, 12, "expected %d sections, found %u", BIN_NSECTIONS, get32(data + 12));
-	uint64_t sum = get64(data + BIN_HEADER_BYTES + BIN_TABLE_BYTES);
+			    bin_get32(data + 8), BIN_VERSION);
+	if (bin_get32(data + 12) != BIN_NSECTIONS)
+		return fail(err, errsize, path, 12, "expected %d sections, found %u", BIN_NSECTIONS, bin_get32(data + 12));
+	uint64_t sum = bin_get64(data + BIN_HEADER_BYTES + BIN_TABLE_BYTES);
 	if (sum != bin_fnv1a(data, BIN_HEADER_BYTES + BIN_TABLE_BYTES))
 		return fail(err, errsize, path, BIN_HEADER_BYTES + BIN_TABLE_BYTES, "header checksum mismatch (file corrupt)");
 	uint32_t hv[16];
 	for (int i = 0; i < 16; i++)
-		hv[i] = get32(data + 16 + 4 * i);
+		hv[i] = bin_get32(data + 16 + 4 * i);
 	struct bin_header hd = {hv[0], (int32_t)hv[1], hv[2], hv[3], hv[4], hv[5], hv[6], hv[7], hv[8], hv[9],
 				hv[10], hv[11], hv[12], {hv[13], hv[14], hv[15]}};
 	if (hd.mode > 1 || hd.first_gc_index < 0 || hd.objects > hd.slots || hd.slots > (uint32_t)OBJ_INDEX_MAX + 1 ||
@@ -212,7 +206,7 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 	for (int s = 1; s <= BIN_NSECTIONS; s++) {
 		const unsigned char *e = data + BIN_HEADER_BYTES + 32 * (s - 1);
 		uint64_t at = BIN_HEADER_BYTES + 32 * (uint64_t)(s - 1);
-		sec[s] = (struct bin_section){get32(e), get32(e + 4), get64(e + 8), get64(e + 16), get64(e + 24)};
+		sec[s] = (struct bin_section){bin_get32(e), bin_get32(e + 4), bin_get64(e + 8), bin_get64(e + 16), bin_get64(e + 24)};
 		if (sec[s].id != (uint32_t)s || sec[s].count != want[s][0] || sec[s].elem_size != want[s][1])
 			return fail(err, errsize, path, at, "section %s: id, count or element size disagrees with the header",
 				    bin_section_names[s]);

@@ -52,7 +52,8 @@ typedef struct gc_ref {
 
 /* One GC cluster.  Its three lists are ranges of heap.cluster_items:
  * members (Objects, root excluded), mutable (MutableObjects) and refs
- * (ReferencedClusters, as root indexes).  ReferencedByClusters is derived:
+ * (ReferencedClusters, as root indexes); the lists of cluster 0, 1, ...
+ * follow one another in that order and cover cluster_items exactly.  ReferencedByClusters is derived:
  * the cluster ids listed at refby_start[c] .. refby_start[c+1]-1 of
  * heap.cluster_refby. */
 typedef struct cluster {

@@ -9,23 +9,42 @@
 #include "snapshot.h"
 #include "unit.h"
 
-/* A small heap with a few strings, as a .ugcs in memory. */
-static unsigned char *small_binary(size_t *len)
+/* H as a .ugcs in memory (malloc'd, *LEN bytes); NULL on failure. */
+static unsigned char *binary_bytes(const heap *h, size_t *len)
 {
-	heap h;
 	char err[512], *bin = NULL;
-	if (load_heap("o 11 1 4 10 Alpha 1 -\no 12 1 4 10 Beta 1 -\no 13 1 4 11 Gamma 1 -\n"
-		      "r 11 12 strong Ptr\nr 12 13 weak Other\n", &h))
-		return NULL;
 	FILE *f = open_memstream(&bin, len);
-	int rc = binary_write(&h, f, err, sizeof err);
+	int rc = binary_write(h, f, err, sizeof err);
 	fclose(f);
-	heap_free(&h);
 	if (rc) {
 		free(bin);
 		return NULL;
 	}
 	return (unsigned char *)bin;
+}
+
+/* Parse the LEN bytes at BIN as "x.ugcs" (the error, or "", into ERR), then free BIN. */
+static int parse_freeing(unsigned char *bin, size_t len, char *err, size_t errsize)
+{
+	heap h;
+	heap_init(&h);
+	err[0] = '\0';
+	int rc = bin ? binary_parse("x.ugcs", bin, len, &h, err, errsize) : -2;
+	heap_free(&h);
+	free(bin);
+	return rc;
+}
+
+/* A small heap with a few strings, as a .ugcs in memory. */
+static unsigned char *small_binary(size_t *len)
+{
+	heap h;
+	if (load_heap("o 11 1 4 10 Alpha 1 -\no 12 1 4 10 Beta 1 -\no 13 1 4 11 Gamma 1 -\n"
+		      "r 11 12 strong Ptr\nr 12 13 weak Other\n", &h))
+		return NULL;
+	unsigned char *bin = binary_bytes(&h, len);
+	heap_free(&h);
+	return bin;
 }
 
 /* Take BIN apart, let EDIT change the parts, frame it again (valid
@@ -48,13 +67,7 @@ static int reframed_parse(const unsigned char *bin, size_t len, void (*edit)(uin
 		free(out);
 		return -2;
 	}
-	heap h;
-	heap_init(&h);
-	err[0] = '\0';
-	rc = binary_parse("x.ugcs", (unsigned char *)out, n, &h, err, errsize);
-	heap_free(&h);
-	free(out);
-	return rc;
+	return parse_freeing((unsigned char *)out, n, err, errsize);
 }
 
 /* Issue 8 item 2: string_offsets[10]=5111808 — an offset far past the
@@ -204,18 +217,9 @@ TEST(text_length_limits_are_enforced)
 /* Parse the binary form of H; the error into ERR. */
 static int binary_of(const heap *h, char *err, size_t errsize)
 {
-	char *bin = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&bin, &len);
-	int rc = binary_write(h, f, err, errsize);
-	fclose(f);
-	heap b;
-	heap_init(&b);
-	if (rc == 0)
-		rc = binary_parse("x.ugcs", (unsigned char *)bin, len, &b, err, errsize);
-	heap_free(&b);
-	free(bin);
-	return rc;
+	unsigned char *bin = binary_bytes(h, &len);
+	return parse_freeing(bin, len, err, errsize);
 }
 
 /* An empty string that is not string 0 cannot be written as text. */
@@ -305,4 +309,32 @@ TEST(text_end_record_vouches_for_the_whole_file)
 	CHECK_STR(err, "t:3: end: expected 'end OBJECTS REFERENCES GCREFS CLUSTERS'");
 	heap_free(&back);
 	heap_free(&h);
+}
+
+/* Found by the pipeline fuzzer: two lists of one cluster sharing the one
+ * item (members and mutable both [0, 1) of a 1-item section) loaded, and
+ * the after-GC heap, sized by the item count, overflowed copying both.  The
+ * lists must tile the items in order. */
+static void shared_cluster_items(uint32_t *hdr, bin_part *parts)
+{
+	uint32_t *cl = (uint32_t *)parts[SEC_CLUSTERS].data; /* root, members, n, mutable, n, refs, n */
+	cl[3] = 0;       /* mutable list starts where the members do */
+	cl[5] = 1;       /* refs (empty) right after */
+	hdr[8] = 1;      /* ncluster_items */
+	parts[SEC_CLUSTER_ITEMS].count = 1;
+}
+
+TEST(binary_cluster_lists_must_tile_the_items)
+{
+	heap h;
+	char err[512];
+	CHECK(load_heap("o 11 1 4 10 Root 1 ClusterRoot\no 12 1 4 11 Member 1 -\nr 12 11 strong Back\n"
+			"c 11 12 12 -\n", &h) == 0);
+	CHECK(h.ncluster_items == 2 && h.clusters[0].members == 0 && h.clusters[0].mutables == 1);
+	size_t len;
+	unsigned char *bin = binary_bytes(&h, &len);
+	heap_free(&h);
+	CHECK(bin && reframed_parse(bin, len, shared_cluster_items, err, sizeof err) == -1);
+	CHECK(strstr(err, "x.ugcs: offset ") == err && strstr(err, "cluster 0 lists are not the next ranges") != NULL);
+	free(bin);
 }
