@@ -104,6 +104,10 @@ struct view {
 	/* selectors */
 	int (*find_path)(view *v, const char *path, obj_t *out); /* OBJ_NONE when none */
 	int (*find_glob)(view *v, const char *name_glob, const char *class_name, obj_t **out, size_t *n);
+	/* I's immediate dominator (DOM_TOP, or OBJ_NONE when unreached) and
+	 * retained bytes (-1 when unreached) under the gc policy: stored in a
+	 * database, computed on first use from a snapshot */
+	int (*retained)(view *v, obj_t i, obj_t *idom, long long *bytes);
 	void (*close)(view *v);
 	char err[512];
 	strpool pool; /* the strings edges point to */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "dominators.h"
 #include "findings.h"
 #include "vec.h"
 #include "view.h"
@@ -19,6 +20,8 @@ typedef struct heap_view {
 	/* view_heap_borrow: H and R stay the caller's; the indexes and findings
 	 * are built on first use, and those the view built go at close */
 	int borrowed, indexed, built_reverse, built_children;
+	dom_result dom;       /* computed on the first retained() */
+	int have_dom;
 } heap_view;
 
 #define HV(v) ((heap_view *)(v))
@@ -436,9 +439,26 @@ static int hv_find_glob(view *v, const char *glob, const char *class_name, obj_t
 	return 0;
 }
 
+static int hv_retained(view *v, obj_t i, obj_t *idom, long long *bytes)
+{
+	heap_view *hv = HV(v);
+	if (!hv->have_dom) {
+		if (dom_compute(hv->h, hv->r, POLICY_GC, &hv->dom)) {
+			snprintf(v->err, sizeof v->err, "out of memory computing dominators");
+			return -1;
+		}
+		hv->have_dom = 1;
+	}
+	*idom = hv->dom.idom[i];
+	*bytes = *idom == OBJ_NONE ? -1 : (long long)hv->dom.retained[i];
+	return 0;
+}
+
 static void hv_close(view *v)
 {
 	heap_view *hv = HV(v);
+	if (hv->have_dom)
+		dom_free(&hv->dom);
 	findings_free(&hv->f);
 	if (hv->borrowed) {
 		heap *h = hv->h;
@@ -486,6 +506,7 @@ static view *open_view(heap *h, gc_result *r, int borrowed, char *err, size_t er
 	v->first_gc_index = h->first_gc_index;
 	v->slots = h->slots;
 	v->object = hv_object;
+	v->retained = hv_retained;
 	v->state = hv_state;
 	v->incoming = hv_incoming;
 	v->outgoing = hv_outgoing;

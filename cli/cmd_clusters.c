@@ -66,6 +66,13 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt)
 		row_out(v, r, fmt, 1);
 		printf("\n");
 	}
+	obj_t idom;
+	long long kept;
+	if (v->retained(v, r->root, &idom, &kept) < 0)
+		return die("%s", v->err);
+	if (fmt == FMT_TEXT && kept >= 0)
+		printf("retained: the root dominates %lld bytes (itself included; a member referenced from outside "
+		       "is not dominated by it)\n", kept);
 	for (int which = 0; which < 4; which++) {
 		obj_t *list;
 		size_t n;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dominators.h"
 #include "query.h"
 
 static const char *root_reason(int kind)
@@ -369,6 +370,17 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 			printf("  distance:  %u hop%s from a root\n", o.distance, o.distance == 1 ? "" : "s");
 		else
 			printf("  distance:  none%s\n", o.reachable ? " (no reference chain: kept only through cluster lists)" : "");
+		obj_t idom;
+		long long kept;
+		if (v->retained(v, x, &idom, &kept) < 0) {
+			rc = die("%s", v->err);
+		} else if (kept >= 0) {
+			printf("  retains:   %lld bytes (itself and what it dominates); immediate dominator ", kept);
+			if (idom == DOM_TOP)
+				printf("the top (no single object keeps it)\n");
+			else
+				printf("#%d\n", idom);
+		}
 		if (o.cluster != OBJ_NONE && cl.n)
 			printf("  cluster:   %s cluster #%d, %s%s%s; %s\n", o.cluster == x ? "root of" : "member of", o.cluster,
 			       cl.v[0].state, cl.v[0].reason[0] ? ": " : "", cl.v[0].reason,

@@ -9,6 +9,7 @@
  * one-line error naming the table and the problem, never a crash or a spin. */
 #include "view_db.h"
 
+#include "dominators.h"
 #include "escape.h"
 #include "path_hash.h"
 #include "schema.h"
@@ -23,7 +24,7 @@
 enum {
 	Q_STATE, Q_OBJECT, Q_UP, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_BETWEEN, Q_ELIM, Q_CLEARED,
 	Q_FIND_ABOUT, Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_CLUSTER_STATE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_PATH,
-	Q_GLOB, Q_COUNT
+	Q_GLOB, Q_RETAINED, Q_COUNT
 };
 
 static const char *const queries[Q_COUNT] = {
@@ -63,6 +64,7 @@ static const char *const queries[Q_COUNT] = {
 	[Q_PATH] = "SELECT idx FROM object_table WHERE path_hash = ?1 ORDER BY idx",
 	[Q_GLOB] = "SELECT idx FROM object_table WHERE (?1 IS NULL OR name GLOB ?1) AND (?2 IS NULL OR class_name = ?2) "
 		   "ORDER BY idx",
+	[Q_RETAINED] = "SELECT idom, retained FROM object_table WHERE idx = ?1",
 };
 
 /* The table each statement reads first, for error messages. */
@@ -74,6 +76,7 @@ static const char *const tables[Q_COUNT] = {
 	[Q_CLUSTERS] = "clusters", [Q_CLUSTER_ONE] = "clusters", [Q_CLUSTER_STATE] = "clusters",
 	[Q_LIST0] = "cluster_members", [Q_LIST1] = "cluster_mutable", [Q_LIST2] = "cluster_refs",
 	[Q_LIST3] = "cluster_refs", [Q_PATH] = "object_table", [Q_GLOB] = "object_table",
+	[Q_RETAINED] = "object_table",
 };
 
 typedef struct db_view {
@@ -291,6 +294,30 @@ static int db_path(view *v, obj_t x, char **out)
 done:
 	climb_free(&c);
 	return rc;
+}
+
+static int dv_retained(view *v, obj_t i, obj_t *idom, long long *bytes)
+{
+	sqlite3_stmt *st = stmt(v, Q_RETAINED, i);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE)
+		return 1;
+	if (rc != SQLITE_ROW)
+		return db_error(v);
+	*bytes = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 1);
+	if (*bytes < -1) {
+		verr(v, "object_table: object %d has a negative retained size", i);
+		return -1;
+	}
+	if (*bytes < 0) {
+		*idom = OBJ_NONE;
+		return 0;
+	}
+	if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
+		*idom = DOM_TOP;
+		return 0;
+	}
+	return col_id(v, st, 0, 0, idom);
 }
 
 static int dv_object(view *v, obj_t i, obj_info *o)
@@ -716,6 +743,7 @@ view *view_db_open(const char *dbpath, char *err, size_t errsize)
 		return NULL;
 	}
 	v->object = dv_object;
+	v->retained = dv_retained;
 	v->state = dv_state;
 	v->incoming = dv_incoming;
 	v->outgoing = dv_outgoing;

@@ -401,6 +401,9 @@ for f in "$ret" testdata/arena.ugcs testdata/cluster-quirks.ugct; do
 	cmp -s "$out/a.txt" "$out/b.txt" || differ="$differ [dominators $x]"
 	[ -z "$differ" ] && ok "top and dominators: same answers from $name and its database" || bad "top and dominators: same answers from $name and its database" "$differ"
 done
+expect "why: what an object retains, and its immediate dominator" "  retains:   5950 bytes (itself and what it dominates); immediate dominator #11" sh -c "'$ugc' why '$out/ret.db' 21 | grep '^  retains:'"
+expect "why: a root's dominator is the top" "  retains:   6950 bytes (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 | grep '^  retains:'"
+expect "clusters: what the root dominates (Squad 600 + two soldiers 400 each)" "retained: the root dominates 1400 bytes (itself included; a member referenced from outside is not dominated by it)" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct 50 | grep '^retained:'"
 "$ugc" top "$ret" --policy everything >/dev/null 2>&1; [ $? -eq 2 ] && ok "top: an unknown policy is a usage error" || bad "top: an unknown policy is a usage error"
 "$ugc" top "$ret" --sort count >/dev/null 2>&1; [ $? -eq 2 ] && ok "top: --sort count needs classes or packages" || bad "top: --sort count needs classes or packages"
 msg=$("$ugc" top "$out/ret.db" --vs refs 2>&1); rc=$?
