@@ -495,69 +495,49 @@ static const char *dom_list(const heap *h, const dom_result *d)
 	return buf;
 }
 
-/* Nodes: 0 the root, then objects of 10, 20, 40 and 80 bytes. */
-#define DOM_NODES "9,0,1,0,%d,0,0,3,1,3,10,%d,0,0,3,1,5,20,%d,0,0,3,1,7,40,%d,0,0,3,1,9,80,%d,0,0"
-#define DOM_STRINGS "\"\",\"Obj\",\"p\",\"s\""
+/* Nodes: 0 the root, then objects of 10, 20, 40 and 80 bytes, with
+ * ECOUNT edges each (EDGES).  Checks the dominator list (see dom_list) and
+ * the purged nodes' ordinals. */
+static void dom_case(const int ecount[5], int nedges, const char *edges, const char *want, const char *want_purged)
+{
+	char nodes[256];
+	snprintf(nodes, sizeof nodes, "9,0,1,0,%d,0,0,3,1,3,10,%d,0,0,3,1,5,20,%d,0,0,3,1,7,40,%d,0,0,3,1,9,80,%d,0,0",
+		 ecount[0], ecount[1], ecount[2], ecount[3], ecount[4]);
+	char *t = doc(5, nedges, nodes, edges, "\"\",\"Obj\",\"p\",\"s\""), purged[64] = "";
+	heap h;
+	gc_result r;
+	dom_result d;
+	if (v8_dominators(t, &h, &r, &d) == 0) {
+		CHECK_STR(dom_list(&h, &d), want);
+		for (uint32_t k = 0, n = 0; k < r.npurged; k++)
+			n += (uint32_t)snprintf(purged + n, sizeof purged - n, "%s%d", n ? " " : "", r.purged[k] - h.first_gc_index);
+		CHECK_STR(purged, want_purged);
+		dom_free(&d);
+		gc_result_free(&r);
+		heap_free(&h);
+	} else
+		CHECK(0);
+	free(t);
+}
 
 TEST(v8_dominators_ignore_a_non_root_shortcut)
 {
 	/* root -> 1 [0], root -> 2 [1], root -shortcut-> 4; 1 -p-> 3; 2 -shortcut-> 3.
 	 * The shortcut from 2 does not retain 3, so 1 dominates it; the root's
 	 * shortcut does retain 4. */
-	char nodes[256];
-	snprintf(nodes, sizeof nodes, DOM_NODES, 3, 1, 1, 0, 0);
-	char *t = doc(5, 5, nodes, "1,0,7,1,1,14,5,3,28,2,2,21,5,3,21", DOM_STRINGS);
-	heap h;
-	gc_result r;
-	dom_result d;
-	if (v8_dominators(t, &h, &r, &d) == 0) {
-		CHECK_STR(dom_list(&h, &d), "T/150 0/50 0/20 1/40 0/80");
-		dom_free(&d);
-		gc_result_free(&r);
-		heap_free(&h);
-	} else
-		CHECK(0);
-	free(t);
+	dom_case((int[]){3, 1, 1, 0, 0}, 5, "1,0,7,1,1,14,5,3,28,2,2,21,5,3,21", "T/150 0/50 0/20 1/40 0/80", "");
 }
 
 TEST(v8_dominators_ignore_weak_edges)
 {
 	/* root -> 1, root -> 2, root -weak-> 4; 1 -p-> 3; 2 -weak-> 3.
-	 * 1 dominates 3; 4 is held only weakly: unreached. */
-	char nodes[256];
-	snprintf(nodes, sizeof nodes, DOM_NODES, 3, 1, 1, 0, 0);
-	char *t = doc(5, 5, nodes, "1,0,7,1,1,14,6,3,28,2,2,21,6,3,21", DOM_STRINGS);
-	heap h;
-	gc_result r;
-	dom_result d;
-	if (v8_dominators(t, &h, &r, &d) == 0) {
-		CHECK_STR(dom_list(&h, &d), "T/70 0/50 0/20 1/40 -");
-		CHECK(!r.reachable[h.first_gc_index + 4]);
-		dom_free(&d);
-		gc_result_free(&r);
-		heap_free(&h);
-	} else
-		CHECK(0);
-	free(t);
+	 * 1 dominates 3; 4 is held only weakly: unreached, purged. */
+	dom_case((int[]){3, 1, 1, 0, 0}, 5, "1,0,7,1,1,14,6,3,28,2,2,21,6,3,21", "T/70 0/50 0/20 1/40 -", "4");
 }
 
 TEST(v8_dominators_leave_an_unreachable_island)
 {
 	/* root -> 1; 2 <-> 3 and 3 -> 4 reference each other but nothing
-	 * reaches them: no dominator, no retained size. */
-	char nodes[256];
-	snprintf(nodes, sizeof nodes, DOM_NODES, 1, 0, 1, 2, 0);
-	char *t = doc(5, 4, nodes, "1,0,7,2,2,21,2,2,14,2,2,28", DOM_STRINGS);
-	heap h;
-	gc_result r;
-	dom_result d;
-	if (v8_dominators(t, &h, &r, &d) == 0) {
-		CHECK_STR(dom_list(&h, &d), "T/10 0/10 - - -");
-		CHECK(d.reached_bytes == 10 && r.npurged == 3);
-		dom_free(&d);
-		gc_result_free(&r);
-		heap_free(&h);
-	} else
-		CHECK(0);
-	free(t);
+	 * reaches them: no dominator, no retained size, purged. */
+	dom_case((int[]){1, 0, 1, 2, 0}, 4, "1,0,7,2,2,21,2,2,14,2,2,28", "T/10 0/10 - - -", "2 3 4");
 }
