@@ -1,6 +1,8 @@
 /* diff.c — building diff sides from analysed heaps, matching them, and
  * aggregating the result (see diff.h). */
 #include "diff.h"
+
+#include "dominators.h"
 #include "vec.h"
 
 #include <stdio.h>
@@ -97,6 +99,22 @@ char *diff_full_name(const diff_side *s, uint32_t k)
 	return out;
 }
 
+/* The classes' retained bytes, from the dominator tree of the gc policy. */
+static int retained_by_class(const heap *h, const gc_result *r, diff_side *out)
+{
+	dom_result d;
+	if (dom_compute(h, r, POLICY_GC, &d))
+		return -1;
+	char name[HEAP_NAME_MAX];
+	int rc = 0;
+	for (uint32_t k = 0; k < d.nclasses && rc == 0; k++) {
+		heap_name(h, d.classes[k].key, name, sizeof name);
+		rc = diff_add_retained(out, name, d.classes[k].retained);
+	}
+	dom_free(&d);
+	return rc;
+}
+
 int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, diff_side *out)
 {
 	memset(out, 0, sizeof *out);
@@ -134,7 +152,7 @@ int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, di
 	}
 	out->eliminated = calloc((size_t)r->neliminated + 1, sizeof *out->eliminated);
 	out->disagreements = calloc((size_t)f->n + 1, sizeof *out->disagreements);
-	if (!out->eliminated || !out->disagreements)
+	if (!out->eliminated || !out->disagreements || retained_by_class(h, r, out))
 		return -1;
 	for (uint32_t k = 0; k < r->neliminated; k++) {
 		const gc_eliminated *e = &r->eliminated[k];
@@ -162,8 +180,23 @@ int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, di
 	return 0;
 }
 
+int diff_add_retained(diff_side *s, const char *name, uint64_t bytes)
+{
+	struct diff_retained *v = realloc(s->retained, ((size_t)s->nretained + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	s->retained = v;
+	if (!(v[s->nretained].name = strdup(name)))
+		return -1;
+	v[s->nretained++].bytes = bytes;
+	return 0;
+}
+
 void diff_side_free(diff_side *s)
 {
+	for (uint32_t k = 0; k < s->nretained; k++)
+		free(s->retained[k].name);
+	free(s->retained);
 	for (uint32_t k = 0; k < s->neliminated; k++)
 		free(s->eliminated[k].text);
 	for (uint32_t k = 0; k < s->ndisagreements; k++)

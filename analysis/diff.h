@@ -39,10 +39,16 @@ typedef struct diff_side {
 	strtab strings;
 	diff_fact *eliminated, *disagreements;
 	uint32_t neliminated, ndisagreements;
+	/* bytes each class keeps alive under the gc policy (dominators.h):
+	 * class name and retained bytes, in no particular order */
+	struct diff_retained { char *name; uint64_t bytes; } *retained;
+	uint32_t nretained;
 } diff_side;
 
 int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, diff_side *out);
 void diff_side_free(diff_side *s);
+/* Add class NAME's retained BYTES to S; 0, or -1 when out of memory. */
+int diff_add_retained(diff_side *s, const char *name, uint64_t bytes);
 /* The position in V of object IDX, or -1. */
 int64_t diff_find(const diff_side *s, obj_t idx);
 /* "Class Path" of object K, malloc'd (NULL when out of memory). */

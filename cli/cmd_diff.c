@@ -195,6 +195,72 @@ static void new_facts(const diff_fact *a, uint32_t na, const diff_fact *b, uint3
 	free(s.v);
 }
 
+/* Retained bytes by class on each side, the largest changes first. */
+typedef struct ret_row {
+	const char *name;
+	uint64_t a, b;
+} ret_row;
+
+static int cmp_ret_change(const void *x, const void *y)
+{
+	const ret_row *p = x, *q = y;
+	uint64_t dp = p->a > p->b ? p->a - p->b : p->b - p->a, dq = q->a > q->b ? q->a - q->b : q->b - q->a;
+	if (dp != dq)
+		return dp < dq ? 1 : -1;
+	return strcmp(p->name, q->name);
+}
+
+static void retained_table(const diff_side *a, const diff_side *b, enum out_format fmt, long top, int *first_section)
+{
+	ret_row *v = calloc((size_t)a->nretained + b->nretained + 1, sizeof *v);
+	if (!v)
+		return;
+	size_t n = 0;
+	for (int side = 0; side < 2; side++) {
+		const diff_side *d = side ? b : a;
+		for (uint32_t k = 0; k < d->nretained; k++) {
+			size_t m = 0; /* classes are few: a linear match is enough */
+			while (m < n && strcmp(v[m].name, d->retained[k].name) != 0)
+				m++;
+			if (m == n)
+				v[n++].name = d->retained[k].name;
+			if (side)
+				v[m].b += d->retained[k].bytes;
+			else
+				v[m].a += d->retained[k].bytes;
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_ret_change);
+	size_t changed = 0;
+	for (size_t k = 0; k < n; k++)
+		changed += v[k].a != v[k].b;
+	if (fmt == FMT_TEXT)
+		printf("retained by class (policy gc): %zu of %zu classes changed\n  %-44s %14s %14s %15s\n", changed, n,
+		       "class", "A retained", "B retained", "change");
+	else if (fmt == FMT_JSON)
+		printf("%s\"retained by class\":{\"changed\":%zu,\"items\":[", *first_section ? "" : ",", changed);
+	*first_section = 0;
+	for (size_t k = 0; k < n && (long)k < top && v[k].a != v[k].b; k++) {
+		long long change = (long long)v[k].b - (long long)v[k].a;
+		if (fmt == FMT_TEXT) {
+			printf("  %-44s %14llu %14llu %+15lld\n", disp(v[k].name), (unsigned long long)v[k].a,
+			       (unsigned long long)v[k].b, change);
+		} else if (fmt == FMT_CSV) {
+			printf("retained by class,");
+			csv_str(stdout, disp(v[k].name));
+			printf(",,,%llu,%llu,,,\n", (unsigned long long)v[k].a, (unsigned long long)v[k].b);
+		} else {
+			printf("%s{\"class\":", k ? "," : "");
+			json_str(stdout, v[k].name);
+			printf(",\"a\":%llu,\"b\":%llu}", (unsigned long long)v[k].a, (unsigned long long)v[k].b);
+		}
+	}
+	if (fmt == FMT_JSON)
+		printf("]}");
+	free(v);
+}
+
 static void group_table(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, const char *title,
 			enum out_format fmt, long top, int growth, int *first_section)
 {
@@ -339,6 +405,7 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		       (unsigned long long)bbytes, r.added, r.removed, r.kept);
 	}
 	group_table(&a, &b, &r, BY_CLASS, "class histogram", fmt, top, 1, &first);
+	retained_table(&a, &b, fmt, top, &first);
 	group_table(&a, &b, &r, BY_PACKAGE, "added and removed by package", fmt, top, 0, &first);
 	group_table(&a, &b, &r, BY_OUTER, "added and removed by outer", fmt, top, 0, &first);
 	object_list(&a, &b, &r, 0, "garbage in A still alive in B", fmt, top, &first);

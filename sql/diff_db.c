@@ -239,6 +239,21 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 		goto bad;
 	if (eliminated(db, out, &why) || disagreements(db, out, &why))
 		goto sqlerr;
+	why = "table retained_by_class";
+	if (sqlite3_prepare_v2(db, "SELECT class_name, retained FROM retained_by_class", -1, &st, NULL) != SQLITE_OK)
+		goto sqlerr;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		sqlite3_int64 bytes = sqlite3_column_int64(st, 1);
+		if (!name || bytes < 0) {
+			why = "table retained_by_class: a class without a name or with negative bytes";
+			goto bad;
+		}
+		if (diff_add_retained(out, name, (uint64_t)bytes))
+			goto oom;
+	}
+	if (s != SQLITE_DONE)
+		goto sqlerr;
 	rc = 0;
 	goto done;
 oom:

@@ -404,6 +404,15 @@ done
 expect "why: what an object retains, and its immediate dominator" "  retains:   5950 bytes (itself and what it dominates); immediate dominator #11" sh -c "'$ugc' why '$out/ret.db' 21 | grep '^  retains:'"
 expect "why: a root's dominator is the top" "  retains:   6950 bytes (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 | grep '^  retains:'"
 expect "clusters: what the root dominates (Squad 600 + two soldiers 400 each)" "retained: the root dominates 1400 bytes (itself included; a member referenced from outside is not dominated by it)" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct 50 | grep '^retained:'"
+grep -v PreviewWorld "$ret" > "$out/ret-cut.ugct"   # the widget lets go of the map
+"$ugc" analyze "$out/ret-cut.ugct" -o "$out/ret-cut.db" -q >/dev/null 2>&1
+expect "diff: retained bytes by class (Actor 6950 -> the widget's own 1000; Package 300 -> 100)" "retained by class (policy gc): 2 of 3 classes changed
+  class                                            A retained     B retained          change
+  Actor                                                  6950           1000           -5950
+  Package                                                 300            100            -200" sh -c "'$ugc' diff '$ret' '$out/ret-cut.ugct' | sed -n '/^retained by class/,/^  Package/p'"
+"$ugc" diff "$ret" "$out/ret-cut.ugct" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/a.txt" 2>&1
+"$ugc" diff "$out/ret.db" "$out/ret-cut.db" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/b.txt" 2>&1
+grep -q '"retained by class":{"changed":2,' "$out/a.txt" && cmp -s "$out/a.txt" "$out/b.txt" && ok "diff: retained by class the same from snapshots and databases" || bad "diff: retained by class the same from snapshots and databases" "$(diff "$out/a.txt" "$out/b.txt" | head -3)"
 "$ugc" top "$ret" --policy everything >/dev/null 2>&1; [ $? -eq 2 ] && ok "top: an unknown policy is a usage error" || bad "top: an unknown policy is a usage error"
 "$ugc" top "$ret" --sort count >/dev/null 2>&1; [ $? -eq 2 ] && ok "top: --sort count needs classes or packages" || bad "top: --sort count needs classes or packages"
 msg=$("$ugc" top "$out/ret.db" --vs refs 2>&1); rc=$?
