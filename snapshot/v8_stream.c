@@ -1,0 +1,270 @@
+/* v8_stream.c — where the V8 reader's bytes come from and who parses them:
+ * the source (a file or memory, plain or zstd), the ring of chunk buffers,
+ * the worker threads that parse pieces of the integer arrays, and the one
+ * earliest error. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "v8_stream.h"
+
+/* ---- errors ---- */
+
+void v8r_error_v(rd *r, uint64_t off, const char *fmt, va_list ap)
+{
+	char msg[SNAP_ERR_MAX];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	pthread_mutex_lock(&r->mu);
+	if (!r->err_set || off < r->err_off) {
+		r->err_set = 1;
+		r->err_off = off;
+		snprintf(r->errmsg, sizeof r->errmsg, "%s", msg);
+	}
+	pthread_mutex_unlock(&r->mu);
+	atomic_store(&r->failed, 1);
+}
+
+int v8r_fail(rd *r, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	v8r_error_v(r, off, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+
+/* ---- the source ---- */
+
+static ssize_t raw_read(source *s, char *dst, size_t cap)
+{
+	if (s->fd < 0) {
+		size_t n = s->mem_len - s->mem_pos;
+		if (n > cap)
+			n = cap;
+		if (s->step && n > s->step)
+			n = s->step;
+		memcpy(dst, s->mem + s->mem_pos, n);
+		s->mem_pos += n;
+		return (ssize_t)n;
+	}
+	for (;;) {
+		ssize_t n = read(s->fd, dst, cap);
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n;
+	}
+}
+
+/* Read the first bytes and tell plain from zstd.  Returns 0 or -1 (ERR). */
+int v8r_source_open(rd *r)
+{
+	source *s = &r->src;
+	s->zin = malloc(ZIN_SIZE);
+	if (!s->zin)
+		return v8r_fail(r, 0, "out of memory");
+	while (s->zin_len < 4) {
+		ssize_t n = raw_read(s, s->zin + s->zin_len, ZIN_SIZE - s->zin_len);
+		if (n < 0)
+			return v8r_fail(r, 0, "%s", strerror(errno));
+		if (n == 0)
+			break;
+		s->zin_len += (size_t)n;
+	}
+	if (is_zstd(s->zin, s->zin_len)) {
+		s->zstd = 1;
+		s->zs = ZSTD_createDStream();
+		if (!s->zs)
+			return v8r_fail(r, 0, "out of memory");
+		ZSTD_initDStream(s->zs);
+	}
+	return 0;
+}
+
+void v8r_source_close(source *s)
+{
+	free(s->zin);
+	ZSTD_freeDStream(s->zs);
+}
+
+/* Up to CAP bytes of (decompressed) text; 0 at the end; -1 on error. */
+static ssize_t source_read(rd *r, char *dst, size_t cap)
+{
+	source *s = &r->src;
+	if (!s->zstd) {
+		if (s->zin_pos < s->zin_len) { /* the probe's bytes first */
+			size_t n = s->zin_len - s->zin_pos;
+			if (n > cap)
+				n = cap;
+			memcpy(dst, s->zin + s->zin_pos, n);
+			s->zin_pos += n;
+			return (ssize_t)n;
+		}
+		ssize_t n = raw_read(s, dst, cap);
+		if (n < 0)
+			return v8r_fail(r, v8r_at(r), "read error: %s", strerror(errno));
+		return n;
+	}
+	ZSTD_outBuffer out = {dst, cap, 0};
+	while (out.pos == 0) {
+		if (s->zin_pos == s->zin_len && !s->raw_eof) {
+			ssize_t n = raw_read(s, s->zin, ZIN_SIZE);
+			if (n < 0)
+				return v8r_fail(r, v8r_at(r), "read error: %s", strerror(errno));
+			s->zin_len = (size_t)n;
+			s->zin_pos = 0;
+			s->raw_eof = n == 0;
+		}
+		if (s->zin_pos == s->zin_len) {
+			if (s->zlast != 0)
+				return v8r_fail(r, v8r_at(r), "truncated zstd data");
+			return 0;
+		}
+		ZSTD_inBuffer in = {s->zin, s->zin_len, s->zin_pos};
+		s->zlast = ZSTD_decompressStream(s->zs, &out, &in);
+		s->zin_pos = in.pos;
+		if (ZSTD_isError(s->zlast))
+			return v8r_fail(r, v8r_at(r), "corrupt zstd data: %s", ZSTD_getErrorName(s->zlast));
+	}
+	s->out_total += out.pos;
+	if (s->out_total > FILEIO_MAX_DECOMPRESSED)
+		return v8r_fail(r, v8r_at(r), "decompresses to more than %llu bytes; refusing", FILEIO_MAX_DECOMPRESSED);
+	return (ssize_t)out.pos;
+}
+
+/* ---- chunks and the worker pool ---- */
+
+static void chunk_release_locked(rd *r, chunk *c)
+{
+	if (c && --c->refs == 0) {
+		c->next_free = r->free_list;
+		r->free_list = c;
+		pthread_cond_broadcast(&r->cv_free);
+	}
+}
+
+static void merge_stats_locked(rd *r, const pstats *s)
+{
+	if (s->has_node_str && (!r->st.has_node_str || s->max_node_str > r->st.max_node_str)) {
+		r->st.has_node_str = 1;
+		r->st.max_node_str = s->max_node_str;
+		r->st.max_node_str_off = s->max_node_str_off;
+	}
+	if (s->has_edge_str && (!r->st.has_edge_str || s->max_edge_str > r->st.max_edge_str)) {
+		r->st.has_edge_str = 1;
+		r->st.max_edge_str = s->max_edge_str;
+		r->st.max_edge_str_off = s->max_edge_str_off;
+	}
+	r->st.clamped += s->clamped;
+}
+
+void *v8r_worker(void *arg)
+{
+	rd *r = arg;
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		while (r->qlen == 0 && !r->quit)
+			pthread_cond_wait(&r->cv_work, &r->mu);
+		if (r->qlen == 0)
+			break;
+		piece p = r->q[r->qhead];
+		r->qhead = (r->qhead + 1) % QCAP;
+		r->qlen--;
+		r->busy++;
+		pthread_cond_broadcast(&r->cv_free);
+		pthread_mutex_unlock(&r->mu);
+		pstats st = {0};
+		if (!atomic_load(&r->failed))
+			v8r_parse_piece(r, &p, &st);
+		pthread_mutex_lock(&r->mu);
+		merge_stats_locked(r, &st);
+		chunk_release_locked(r, p.c);
+		r->busy--;
+		pthread_cond_broadcast(&r->cv_free);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+void v8r_dispatch(rd *r, piece p)
+{
+	if (p.n == 0)
+		return;
+	if (r->nworkers == 0) {
+		pstats st = {0};
+		v8r_parse_piece(r, &p, &st);
+		merge_stats_locked(r, &st); /* one thread: no lock needed */
+		return;
+	}
+	pthread_mutex_lock(&r->mu);
+	while (r->qlen == QCAP)
+		pthread_cond_wait(&r->cv_free, &r->mu);
+	p.c->refs++;
+	r->q[(r->qhead + r->qlen) % QCAP] = p;
+	r->qlen++;
+	pthread_cond_signal(&r->cv_work);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* Wait until every piece is parsed. */
+void v8r_drain(rd *r)
+{
+	if (r->nworkers == 0)
+		return;
+	pthread_mutex_lock(&r->mu);
+	while (r->qlen || r->busy)
+		pthread_cond_wait(&r->cv_free, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* Move on to a new chunk, carrying buf[pos..end) over.  Returns the number
+ * of new bytes, 0 at the end of the text, -1 on error. */
+ssize_t v8r_fill(rd *r)
+{
+	size_t carry = r->end - r->pos;
+	if (carry > CARRY_MAX)
+		return v8r_fail(r, v8r_at(r), "a number (or a run of blanks) longer than %d bytes", CARRY_MAX);
+	if (atomic_load(&r->failed))
+		return -1;
+	if (r->eof)
+		return 0;
+	pthread_mutex_lock(&r->mu);
+	while (!r->free_list)
+		pthread_cond_wait(&r->cv_free, &r->mu);
+	chunk *c = r->free_list;
+	r->free_list = c->next_free;
+	c->refs = 1;
+	pthread_mutex_unlock(&r->mu);
+	if (carry)
+		memcpy(c->mem, r->buf + r->pos, carry);
+	size_t got = 0;
+	while (got < r->chunk_size) {
+		ssize_t n = source_read(r, c->mem + carry + got, r->chunk_size - got);
+		if (n < 0) {
+			pthread_mutex_lock(&r->mu);
+			chunk_release_locked(r, c);
+			pthread_mutex_unlock(&r->mu);
+			return -1;
+		}
+		if (n == 0) {
+			r->eof = 1;
+			break;
+		}
+		got += (size_t)n;
+		if (r->src.step)
+			break; /* tests: keep the pieces as small as the source gives them */
+	}
+	pthread_mutex_lock(&r->mu);
+	chunk_release_locked(r, r->cur);
+	pthread_mutex_unlock(&r->mu);
+	r->base += r->pos;
+	r->cur = c;
+	r->buf = c->mem;
+	r->pos = 0;
+	r->end = carry + got;
+	return (ssize_t)got;
+}
+
