@@ -124,7 +124,8 @@ static uint32_t next_succ(const graph *g, uint32_t x, uint32_t *pos)
 	if (x == g->top)
 		return *pos < g->top_succ.n ? g->top_succ.v[(*pos)++] : NONE;
 	uint32_t first = h->ref_start[x], nref = h->ref_start[x + 1] - first;
-	int own = own_edges(g, (obj_t)x) == OWN_SELF;
+	/* decided once per call, and not at all once past the object's own edges */
+	int own = *pos < 2 + nref && own_edges(g, (obj_t)x) == OWN_SELF;
 	for (;;) {
 		uint32_t p = (*pos)++;
 		if (p < 2 + nref) {
@@ -602,30 +603,46 @@ void dom_free(dom_result *d)
 	memset(d, 0, sizeof *d);
 }
 
-static const dom_result *sort_ctx;
-static int cmp_by_retained(const void *a, const void *b)
+int dom_cmp_retained(const void *a, const void *b, void *arg)
 {
+	const dom_result *d = arg;
 	obj_t x = *(const obj_t *)a, y = *(const obj_t *)b;
-	uint64_t rx = sort_ctx->retained[x], ry = sort_ctx->retained[y];
-	if (rx != ry)
-		return rx < ry ? 1 : -1;
+	if (d->retained[x] != d->retained[y])
+		return d->retained[x] < d->retained[y] ? 1 : -1;
 	return (x > y) - (x < y);
 }
 
-long dom_children(const dom_result *d, obj_t obj, obj_t *out, size_t cap)
+int dom_tree_build(const dom_result *d, dom_tree *t)
 {
-	vec all = {0};
+	t->start = calloc((size_t)d->slots + 1, sizeof *t->start);
+	t->kids = malloc(((size_t)d->slots + 1) * sizeof *t->kids);
+	uint32_t *at = malloc(((size_t)d->slots + 1) * sizeof *at);
+	if (!t->start || !t->kids || !at) {
+		free(at);
+		dom_tree_free(t);
+		return -1;
+	}
 	for (uint32_t i = 0; i < d->slots; i++)
-		if (d->idom[i] == obj && vec_push(&all, i)) {
-			vec_free(&all);
-			return -1;
-		}
-	sort_ctx = d;
-	if (all.n > 1)
-		qsort(all.v, all.n, sizeof *all.v, cmp_by_retained);
-	for (size_t k = 0; k < all.n && k < cap; k++)
-		out[k] = (obj_t)all.v[k];
-	long n = (long)all.n;
-	vec_free(&all);
-	return n;
+		if (d->idom[i] >= 0 && (uint32_t)d->idom[i] < d->slots)
+			t->start[d->idom[i] + 1]++;
+	for (uint32_t i = 0; i < d->slots; i++)
+		t->start[i + 1] += t->start[i];
+	memcpy(at, t->start, (size_t)d->slots * sizeof *at);
+	for (uint32_t i = 0; i < d->slots; i++)
+		if (d->idom[i] >= 0 && (uint32_t)d->idom[i] < d->slots)
+			t->kids[at[d->idom[i]]++] = (obj_t)i;
+	free(at);
+	for (uint32_t i = 0; i < d->slots; i++)
+		if (t->start[i + 1] - t->start[i] > 1)
+			qsort_r(t->kids + t->start[i], t->start[i + 1] - t->start[i], sizeof *t->kids, dom_cmp_retained,
+				(void *)d);
+	return 0;
+}
+
+void dom_tree_free(dom_tree *t)
+{
+	free(t->start);
+	free(t->kids);
+	t->start = NULL;
+	t->kids = NULL;
 }

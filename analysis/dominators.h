@@ -72,9 +72,18 @@ typedef struct dom_result {
 int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *out);
 void dom_free(dom_result *d);
 
-/* The objects D dominates directly, by retained size (largest first);
- * OBJ is DOM_TOP for the children of ⊤.  Returns how many it found (all of
- * them counted; at most CAP stored in OUT), or -1 when out of memory. */
-long dom_children(const dom_result *d, obj_t obj, obj_t *out, size_t cap);
+/* The dominator tree as children rows: the objects slot I dominates
+ * directly are kids[start[I] .. start[I+1]-1], largest retained first
+ * (ties to the lower index); the top's children are not listed. */
+typedef struct dom_tree {
+	uint32_t *start; /* slots + 1 */
+	obj_t *kids;
+} dom_tree;
+
+int dom_tree_build(const dom_result *d, dom_tree *t); /* 0, or -1 when out of memory */
+void dom_tree_free(dom_tree *t);
+/* Order objects by retained bytes, largest first, ties to the lower index
+ * (qsort_r with the dom_result as its argument). */
+int dom_cmp_retained(const void *a, const void *b, void *d);
 
 #endif

@@ -6,55 +6,6 @@
 
 #include "vec.h"
 
-/* The dominator tree, children by parent (CSR), largest retained first. */
-typedef struct dom_tree {
-	uint32_t *start; /* slots + 1 */
-	obj_t *kids;
-} dom_tree;
-
-static const dom_result *sort_d;
-
-static int cmp_retained(const void *a, const void *b)
-{
-	obj_t x = *(const obj_t *)a, y = *(const obj_t *)b;
-	uint64_t rx = sort_d->retained[x], ry = sort_d->retained[y];
-	if (rx != ry)
-		return rx < ry ? 1 : -1;
-	return (x > y) - (x < y);
-}
-
-static int tree_build(const dom_result *d, dom_tree *t)
-{
-	t->start = calloc((size_t)d->slots + 1, sizeof *t->start);
-	t->kids = malloc(((size_t)d->slots + 1) * sizeof *t->kids);
-	uint32_t *at = calloc((size_t)d->slots + 1, sizeof *at);
-	if (!t->start || !t->kids || !at) {
-		free(at);
-		return -1;
-	}
-	for (uint32_t i = 0; i < d->slots; i++)
-		if (d->idom[i] >= 0 && (uint32_t)d->idom[i] < d->slots)
-			t->start[d->idom[i] + 1]++;
-	for (uint32_t i = 0; i < d->slots; i++)
-		t->start[i + 1] += t->start[i];
-	memcpy(at, t->start, (size_t)d->slots * sizeof *at);
-	for (uint32_t i = 0; i < d->slots; i++)
-		if (d->idom[i] >= 0 && (uint32_t)d->idom[i] < d->slots)
-			t->kids[at[d->idom[i]]++] = (obj_t)i;
-	free(at);
-	sort_d = d;
-	for (uint32_t i = 0; i < d->slots; i++)
-		if (t->start[i + 1] - t->start[i] > 1)
-			qsort(t->kids + t->start[i], t->start[i + 1] - t->start[i], sizeof *t->kids, cmp_retained);
-	return 0;
-}
-
-static void tree_free(dom_tree *t)
-{
-	free(t->start);
-	free(t->kids);
-}
-
 /* The accumulation point below OBJ: step into the largest child while it
  * holds at least 80% of its parent's retained bytes (5c >= 4p, i.e.
  * c >= p - floor(p/5), without overflow).  -1 when the walk outlasts the
@@ -152,7 +103,7 @@ int suspects_find(const dom_result *d, const uint32_t *size, suspect_class_fn cl
 	uint64_t *sums = calloc((size_t)d->slots + 1, sizeof *sums);
 	uint32_t *counts = calloc((size_t)d->slots + 1, sizeof *counts);
 	int rc = -1;
-	if (!covered || !sums || !counts || tree_build(d, &t))
+	if (!covered || !sums || !counts || dom_tree_build(d, &t))
 		goto out;
 	out->objects = calloc(limit + 1, sizeof *out->objects);
 	out->classes = calloc(limit + 1, sizeof *out->classes);
@@ -162,9 +113,8 @@ int suspects_find(const dom_result *d, const uint32_t *size, suspect_class_fn cl
 	for (uint32_t i = 0; i < d->slots; i++)
 		if (d->idom[i] != OBJ_NONE && d->retained[i] >= thr && vec_push(&cand, i))
 			goto out;
-	sort_d = d;
 	if (cand.n > 1)
-		qsort(cand.v, cand.n, sizeof *cand.v, cmp_retained);
+		qsort_r(cand.v, cand.n, sizeof *cand.v, dom_cmp_retained, (void *)d);
 	for (size_t k = 0; k < cand.n; k++) {
 		obj_t x = (obj_t)cand.v[k];
 		if (covered[x])
@@ -236,7 +186,7 @@ int suspects_find(const dom_result *d, const uint32_t *size, suspect_class_fn cl
 out:
 	if (rc)
 		suspects_free(out);
-	tree_free(&t);
+	dom_tree_free(&t);
 	vec_free(&cand);
 	free(covered);
 	free(sums);

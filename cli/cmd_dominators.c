@@ -8,11 +8,12 @@
 #include "query.h"
 #include "retention_input.h"
 
-/* One level of the walk down: the children of one object. */
+/* One level of the walk down: the children of one object (a range of the
+ * dominator tree's rows). */
 typedef struct frame {
-	obj_t *kids;
+	const obj_t *kids;
 	long total;   /* children in all */
-	size_t n, at; /* stored, next to print */
+	size_t n, at; /* shown (at most --limit), next to print */
 } frame;
 
 static int print_object(const retention_input *in, obj_t x, const char *rel, int depth, enum out_format fmt,
@@ -49,17 +50,11 @@ static int print_object(const retention_input *in, obj_t x, const char *rel, int
 	return 0;
 }
 
-static int load_frame(const dom_result *d, obj_t x, size_t limit, frame *f)
+static frame frame_of(const dom_tree *t, obj_t x, size_t limit)
 {
-	f->kids = malloc(limit * sizeof *f->kids);
-	f->at = 0;
-	f->total = f->kids ? dom_children(d, x, f->kids, limit) : -1;
-	if (f->total < 0) {
-		free(f->kids);
-		return die("out of memory");
-	}
-	f->n = (size_t)f->total < limit ? (size_t)f->total : limit;
-	return 0;
+	frame f = {t->kids + t->start[x], (long)(t->start[x + 1] - t->start[x]), 0, 0};
+	f.n = (size_t)f.total < limit ? (size_t)f.total : limit;
+	return f;
 }
 
 int cmd_dominators(int argc, char **argv)
@@ -105,6 +100,7 @@ int cmd_dominators(int argc, char **argv)
 	int rc = 1;
 	frame *stack = NULL;
 	obj_t *chain = NULL;
+	dom_tree tree = {0};
 	if (select_objects(in.v, sel, NULL, NULL, &objs, &nobjs))
 		goto out;
 	x = objs[0];
@@ -163,11 +159,11 @@ int cmd_dominators(int argc, char **argv)
 		printf("  #%d (this object)\n", x);
 	/* the dominated objects, DEPTH levels down, LIMIT per object */
 	stack = calloc((size_t)depth + 1, sizeof *stack);
-	if (!stack || load_frame(d, x, (size_t)limit, &stack[0])) {
-		if (!stack)
-			die("out of memory");
+	if (!stack || dom_tree_build(d, &tree)) {
+		die("out of memory");
 		goto out;
 	}
+	stack[0] = frame_of(&tree, x, (size_t)limit);
 	if (fmt == FMT_TEXT)
 		printf("dominated directly: %ld object%s%s\n", stack[0].total, stack[0].total == 1 ? "" : "s",
 		       depth == 0 ? "" : ", largest first");
@@ -179,35 +175,25 @@ int cmd_dominators(int argc, char **argv)
 		if (f->at == f->n) {
 			if (fmt == FMT_TEXT && (size_t)f->total > f->n)
 				printf("%*s(%ld more)\n", 2 + 2 * (sp - 1), "", f->total - (long)f->n);
-			free(f->kids);
-			f->kids = NULL;
 			sp--;
 			if (fmt == FMT_JSON && sp > 0)
 				printf("]}");
 			continue;
 		}
 		obj_t c = f->kids[f->at++];
-		frame next = {0};
-		if (load_frame(d, c, (size_t)limit, &next))
+		frame next = frame_of(&tree, c, (size_t)limit);
+		if (print_object(&in, c, "child", sp, fmt, next.total, f->at == 1))
 			goto out;
-		if (print_object(&in, c, "child", sp, fmt, next.total, f->at == 1)) {
-			free(next.kids);
-			goto out;
-		}
-		if (sp < depth) {
+		if (sp < depth)
 			stack[sp++] = next;
-		} else {
-			free(next.kids);
-			if (fmt == FMT_JSON)
-				printf("]}");
-		}
+		else if (fmt == FMT_JSON)
+			printf("]}");
 	}
 	if (fmt == FMT_JSON)
 		printf("]}\n");
 	rc = 0;
 out:
-	for (long long k = 0; stack && k <= depth; k++)
-		free(stack[k].kids);
+	dom_tree_free(&tree);
 	free(stack);
 	free(chain);
 	free(objs);

@@ -29,22 +29,52 @@ static int cmp_rows(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-/* The rows of D by BY, with OTHER's retained bytes beside them (when given). */
-static top_row *rows_for(const retention_input *in, const dom_result *d, const dom_result *other, int by,
-			 size_t *n)
+/* Keep ROW among the best CAP rows of the heap V[0..*K): a bounded heap
+ * whose top is the worst kept row, so a 10M-object heap needs no 10M rows. */
+static void keep_best(top_row *v, size_t *k, size_t cap, top_row row)
 {
-	size_t cap = 0, k = 0;
+	size_t i;
+	if (*k < cap) { /* sift up */
+		for (i = (*k)++; i > 0 && cmp_rows(&v[(i - 1) / 2], &row) < 0; i = (i - 1) / 2)
+			v[i] = v[(i - 1) / 2];
+		v[i] = row;
+		return;
+	}
+	if (cmp_rows(&row, &v[0]) >= 0)
+		return; /* no better than the worst kept */
+	for (i = 0;;) { /* replace the top, sift down */
+		size_t c = 2 * i + 1;
+		if (c >= *k)
+			break;
+		if (c + 1 < *k && cmp_rows(&v[c + 1], &v[c]) > 0)
+			c++;
+		if (cmp_rows(&v[c], &row) <= 0)
+			break;
+		v[i] = v[c];
+		i = c;
+	}
+	v[i] = row;
+}
+
+/* The rows of D by BY, with OTHER's retained bytes beside them (when given):
+ * for objects the best LIMIT of them (*TOTAL says how many there are). */
+static top_row *rows_for(const retention_input *in, const dom_result *d, const dom_result *other, int by,
+			 size_t limit, size_t *n, size_t *total)
+{
+	size_t k = 0;
 	top_row *v = NULL;
 	if (by == BY_OBJECT) {
+		size_t cap = limit < d->slots ? limit : d->slots;
+		if (!(v = malloc((cap + 1) * sizeof *v)))
+			return NULL;
+		*total = 0;
 		for (uint32_t i = 0; i < d->slots; i++) {
 			if (d->idom[i] == OBJ_NONE && !(other && other->idom[i] != OBJ_NONE))
 				continue;
-			if (grow_array((void **)&v, &cap, k, sizeof *v)) {
-				free(v);
-				return NULL;
-			}
 			uint64_t size = in->h ? in->h->size[i] : d->size[i];
-			v[k++] = (top_row){(obj_t)i, 1, size, d->retained[i], other ? other->retained[i] : 0};
+			if (cap)
+				keep_best(v, &k, cap, (top_row){(obj_t)i, 1, size, d->retained[i], other ? other->retained[i] : 0});
+			++*total;
 		}
 	} else {
 		const dom_group *g = by == BY_CLASS ? d->classes : d->packages;
@@ -66,12 +96,14 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 		}
 	}
 	*n = k;
+	if (by != BY_OBJECT)
+		*total = k;
 	return v ? v : calloc(1, sizeof *v);
 }
 
 static const char *by_names[] = {"object", "class", "package"};
 
-static int print_rows(const retention_input *in, const top_row *v, size_t n, size_t limit, int by,
+static int print_rows(const retention_input *in, const top_row *v, size_t n, size_t total, size_t limit, int by,
 		      const dom_result *d, const dom_result *other, enum out_format fmt)
 {
 	size_t shown = n < limit ? n : limit;
@@ -80,7 +112,7 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 		       by == BY_OBJECT ? "objects" : by == BY_CLASS ? "classes" : "packages",
 		       sort_key == SORT_SHALLOW ? "shallow" : sort_key == SORT_COUNT ? "object count and" : "retained",
 		       dom_policy_names[d->policy], other ? " vs " : "", other ? dom_policy_names[other->policy] : "",
-		       shown, n, d->reached, (unsigned long long)d->reached_bytes);
+		       shown, total, d->reached, (unsigned long long)d->reached_bytes);
 		if (other)
 			printf("%14s %14s %14s %14s %8s  %s\n", "retained", dom_policy_names[other->policy], "difference",
 			       "shallow", by == BY_OBJECT ? "idx" : "objects", by == BY_OBJECT ? "class path" : by_names[by]);
@@ -201,14 +233,15 @@ int cmd_top(int argc, char **argv)
 	if (vs >= 0 && retention_other(&in, vs, &other))
 		goto out;
 	size_t n;
-	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, &n);
+	size_t total = 0;
+	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, (size_t)limit, &n, &total);
 	if (!v) {
 		die("out of memory");
 		goto out;
 	}
 	if (n > 1)
 		qsort(v, n, sizeof *v, cmp_rows);
-	rc = print_rows(&in, v, n, (size_t)limit, by, &in.d, vs >= 0 ? &other : NULL, fmt);
+	rc = print_rows(&in, v, n, total, (size_t)limit, by, &in.d, vs >= 0 ? &other : NULL, fmt);
 	free(v);
 out:
 	dom_free(&other);

@@ -413,6 +413,11 @@ expect "diff: retained bytes by class (Actor 6950 -> the widget's own 1000; Pack
 "$ugc" diff "$ret" "$out/ret-cut.ugct" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/a.txt" 2>&1
 "$ugc" diff "$out/ret.db" "$out/ret-cut.db" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/b.txt" 2>&1
 grep -q '"retained by class":{"changed":2,' "$out/a.txt" && cmp -s "$out/a.txt" "$out/b.txt" && ok "diff: retained by class the same from snapshots and databases" || bad "diff: retained by class the same from snapshots and databases" "$(diff "$out/a.txt" "$out/b.txt" | head -3)"
+for srt in retained shallow; do
+	"$ugc" top testdata/arena.ugcs --sort $srt --limit 100000 --format csv | sed -n 2,8p > "$out/all.txt"
+	"$ugc" top testdata/arena.ugcs --sort $srt --limit 7 --format csv | tail -n +2 > "$out/few.txt"
+	[ "$(wc -l < "$out/few.txt")" -eq 7 ] && cmp -s "$out/all.txt" "$out/few.txt" && ok "top --limit keeps the same best rows as the full list (--sort $srt)" || bad "top --limit keeps the same best rows as the full list (--sort $srt)"
+done
 "$ugc" top "$ret" --policy everything >/dev/null 2>&1; [ $? -eq 2 ] && ok "top: an unknown policy is a usage error" || bad "top: an unknown policy is a usage error"
 "$ugc" top "$ret" --sort count >/dev/null 2>&1; [ $? -eq 2 ] && ok "top: --sort count needs classes or packages" || bad "top: --sort count needs classes or packages"
 msg=$("$ugc" top "$out/ret.db" --vs refs 2>&1); rc=$?

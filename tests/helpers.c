@@ -203,3 +203,17 @@ char *random_heap_text(int n)
 #undef OUT
 }
 
+int random_heap(int n, int clusters, heap *h)
+{
+	char *text = random_heap_text(n), err[512];
+	char *c = clusters ? NULL : strstr(text, "\nc "); /* the clusters come last */
+	if (c)
+		c[1] = '\0';
+	int rc = parse_text(text, h, err, sizeof err);
+	if (rc) {
+		printf("    random heap: %s\n", err);
+		test_failed++;
+	}
+	free(text);
+	return rc;
+}

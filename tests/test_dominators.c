@@ -136,9 +136,11 @@ TEST(dominators_class_and_package_aggregates)
 		CHECK(d.classes[0].key == 2 && d.packages[0].key == 0); /* largest first */
 	}
 	CHECK(d.npairs == 1 && d.pairs[0].from == 10 && d.pairs[0].to == 30 && d.pairs[0].bytes == 1007);
-	obj_t kids[8];
-	CHECK(dom_children(&d, 12, kids, 8) == 2 && kids[0] == 31 && kids[1] == 13);
-	CHECK(dom_children(&d, 12, kids, 1) == 2 && kids[0] == 31);
+	dom_tree t;
+	CHECK(dom_tree_build(&d, &t) == 0);
+	CHECK(t.start[13] - t.start[12] == 2 && t.kids[t.start[12]] == 31 && t.kids[t.start[12] + 1] == 13);
+	CHECK(t.start[32] - t.start[31] == 1 && t.kids[t.start[31]] == 30); /* D's Outer edge */
+	dom_tree_free(&t);
 	done(&h, &r, &d);
 }
 
@@ -317,16 +319,9 @@ TEST(dominators_differential_on_random_heaps)
 {
 	int bad = 0, heaps = 0;
 	for (int round = 0; round < 150 && !bad; round++) {
-		char *text = random_heap_text(16 + (int)test_rand_below(60));
 		heap h;
-		char err[512];
-		if (parse_text(text, &h, err, sizeof err)) {
-			printf("    random heap %d: %s\n", round, err);
-			test_failed++;
-			free(text);
+		if (random_heap(16 + (int)test_rand_below(60), 1, &h))
 			continue;
-		}
-		free(text);
 		gc_result r;
 		CHECK(run_gc(&h, round % 2 ? MODE_EDITOR : MODE_GAME, 1, &r) == 0);
 		char what[48];
@@ -373,14 +368,9 @@ TEST(whatif_cut_frees_exactly_the_dominated_set)
 {
 	int bad = 0, tried = 0;
 	for (int round = 0; round < 40; round++) {
-		char *text = random_heap_text(20 + (int)test_rand_below(40));
-		char *c = strstr(text, "\nc "); /* the clusters come last: drop them */
-		if (c)
-			c[1] = '\0';
 		heap h;
-		char err[512];
-		CHECK(parse_text(text, &h, err, sizeof err) == 0);
-		free(text);
+		if (random_heap(20 + (int)test_rand_below(40), 0, &h))
+			continue;
 		gc_options opt = {MODE_GAME, 0, 1, 0};
 		gc_result r;
 		dom_result d;

@@ -45,6 +45,9 @@ const char *kind_of(const gc_result *r, obj_t i);                /* root kind na
  * inconsistent, lists); malloc'd. */
 uint32_t test_rand_below(uint32_t n);
 char *random_heap_text(int n);
+/* That heap parsed into H (without its clusters unless CLUSTERS); 0, or
+ * -1 after printing the error and failing the test. */
+int random_heap(int n, int clusters, heap *h);
 
 /* The prelude: natives 0-4 in the disregard pool, package 10 in the RootSet. */
 #define PRELUDE "ugc-text 1\nfirst-gc-index 5\n" \
