@@ -142,3 +142,13 @@ size_t fuzz_mutate_reframing(uint8_t *data, size_t size, size_t max_size, unsign
 	}
 	return LLVMFuzzerMutate(data, size, max_size);
 }
+
+char *fuzz_canonical(const heap *h, size_t *len)
+{
+	char *t = NULL;
+	FILE *f = open_memstream(&t, len);
+	FUZZ_ASSERT(f != NULL, "open_memstream");
+	FUZZ_ASSERT(text_write(h, f) == 0, "text_write failed");
+	fclose(f);
+	return t;
+}

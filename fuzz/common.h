@@ -24,6 +24,8 @@ char *fuzz_copy(const uint8_t *data, size_t size);
 void fuzz_check_heap(heap *h);
 /* An error is one non-empty line starting with PREFIX. */
 void fuzz_check_error(const char *err, const char *prefix);
+/* The canonical text of H (text_write; malloc'd, *LEN bytes). */
+char *fuzz_canonical(const heap *h, size_t *len);
 /* Parse the input as a text (BINARY 0) or binary snapshot named "fuzz":
  * 0 with a checked heap in H, or -1 after checking the error (H freed). */
 int fuzz_load(const uint8_t *data, size_t size, int binary, heap *h);

@@ -20,27 +20,16 @@
 /* Heaps larger than this are loaded but not analysed (speed, not safety). */
 #define PIPELINE_MAX_SLOTS (1u << 16)
 
-/* The canonical text of H (malloc'd, *LEN bytes). */
-static char *canonical(const heap *h, size_t *len)
-{
-	char *t = NULL;
-	FILE *f = open_memstream(&t, len);
-	FUZZ_ASSERT(f != NULL, "open_memstream");
-	FUZZ_ASSERT(text_write(h, f) == 0, "text_write failed");
-	fclose(f);
-	return t;
-}
-
 /* Write H as text and as binary, read both back: each must load and give
  * H's canonical text again. */
 static void round_trips(const heap *h)
 {
 	size_t l1, l2, lb = 0;
-	char *t1 = canonical(h, &l1), *bin = NULL, err[SNAP_ERR_MAX];
+	char *t1 = fuzz_canonical(h, &l1), *bin = NULL, err[SNAP_ERR_MAX];
 	heap b;
 	heap_init(&b);
 	FUZZ_ASSERT(text_parse("canon", t1, l1, &b, err, sizeof err) == 0, "canonical text does not reload");
-	char *t2 = canonical(&b, &l2);
+	char *t2 = fuzz_canonical(&b, &l2);
 	FUZZ_ASSERT(l1 == l2 && memcmp(t1, t2, l1) == 0, "text round trip changes the heap");
 	free(t2);
 	heap_free(&b);
@@ -50,7 +39,7 @@ static void round_trips(const heap *h)
 	heap_init(&b);
 	FUZZ_ASSERT(binary_parse("canon", (unsigned char *)bin, lb, &b, err, sizeof err) == 0,
 		    "written binary does not reload");
-	t2 = canonical(&b, &l2);
+	t2 = fuzz_canonical(&b, &l2);
 	FUZZ_ASSERT(l1 == l2 && memcmp(t1, t2, l1) == 0, "binary round trip changes the heap");
 	free(t2);
 	heap_free(&b);

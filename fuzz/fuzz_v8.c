@@ -1,0 +1,56 @@
+/* fuzz_v8.c — libFuzzer harness for the V8 .heapsnapshot reader
+ * (snapshot/v8_*.c): any bytes, plain JSON or zstd, either map onto a heap
+ * that keeps the heap invariants or give one error line "fuzz: offset N: ...".
+ * Each input is read twice: whole on one thread, and in small chunks handed
+ * over a few bytes at a time on two threads (the size of the input picks the
+ * chunking); both reads must agree — the same heap, or both an error — and a
+ * heap must survive a text round trip (what `convert` does with it). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "snapshot.h"
+
+/* Read DATA with OPT into H: 0 with a checked heap, or -1 (H freed). */
+static int read_v8(const char *data, size_t size, const v8_options *opt, heap *h)
+{
+	char err[SNAP_ERR_MAX];
+	heap_init(h);
+	if (v8_parse("fuzz", data, size, opt, h, err, sizeof err) == 0) {
+		fuzz_check_heap(h);
+		return 0;
+	}
+	fuzz_check_error(err, "fuzz: ");
+	heap_free(h);
+	return -1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *copy = fuzz_copy(data, size);
+	/* tiny chunks for small inputs; larger ones would only be slow */
+	size_t chunk = size < 8192 ? 1 + size % 61 : 1024 + size % 61;
+	v8_options whole = {0, 0, 1}, pieces = {chunk, size % 7, 2};
+	heap a, b;
+	int ra = read_v8(copy, size, &whole, &a), rb = read_v8(copy, size, &pieces, &b);
+	FUZZ_ASSERT(ra == rb, "the chunked read disagrees with the whole read");
+	if (ra == 0) {
+		size_t la, lb;
+		char *ta = fuzz_canonical(&a, &la), *tb = fuzz_canonical(&b, &lb), err[SNAP_ERR_MAX];
+		FUZZ_ASSERT(la == lb && memcmp(ta, tb, la) == 0, "the chunked read gives another heap");
+		heap c;
+		heap_init(&c);
+		FUZZ_ASSERT(text_parse("canon", ta, la, &c, err, sizeof err) == 0, "the mapped heap's text does not load");
+		size_t lc;
+		char *tc = fuzz_canonical(&c, &lc);
+		FUZZ_ASSERT(lc == la && memcmp(tc, ta, la) == 0, "the mapped heap's text round trip changes it");
+		free(tc);
+		heap_free(&c);
+		free(ta);
+		free(tb);
+		heap_free(&a);
+		heap_free(&b);
+	}
+	free(copy);
+	return 0;
+}
