@@ -229,7 +229,7 @@ int cmd_analyze(int argc, char **argv)
 			goto out_findings;
 	}
 	double t1 = now_seconds();
-	store_info info = {snap, &opt, (double)time(NULL), &dom};
+	store_info info = {snap, &opt, (double)time(NULL), &dom, STORE_AUTO, 0};
 	if (store_prepare(&outs[nouts], dbpath, force, &h, &r, &f, &info, err, sizeof err)) {
 		die("%s", err);
 		while (nouts > 0)

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "findings.h"
 
 typedef struct hv_table {
 	sqlite3_vtab base;
@@ -17,12 +16,10 @@ typedef struct hv_table {
 typedef struct hv_cursor {
 	sqlite3_vtab_cursor base;
 	const heap *h;
-	const gc_result *r;
+	vtab_source src;
 	int objects;
-	const uint64_t *path_hash;
-	const dom_result *dom;
 	uint32_t at, pos;
-	char name[HEAP_NAME_MAX], cname[HEAP_NAME_MAX], flags[FLAGS_MAX];
+	row_buf buf; /* the texts of the current object row */
 } hv_cursor;
 
 static const char refs_schema[] = "CREATE TABLE x(src INTEGER, pos INTEGER, dst INTEGER, kind INTEGER, prop INTEGER)";
@@ -80,9 +77,7 @@ static int x_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
 		return SQLITE_NOMEM;
 	memset(c, 0, sizeof *c);
 	c->h = t->src->h;
-	c->r = t->src->r;
-	c->path_hash = t->src->path_hash;
-	c->dom = t->src->dom;
+	c->src = *t->src;
 	c->objects = t->objects;
 	*out = &c->base;
 	return SQLITE_OK;
@@ -133,81 +128,25 @@ static int x_eof(sqlite3_vtab_cursor *cur)
 	return c->objects ? c->at >= c->h->slots : c->pos >= c->h->nrefs;
 }
 
-static void result_obj(sqlite3_context *ctx, obj_t i)
+static void result_value(sqlite3_context *ctx, const row_value *v)
 {
-	if (i == OBJ_NONE)
-		sqlite3_result_null(ctx);
-	else
-		sqlite3_result_int64(ctx, i);
-}
-
-static void result_text(sqlite3_context *ctx, const char *s)
-{
-	if (s)
-		sqlite3_result_text(ctx, s, -1, SQLITE_TRANSIENT);
+	if (v->type == RV_INT)
+		sqlite3_result_int64(ctx, v->i);
+	else if (v->type == RV_TEXT)
+		sqlite3_result_text(ctx, v->s, (int)v->n, SQLITE_TRANSIENT);
 	else
 		sqlite3_result_null(ctx);
-}
-
-static int object_column(hv_cursor *c, sqlite3_context *ctx, int col)
-{
-	const heap *h = c->h;
-	const gc_result *r = c->r;
-	obj_t i = (obj_t)c->at;
-	switch (col) {
-	case 0: sqlite3_result_int64(ctx, i); break;
-	case 1: sqlite3_result_int64(ctx, h->serial[i]); break;
-	case 2: sqlite3_result_int64(ctx, h->cls[i]); break;
-	case 3: result_obj(ctx, h->outer[i]); break;
-	case 4: heap_name(h, i, c->name, sizeof c->name); result_text(ctx, c->name); break;
-	case 5: heap_name(h, h->cls[i], c->cname, sizeof c->cname); result_text(ctx, c->cname); break;
-	case 6: sqlite3_result_int64(ctx, h->size[i]); break;
-	case 7: flags_format(c->flags, h->oflags[i], h->iflags[i], h->traits[i]); result_text(ctx, c->flags); break;
-	case 8: result_obj(ctx, h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE); break;
-	case 9: sqlite3_result_int(ctx, heap_is_garbage(h, i)); break;
-	case 10: sqlite3_result_int(ctx, r->reachable[i]); break;
-	case 11: result_text(ctx, r->root_kind[i] == RK_NONE ? NULL : root_kind_names[r->root_kind[i]]); break;
-	case 12:
-		if (r->distance[i] == UINT32_MAX)
-			sqlite3_result_null(ctx);
-		else
-			sqlite3_result_int64(ctx, r->distance[i]);
-		break;
-	case 13: result_obj(ctx, r->parent[i]); break;
-	case 14: result_text(ctx, r->via[i] == VIA_NONE ? NULL : edge_property(h, r->via[i])); break;
-	case 15: sqlite3_result_int64(ctx, (sqlite3_int64)c->path_hash[i]); break;
-	case 16: /* NULL for ⊤ and for what the graph does not reach */
-		if (c->dom && c->dom->idom[i] >= 0)
-			sqlite3_result_int64(ctx, c->dom->idom[i]);
-		else
-			sqlite3_result_null(ctx);
-		break;
-	default: /* NULL exactly for what the graph does not reach */
-		if (c->dom && c->dom->idom[i] != OBJ_NONE)
-			sqlite3_result_int64(ctx, (sqlite3_int64)c->dom->retained[i]);
-		else
-			sqlite3_result_null(ctx);
-	}
-	return SQLITE_OK;
 }
 
 static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	hv_cursor *c = (hv_cursor *)cur;
-	const heap *h = c->h;
+	row_value v;
 	if (c->objects)
-		return object_column(c, ctx, col);
-	switch (col) {
-	case 0: sqlite3_result_int64(ctx, c->at); break;
-	case 1: sqlite3_result_int64(ctx, c->pos); break;
-	case 2: sqlite3_result_int64(ctx, h->ref_dst[c->pos]); break;
-	case 3: sqlite3_result_int(ctx, h->ref_kind[c->pos]); break;
-	default:
-		if (h->ref_prop[c->pos])
-			sqlite3_result_int64(ctx, h->ref_prop[c->pos]);
-		else
-			sqlite3_result_null(ctx);
-	}
+		object_value(&c->src, (obj_t)c->at, col, &v, &c->buf);
+	else
+		ref_value(c->h, (obj_t)c->at, c->pos, col, &v);
+	result_value(ctx, &v);
 	return SQLITE_OK;
 }
 

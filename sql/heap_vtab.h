@@ -4,21 +4,13 @@
  *   ugc_heap_refs(src, pos, dst, kind, prop)       the reference rows
  *   ugc_heap_objects(<object_table's columns>)    one row per object
  * Registered on one connection for one heap; the heap and result must
- * outlive the statements that read them. */
+ * outlive the statements that read them.  The values come from heap_row.h. */
 #ifndef UGC_HEAP_VTAB_H
 #define UGC_HEAP_VTAB_H
 
 #include <sqlite3.h>
 
-#include "dominators.h"
-#include "gc.h"
-
-typedef struct vtab_source {
-	const heap *h;
-	const gc_result *r;
-	const uint64_t *path_hash; /* per slot (path_hash.h) */
-	const dom_result *dom;     /* idom and retained; NULL: both NULL */
-} vtab_source;
+#include "heap_row.h"
 
 int heap_vtab_register(sqlite3 *db, const vtab_source *src);
 

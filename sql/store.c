@@ -1,6 +1,8 @@
 /* store.c — fills the analysis database (schema.h) from a heap, its GC
  * result and findings.  Bulk load: one transaction, no journal, prepared
- * statements, rows in primary-key order, indexes built at the end. */
+ * statements, rows in primary-key order, indexes built at the end.  The two
+ * big tables and their indexes are then written as pages (store_pages.h),
+ * or, when that is not possible, by SQL in the same transaction. */
 #include "store.h"
 
 #include <sqlite3.h>
@@ -13,6 +15,7 @@
 #include "heap_vtab.h"
 #include "path_hash.h"
 #include "schema.h"
+#include "store_pages.h"
 
 typedef struct writer {
 	sqlite3 *db;
@@ -155,7 +158,7 @@ static int store_objects(writer *w)
 	return exec(w, "INSERT INTO object_table SELECT * FROM ugc_heap_objects");
 }
 
-static int store_refs(writer *w)
+static int store_refs(writer *w, int pages)
 {
 	const heap *h = w->h;
 	sqlite3_stmt *st = prepare(w, "INSERT INTO strings VALUES(?,?)");
@@ -169,7 +172,7 @@ static int store_refs(writer *w)
 	}
 	sqlite3_finalize(st);
 	/* the bulk of the data: copied by SQLite itself from the heap's rows */
-	if (rc || exec(w, "INSERT INTO ref_table SELECT src, pos, dst, kind, prop FROM ugc_heap_refs"))
+	if (rc || (!pages && exec(w, "INSERT INTO ref_table SELECT src, pos, dst, kind, prop FROM ugc_heap_refs")))
 		return -1;
 	if (rc || !(st = prepare(w, "INSERT INTO dangling_refs VALUES(?,?,?,?)")))
 		return -1;
@@ -296,8 +299,10 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 	return outfile_commit(&o, err, errsize);
 }
 
-int store_prepare(outfile *out, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
-		  const store_info *info, char *err, size_t errsize)
+/* One attempt: PAGES leaves object_table and ref_table to store_pages.
+ * Returns 0, -1 (ERR) or BT_UNSUPPORTED (ERR says why; nothing left). */
+static int store_run(outfile *out, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
+		     const store_info *info, int pages, char *err, size_t errsize)
 {
 	outfile o;
 	if (outfile_reserve(&o, path, force, err, errsize))
@@ -305,6 +310,8 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 	writer w = {NULL, h, err, errsize};
 	uint64_t *hashes = NULL;
 	vtab_source source = {h, r, NULL, info->dom};
+	store_pages_plan plan;
+	int rc = -1;
 	if (path_hash_heap(h, &hashes)) {
 		snprintf(err, errsize, "out of memory");
 		goto out;
@@ -322,21 +329,31 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 		db_fail(&w, "registering the heap tables");
 		goto out;
 	}
-	if (PHASE("pragmas", exec(&w, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-16000;"
-		     "PRAGMA threads=2;")) ||
+	char pragmas[256];
+	snprintf(pragmas, sizeof pragmas, "PRAGMA page_size=%u; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+		 "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-16000; PRAGMA threads=2;",
+		 info->page_size ? info->page_size : 65536);
+	if (PHASE("pragmas", exec(&w, pragmas)) ||
 	    PHASE("schema", exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || store_snapshot(&w, info)) ||
-	    PHASE("objects", store_objects(&w)) || PHASE("refs", store_refs(&w)) ||
+	    PHASE("objects", !pages && store_objects(&w)) || PHASE("refs", store_refs(&w, pages)) ||
 	    PHASE("clusters", store_clusters(&w, r)) || PHASE("results", store_results(&w, r, f) || store_retention(&w, info->dom)) ||
-	    PHASE("indexes", exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)) || PHASE("commit", exec(&w, "COMMIT")))
+	    PHASE("indexes", exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)))
 		goto out;
-#undef PHASE
+	if (pages && (rc = store_pages_plan_of(w.db, &plan, err, errsize)) != BT_OK)
+		goto out;
+	rc = -1;
+	if (PHASE("commit", exec(&w, "COMMIT")))
+		goto out;
 	if (sqlite3_close(w.db) != SQLITE_OK) {
 		db_fail(&w, "close");
 		w.db = NULL;
 		goto out;
 	}
 	w.db = NULL;
+	int threads = info->opt->threads > 0 ? info->opt->threads : 1;
+	if (pages && PHASE("pages", (rc = store_pages_fill(o.tmp, &plan, &source, threads, err, errsize)) != BT_OK))
+		goto out;
+#undef PHASE
 	free(hashes);
 	*out = o;
 	return 0;
@@ -345,5 +362,39 @@ out:
 		sqlite3_close(w.db);
 	free(hashes);
 	outfile_abort(&o);
+	return rc == BT_UNSUPPORTED ? BT_UNSUPPORTED : -1;
+}
+
+/* UGC_STORE overrides STORE_AUTO; -1 for a value it does not know. */
+static int store_method(const store_info *info, char *err, size_t errsize)
+{
+	const char *e = getenv("UGC_STORE");
+	if (info->method != STORE_AUTO || !e || !*e)
+		return info->method;
+	if (strcmp(e, "auto") == 0)
+		return STORE_AUTO;
+	if (strcmp(e, "sql") == 0)
+		return STORE_SQL;
+	if (strcmp(e, "pages") == 0)
+		return STORE_PAGES;
+	snprintf(err, errsize, "UGC_STORE is auto, sql or pages, not '%s'", e);
 	return -1;
+}
+
+int store_prepare(outfile *out, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
+		  const store_info *info, char *err, size_t errsize)
+{
+	int method = store_method(info, err, errsize);
+	if (method < 0)
+		return -1;
+	if (method != STORE_SQL) {
+		int rc = store_run(out, path, force, h, r, f, info, 1, err, errsize);
+		if (rc != BT_UNSUPPORTED)
+			return rc;
+		if (method == STORE_PAGES)
+			return -1;
+		if (getenv("UGC_TRACE"))
+			fprintf(stderr, "store: SQL instead of pages: %s\n", err);
+	}
+	return store_run(out, path, force, h, r, f, info, 0, err, errsize);
 }
