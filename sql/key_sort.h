@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One entry: KEY (ignored when NUL) of row ROWID. */
+/* One entry: KEY (ignored when NULL is set) of row ROWID. */
 typedef struct key_row {
 	int64_t key;
 	uint32_t rowid;

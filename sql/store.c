@@ -1,8 +1,9 @@
 /* store.c — fills the analysis database (schema.h) from a heap, its GC
  * result and findings.  Bulk load: one transaction, no journal, prepared
  * statements, rows in primary-key order, indexes built at the end.  The two
- * big tables and their indexes are then written as pages (store_pages.h),
- * or, when that is not possible, by SQL in the same transaction. */
+ * big tables and their indexes are left empty and then written as pages
+ * (store_pages.h); when the page writer cannot, the whole database is
+ * written again with them filled through SQL. */
 #include "store.h"
 
 #include <sqlite3.h>

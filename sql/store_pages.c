@@ -182,7 +182,7 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 
 /* ---- filling ---- */
 
-/* The work shared by the threads: the trees are taken in ORDER, the
+/* The work shared by the threads: the jobs are taken in ORDER, the
  * largest first. */
 typedef struct fill {
 	bt_file f;
@@ -194,8 +194,8 @@ typedef struct fill {
 	char err[512];
 } fill;
 
-static const int order[ST_COUNT] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_PATH_HASH, ST_RETAINED, ST_CLASS, ST_OUTER,
-				    ST_IDOM};
+#define JOBS 4
+static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_PATH_HASH /* and the other indexes */};
 
 /* Has another tree failed?  Asked now and then, to stop early (the error
  * reported is the other's). */
@@ -245,18 +245,10 @@ static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 }
 
 /* An index over one object_table column (all integers or NULL). */
-static int fill_object_index(fill *c, bt_tree *t, int k, uint8_t *rec, row_buf *buf)
+static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row *tmp, uint8_t *rec, row_buf *buf)
 {
 	const heap *h = c->src->h;
-	key_row *rows = malloc((size_t)h->objects * sizeof *rows), *tmp = malloc((size_t)h->objects * sizeof *tmp);
-	if (!rows || !tmp) {
-		free(rows);
-		free(tmp);
-		snprintf(t->err, t->errsize, "out of memory");
-		return BT_ERROR;
-	}
 	size_t n = 0;
-	int rc = BT_OK;
 	for (obj_t i = 0; i < (obj_t)h->slots && n < h->objects; i++) {
 		if (h->cls[i] == OBJ_FREE)
 			continue;
@@ -264,21 +256,18 @@ static int fill_object_index(fill *c, bt_tree *t, int k, uint8_t *rec, row_buf *
 		object_value(c->src, i, specs[k].column, &v, buf);
 		if (v.type == RV_TEXT) {
 			snprintf(t->err, t->errsize, "writing the database pages: %s has a text key", specs[k].name);
-			rc = BT_UNSUPPORTED;
-			break;
+			return BT_UNSUPPORTED;
 		}
 		rows[n++] = (key_row){v.i, (uint32_t)i, v.type == RV_NULL};
 	}
-	if (rc == BT_OK)
-		key_sort(rows, tmp, n);
-	free(tmp);
+	key_sort(rows, tmp, n);
+	int rc = BT_OK;
 	for (size_t j = 0; j < n && rc == BT_OK; j++) {
 		int64_t v[2] = {rows[j].key, rows[j].rowid};
 		rc = add_ints(c, t, v, rows[j].null, 2, rec);
 		if ((j & POLL) == 0 && rc == BT_OK && stopped(c))
 			rc = BT_ERROR;
 	}
-	free(rows);
 	return rc;
 }
 
@@ -374,7 +363,9 @@ static double thread_seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int build(fill *c, int k, char *err, size_t errsize)
+/* Build tree K; an index over objects sorts in ROWS and TMP (room for
+ * every object each). */
+static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t errsize)
 {
 	bt_tree t;
 	double t0 = now_seconds(), c0 = thread_seconds();
@@ -390,7 +381,7 @@ static int build(fill *c, int k, char *err, size_t errsize)
 		else if (k == ST_REFS_DST)
 			rc = fill_refs_by_dst(c, &t, rec);
 		else
-			rc = fill_object_index(c, &t, k, rec, buf);
+			rc = fill_object_index(c, &t, k, rows, tmp, rec, buf);
 		if (rc == BT_OK)
 			rc = bt_tree_finish(&t);
 		bt_tree_free(&t);
@@ -405,17 +396,36 @@ static int build(fill *c, int k, char *err, size_t errsize)
 	return rc;
 }
 
+/* Job K: tree K, or for ST_PATH_HASH all five indexes over objects, one
+ * after the other in the same sort buffers (so that more threads do not
+ * mean more of them). */
+static int job(fill *c, int k, char *err, size_t errsize)
+{
+	if (k != ST_PATH_HASH)
+		return build(c, k, NULL, NULL, err, errsize);
+	size_t n = c->src->h->objects ? c->src->h->objects : 1;
+	key_row *rows = malloc(n * sizeof *rows), *tmp = malloc(n * sizeof *tmp);
+	int rc = rows && tmp ? BT_OK : BT_ERROR;
+	if (rc)
+		snprintf(err, errsize, "out of memory");
+	for (int index = ST_PATH_HASH; index <= ST_RETAINED && rc == BT_OK; index++)
+		rc = build(c, index, rows, tmp, err, errsize);
+	free(rows);
+	free(tmp);
+	return rc;
+}
+
 static void *worker(void *arg)
 {
 	fill *c = arg;
 	char err[512];
 	for (;;) {
 		pthread_mutex_lock(&c->lock);
-		int k = c->rc == BT_OK && c->next < ST_COUNT ? order[c->next++] : -1;
+		int k = c->rc == BT_OK && c->next < JOBS ? order[c->next++] : -1;
 		pthread_mutex_unlock(&c->lock);
 		if (k < 0)
 			return NULL;
-		int rc = build(c, k, err, sizeof err);
+		int rc = job(c, k, err, sizeof err);
 		pthread_mutex_lock(&c->lock);
 		if (rc != BT_OK && c->rc == BT_OK) {
 			c->rc = rc;
@@ -436,9 +446,9 @@ int store_pages_fill(const char *path, const store_pages_plan *plan, const vtab_
 	c.plan = plan;
 	c.src = src;
 	pthread_mutex_init(&c.lock, NULL);
-	pthread_t th[3]; /* and this thread */
+	pthread_t th[JOBS - 1]; /* and this thread */
 	int started = 0;
-	for (; started < threads - 1 && started < 3; started++)
+	for (; started < threads - 1 && started < JOBS - 1; started++)
 		if (pthread_create(&th[started], NULL, worker, &c))
 			break;
 	worker(&c);
