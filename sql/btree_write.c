@@ -459,8 +459,12 @@ static int new_level(bt_tree *t)
 	bt_level *lv = &t->level[t->nlevels];
 	lv->page = new_page(t);
 	lv->pending = malloc(t->f->page_size + 8);
-	if (!lv->page || !lv->pending)
+	if (!lv->page || !lv->pending) {
+		free(lv->page);
+		free(lv->pending);
+		memset(lv, 0, sizeof *lv);
 		return fail(t, BT_ERROR, "out of memory");
+	}
 	lv->content = t->f->usable;
 	t->nlevels++;
 	return BT_OK;
