@@ -381,6 +381,19 @@ size_t bt_record(const bt_file *f, const row_value *v, int n, uint8_t *out, size
 	return hdr + body;
 }
 
+/* The length of that record. */
+static uint32_t ints_len(const bt_file *f, const int64_t *v, uint32_t nulls, int n)
+{
+	uint32_t len = 1 + (uint32_t)n;
+	for (int k = 0; k < n; k++) {
+		uint8_t size = 0;
+		if (!(nulls >> k & 1))
+			int_type(v[k], f->format4, &size);
+		len += size;
+	}
+	return len;
+}
+
 size_t bt_record_ints(const bt_file *f, const int64_t *v, uint32_t nulls, int n, uint8_t *out)
 {
 	uint8_t *p = out + 1, *q = out + 1 + n; /* the header fits one byte */
@@ -476,16 +489,23 @@ static int fits(const bt_level *lv, int level, uint32_t len)
 	return header_size(level) + 2 * (lv->ncell + 1) + size <= lv->content;
 }
 
-static void append(bt_level *lv, int level, const uint8_t *cell, uint32_t len)
+/* Room for a cell of LEN bytes (which fits) on LV's page; its address. */
+static uint8_t *place(bt_level *lv, int level, uint32_t len)
 {
 	uint32_t size = len < 4 ? 4 : len;
 	lv->content -= size;
-	memcpy(lv->page + lv->content, cell, len);
-	memset(lv->page + lv->content + len, 0, size - len);
+	if (size > len)
+		memset(lv->page + lv->content + len, 0, size - len);
 	put16(lv->page + header_size(level) + 2 * lv->ncell, lv->content);
 	lv->ncell++;
 	lv->last_size = size;
 	lv->last_len = len;
+	return lv->page + lv->content;
+}
+
+static void append(bt_level *lv, int level, const uint8_t *cell, uint32_t len)
+{
+	memcpy(place(lv, level, len), cell, len);
 }
 
 /* Fill in the page header (RIGHT: the right-most child of an interior
@@ -613,6 +633,24 @@ int bt_tree_add_key(bt_tree *t, const uint8_t *record, size_t len)
 	memcpy(t->cell + n, record, len);
 	t->entries++;
 	return level_add(t, 0, t->cell, n + (uint32_t)len);
+}
+
+int bt_tree_add_ints(bt_tree *t, const int64_t *v, uint32_t nulls, int n)
+{
+	/* the cell: the record's length (one byte: under 128) and the record */
+	uint32_t len = ints_len(t->f, v, nulls, n);
+	int rc;
+	if (len > t->max_local)
+		return fail(t, BT_UNSUPPORTED, "an index entry needs overflow pages");
+	if (t->nlevels == 0 && (rc = new_level(t)))
+		return rc;
+	t->entries++;
+	bt_level *lv = &t->level[0];
+	uint8_t *cell = !lv->pending_size && fits(lv, 0, 1 + len) ? place(lv, 0, 1 + len) : t->cell;
+	cell[0] = (uint8_t)len;
+	bt_record_ints(t->f, v, nulls, n, cell + 1);
+	/* encoded in place; else it goes the common way */
+	return cell == t->cell ? level_add(t, 0, cell, 1 + len) : BT_OK;
 }
 
 /* Close LEVEL, whose last child (above the leaves) is CHILD, and the levels

@@ -109,6 +109,9 @@ int bt_tree_begin(bt_tree *t, bt_file *f, int index, uint32_t root, char *err, s
 int bt_tree_add_row(bt_tree *t, int64_t rowid, const uint8_t *record, size_t len);
 /* Index b-tree: the next key (a record, greater than the last). */
 int bt_tree_add_key(bt_tree *t, const uint8_t *record, size_t len);
+/* Index b-tree: the next key, the record of N (at most BT_INTS_MAX)
+ * integers V (NULL where bit K of NULLS is set), encoded in place. */
+int bt_tree_add_ints(bt_tree *t, const int64_t *v, uint32_t nulls, int n);
 /* Write the last pages; the root waits for bt_file_commit. */
 int bt_tree_finish(bt_tree *t);
 /* Free what the tree holds (after finish, or instead of it on failure). */
@@ -119,7 +122,7 @@ void bt_tree_free(bt_tree *t);
 size_t bt_record(const bt_file *f, const row_value *v, int n, uint8_t *out, size_t cap);
 /* The same for N (at most BT_INTS_MAX) integers V, NULL where bit K of
  * NULLS is set; OUT has room for 9 * N + 1 bytes. */
-#define BT_INTS_MAX 16
+#define BT_INTS_MAX 8
 size_t bt_record_ints(const bt_file *f, const int64_t *v, uint32_t nulls, int n, uint8_t *out);
 /* The largest record bt_record is ever asked to write that still fits a
  * page: a buffer of this size is enough. */

@@ -220,12 +220,6 @@ static int add_row(fill *c, bt_tree *t, const row_value *v, int n, int64_t rowid
 	return bt_tree_add_row(t, rowid, rec, len);
 }
 
-/* Add the integers V (NULL where NULLS has bit K set) to the index T. */
-static int add_ints(fill *c, bt_tree *t, const int64_t *v, uint32_t nulls, int n, uint8_t *rec)
-{
-	return bt_tree_add_key(t, rec, bt_record_ints(&c->f, v, nulls, n, rec));
-}
-
 static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 {
 	const heap *h = c->src->h;
@@ -245,7 +239,7 @@ static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 }
 
 /* An index over one object_table column (all integers or NULL). */
-static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row *tmp, uint8_t *rec, row_buf *buf)
+static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row *tmp, row_buf *buf)
 {
 	const heap *h = c->src->h;
 	size_t n = 0;
@@ -264,7 +258,7 @@ static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row 
 	int rc = BT_OK;
 	for (size_t j = 0; j < n && rc == BT_OK; j++) {
 		int64_t v[2] = {rows[j].key, rows[j].rowid};
-		rc = add_ints(c, t, v, rows[j].null, 2, rec);
+		rc = bt_tree_add_ints(t, v, rows[j].null, 2);
 		if ((j & POLL) == 0 && rc == BT_OK && stopped(c))
 			rc = BT_ERROR;
 	}
@@ -272,14 +266,14 @@ static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row 
 }
 
 /* ref_table's values as heap_row.c's ref_value gives them (prop 0: NULL) */
-static int fill_refs(fill *c, bt_tree *t, uint8_t *rec)
+static int fill_refs(fill *c, bt_tree *t)
 {
 	const heap *h = c->src->h;
 	int rc = BT_OK;
 	for (obj_t src = 0; src < (obj_t)h->slots && rc == BT_OK; src++) {
 		for (uint32_t pos = h->ref_start[src]; pos < h->ref_start[src + 1] && rc == BT_OK; pos++) {
 			int64_t v[REF_COLUMNS] = {src, pos, h->ref_dst[pos], h->ref_kind[pos], h->ref_prop[pos]};
-			rc = add_ints(c, t, v, h->ref_prop[pos] ? 0 : 1u << 4, REF_COLUMNS, rec);
+			rc = bt_tree_add_ints(t, v, h->ref_prop[pos] ? 0 : 1u << 4, REF_COLUMNS);
 		}
 		if ((src & POLL) == 0 && rc == BT_OK && stopped(c))
 			rc = BT_ERROR;
@@ -292,7 +286,7 @@ static int fill_refs(fill *c, bt_tree *t, uint8_t *rec)
  * in (source, position) order, so that each target's come in that order. */
 #define CHUNK_REFS (1u << 22)
 
-static int fill_refs_by_dst(fill *c, bt_tree *t, uint8_t *rec)
+static int fill_refs_by_dst(fill *c, bt_tree *t)
 {
 	const heap *h = c->src->h;
 	uint32_t *start = calloc((size_t)h->slots + 1, sizeof *start); /* then: the next place of each target */
@@ -340,7 +334,7 @@ static int fill_refs_by_dst(fill *c, bt_tree *t, uint8_t *rec)
 		for (uint32_t d = d0; d < d1 && rc == BT_OK; d++) {
 			for (; k < start[d] - base && rc == BT_OK; k++) {
 				int64_t v[3] = {d, src_of[k], pos_of[k]};
-				rc = add_ints(c, t, v, 0, 3, rec);
+				rc = bt_tree_add_ints(t, v, 0, 3);
 			}
 		}
 		if (rc == BT_OK && stopped(c))
@@ -377,11 +371,11 @@ static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t 
 		if (k == ST_OBJECTS)
 			rc = fill_objects(c, &t, rec, buf);
 		else if (k == ST_REFS)
-			rc = fill_refs(c, &t, rec);
+			rc = fill_refs(c, &t);
 		else if (k == ST_REFS_DST)
-			rc = fill_refs_by_dst(c, &t, rec);
+			rc = fill_refs_by_dst(c, &t);
 		else
-			rc = fill_object_index(c, &t, k, rows, tmp, rec, buf);
+			rc = fill_object_index(c, &t, k, rows, tmp, buf);
 		if (rc == BT_OK)
 			rc = bt_tree_finish(&t);
 		bt_tree_free(&t);
