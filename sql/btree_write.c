@@ -199,31 +199,36 @@ static uint32_t reserve(bt_file *f, uint32_t want, uint32_t *first)
 	return n;
 }
 
-/* Room for one more spare page or root (under F's lock). */
+/* ARR (N items of SIZE bytes, room for *CAP) with room for one more: ARR
+ * itself, a larger copy, or NULL when out of memory (ARR unchanged). */
+static void *grow(void *arr, uint32_t n, uint32_t *cap, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	uint32_t c = *cap ? *cap * 2 : 16;
+	void *g = realloc(arr, (size_t)c * size);
+	if (g)
+		*cap = c;
+	return g;
+}
+
+/* One more spare page or root (under F's lock). */
 static int add_spare(bt_file *f, uint32_t pgno)
 {
-	if (f->nspare == f->spare_cap) {
-		uint32_t cap = f->spare_cap ? f->spare_cap * 2 : 16;
-		uint32_t *g = realloc(f->spare, cap * sizeof *g);
-		if (!g)
-			return -1;
-		f->spare = g;
-		f->spare_cap = cap;
-	}
+	uint32_t *g = grow(f->spare, f->nspare, &f->spare_cap, sizeof *g);
+	if (!g)
+		return -1;
+	f->spare = g;
 	f->spare[f->nspare++] = pgno;
 	return 0;
 }
 
 static int add_root(bt_file *f, uint32_t pgno, uint8_t *page)
 {
-	if (f->nroots == f->roots_cap) {
-		uint32_t cap = f->roots_cap ? f->roots_cap * 2 : 8;
-		bt_root *g = realloc(f->roots, cap * sizeof *g);
-		if (!g)
-			return -1;
-		f->roots = g;
-		f->roots_cap = cap;
-	}
+	bt_root *g = grow(f->roots, f->nroots, &f->roots_cap, sizeof *g);
+	if (!g)
+		return -1;
+	f->roots = g;
 	f->roots[f->nroots++] = (bt_root){pgno, page};
 	return 0;
 }
