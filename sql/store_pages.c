@@ -281,16 +281,22 @@ static int fill_refs(fill *c, bt_tree *t)
 	return rc;
 }
 
-/* References by target, at most CHUNK_REFS at a time (8 bytes each): a
- * counting sort of the targets in a range, by one scan of all references
- * in (source, position) order, so that each target's come in that order. */
+/* References by target, a range of targets at a time: a counting sort of
+ * the targets in the range, by one scan of all references in (source,
+ * position) order, so that each target's come in that order.  A range
+ * holds at most CHUNK_REFS references or an eighth of them, whichever is
+ * more (8 bytes each), and two ranges in a row hold more than that: memory
+ * stays small, the scans at most 17, and the time linear. */
 #define CHUNK_REFS (1u << 22)
+#define CHUNKS 8
 
 static int fill_refs_by_dst(fill *c, bt_tree *t)
 {
 	const heap *h = c->src->h;
 	uint32_t *start = calloc((size_t)h->slots + 1, sizeof *start); /* then: the next place of each target */
-	uint32_t cap = h->nrefs < CHUNK_REFS ? h->nrefs : CHUNK_REFS;
+	uint32_t cap = h->nrefs / CHUNKS + 1 > CHUNK_REFS ? h->nrefs / CHUNKS + 1 : CHUNK_REFS;
+	if (cap > h->nrefs)
+		cap = h->nrefs;
 	obj_t *src_of = malloc((size_t)(cap ? cap : 1) * sizeof *src_of);
 	uint32_t *pos_of = malloc((size_t)(cap ? cap : 1) * sizeof *pos_of);
 	int rc = start && src_of && pos_of ? BT_OK : BT_ERROR;
