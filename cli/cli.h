@@ -7,15 +7,11 @@
 #include <stdio.h>
 
 #include "heap.h"
+#include "options.h"
 #include "query.h"
 
-typedef struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
-	const char *usage; /* full --help text */
-} command;
-
+/* Each command's run function and its description (options.h): both in
+ * its own cli/cmd_NAME.c. */
 int cmd_convert(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
@@ -31,18 +27,18 @@ int cmd_whatif(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_dominators(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
+extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
+	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_info,
+	command_convert, command_gen;
 
-extern const command commands[];
+/* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
+extern const command *const commands[];
 const command *find_command(const char *name);
 
 /* Print "ugc-analyze NAME: message" to stderr; returns 1 (or 2 for usage). */
 int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Does ARG ask for help? Prints the command's usage when it does. */
-int wants_help(const char *cmd, int argc, char **argv);
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
-int parse_format(const char *s, int allow_csv, enum out_format *out);
 /* CSV string output (json_str is in query.h). */
 void csv_str(FILE *fp, const char *s);
 /* The display form of a name from a snapshot or database (escape.h), for

@@ -29,42 +29,6 @@ int die(const char *fmt, ...)
 	return 1;
 }
 
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "ugc-analyze %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see 'ugc-analyze %s --help')\n", cmd);
-	return 2;
-}
-
-int wants_help(const char *cmd, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(find_command(cmd)->usage, stdout);
-			return 1;
-		}
-	return 0;
-}
-
-int parse_format(const char *s, int allow_csv, enum out_format *out)
-{
-	if (!s)
-		return -1;
-	if (strcmp(s, "text") == 0)
-		*out = FMT_TEXT;
-	else if (strcmp(s, "json") == 0)
-		*out = FMT_JSON;
-	else if (allow_csv && strcmp(s, "csv") == 0)
-		*out = FMT_CSV;
-	else
-		return -1;
-	return 0;
-}
-
 void csv_str(FILE *fp, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
