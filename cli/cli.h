@@ -39,6 +39,14 @@ const command *find_command(const char *name);
 int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+/* Options several commands share (options.h), into an int or a const char *
+ * field F of T: --format text|json|csv, --policy P (-1 when not given is the
+ * caller's default), and the --name/--class selectors of select_objects(). */
+#define OPT_FORMAT(T, f, help) OPT_CHOICE(0, "format", T, f, format_choices, 3, "F", help)
+#define OPT_POLICY(T, f, help) OPT_CHOICE(0, "policy", T, f, dom_policy_names, POLICY_COUNT, "P", help)
+#define OPT_NAME_GLOB(T, f) OPT_STRING(0, "name", T, f, "GLOB", "every object whose name matches GLOB (shell wildcards)")
+#define OPT_CLASS_NAME(T, f) OPT_STRING(0, "class", T, f, "NAME", "every object of class NAME (with --name: both)")
 /* CSV string output (json_str is in query.h). */
 void csv_str(FILE *fp, const char *s);
 /* The display form of a name from a snapshot or database (escape.h), for

@@ -134,7 +134,7 @@ static const option options[] = {
 	OPT_STRING(0, "keep-flags", A, keep, "LIST",
 		   "comma-separated RF_ flags that keep objects alive (overrides\nthe mode's); '-' for none"),
 	OPT_INT(0, "threads", A, threads, 1, 64, "N", "marking threads (default: the number of cores)"),
-	OPT_CHOICE(0, "policy", A, policy, dom_policy_names, POLICY_COUNT, "P",
+	OPT_POLICY(A, policy,
 		   "retention graph for the idom and retained columns: gc\n(default), refs, refs+weak or refs+weak+soft"),
 	OPT_STRING(0, "after", A, after, "FILE", "also write the heap as it is after this GC (.ugcs/.ugct/.zst)"),
 	OPT_FLAG(0, "force", A, force, "overwrite existing output files"),

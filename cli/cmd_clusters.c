@@ -157,7 +157,7 @@ static const option options[] = {
 		 "every disagreement between a cluster's lists and its members' real\n"
 		 "references, with the member and property; USE-AFTER-FREE marks those\n"
 		 "where the engine collects an object that is still referenced"),
-	OPT_CHOICE(0, "format", C, format, format_choices, 3, "F", "text (default), json or csv"),
+	OPT_FORMAT(C, format, "text (default), json or csv"),
 	OPT_END(),
 };
 #undef C

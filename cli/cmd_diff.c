@@ -627,7 +627,7 @@ static const option options[] = {
 	OPT_STRING(0, "target", D, target, "B", "leak mode: the snapshot with the objects to follow"),
 	OPT_STRING(0, "final", D, final, "C", "leak mode: the snapshot after, where they should be gone"),
 	OPT_INT(0, "top", D, top, 1, 1000000000, "N", "rows a list (default 20)"),
-	OPT_CHOICE(0, "format", D, format, format_choices, 3, "F", "text (default), json or csv"),
+	OPT_FORMAT(D, format, "text (default), json or csv"),
 	OPT_END(),
 };
 #undef D

@@ -16,7 +16,7 @@ struct findings_opts {
 static const option options[] = {
 	OPT_CHOICE(0, "kind", F, kind, finding_kind_names, FK_COUNT, "K", "only findings of kind K"),
 	OPT_INT(0, "limit", F, limit, 0, 1000000000, "N", "text: the first N of each kind (default 20, 0 for all)"),
-	OPT_CHOICE(0, "format", F, format, format_choices, 3, "F", "text (default), json or csv (json and csv: all)"),
+	OPT_FORMAT(F, format, "text (default), json or csv (json and csv: all)"),
 	OPT_END(),
 };
 #undef F

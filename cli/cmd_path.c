@@ -268,8 +268,8 @@ static const option path_options[] = {
 	OPT_INT(0, "max", Q, max, 1, 1000000, "N", "chains --all lists (default 100)"),
 	OPT_SET(0, "direct", Q, mode, PM_DIRECT, "direct referencers only, as one-hop chains"),
 	OPT_FLAG(0, "external", Q, external, "only chains whose root lies outside OBJ's package"),
-	OPT_STRING(0, "name", Q, glob, "GLOB", "every object whose name matches GLOB (shell wildcards)"),
-	OPT_STRING(0, "class", Q, cls, "NAME", "every object of class NAME (with --name: both)"),
+	OPT_NAME_GLOB(Q, glob),
+	OPT_CLASS_NAME(Q, cls),
 	OPT_CHOICE(0, "format", Q, fmt, path_formats, 4, "F",
 		   "text (default), json, csv (one row a hop) or dot (Graphviz)"),
 	OPT_END(),
@@ -446,9 +446,9 @@ static int why_cb(view *v, obj_t x, int first, void *fmt)
 
 #define Q query_args
 static const option why_options[] = {
-	OPT_STRING(0, "name", Q, glob, "GLOB", "every object whose name matches GLOB (shell wildcards)"),
-	OPT_STRING(0, "class", Q, cls, "NAME", "every object of class NAME (with --name: both)"),
-	OPT_CHOICE(0, "format", Q, fmt, format_choices, 3, "F", "text (default), json or csv"),
+	OPT_NAME_GLOB(Q, glob),
+	OPT_CLASS_NAME(Q, cls),
+	OPT_FORMAT(Q, fmt, "text (default), json or csv"),
 	OPT_END(),
 };
 #undef Q

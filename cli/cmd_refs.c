@@ -126,9 +126,9 @@ static const option options[] = {
 	OPT_FLAG(0, "out", R, out, "what OBJ references instead"),
 	OPT_CALLBACK(0, "kind", R, mask, unsigned, kind_list, 0, "LIST",
 		     "only these kinds: strong,aro,immutable,weak,soft,class,outer,gcobject"),
-	OPT_STRING(0, "name", R, glob, "GLOB", "every object whose name matches GLOB (shell wildcards)"),
-	OPT_STRING(0, "class", R, cls, "NAME", "every object of class NAME (with --name: both)"),
-	OPT_CHOICE(0, "format", R, format, format_choices, 3, "F", "text (default), json or csv"),
+	OPT_NAME_GLOB(R, glob),
+	OPT_CLASS_NAME(R, cls),
+	OPT_FORMAT(R, format, "text (default), json or csv"),
 	OPT_END(),
 };
 #undef R

@@ -234,7 +234,7 @@ struct sql_opts {
 };
 
 static const option options[] = {
-	OPT_CHOICE(0, "format", struct sql_opts, format, format_choices, 3, "F",
+	OPT_FORMAT(struct sql_opts, format,
 		   "text (aligned columns, default), csv (RFC 4180) or json (array of objects)"),
 	OPT_END(),
 };

@@ -188,7 +188,7 @@ static const char *const sort_choices[] = {"retained", "shallow", "count"};
 static const option options[] = {
 	OPT_CHOICE(0, "by", T, by, by_names, 3, "B", "object (default), class or package"),
 	OPT_CHOICE(0, "sort", T, sort, sort_choices, 3, "S", "retained (default), shallow, or count (classes and packages)"),
-	OPT_CHOICE(0, "policy", T, policy, dom_policy_names, POLICY_COUNT, "P",
+	OPT_POLICY(T, policy,
 		   "the retention graph: gc (default: the GC's own walk, clusters\n"
 		   "included), refs (the objects' own references), refs+weak,\n"
 		   "refs+weak+soft"),
@@ -198,7 +198,7 @@ static const option options[] = {
 		   "references would keep (snapshot input)"),
 	OPT_INT(0, "limit", T, limit, 1, 1000000000, "N", "lines to print (default 20); the total is said"),
 	OPT_INT(0, "top", T, limit, 1, 1000000000, "N", "the same as --limit"),
-	OPT_CHOICE(0, "format", T, format, format_choices, 3, "F", "text (default), json or csv"),
+	OPT_FORMAT(T, format, "text (default), json or csv"),
 	OPT_END(),
 };
 #undef T
