@@ -30,7 +30,7 @@ const command commands[] = {
 	 "                     (default), refs, refs+weak or refs+weak+soft\n"
 	 "  --after FILE       also write the heap as it is after this GC (.ugcs/.ugct/.zst)\n"
 	 "  --force            overwrite existing output files\n"
-	 "  --quiet            print nothing on success\n"},
+	 "  --quiet, -q        print nothing on success, and no progress line\n"},
 	{"sql", cmd_sql, "run read-only SQL over a database written by analyze",
 	 "usage: ugc-analyze sql DB ['SELECT ...'] [--format text|csv|json]\n"
 	 "\n"
@@ -274,7 +274,8 @@ static int global_options(int argc, char **argv, int *progress)
 		else
 			argv[n++] = argv[i];
 	}
-	argv[n] = NULL;
+	if (n < argc)
+		argv[n] = NULL; /* (a caller's array may have no slot past argc) */
 	if (cli_quiet)
 		*progress = PROGRESS_OFF; /* --quiet wins */
 	return n;
