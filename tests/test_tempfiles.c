@@ -16,16 +16,7 @@ static char tdir[64];
 
 static const char *in_dir(const char *name)
 {
-	static char buf[4][160];
-	static int k;
-	if (!tdir[0]) {
-		snprintf(tdir, sizeof tdir, "/tmp/ugc-test-tempfiles-XXXXXX");
-		if (!mkdtemp(tdir))
-			return "/nonexistent/x";
-	}
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof buf[k], "%s/%s", tdir, name);
-	return buf[k];
+	return test_dir_path(tdir, sizeof tdir, "/tmp/ugc-test-tempfiles-XXXXXX", name);
 }
 
 static void touch(const char *path)
