@@ -9,6 +9,7 @@
 
 #include "after.h"
 #include "cli.h"
+#include "progress.h"
 #include "dominators.h"
 #include "findings.h"
 #include "gc.h"
@@ -112,12 +113,6 @@ static void print_retention(const heap *h, const dom_result *d)
 	printf("\n");
 }
 
-static int exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 /* analyze's options (the defaults are set in cmd_analyze). */
 struct analyze_opts {
 	const char *db, *after, *keep;
@@ -138,7 +133,7 @@ static const option options[] = {
 		   "retention graph for the idom and retained columns: gc\n(default), refs, refs+weak or refs+weak+soft"),
 	OPT_STRING(0, "after", A, after, "FILE", "also write the heap as it is after this GC (.ugcs/.ugct/.zst)"),
 	OPT_FLAG(0, "force", A, force, "overwrite existing output files"),
-	OPT_FLAG('q', "quiet", A, quiet, "print nothing on success"),
+	OPT_FLAG('q', "quiet", A, quiet, "print nothing on success, and no progress line (--quiet is\nthe global option, taken by every command)"),
 	OPT_END(),
 };
 #undef A
@@ -161,7 +156,9 @@ int cmd_analyze(int argc, char **argv)
 	if (parsed < 0)
 		return OPT_EXIT_STATUS(parsed);
 	const char *db = opts.db, *after = opts.after, *keep = opts.keep;
-	int force = opts.force, quiet = opts.quiet, policy = opts.policy;
+	int force = opts.force, quiet = cli_quiet || opts.quiet, policy = opts.policy;
+	if (opts.quiet)
+		progress_setup(PROGRESS_OFF);
 	long long threads = opts.threads;
 	if (!snap)
 		return usage_error("analyze", "needs a SNAPSHOT");
@@ -174,10 +171,9 @@ int cmd_analyze(int argc, char **argv)
 	char *dbpath = db ? strdup(db) : default_db(snap);
 	if (!dbpath)
 		return die("out of memory");
-	if (!force && (exists(dbpath) || (after && exists(after)))) {
-		int rc = die("%s: already exists (use --force to overwrite)", exists(dbpath) ? dbpath : after);
+	if (check_output(dbpath, force) || (after && check_output(after, force))) {
 		free(dbpath);
-		return rc;
+		return 1; /* before minutes of work, not after */
 	}
 	double t0 = now_seconds();
 	heap h;
@@ -194,6 +190,7 @@ int cmd_analyze(int argc, char **argv)
 	findings f;
 	int rc = 1;
 	char err[SNAP_ERR_MAX];
+	progress_phase("gc");
 	if (gc_run(&h, &opt, &r)) {
 		die("out of memory running the GC");
 		goto out_heap;
@@ -203,11 +200,13 @@ int cmd_analyze(int argc, char **argv)
 		goto out_gc;
 	}
 	dom_result dom;
+	progress_phase("retention");
 	if (dom_compute(&h, &r, policy, &dom)) {
 		die("out of memory computing dominators");
 		findings_free(&f);
 		goto out_gc;
 	}
+	progress_phase(NULL);
 	if (!quiet) {
 		print_summary(snap, &h, &r, &f, &opt, load_s);
 		print_retention(&h, &dom);
@@ -220,6 +219,7 @@ int cmd_analyze(int argc, char **argv)
 	if (after) {
 		heap post;
 		obj_t stale;
+		progress_begin_file("write", after);
 		int built = gc_after_heap(&h, &r, &post, &stale);
 		if (built == AFTER_STALE) {
 			char *name = heap_full_name(&h, stale);
@@ -240,6 +240,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	double t1 = now_seconds();
 	store_info info = {snap, &opt, (double)time(NULL), &dom};
+	progress_begin_file("write", dbpath);
 	if (store_prepare(&outs[nouts], dbpath, force, &h, &r, &f, &info, err, sizeof err)) {
 		die("%s", err);
 		while (nouts > 0)
@@ -247,10 +248,12 @@ int cmd_analyze(int argc, char **argv)
 		goto out_findings;
 	}
 	nouts++;
+	progress_phase("sync");
 	if (outfile_commit_all(outs, nouts, err, sizeof err)) {
 		die("%s", err);
 		goto out_findings;
 	}
+	progress_phase(NULL);
 	if (!quiet)
 		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after ? " and " : "",
 		       after ? after : "");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "progress.h"
 
 const char *const format_choices[3] = {"text", "json", "csv"};
 const char *const mode_choices[2] = {"game", "editor"};
@@ -18,6 +19,7 @@ typedef struct parser {
 
 static void vusage(FILE *err, const char *cmd, const char *fmt, va_list ap)
 {
+	progress_phase(NULL); /* the message starts a clean line */
 	fprintf(err, "ugc-analyze %s: ", cmd);
 	vfprintf(err, fmt, ap);
 	fprintf(err, " (see 'ugc-analyze %s --help')\n", cmd);
