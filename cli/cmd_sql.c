@@ -1,13 +1,19 @@
-/* cmd_sql.c — `ugc-analyze sql DB [SQL]`: read-only queries over an
- * analysis database, printed as aligned text, CSV or JSON, streamed: memory
- * does not grow with the result (an endless recursive query runs until
- * stopped, in constant memory).  Values are shown in display form. */
+/* cmd_sql.c — `ugc-analyze sql SNAPSHOT|DB [SQL]`: read-only queries over
+ * an analysis database, or over a snapshot analysed in memory and presented
+ * with the database's tables and views (snapshot_db.h), printed as aligned
+ * text, CSV or JSON, streamed: memory does not grow with the result (an
+ * endless recursive query runs until stopped, in constant memory).  Values
+ * are shown in display form. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "analysis.h"
 #include "cli.h"
 #include "escape.h"
+#include "snapshot_db.h"
+#include "view_db.h"
 
 /* Read all of standard input. */
 static char *read_stdin(void)
@@ -229,11 +235,61 @@ static int run_statement(sqlite3_stmt *st, enum out_format fmt, int *first_json)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* A snapshot analysed in memory, and the source of its virtual tables. */
+typedef struct in_memory {
+	analysis an;
+	vtab_source src;
+	store_info info;
+} in_memory;
+
+/* Open PATH: a database read-only, or a snapshot analysed with AO into an
+ * in-memory one (*MEM, to free after the connection).  NULL after printing
+ * the error. */
+static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_memory **mem)
+{
+	sqlite3 *db = NULL;
+	*mem = NULL;
+	if (is_sqlite_file(path)) {
+		if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+			die("%s: %s", path, sqlite3_errmsg(db));
+			sqlite3_close(db);
+			return NULL;
+		}
+		return db;
+	}
+	in_memory *m = malloc(sizeof *m);
+	if (!m) {
+		die("out of memory");
+		return NULL;
+	}
+	if (analysis_run(path, ao, &m->an)) {
+		free(m);
+		return NULL;
+	}
+	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom};
+	char err[1024];
+	if (snapshot_db_open(&db, &m->src, &m->an.h, &m->an.r, &m->an.f, &m->info, err, sizeof err)) {
+		die("%s: %s", path, err);
+		analysis_free(&m->an);
+		free(m);
+		return NULL;
+	}
+	*mem = m;
+	return db;
+}
+
 int cmd_sql(int argc, char **argv)
 {
 	const char *dbpath = NULL, *sql = NULL;
 	enum out_format fmt = FMT_TEXT;
+	analysis_options ao;
+	analysis_options_init(&ao);
 	for (int i = 1; i < argc; i++) {
+		int took = analysis_option("sql", argc, argv, &i, &ao);
+		if (took > 1)
+			return took;
+		if (took)
+			continue;
 		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
 			if (parse_format(argv[++i], 1, &fmt))
 				return usage_error("sql", "--format is text, csv or json");
@@ -247,19 +303,22 @@ int cmd_sql(int argc, char **argv)
 			return usage_error("sql", "too many arguments (quote the SQL)");
 	}
 	if (!dbpath)
-		return usage_error("sql", "needs a DB");
+		return usage_error("sql", "needs a SNAPSHOT or a DB");
+	if (ao.given && is_sqlite_file(dbpath))
+		return usage_error("sql", "--mode, --keep-flags, --threads and --policy are for a snapshot; %s is a database",
+				   dbpath);
 	char *owned = NULL;
 	if (!sql || strcmp(sql, "-") == 0) {
 		if (!(sql = owned = read_stdin()))
 			return die("out of memory reading standard input");
 	}
-	sqlite3 *db;
-	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		int rc = die("%s: %s", dbpath, sqlite3_errmsg(db));
-		sqlite3_close(db);
+	in_memory *mem;
+	sqlite3 *db = open_sql_input(dbpath, &ao, &mem);
+	if (!db) {
 		free(owned);
-		return rc;
+		return 1;
 	}
+	input_ready_at = now_seconds();
 	int rc = 0, first_json = 1;
 	if (fmt == FMT_JSON)
 		putchar('[');
@@ -280,7 +339,13 @@ int cmd_sql(int argc, char **argv)
 	}
 	if (fmt == FMT_JSON)
 		printf("]\n");
+	fflush(stdout);
+	answered_at = now_seconds();
 	sqlite3_close(db);
+	if (mem) {
+		analysis_free(&mem->an);
+		free(mem);
+	}
 	free(owned);
 	return rc;
 }

@@ -27,13 +27,18 @@ const command commands[] = {
 	 "  --after FILE       also write the heap as it is after this GC (.ugcs/.ugct/.zst)\n"
 	 "  --force            overwrite existing output files\n"
 	 "  --quiet            print nothing on success\n"},
-	{"sql", cmd_sql, "run read-only SQL over a database written by analyze",
-	 "usage: ugc-analyze sql DB ['SELECT ...'] [--format text|csv|json]\n"
+	{"sql", cmd_sql, "run read-only SQL over a database written by analyze, or over a snapshot",
+	 "usage: ugc-analyze sql SNAPSHOT|DB ['SELECT ...'] [--format text|csv|json]\n"
+	 "                      [--mode game|editor] [--keep-flags LIST] [--threads N] [--policy P]\n"
 	 "\n"
 	 "Runs the statements given (or read from standard input) against DB, opened\n"
-	 "read-only.  The schema is in ugc-analyze(1).\n"
+	 "read-only, or against a SNAPSHOT (.ugct, .ugcs, .zst, .heapsnapshot) analysed in\n"
+	 "memory as analyze would, with the same tables and views: no database is\n"
+	 "written.  The schema is in ugc-analyze(1).\n"
 	 "\n"
-	 "  --format F   text (aligned columns, default), csv (RFC 4180) or json (array of objects)\n"},
+	 "  --format F         text (aligned columns, default), csv (RFC 4180) or json (array of objects)\n"
+	 "  --mode, --keep-flags, --threads, --policy\n"
+	 "                     for a SNAPSHOT: as for analyze\n"},
 	{"refs", cmd_refs, "who references an object (or, with --out, what it references)",
 	 "usage: ugc-analyze refs INPUT OBJ [--out] [--kind K[,K...]] [--format text|json|csv]\n"
 	 "       ugc-analyze refs INPUT --name GLOB | --class NAME ...\n"

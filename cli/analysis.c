@@ -1,0 +1,83 @@
+/* analysis.c — load, GC, findings and dominators with analyze's options
+ * (see analysis.h). */
+#include "analysis.h"
+
+#include <string.h>
+
+#include "cli.h"
+
+void analysis_options_init(analysis_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->threads = default_threads();
+	o->policy = POLICY_GC;
+}
+
+int analysis_option(const char *cmd, int argc, char **argv, int *i, analysis_options *o)
+{
+	const char *a = argv[*i];
+	if (*i + 1 >= argc || (strcmp(a, "--mode") && strcmp(a, "--keep-flags") && strcmp(a, "--threads") &&
+			       strcmp(a, "--policy")))
+		return 0;
+	const char *v = argv[++*i];
+	o->given++;
+	if (strcmp(a, "--mode") == 0) {
+		if (strcmp(v, "game") && strcmp(v, "editor"))
+			return usage_error(cmd, "--mode is game or editor, not '%s'", v);
+		o->mode = v;
+	} else if (strcmp(a, "--keep-flags") == 0) {
+		char bad[64];
+		o->keep_flags = 0;
+		if (strcmp(v, "-") && flags_parse_object(v, &o->keep_flags, bad, sizeof bad))
+			return usage_error(cmd, "--keep-flags: '%s' is not an RF_ object flag", bad);
+		o->keep = v;
+	} else if (strcmp(a, "--threads") == 0) {
+		long long n = parse_count(v, 64);
+		if (n < 1)
+			return usage_error(cmd, "--threads takes a number from 1 to 64");
+		o->threads = (int)n;
+	} else if ((o->policy = dom_policy_parse(v)) < 0) {
+		return usage_error(cmd, "--policy is gc, refs, refs+weak or refs+weak+soft, not '%s'", v);
+	}
+	return 1;
+}
+
+int analysis_run(const char *path, const analysis_options *o, analysis *a)
+{
+	double t0 = now_seconds();
+	if (load_or_die(path, &a->h))
+		return 1;
+	a->load_s = now_seconds() - t0;
+	a->opt = (gc_options){a->h.mode, 0, o->threads, 0};
+	if (o->mode)
+		a->opt.mode = strcmp(o->mode, "editor") == 0 ? MODE_EDITOR : MODE_GAME;
+	a->opt.keep_flags = o->keep ? o->keep_flags : gc_default_keep_flags(a->opt.mode);
+	int rc = 1;
+	if (gc_run(&a->h, &a->opt, &a->r)) {
+		die("out of memory running the GC");
+		goto out_heap;
+	}
+	if (findings_collect(&a->h, &a->r, &a->f)) {
+		die("out of memory collecting findings");
+		goto out_gc;
+	}
+	if (dom_compute(&a->h, &a->r, o->policy, &a->dom)) {
+		die("out of memory computing dominators");
+		findings_free(&a->f);
+		goto out_gc;
+	}
+	return 0;
+out_gc:
+	gc_result_free(&a->r);
+out_heap:
+	heap_free(&a->h);
+	return rc;
+}
+
+void analysis_free(analysis *a)
+{
+	findings_free(&a->f);
+	dom_free(&a->dom);
+	gc_result_free(&a->r);
+	heap_free(&a->h);
+}
