@@ -51,7 +51,7 @@ static char *rows(sqlite3 *db, const char *sql, int ordered)
 	if (rc != SQLITE_DONE)
 		printf("    %s: %s\n", sql, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
-	if (!ordered)
+	if (!ordered && n)
 		qsort(line, n, sizeof *line, cmp_line);
 	char *out = malloc(total), *p = out;
 	*p = '\0';
