@@ -17,10 +17,10 @@ const char *const heap_vtab_tables[HV_COUNT + 1] = {"object_table", "ref_table",
 
 /* The columns served below, in schema.h's order: a table whose schema
  * text declares others is refused when connected. */
+#define OBJECT_COLUMNS "idx,serial,class,outer,name,class_name,size,flags,cluster,garbage,reachable,root_kind," \
+	"distance,parent,parent_property,path_hash,idom,retained"
 static const char *const served_columns[HV_COUNT] = {
-	"idx,serial,class,outer,name,class_name,size,flags,cluster,garbage,reachable,root_kind,distance,parent,"
-	"parent_property,path_hash,idom,retained",
-	"src,pos,dst,kind,prop", "id,text", "root,idx", "root,idx", "idx,size,pending_finish_destroy,game_thread"};
+	OBJECT_COLUMNS, "src,pos,dst,kind,prop", "id,text", "root,idx", "root,idx", "idx,size,pending_finish_destroy,game_thread"};
 
 enum { OC_IDX, OC_SERIAL, OC_CLASS, OC_OUTER, OC_NAME, OC_CLASS_NAME, OC_SIZE, OC_FLAGS, OC_CLUSTER, OC_GARBAGE,
        OC_REACHABLE, OC_ROOT_KIND, OC_DISTANCE, OC_PARENT, OC_PARENT_PROPERTY, OC_PATH_HASH, OC_IDOM, OC_RETAINED };
