@@ -2,6 +2,8 @@
  * (see analysis.h). */
 #include "analysis.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -57,6 +59,7 @@ int analysis_run(const char *path, const analysis_options *o, analysis *a)
 		die("out of memory running the GC");
 		goto out_heap;
 	}
+	double t1 = now_seconds();
 	if (findings_collect(&a->h, &a->r, &a->f)) {
 		die("out of memory collecting findings");
 		goto out_gc;
@@ -66,6 +69,9 @@ int analysis_run(const char *path, const analysis_options *o, analysis *a)
 		findings_free(&a->f);
 		goto out_gc;
 	}
+	if (getenv("UGC_TRACE"))
+		fprintf(stderr, "trace: load %.3f s, GC %.3f s, findings %.3f s, dominators %.3f s\n", a->load_s,
+			t1 - t0 - a->load_s, a->dom.seconds > 0 ? now_seconds() - t1 - a->dom.seconds : 0, a->dom.seconds);
 	return 0;
 out_gc:
 	gc_result_free(&a->r);

@@ -262,10 +262,12 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 		die("out of memory");
 		return NULL;
 	}
+	double t0 = now_seconds();
 	if (analysis_run(path, ao, &m->an)) {
 		free(m);
 		return NULL;
 	}
+	double t1 = now_seconds();
 	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom};
 	char err[1024];
 	if (snapshot_db_open(&db, &m->src, &m->an.h, &m->an.r, &m->an.f, &m->info, err, sizeof err)) {
@@ -274,6 +276,9 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 		free(m);
 		return NULL;
 	}
+	if (getenv("UGC_TRACE"))
+		fprintf(stderr, "trace: loaded in %.3f s, analysed in %.3f s, tables ready in %.3f s\n", m->an.load_s,
+			t1 - t0 - m->an.load_s, now_seconds() - t1);
 	*mem = m;
 	return db;
 }

@@ -12,15 +12,18 @@
 #include "schema.h"
 #include "schema_text.h"
 
-const char *const heap_vtab_tables[HV_COUNT + 1] = {"object_table", "ref_table", "strings", "cluster_members",
-						    "cluster_mutable", "purge", NULL};
+const char *const heap_vtab_tables[] = {"object_table", "ref_table", "strings", "cluster_members",
+						    "cluster_mutable", "purge", "retained_by_package", NULL};
+_Static_assert(sizeof heap_vtab_tables / sizeof *heap_vtab_tables == HV_COUNT + 1, "one name a table");
 
 /* The columns served below, in schema.h's order: a table whose schema
  * text declares others is refused when connected. */
 #define OBJECT_COLUMNS "idx,serial,class,outer,name,class_name,size,flags,cluster,garbage,reachable,root_kind," \
 	"distance,parent,parent_property,path_hash,idom,retained"
-static const char *const served_columns[HV_COUNT] = {
-	OBJECT_COLUMNS, "src,pos,dst,kind,prop", "id,text", "root,idx", "root,idx", "idx,size,pending_finish_destroy,game_thread"};
+static const char *const served_columns[] = {
+	OBJECT_COLUMNS, "src,pos,dst,kind,prop", "id,text", "root,idx", "root,idx", "idx,size,pending_finish_destroy,game_thread",
+	"package,name,objects,shallow,retained"};
+_Static_assert(sizeof served_columns / sizeof *served_columns == HV_COUNT, "one column list a table");
 
 enum { OC_IDX, OC_SERIAL, OC_CLASS, OC_OUTER, OC_NAME, OC_CLASS_NAME, OC_SIZE, OC_FLAGS, OC_CLUSTER, OC_GARBAGE,
        OC_REACHABLE, OC_ROOT_KIND, OC_DISTANCE, OC_PARENT, OC_PARENT_PROPERTY, OC_PATH_HASH, OC_IDOM, OC_RETAINED };
@@ -125,6 +128,7 @@ static double full_rows(const hv_table *t)
 	case HV_REFS: return h->nrefs;
 	case HV_STRINGS: return h->strings.count;
 	case HV_PURGE: return t->src->r->npurged;
+	case HV_PACKAGES: return t->src->dom ? t->src->dom->npackages : 0;
 	default: return h->ncluster_items;
 	}
 }
@@ -215,7 +219,7 @@ static int x_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 		info->idxNum = PLAN(mode, col);
 		info->estimatedRows = (sqlite3_int64)ceil(rows);
 		/* CSR lookups are O(1); path hashes and the purge are binary searches */
-		int search = (t->kind == HV_OBJECTS && col == OC_PATH_HASH) || t->kind == HV_PURGE;
+		int search = (t->kind == HV_OBJECTS && col == OC_PATH_HASH) || t->kind == HV_PURGE || t->kind == HV_PACKAGES;
 		info->estimatedCost = rows + (search ? log2(n + 2) : 1);
 		if (rows == 1 && !(t->kind == HV_OBJECTS && col == OC_PATH_HASH))
 			info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
@@ -300,16 +304,24 @@ static void run(hv_cursor *c, uint64_t k, uint64_t end, const uint32_t *list)
 	c->list = list;
 }
 
-static void scan_all(hv_cursor *c)
+static int scan_all(hv_cursor *c)
 {
 	const heap *h = c->src->h;
 	switch (c->kind) {
 	case HV_OBJECTS: run(c, 0, h->slots, NULL); break;
 	case HV_STRINGS: run(c, 1, h->strings.count > 1 ? h->strings.count : 1, NULL); break;
 	case HV_PURGE: run(c, 0, c->src->r->npurged, (const uint32_t *)c->src->r->purged); break;
+	case HV_PACKAGES: {
+		const uint32_t *by = hv_by_package((vtab_source *)c->src);
+		if (!by)
+			return SQLITE_NOMEM;
+		run(c, 0, c->src->dom ? c->src->dom->npackages : 0, by);
+		break;
+	}
 	case HV_REFS: c->gend = h->slots; break;
 	default: c->gend = h->nclusters;
 	}
+	return SQLITE_OK;
 }
 
 /* V as an integer key: 1 and *KEY; 0 when it is NULL (equal to nothing);
@@ -388,6 +400,15 @@ static int lookup(hv_cursor *c, int col, int64_t key, int64_t pos, int mode)
 		if (key >= 1 && key < h->strings.count)
 			run(c, (uint64_t)key, (uint64_t)key + 1, NULL);
 		return SQLITE_OK;
+	case HV_PACKAGES: {
+		const uint32_t *by = hv_by_package(s);
+		if (!by)
+			return SQLITE_NOMEM;
+		uint32_t at = hv_find_package(s, (obj_t)(in ? key : -1));
+		if (at != UINT32_MAX)
+			run(c, at, at + 1, by);
+		return SQLITE_OK;
+	}
 	case HV_PURGE: {
 		const gc_result *r = s->r;
 		uint32_t lo = 0, hi = r->npurged;
@@ -441,7 +462,7 @@ static int x_filter(sqlite3_vtab_cursor *cur, int plan, const char *idxstr, int 
 	} else if (got == 1) {
 		rc = lookup(c, col, key, pos, mode);
 	} else if (got < 0) {
-		scan_all(c);
+		rc = scan_all(c);
 	} /* else a NULL key: no rows */
 	settle(c);
 	return rc;
@@ -555,6 +576,17 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		else
 			sqlite3_result_text(ctx, heap_str(h, at), (int)strtab_len(&h->strings, at), SQLITE_STATIC);
 		return SQLITE_OK;
+	case HV_PACKAGES: {
+		const dom_group *g = &c->src->dom->packages[at];
+		if (col == 1) {
+			heap_name(h, g->key, c->name, sizeof c->name);
+			result_text(ctx, c->name);
+		} else {
+			sqlite3_result_int64(ctx, col == 0 ? g->key : col == 2 ? g->count : col == 3 ? (sqlite3_int64)g->shallow
+											      : (sqlite3_int64)g->retained);
+		}
+		return SQLITE_OK;
+	}
 	case HV_PURGE:
 		if (col == 0)
 			sqlite3_result_int64(ctx, at);

@@ -1,7 +1,8 @@
 /* heap_vtab.h — virtual tables that present a heap and its GC result to
  * SQLite with the columns of schema.h's tables (each declares its table's
  * CREATE TABLE statement from schema.h, never a copy):
- *   object_table, ref_table, strings, cluster_members, cluster_mutable, purge
+ *   object_table, ref_table, strings, cluster_members, cluster_mutable, purge,
+ *   retained_by_package
  * Two uses:
  *   - the store bulk-copies the two big tables with one INSERT ... SELECT
  *     each from the eponymous tables ugc_heap_objects and ugc_heap_refs
@@ -11,7 +12,7 @@
  *     serve equality lookups the way the database's keys and indexes do
  *     (objects by idx, path_hash, class, outer, idom; references by src,
  *     (src, pos) and dst; strings by id; cluster lists by root, members by
- *     idx; purge by idx) and ORDER BY retained, building what a lookup needs
+ *     idx; purge by idx; packages by package) and ORDER BY retained, building what a lookup needs
  *     (reverse rows, children, sorted orders) on first use.
  * A plan's index string names the lookup (EXPLAIN QUERY PLAN shows
  * "VIRTUAL TABLE INDEX n:dst=", "...:order by retained desc").
@@ -39,7 +40,7 @@ typedef struct vtab_source {
 } vtab_source;
 
 /* The tables a heap serves, by their schema.h names (then NULL). */
-enum { HV_OBJECTS, HV_REFS, HV_STRINGS, HV_MEMBERS, HV_MUTABLE, HV_PURGE, HV_COUNT };
+enum { HV_OBJECTS, HV_REFS, HV_STRINGS, HV_MEMBERS, HV_MUTABLE, HV_PURGE, HV_PACKAGES, HV_COUNT };
 extern const char *const heap_vtab_tables[HV_COUNT + 1];
 
 /* Register the modules on DB for SRC (which must outlive DB). */

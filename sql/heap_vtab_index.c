@@ -10,7 +10,7 @@
 struct hv_built {
 	hv_csr by_key[HK_COUNT];
 	double spread[HK_COUNT];   /* 0: not counted yet */
-	uint32_t *by_hash, *by_retained;
+	uint32_t *by_hash, *by_retained, *by_package;
 	uint64_t *path_hash;       /* when the source came without */
 };
 
@@ -156,6 +156,44 @@ const uint32_t *hv_by_retained(vtab_source *s)
 	return b->by_retained;
 }
 
+static int cmp_package(const void *a, const void *b, void *dom)
+{
+	const dom_group *g = ((const dom_result *)dom)->packages;
+	obj_t x = g[*(const uint32_t *)a].key, y = g[*(const uint32_t *)b].key;
+	return (x > y) - (x < y);
+}
+
+const uint32_t *hv_by_package(vtab_source *s)
+{
+	struct hv_built *b = built(s);
+	if (!b)
+		return NULL;
+	if (!b->by_package) {
+		uint32_t n = s->dom ? s->dom->npackages : 0;
+		if (!(b->by_package = malloc((size_t)n * sizeof *b->by_package + 1)))
+			return NULL;
+		for (uint32_t k = 0; k < n; k++)
+			b->by_package[k] = k;
+		if (n)
+			qsort_r(b->by_package, n, sizeof *b->by_package, cmp_package, (void *)s->dom);
+	}
+	return b->by_package;
+}
+
+uint32_t hv_find_package(const vtab_source *s, obj_t p)
+{
+	const uint32_t *by = s->built ? s->built->by_package : NULL;
+	uint32_t lo = 0, hi = s->dom && by ? s->dom->npackages : 0;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->dom->packages[by[mid]].key < p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < (s->dom && by ? s->dom->npackages : 0) && s->dom->packages[by[lo]].key == p ? lo : UINT32_MAX;
+}
+
 const uint64_t *hv_path_hashes(vtab_source *s)
 {
 	struct hv_built *b;
@@ -179,6 +217,7 @@ void hv_built_free(vtab_source *s)
 	}
 	free(b->by_hash);
 	free(b->by_retained);
+	free(b->by_package);
 	free(b->path_hash);
 	free(b);
 	s->built = NULL;

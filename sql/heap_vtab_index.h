@@ -1,6 +1,7 @@
 /* heap_vtab_index.h — what the heap's virtual tables (heap_vtab.c) build on
  * first use to serve lookups: objects grouped by class and by immediate
- * dominator, objects sorted by path hash and by retained size, the path
+ * dominator, objects sorted by path hash and by retained size, packages'
+ * rows by package, the path
  * hashes themselves, and how many rows a lookup finds on average.  All of
  * it lives in the source's hv_built until the connection closes. */
 #ifndef UGC_HEAP_VTAB_INDEX_H
@@ -28,6 +29,11 @@ const uint32_t *hv_by_hash(vtab_source *s, uint64_t hash, uint64_t *lo, uint64_t
 const uint32_t *hv_by_retained(vtab_source *s);
 /* Every slot's path hash (path_hash.h); NULL when out of memory. */
 const uint64_t *hv_path_hashes(vtab_source *s);
+/* The rows of retained_by_package (positions in dom.packages) by package
+ * index; NULL when out of memory.  hv_find_package: the position of
+ * package P's row, UINT32_MAX when none (after hv_by_package). */
+const uint32_t *hv_by_package(vtab_source *s);
+uint32_t hv_find_package(const vtab_source *s, obj_t p);
 void hv_built_free(vtab_source *s);
 
 #endif

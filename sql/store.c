@@ -395,7 +395,7 @@ int store_fill(sqlite3 *db, const heap *h, const gc_result *r, const findings *f
 	       const char *const *skip, char *err, size_t errsize)
 {
 	writer w = {db, h, r, f, info, err, errsize};
-	return fill(&w, skip, 0);
+	return fill(&w, skip, getenv("UGC_TRACE") != NULL);
 }
 
 int store_write(const char *path, int force, const heap *h, const gc_result *r, const findings *f,

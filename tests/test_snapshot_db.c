@@ -93,6 +93,7 @@ static int same_rows(sqlite3 *a, sqlite3 *b, const char *sql, int ordered)
 	" (SELECT group_concat(m.root) FROM cluster_members m WHERE m.idx = o.idx)," \
 	" (SELECT group_concat(m.idx) FROM cluster_mutable m WHERE m.root = o.idx)," \
 	" (SELECT count(*) FROM purge p WHERE p.idx = o.idx)," \
+	" (SELECT retained FROM retained_by_package p WHERE p.package = o.idx)," \
 	" (SELECT text FROM strings s WHERE s.id = o.idx)" \
 	" FROM object_table o"
 
@@ -120,6 +121,7 @@ static const char *const plans[][2] = {
 	{"SELECT idx FROM objects WHERE idom = 10", "idom="},
 	{"SELECT idx, path FROM objects ORDER BY retained DESC LIMIT 3", "order by retained desc"},
 	{"SELECT * FROM cluster_members WHERE idx = 12", "idx="},
+	{"SELECT * FROM retained_by_package WHERE package = 10", "package="},
 	{"SELECT r.src, o.path FROM refs r JOIN objects o ON o.idx = r.src WHERE r.dst = 12", "idx="},
 };
 
@@ -201,6 +203,7 @@ static void compare(int n, int policy)
 		CHECK(same_rows(mem, db, "SELECT idx, retained FROM objects ORDER BY retained DESC", 1));
 		CHECK(same_rows(mem, db, "SELECT idx, retained FROM objects ORDER BY retained", 1));
 		CHECK(same_rows(mem, db, "SELECT src, pos FROM ref_table ORDER BY src, pos", 1));
+		CHECK(same_rows(mem, db, "SELECT * FROM retained_by_package ORDER BY package", 1));
 		for (size_t k = 0; k < sizeof plans / sizeof *plans; k++)
 			CHECK(plan_uses(mem, plans[k][0], plans[k][1]));
 	}
