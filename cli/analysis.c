@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 
 void analysis_options_init(analysis_options *o)
 {
@@ -55,6 +56,7 @@ int analysis_run(const char *path, const analysis_options *o, analysis *a)
 		a->opt.mode = strcmp(o->mode, "editor") == 0 ? MODE_EDITOR : MODE_GAME;
 	a->opt.keep_flags = o->keep ? o->keep_flags : gc_default_keep_flags(a->opt.mode);
 	int rc = 1;
+	progress_phase("gc");
 	if (gc_run(&a->h, &a->opt, &a->r)) {
 		die("out of memory running the GC");
 		goto out_heap;
@@ -64,11 +66,13 @@ int analysis_run(const char *path, const analysis_options *o, analysis *a)
 		die("out of memory collecting findings");
 		goto out_gc;
 	}
+	progress_phase("retention");
 	if (dom_compute(&a->h, &a->r, o->policy, &a->dom)) {
 		die("out of memory computing dominators");
 		findings_free(&a->f);
 		goto out_gc;
 	}
+	progress_phase(NULL);
 	if (getenv("UGC_TRACE"))
 		fprintf(stderr, "trace: load %.3f s, GC %.3f s, findings %.3f s, dominators %.3f s\n", a->load_s,
 			t1 - t0 - a->load_s, a->dom.seconds > 0 ? now_seconds() - t1 - a->dom.seconds : 0, a->dom.seconds);

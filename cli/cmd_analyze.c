@@ -10,6 +10,7 @@
 #include "after.h"
 #include "analysis.h"
 #include "cli.h"
+#include "progress.h"
 #include "dominators.h"
 #include "findings.h"
 #include "gc.h"
@@ -113,16 +114,10 @@ static void print_retention(const heap *h, const dom_result *d)
 	printf("\n");
 }
 
-static int exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 int cmd_analyze(int argc, char **argv)
 {
 	const char *snap = NULL, *db = NULL, *after = NULL;
-	int force = 0, quiet = 0;
+	int force = 0, quiet = cli_quiet;
 	analysis_options ao;
 	analysis_options_init(&ao);
 	for (int i = 1; i < argc; i++) {
@@ -138,8 +133,10 @@ int cmd_analyze(int argc, char **argv)
 			after = argv[++i];
 		else if (strcmp(a, "--force") == 0)
 			force = 1;
-		else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
+		else if (strcmp(a, "-q") == 0) { /* --quiet is global (main.c) */
 			quiet = 1;
+			progress_setup(PROGRESS_OFF);
+		}
 		else if (a[0] == '-' && a[1])
 			return usage_error("analyze", "unknown option '%s' or missing value", a);
 		else if (!snap)
@@ -154,10 +151,9 @@ int cmd_analyze(int argc, char **argv)
 	char *dbpath = db ? strdup(db) : default_db(snap);
 	if (!dbpath)
 		return die("out of memory");
-	if (!force && (exists(dbpath) || (after && exists(after)))) {
-		int rc = die("%s: already exists (use --force to overwrite)", exists(dbpath) ? dbpath : after);
+	if (check_output(dbpath, force) || (after && check_output(after, force))) {
 		free(dbpath);
-		return rc;
+		return 1; /* before minutes of work, not after */
 	}
 	analysis an;
 	if (analysis_run(snap, &ao, &an)) {
@@ -179,6 +175,7 @@ int cmd_analyze(int argc, char **argv)
 	if (after) {
 		heap post;
 		obj_t stale;
+		progress_begin_file("write", after);
 		int built = gc_after_heap(h, &an.r, &post, &stale);
 		if (built == AFTER_STALE) {
 			char *name = heap_full_name(h, stale);
@@ -199,6 +196,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	double t1 = now_seconds();
 	store_info info = {snap, &an.opt, (double)time(NULL), &an.dom};
+	progress_begin_file("write", dbpath);
 	if (store_prepare(&outs[nouts], dbpath, force, h, &an.r, &an.f, &info, err, sizeof err)) {
 		die("%s", err);
 		while (nouts > 0)
@@ -206,10 +204,12 @@ int cmd_analyze(int argc, char **argv)
 		goto out;
 	}
 	nouts++;
+	progress_phase("sync");
 	if (outfile_commit_all(outs, nouts, err, sizeof err)) {
 		die("%s", err);
 		goto out;
 	}
+	progress_phase(NULL);
 	if (!quiet)
 		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after ? " and " : "",
 		       after ? after : "");
