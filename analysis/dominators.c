@@ -505,9 +505,9 @@ static int aggregates(const heap *h, const work *w, dom_result *d)
 			pg->count++;
 			pg->shallow += h->size[x];
 			if (ccount[cmap[h->cls[x]]]++ == 0)
-				kg->retained += w->ret[c];
+				kg->retained += d->retained[x];
 			if (pcount[pmap[d->package[x]]]++ == 0)
-				pg->retained += w->ret[c];
+				pg->retained += d->retained[x];
 			stack[sp] = c;
 			spos[sp++] = cstart[c];
 			continue;
@@ -530,7 +530,7 @@ static int aggregates(const heap *h, const work *w, dom_result *d)
 			continue;
 		if (grow_array((void **)&pairs, &cap, np, sizeof *pairs))
 			goto out;
-		pairs[np++] = (dom_pair){from, to, 1, w->ret[v]};
+		pairs[np++] = (dom_pair){from, to, 1, d->retained[w->vertex[v]]};
 	}
 	if (np > 1)
 		qsort(pairs, np, sizeof *pairs, cmp_pair_key);
@@ -572,11 +572,8 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 	size_t s = h->slots ? h->slots : 1;
 	for (uint32_t c = 0; g.member_kept && c < h->nclusters; c++)
 		g.member_kept[c] = r->cluster_live[c] && kept_by_member(h, c);
-	d->idom = malloc(s * sizeof *d->idom);
-	d->retained = calloc(s, sizeof *d->retained);
-	d->package = malloc(s * sizeof *d->package);
 	int rc = -1;
-	if (!g.member_kept || !d->idom || !d->retained || !d->package || packages(h, d->package) || top_successors(&g))
+	if (!g.member_kept || top_successors(&g))
 		goto out;
 	uint32_t *rstart = NULL, *rows = NULL;
 	int bad = walk(&g, &w, &rstart, &rows) || predecessors(&w, rstart, rows);
@@ -584,11 +581,16 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 	free(rows);
 	if (bad || semi_nca(&w))
 		goto out;
+	/* from here on, each array is allocated once those before it are gone:
+	 * the peak is the walk's */
 	free(w.pred);
 	free(w.pstart);
-	w.pred = w.pstart = NULL;
+	free(w.parent);
+	w.pred = w.pstart = w.parent = NULL;
 	w.ret = malloc((size_t)w.n * sizeof *w.ret);
-	if (!w.ret)
+	d->idom = malloc(s * sizeof *d->idom);
+	d->retained = calloc(s, sizeof *d->retained);
+	if (!w.ret || !d->idom || !d->retained)
 		goto out;
 	w.ret[0] = 0;
 	for (uint32_t v = 1; v < w.n; v++)
@@ -604,6 +606,11 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 		d->reached_bytes += h->size[x];
 	}
 	d->reached = w.n - 1;
+	free(w.ret);
+	w.ret = NULL;
+	d->package = malloc(s * sizeof *d->package);
+	if (!d->package || packages(h, d->package))
+		goto out;
 	if (aggregates(h, &w, d))
 		goto out;
 	rc = 0;
