@@ -11,6 +11,7 @@
  * is iterative: heaps can hold chains millions long. */
 #include "dominators.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -454,71 +455,99 @@ static dom_group *groups_for(const work *w, const obj_t *key, int32_t *map, uint
 	return g ? g : calloc(1, sizeof *g);
 }
 
-/* Class and package aggregates: a walk down the dominator tree counting,
- * per class and per package, the instances on the path from ⊤; an object
- * adds its retained size only when none of its dominators is one of its
- * own class (package): so no byte is counted twice. */
+/* One aggregate: the dominator tree (children rows CSTART, CHILD by preorder
+ * number) walked for one KEY (per slot: class or package), counting per
+ * group the instances on the path from ⊤; an object adds its retained size
+ * only when none of its dominators is of its own group: so no byte is
+ * counted twice. */
+typedef struct group_job {
+	const heap *h;
+	const work *w;
+	const dom_result *d;
+	const uint32_t *cstart, *child;
+	const obj_t *key;
+	const int32_t *map; /* key -> group */
+	dom_group *g;
+	uint32_t ngroups;
+	int rc;
+} group_job;
+
+static void *group_walk(void *arg)
+{
+	group_job *j = arg;
+	const work *w = j->w;
+	const uint32_t *cstart = j->cstart;
+	uint32_t *count = calloc((size_t)j->ngroups + 1, sizeof *count);
+	uint32_t *stack = malloc((size_t)w->n * sizeof *stack), *spos = malloc((size_t)w->n * sizeof *spos);
+	j->rc = -1;
+	if (count && stack && spos) {
+		uint32_t sp = 0;
+		stack[sp] = 0;
+		spos[sp++] = cstart[0];
+		while (sp) {
+			uint32_t v = stack[sp - 1];
+			if (spos[sp - 1] < cstart[v + 1]) {
+				uint32_t c = j->child[spos[sp - 1]++];
+				obj_t x = (obj_t)w->vertex[c];
+				int32_t k = j->map[j->key[x]];
+				j->g[k].count++;
+				j->g[k].shallow += j->h->size[x];
+				if (count[k]++ == 0)
+					j->g[k].retained += j->d->retained[x];
+				stack[sp] = c;
+				spos[sp++] = cstart[c];
+				continue;
+			}
+			if (v != 0)
+				count[j->map[j->key[w->vertex[v]]]]--;
+			sp--;
+		}
+		j->rc = 0;
+	}
+	free(count);
+	free(stack);
+	free(spos);
+	return NULL;
+}
+
+/* Class and package aggregates (two group walks, on two threads), and the
+ * cross-package pairs. */
 static int aggregates(const heap *h, const work *w, dom_result *d)
 {
 	uint32_t n = w->n;
 	int rc = -1;
 	int32_t *cmap = malloc((size_t)h->slots * sizeof *cmap + 1), *pmap = malloc((size_t)h->slots * sizeof *pmap + 1);
 	uint32_t *cstart = calloc((size_t)n + 1, sizeof *cstart), *child = malloc((size_t)n * sizeof *child + 1);
-	uint32_t *ccount = NULL, *pcount = NULL, *stack = NULL, *spos = NULL;
+	uint32_t *fill = malloc((size_t)n * sizeof *fill + 1);
 	dom_pair *pairs = NULL;
-	if (!cmap || !pmap || !cstart || !child)
+	if (!cmap || !pmap || !cstart || !child || !fill)
 		goto out;
 	memset(cmap, 0xff, (size_t)h->slots * sizeof *cmap);
 	memset(pmap, 0xff, (size_t)h->slots * sizeof *pmap);
 	if (!(d->classes = groups_for(w, h->cls, cmap, &d->nclasses)) ||
 	    !(d->packages = groups_for(w, d->package, pmap, &d->npackages)))
 		goto out;
-	ccount = calloc((size_t)d->nclasses + 1, sizeof *ccount);
-	pcount = calloc((size_t)d->npackages + 1, sizeof *pcount);
-	stack = malloc((size_t)n * sizeof *stack);
-	spos = malloc((size_t)n * sizeof *spos);
-	if (!ccount || !pcount || !stack || !spos)
-		goto out;
 	/* the dominator tree's children rows */
 	for (uint32_t v = 1; v < n; v++)
 		cstart[w->idom[v] + 1]++;
 	for (uint32_t v = 0; v < n; v++)
 		cstart[v + 1] += cstart[v];
-	{
-		uint32_t *fill = spos; /* borrowed before the walk */
-		for (uint32_t v = 0; v < n; v++)
-			fill[v] = cstart[v];
-		for (uint32_t v = 1; v < n; v++)
-			child[fill[w->idom[v]]++] = v;
-	}
-	uint32_t sp = 0;
-	stack[sp] = 0;
-	spos[sp++] = cstart[0];
-	while (sp) {
-		uint32_t v = stack[sp - 1];
-		if (spos[sp - 1] < cstart[v + 1]) {
-			uint32_t c = child[spos[sp - 1]++];
-			obj_t x = (obj_t)w->vertex[c];
-			dom_group *kg = &d->classes[cmap[h->cls[x]]], *pg = &d->packages[pmap[d->package[x]]];
-			kg->count++;
-			kg->shallow += h->size[x];
-			pg->count++;
-			pg->shallow += h->size[x];
-			if (ccount[cmap[h->cls[x]]]++ == 0)
-				kg->retained += d->retained[x];
-			if (pcount[pmap[d->package[x]]]++ == 0)
-				pg->retained += d->retained[x];
-			stack[sp] = c;
-			spos[sp++] = cstart[c];
-			continue;
-		}
-		if (v != 0) {
-			obj_t x = (obj_t)w->vertex[v];
-			ccount[cmap[h->cls[x]]]--;
-			pcount[pmap[d->package[x]]]--;
-		}
-		sp--;
-	}
+	memcpy(fill, cstart, (size_t)n * sizeof *fill);
+	for (uint32_t v = 1; v < n; v++)
+		child[fill[w->idom[v]]++] = v;
+	free(fill);
+	fill = NULL;
+	group_job jobs[2] = {{h, w, d, cstart, child, h->cls, cmap, d->classes, d->nclasses, -1},
+			     {h, w, d, cstart, child, d->package, pmap, d->packages, d->npackages, -1}};
+	pthread_t th;
+	int spawned = pthread_create(&th, NULL, group_walk, &jobs[0]) == 0;
+	group_walk(&jobs[1]);
+	if (spawned)
+		pthread_join(th, NULL);
+	else
+		group_walk(&jobs[0]);
+	if (jobs[0].rc || jobs[1].rc)
+		goto out;
 	/* cross-package retention */
 	size_t cap = 0;
 	uint32_t np = 0;
@@ -556,7 +585,7 @@ static int aggregates(const heap *h, const work *w, dom_result *d)
 		qsort(d->packages, d->npackages, sizeof *d->packages, cmp_group);
 	rc = 0;
 out:
-	free(cmap); free(pmap); free(cstart); free(child); free(ccount); free(pcount); free(stack); free(spos);
+	free(cmap); free(pmap); free(cstart); free(child); free(fill);
 	free(pairs);
 	return rc;
 }
