@@ -275,7 +275,8 @@ static int walk(const graph *g, work *w, uint32_t **rstart, uint32_t **rows)
 	memset(pre, 0xff, (size_t)nodes * sizeof *pre);
 	uint32_t *rs = *rstart, *r = *rows;
 	uint64_t used = g->top_succ.n;
-	memcpy(r, g->top_succ.v, g->top_succ.n * sizeof *r);
+	if (used) /* ⊤ may have no successors at all */
+		memcpy(r, g->top_succ.v, used * sizeof *r);
 	uint32_t n = 1, sp = 0;
 	pre[g->top] = 0;
 	w->vertex[0] = g->top;
