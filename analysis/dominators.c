@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "vec.h"
 
 const char *const dom_policy_names[POLICY_COUNT] = {"gc", "refs", "refs+weak", "refs+weak+soft"};
@@ -609,8 +610,9 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 	int bad = walk(&g, &w, &rstart, &rows) || predecessors(&w, rstart, rows);
 	free(rstart);
 	free(rows);
-	if (bad || semi_nca(&w))
+	if (bad || (progress_at(1, 3), semi_nca(&w)))
 		goto out;
+	progress_at(2, 3); /* the steps, for the progress line */
 	/* from here on, each array is allocated once those before it are gone:
 	 * the peak is the walk's */
 	free(w.pred);
