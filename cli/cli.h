@@ -7,15 +7,11 @@
 #include <stdio.h>
 
 #include "heap.h"
+#include "options.h"
 #include "query.h"
 
-typedef struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
-	const char *usage; /* full --help text */
-} command;
-
+/* Each command's run function and its description (options.h): both in
+ * its own cli/cmd_NAME.c. */
 int cmd_convert(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
@@ -31,18 +27,26 @@ int cmd_whatif(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_dominators(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
+extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
+	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_info,
+	command_convert, command_gen;
 
-extern const command commands[];
+/* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
+extern const command *const commands[];
 const command *find_command(const char *name);
 
 /* Print "ugc-analyze NAME: message" to stderr; returns 1 (or 2 for usage). */
 int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Does ARG ask for help? Prints the command's usage when it does. */
-int wants_help(const char *cmd, int argc, char **argv);
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
-int parse_format(const char *s, int allow_csv, enum out_format *out);
+
+/* Options several commands share (options.h), into an int or a const char *
+ * field F of T: --format text|json|csv, --policy P (-1 when not given is the
+ * caller's default), and the --name/--class selectors of select_objects(). */
+#define OPT_FORMAT(T, f, help) OPT_CHOICE(0, "format", T, f, format_choices, 3, "F", help)
+#define OPT_POLICY(T, f, help) OPT_CHOICE(0, "policy", T, f, dom_policy_names, POLICY_COUNT, "P", help)
+#define OPT_NAME_GLOB(T, f) OPT_STRING(0, "name", T, f, "GLOB", "every object whose name matches GLOB (shell wildcards)")
+#define OPT_CLASS_NAME(T, f) OPT_STRING(0, "class", T, f, "NAME", "every object of class NAME (with --name: both)")
 /* CSV string output (json_str is in query.h). */
 void csv_str(FILE *fp, const char *s);
 /* The display form of a name from a snapshot or database (escape.h), for
@@ -50,6 +54,22 @@ void csv_str(FILE *fp, const char *s);
 const char *disp(const char *s);
 /* Parse a non-negative integer option value; -1 when bad. */
 long long parse_count(const char *s, long long max);
+
+/* Global options, accepted before or after the command name by every
+ * command (main.c takes them out of argv): --quiet sets CLI_QUIET (no
+ * progress; analyze prints nothing on success either), --progress forces
+ * the progress line. */
+extern int cli_quiet;
+/* The progress line (progress.c): AUTO draws it when stderr is a terminal. */
+enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
+void progress_setup(int mode);
+/* Begin the phase "WHAT FILE", FILE without its directories. */
+void progress_begin_file(const char *what, const char *path);
+
+/* Before the work: can the output PATH be written (fileio.h, outfile_check)?
+ * Says on stderr which leftovers of killed runs it removed.  0, or 1 after
+ * printing the error. */
+int check_output(const char *path, int force);
 
 /* Load a snapshot, printing the error; 0 on success. */
 int load_or_die(const char *path, heap *h);

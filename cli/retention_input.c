@@ -6,16 +6,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "retention_db.h"
 #include "view_db.h"
-
-int retention_parse_policy(const char *cmd, const char *s)
-{
-	int p = dom_policy_parse(s);
-	if (p < 0)
-		usage_error(cmd, "--policy is gc, refs, refs+weak or refs+weak+soft, not '%s'", s);
-	return p;
-}
 
 int retention_open(const char *path, int policy, retention_input *in)
 {
@@ -43,6 +36,7 @@ int retention_open(const char *path, int policy, retention_input *in)
 		free(in->r);
 		return 1;
 	}
+	progress_phase("retention");
 	if (dom_compute(in->h, in->r, policy < 0 ? POLICY_GC : policy, &in->d)) {
 		gc_result_free(in->r);
 		heap_free(in->h);
@@ -50,7 +44,11 @@ int retention_open(const char *path, int policy, retention_input *in)
 		free(in->r);
 		return die("out of memory computing dominators");
 	}
-	in->v = view_heap_open(in->h, in->r, err, sizeof err);
+	/* borrowed: the reverse rows, instance lists and findings the query
+	 * view could build are built only if a command asks for them (top
+	 * never does), so a large snapshot pays only for what is printed */
+	in->v = view_heap_borrow(in->h, in->r, err, sizeof err);
+	progress_phase(NULL);
 	if (!in->v) {
 		dom_free(&in->d);
 		gc_result_free(in->r);
@@ -70,15 +68,22 @@ int retention_other(retention_input *in, int policy, dom_result *out)
 	if (!in->h)
 		return die("%s: a database holds one policy (%s); give the snapshot to compare with %s", in->path,
 			   dom_policy_names[in->d.policy], dom_policy_names[policy]);
-	if (dom_compute(in->h, in->r, policy, out))
-		return die("out of memory computing dominators");
-	return 0;
+	progress_phase("retention");
+	int rc = dom_compute(in->h, in->r, policy, out);
+	progress_phase(NULL);
+	return rc ? die("out of memory computing dominators") : 0;
 }
 
 void retention_close(retention_input *in)
 {
 	dom_free(&in->d);
 	if (in->v)
-		close_input(in->v); /* frees the heap and the GC result of a snapshot */
+		close_input(in->v);
+	if (in->h) { /* the view only borrowed them */
+		gc_result_free(in->r);
+		heap_free(in->h);
+		free(in->h);
+		free(in->r);
+	}
 	memset(in, 0, sizeof *in);
 }

@@ -5,7 +5,10 @@
 
 #include "cli.h"
 #include "escape.h"
+#include "progress.h"
 #include "snapshot.h"
+
+int cli_quiet; /* --quiet (main.c sets it; here so the unit tests link the commands) */
 
 int die(const char *fmt, ...)
 {
@@ -21,48 +24,13 @@ int die(const char *fmt, ...)
 		vsnprintf(msg, (size_t)n + 1, fmt, ap);
 		va_end(ap);
 	}
+	progress_phase(NULL); /* the message starts a clean line */
 	fputs("ugc-analyze: ", stderr);
 	display_put(stderr, msg ? msg : small);
 	fputc('\n', stderr);
 	if (msg != small)
 		free(msg);
 	return 1;
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "ugc-analyze %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see 'ugc-analyze %s --help')\n", cmd);
-	return 2;
-}
-
-int wants_help(const char *cmd, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(find_command(cmd)->usage, stdout);
-			return 1;
-		}
-	return 0;
-}
-
-int parse_format(const char *s, int allow_csv, enum out_format *out)
-{
-	if (!s)
-		return -1;
-	if (strcmp(s, "text") == 0)
-		*out = FMT_TEXT;
-	else if (strcmp(s, "json") == 0)
-		*out = FMT_JSON;
-	else if (allow_csv && strcmp(s, "csv") == 0)
-		*out = FMT_CSV;
-	else
-		return -1;
-	return 0;
 }
 
 void csv_str(FILE *fp, const char *s)
@@ -104,7 +72,25 @@ long long parse_count(const char *s, long long max)
 int load_or_die(const char *path, heap *h)
 {
 	char err[SNAP_ERR_MAX];
+	progress_begin_file("load", path);
 	if (snapshot_load(path, h, err, sizeof err))
+		return die("%s", err);
+	return 0;
+}
+
+static void note_removed(void *ctx, const char *removed, long pid)
+{
+	(void)ctx;
+	progress_phase(NULL);
+	fputs("ugc-analyze: removed ", stderr);
+	display_put(stderr, removed);
+	fprintf(stderr, ", left by an interrupted run (process %ld is gone)\n", pid);
+}
+
+int check_output(const char *path, int force)
+{
+	char err[SNAP_ERR_MAX];
+	if (outfile_check(path, force, note_removed, NULL, err, sizeof err))
 		return die("%s", err);
 	return 0;
 }

@@ -33,7 +33,7 @@ static void set_text(row_value *v, const char *s)
 	v->n = strlen(s);
 }
 
-void object_value(const vtab_source *s, obj_t i, int col, row_value *v, row_buf *buf)
+void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *buf)
 {
 	const heap *h = s->h;
 	const gc_result *r = s->r;

@@ -14,12 +14,12 @@
 #include "row_value.h"
 
 /* The data a row is computed from; the heap and results must outlive it. */
-typedef struct vtab_source {
+typedef struct row_source {
 	const heap *h;
 	const gc_result *r;
 	const uint64_t *path_hash; /* per slot (path_hash.h) */
 	const dom_result *dom;     /* idom and retained; NULL: both NULL */
-} vtab_source;
+} row_source;
 
 /* Room for the texts formatted for one object row (a text value points
  * into the heap or into this buffer). */
@@ -30,12 +30,12 @@ typedef struct row_buf {
 /* object_table's columns in schema order: idx, serial, class, outer, name,
  * class_name, size, flags, cluster, garbage, reachable, root_kind, distance,
  * parent, parent_property, path_hash, idom, retained. */
-#define OBJECT_COLUMNS 18
+#define OBJECT_NCOLUMNS 18
 /* Column COL of object I (which exists) into *V; texts may go into BUF. */
-void object_value(const vtab_source *s, obj_t i, int col, row_value *v, row_buf *buf);
+void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *buf);
 
 /* ref_table's columns: src, pos, dst, kind, prop. */
-#define REF_COLUMNS 5
+#define REF_NCOLUMNS 5
 /* Column COL of the reference at position POS, whose source is SRC. */
 void ref_value(const heap *h, obj_t src, uint32_t pos, int col, row_value *v);
 

@@ -15,12 +15,16 @@
 #include "fileio.h"
 #include "heap_vtab.h"
 #include "path_hash.h"
+#include "progress.h"
 #include "schema.h"
 #include "store_pages.h"
 
 typedef struct writer {
 	sqlite3 *db;
 	const heap *h;
+	const gc_result *r;
+	const findings *f;
+	const store_info *info;
 	char *err;
 	size_t errsize;
 } writer;
@@ -89,9 +93,10 @@ static int put_meta(writer *w, sqlite3_stmt *st, const char *key, const char *te
 	return row(w, st);
 }
 
-static int store_snapshot(writer *w, const store_info *info)
+static int store_snapshot(writer *w)
 {
 	const heap *h = w->h;
+	const store_info *info = w->info;
 	sqlite3_stmt *st = prepare(w, "INSERT INTO snapshot VALUES(?,?)");
 	if (!st)
 		return -1;
@@ -113,35 +118,47 @@ static int store_snapshot(writer *w, const store_info *info)
 	return rc ? -1 : 0;
 }
 
-/* Retained bytes by class and by package, and between packages. */
-static int store_retention(writer *w, const dom_result *d)
+/* Retained bytes by class (TABLE 0) and by package (TABLE 1). */
+static int store_retained_by(writer *w, int table)
 {
 	const heap *h = w->h;
+	const dom_result *d = w->info->dom;
 	if (!d)
 		return 0;
 	char name[HEAP_NAME_MAX];
 	int rc = 0;
-	for (int table = 0; table < 2 && rc == 0; table++) {
-		sqlite3_stmt *st = prepare(w, table ? "INSERT INTO retained_by_package VALUES(?,?,?,?,?)"
-						    : "INSERT INTO retained_by_class VALUES(?,?,?,?,?)");
-		if (!st)
-			return -1;
-		const dom_group *g = table ? d->packages : d->classes;
-		uint32_t n = table ? d->npackages : d->nclasses;
-		for (uint32_t k = 0; k < n && rc == 0; k++) {
-			heap_name(h, g[k].key, name, sizeof name);
-			sqlite3_bind_int64(st, 1, g[k].key);
-			bind_text(st, 2, name);
-			sqlite3_bind_int64(st, 3, g[k].count);
-			sqlite3_bind_int64(st, 4, (sqlite3_int64)g[k].shallow);
-			sqlite3_bind_int64(st, 5, (sqlite3_int64)g[k].retained);
-			rc = row(w, st);
-		}
-		sqlite3_finalize(st);
-	}
-	sqlite3_stmt *st = rc ? NULL : prepare(w, "INSERT INTO package_retention VALUES(?,?,?,?)");
+	sqlite3_stmt *st = prepare(w, table ? "INSERT INTO retained_by_package VALUES(?,?,?,?,?)"
+					    : "INSERT INTO retained_by_class VALUES(?,?,?,?,?)");
 	if (!st)
 		return -1;
+	const dom_group *g = table ? d->packages : d->classes;
+	uint32_t n = table ? d->npackages : d->nclasses;
+	for (uint32_t k = 0; k < n && rc == 0; k++) {
+		heap_name(h, g[k].key, name, sizeof name);
+		sqlite3_bind_int64(st, 1, g[k].key);
+		bind_text(st, 2, name);
+		sqlite3_bind_int64(st, 3, g[k].count);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)g[k].shallow);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)g[k].retained);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int store_retained_by_class(writer *w) { return store_retained_by(w, 0); }
+static int store_retained_by_package(writer *w) { return store_retained_by(w, 1); }
+
+/* Retained bytes between packages. */
+static int store_package_retention(writer *w)
+{
+	const dom_result *d = w->info->dom;
+	if (!d)
+		return 0;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO package_retention VALUES(?,?,?,?)");
+	if (!st)
+		return -1;
+	int rc = 0;
 	for (uint32_t k = 0; k < d->npairs && rc == 0; k++) {
 		sqlite3_bind_int64(st, 1, d->pairs[k].from);
 		sqlite3_bind_int64(st, 2, d->pairs[k].to);
@@ -159,7 +176,16 @@ static int store_objects(writer *w)
 	return exec(w, "INSERT INTO object_table SELECT * FROM ugc_heap_objects");
 }
 
-static int store_refs(writer *w, int pages)
+/* SQLite calls this every few thousand steps of a statement: the progress
+ * line stays alive through one long statement (an index build). */
+static int store_tick(void *unused)
+{
+	(void)unused;
+	progress_at(0, 1);
+	return 0;
+}
+
+static int store_strings(writer *w)
 {
 	const heap *h = w->h;
 	sqlite3_stmt *st = prepare(w, "INSERT INTO strings VALUES(?,?)");
@@ -172,11 +198,22 @@ static int store_refs(writer *w, int pages)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	/* the bulk of the data: copied by SQLite itself from the heap's rows */
-	if (rc || (!pages && exec(w, "INSERT INTO ref_table SELECT src, pos, dst, kind, prop FROM ugc_heap_refs")))
+	return rc;
+}
+
+/* the bulk of the data: copied by SQLite itself from the heap's rows */
+static int store_refs(writer *w)
+{
+	return exec(w, "INSERT INTO ref_table SELECT src, pos, dst, kind, prop FROM ugc_heap_refs");
+}
+
+static int store_dangling(writer *w)
+{
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO dangling_refs VALUES(?,?,?,?)");
+	if (!st)
 		return -1;
-	if (rc || !(st = prepare(w, "INSERT INTO dangling_refs VALUES(?,?,?,?)")))
-		return -1;
+	int rc = 0;
 	for (uint32_t k = 0; k < h->ndangling && rc == 0; k++) {
 		const dangling_ref *d = &h->dangling[k];
 		sqlite3_bind_int64(st, 1, d->src);
@@ -186,8 +223,16 @@ static int store_refs(writer *w, int pages)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO gc_object_refs VALUES(?,?,?)")))
+	return rc;
+}
+
+static int store_gc_object_refs(writer *w)
+{
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO gc_object_refs VALUES(?,?,?)");
+	if (!st)
 		return -1;
+	int rc = 0;
 	for (uint32_t k = 0; k < h->ngcrefs && rc == 0; k++) {
 		bind_prop(h, st, 1, h->gcrefs[k].referencer);
 		sqlite3_bind_int64(st, 2, h->gcrefs[k].dst);
@@ -198,25 +243,40 @@ static int store_refs(writer *w, int pages)
 	return rc;
 }
 
-static int store_list(writer *w, sqlite3_stmt *st, obj_t root, uint32_t start, uint32_t n)
+/* One of each cluster's lists (LIST 0: members, 1: mutable, 2: referenced
+ * clusters) as (root, idx) rows, in the snapshot's order. */
+static int store_lists(writer *w, int list)
 {
-	for (uint32_t k = 0; k < n; k++) {
-		sqlite3_bind_int64(st, 1, root);
-		sqlite3_bind_int64(st, 2, w->h->cluster_items[start + k]);
-		if (row(w, st))
-			return -1;
+	static const char *const sql[3] = {"INSERT INTO cluster_members VALUES(?,?)",
+					   "INSERT INTO cluster_mutable VALUES(?,?)",
+					   "INSERT INTO cluster_refs VALUES(?,?)"};
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, sql[list]);
+	int rc = st ? 0 : -1;
+	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
+		const cluster *x = &h->clusters[c];
+		uint32_t start = list == 0 ? x->members : list == 1 ? x->mutables : x->refs;
+		uint32_t n = list == 0 ? x->n_members : list == 1 ? x->n_mutables : x->n_refs;
+		for (uint32_t k = 0; k < n && rc == 0; k++) {
+			sqlite3_bind_int64(st, 1, x->root);
+			sqlite3_bind_int64(st, 2, h->cluster_items[start + k]);
+			rc = row(w, st);
+		}
 	}
-	return 0;
+	sqlite3_finalize(st);
+	return rc;
 }
 
-static int store_clusters(writer *w, const gc_result *r)
+static int store_cluster_members(writer *w) { return store_lists(w, 0); }
+static int store_cluster_mutable(writer *w) { return store_lists(w, 1); }
+static int store_cluster_refs(writer *w) { return store_lists(w, 2); }
+
+static int store_clusters(writer *w)
 {
 	const heap *h = w->h;
+	const gc_result *r = w->r;
 	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?,?)");
-	sqlite3_stmt *mem = prepare(w, "INSERT INTO cluster_members VALUES(?,?)");
-	sqlite3_stmt *mut = prepare(w, "INSERT INTO cluster_mutable VALUES(?,?)");
-	sqlite3_stmt *ref = prepare(w, "INSERT INTO cluster_refs VALUES(?,?)");
-	int rc = (cl && mem && mut && ref) ? 0 : -1;
+	int rc = cl ? 0 : -1;
 	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
 		const cluster *x = &h->clusters[c];
 		sqlite3_bind_int64(cl, 1, x->root);
@@ -226,20 +286,16 @@ static int store_clusters(writer *w, const gc_result *r)
 		sqlite3_bind_text(cl, 5, r->cluster_fate[c] == CF_ALIVE ? "alive" : "dissolved", -1, SQLITE_STATIC);
 		bind_text(cl, 6, r->cluster_fate[c] == CF_ALIVE ? NULL : cluster_fate_names[r->cluster_fate[c]]);
 		sqlite3_bind_int64(cl, 7, c); /* the snapshot's order: the pre-pass takes clusters in it */
-		rc = row(w, cl) || store_list(w, mem, x->root, x->members, x->n_members) ||
-		     store_list(w, mut, x->root, x->mutables, x->n_mutables) ||
-		     store_list(w, ref, x->root, x->refs, x->n_refs);
+		rc = row(w, cl);
 	}
 	sqlite3_finalize(cl);
-	sqlite3_finalize(mem);
-	sqlite3_finalize(mut);
-	sqlite3_finalize(ref);
-	return rc ? -1 : 0;
+	return rc;
 }
 
-static int store_results(writer *w, const gc_result *r, const findings *f)
+static int store_eliminated(writer *w)
 {
 	const heap *h = w->h;
+	const gc_result *r = w->r;
 	sqlite3_stmt *st = prepare(w, "INSERT INTO eliminated_refs VALUES(?,?,?,?,?)");
 	int rc = st ? 0 : -1;
 	for (uint32_t k = 0; k < r->neliminated && rc == 0; k++) {
@@ -252,8 +308,15 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO cleared_weak_refs VALUES(?,?,?)")))
-		return -1;
+	return rc;
+}
+
+static int store_cleared(writer *w)
+{
+	const heap *h = w->h;
+	const gc_result *r = w->r;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO cleared_weak_refs VALUES(?,?,?)");
+	int rc = st ? 0 : -1;
 	uint32_t src = 0;
 	for (uint32_t k = 0; k < r->ncleared && rc == 0; k++) {
 		uint32_t pos = r->cleared[k];
@@ -265,8 +328,15 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO purge VALUES(?,?,?,?)")))
-		return -1;
+	return rc;
+}
+
+static int store_purge(writer *w)
+{
+	const heap *h = w->h;
+	const gc_result *r = w->r;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO purge VALUES(?,?,?,?)");
+	int rc = st ? 0 : -1;
 	for (uint32_t k = 0; k < r->npurged && rc == 0; k++) {
 		obj_t x = r->purged[k];
 		sqlite3_bind_int64(st, 1, x);
@@ -276,8 +346,15 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?)")))
-		return -1;
+	return rc;
+}
+
+static int store_findings(writer *w)
+{
+	const heap *h = w->h;
+	const findings *f = w->f;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?)");
+	int rc = st ? 0 : -1;
 	char detail[1024];
 	for (uint32_t k = 0; k < f->n && rc == 0; k++) {
 		finding_detail(h, &f->v[k], detail, sizeof detail);
@@ -291,6 +368,50 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 	return rc;
 }
 
+/* Every table of SCHEMA_TABLES and what fills it, in the order written. */
+static const struct {
+	const char *table;
+	int (*fill)(writer *w);
+} tables[] = {
+	{"snapshot", store_snapshot}, {"object_table", store_objects}, {"strings", store_strings},
+	{"ref_table", store_refs}, {"dangling_refs", store_dangling}, {"gc_object_refs", store_gc_object_refs},
+	{"clusters", store_clusters}, {"cluster_members", store_cluster_members},
+	{"cluster_mutable", store_cluster_mutable}, {"cluster_refs", store_cluster_refs},
+	{"eliminated_refs", store_eliminated}, {"cleared_weak_refs", store_cleared}, {"purge", store_purge},
+	{"findings", store_findings}, {"retained_by_class", store_retained_by_class},
+	{"retained_by_package", store_retained_by_package}, {"package_retention", store_package_retention},
+};
+
+static int skipped(const char *table, const char *const *skip)
+{
+	for (; skip && *skip; skip++)
+		if (strcmp(*skip, table) == 0)
+			return 1;
+	return 0;
+}
+
+/* Fill the tables but those in SKIP, tracing each when TRACE. */
+static int fill(writer *w, const char *const *skip, int trace)
+{
+	for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+		if (skipped(tables[k].table, skip))
+			continue;
+		double t = now_seconds();
+		if (tables[k].fill(w))
+			return -1;
+		if (trace)
+			fprintf(stderr, "store: %-10s %.3f s\n", tables[k].table, now_seconds() - t);
+	}
+	return 0;
+}
+
+int store_fill(sqlite3 *db, const heap *h, const gc_result *r, const findings *f, const store_info *info,
+	       const char *const *skip, char *err, size_t errsize)
+{
+	writer w = {db, h, r, f, info, err, errsize};
+	return fill(&w, skip, getenv("UGC_TRACE") != NULL);
+}
+
 int store_write(const char *path, int force, const heap *h, const gc_result *r, const findings *f,
 		const store_info *info, char *err, size_t errsize)
 {
@@ -300,6 +421,9 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 	return outfile_commit(&o, err, errsize);
 }
 
+/* The tables the page writer fills (store_pages.h). */
+static const char *const paged_tables[] = {"object_table", "ref_table", NULL};
+
 /* One attempt: PAGES leaves object_table and ref_table to store_pages.
  * Returns 0, -1 (ERR) or BT_UNSUPPORTED (ERR says why; nothing left). */
 static int store_run(outfile *out, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
@@ -308,9 +432,9 @@ static int store_run(outfile *out, const char *path, int force, const heap *h, c
 	outfile o;
 	if (outfile_reserve(&o, path, force, err, errsize))
 		return -1;
-	writer w = {NULL, h, err, errsize};
+	writer w = {NULL, h, r, f, info, err, errsize};
 	uint64_t *hashes = NULL;
-	vtab_source source = {h, r, NULL, info->dom};
+	vtab_source source = {h, r, NULL, info->dom, NULL, NULL};
 	store_pages_plan plan;
 	int rc = -1;
 	if (path_hash_heap(h, &hashes)) {
@@ -322,10 +446,15 @@ static int store_run(outfile *out, const char *path, int force, const heap *h, c
 		goto out;
 	}
 	source.path_hash = hashes;
+	sqlite3_progress_handler(w.db, 1 << 16, store_tick, NULL);
 	int trace = getenv("UGC_TRACE") != NULL;
-	double t = now_seconds();
-#define PHASE(name, call) ((call) || (trace && fprintf(stderr, "store: %-10s %.3f s\n", name, now_seconds() - t) < 0) || \
-			   ((t = now_seconds()), 0))
+	double t = now_seconds(), upto = 0;
+	/* each step's share of the progress line: its share of the time on a
+	 * generated 300K-object heap (the indexes take most; with pages, the
+	 * pages and SQLite's small tables about half each) */
+#define PHASE(name, share, call) \
+	(progress_span(upto, upto + (share)), upto += (share), (call) || \
+	 (trace && fprintf(stderr, "store: %-10s %.3f s\n", name, now_seconds() - t) < 0) || ((t = now_seconds()), 0))
 	if (heap_vtab_register(w.db, &source) != SQLITE_OK) {
 		db_fail(&w, "registering the heap tables");
 		goto out;
@@ -334,16 +463,15 @@ static int store_run(outfile *out, const char *path, int force, const heap *h, c
 	snprintf(pragmas, sizeof pragmas, "PRAGMA page_size=%u; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 		 "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-16000; PRAGMA threads=2;",
 		 info->page_size ? info->page_size : 65536);
-	if (PHASE("pragmas", exec(&w, pragmas)) ||
-	    PHASE("schema", exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || store_snapshot(&w, info)) ||
-	    PHASE("objects", !pages && store_objects(&w)) || PHASE("refs", store_refs(&w, pages)) ||
-	    PHASE("clusters", store_clusters(&w, r)) || PHASE("results", store_results(&w, r, f) || store_retention(&w, info->dom)) ||
-	    PHASE("indexes", exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)))
+	if (PHASE("pragmas", 0, exec(&w, pragmas)) ||
+	    PHASE("schema", 0, exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES)) ||
+	    PHASE("tables", pages ? 0.25 : 0.28, fill(&w, pages ? paged_tables : NULL, trace)) ||
+	    PHASE("indexes", pages ? 0.2 : 0.72, exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)))
 		goto out;
 	if (pages && (rc = store_pages_plan_of(w.db, &plan, err, errsize)) != BT_OK)
 		goto out;
 	rc = -1;
-	if (PHASE("commit", exec(&w, "COMMIT")))
+	if (PHASE("commit", 0, exec(&w, "COMMIT")))
 		goto out;
 	if (sqlite3_close(w.db) != SQLITE_OK) {
 		db_fail(&w, "close");
@@ -352,7 +480,8 @@ static int store_run(outfile *out, const char *path, int force, const heap *h, c
 	}
 	w.db = NULL;
 	int threads = info->opt->threads > 0 ? info->opt->threads : 1;
-	if (pages && PHASE("pages", (rc = store_pages_fill(o.tmp, &plan, &source, threads, err, errsize)) != BT_OK))
+	row_source rows = {h, r, hashes, info->dom};
+	if (pages && PHASE("pages", 0.55, (rc = store_pages_fill(o.tmp, &plan, &rows, threads, err, errsize)) != BT_OK))
 		goto out;
 #undef PHASE
 	free(hashes);

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "key_sort.h"
+#include "progress.h"
 
 /* What the writer knows, as describe() renders the schema: a table as
  * "name TYPE[ pkN]" a column, an index b-tree as "column[+]" a column ('+':
@@ -187,7 +188,7 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 typedef struct fill {
 	bt_file f;
 	const store_pages_plan *plan;
-	const vtab_source *src;
+	const row_source *src;
 	pthread_mutex_t lock; /* guards next, rc and err */
 	int next;
 	int rc; /* the first failure */
@@ -198,9 +199,11 @@ typedef struct fill {
 static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_PATH_HASH /* and the other indexes */};
 
 /* Has another tree failed?  Asked now and then, to stop early (the error
- * reported is the other's). */
+ * reported is the other's); keeps the progress line alive meanwhile (only
+ * the thread that draws it is heard: progress.h). */
 static int stopped(fill *c)
 {
+	progress_at(0, 1);
 	pthread_mutex_lock(&c->lock);
 	int rc = c->rc;
 	pthread_mutex_unlock(&c->lock);
@@ -223,15 +226,15 @@ static int add_row(fill *c, bt_tree *t, const row_value *v, int n, int64_t rowid
 static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 {
 	const heap *h = c->src->h;
-	row_value v[OBJECT_COLUMNS];
+	row_value v[OBJECT_NCOLUMNS];
 	int rc = BT_OK;
 	for (obj_t i = 0; i < (obj_t)h->slots && rc == BT_OK; i++) {
 		if (h->cls[i] == OBJ_FREE)
 			continue;
-		for (int col = 1; col < OBJECT_COLUMNS; col++)
+		for (int col = 1; col < OBJECT_NCOLUMNS; col++)
 			object_value(c->src, i, col, &v[col], buf);
 		v[0].type = RV_NULL; /* the rowid alias */
-		rc = add_row(c, t, v, OBJECT_COLUMNS, i, rec);
+		rc = add_row(c, t, v, OBJECT_NCOLUMNS, i, rec);
 		if ((i & POLL) == 0 && rc == BT_OK && stopped(c))
 			rc = BT_ERROR;
 	}
@@ -272,8 +275,8 @@ static int fill_refs(fill *c, bt_tree *t)
 	int rc = BT_OK;
 	for (obj_t src = 0; src < (obj_t)h->slots && rc == BT_OK; src++) {
 		for (uint32_t pos = h->ref_start[src]; pos < h->ref_start[src + 1] && rc == BT_OK; pos++) {
-			int64_t v[REF_COLUMNS] = {src, pos, h->ref_dst[pos], h->ref_kind[pos], h->ref_prop[pos]};
-			rc = bt_tree_add_ints(t, v, h->ref_prop[pos] ? 0 : 1u << 4, REF_COLUMNS);
+			int64_t v[REF_NCOLUMNS] = {src, pos, h->ref_dst[pos], h->ref_kind[pos], h->ref_prop[pos]};
+			rc = bt_tree_add_ints(t, v, h->ref_prop[pos] ? 0 : 1u << 4, REF_NCOLUMNS);
 		}
 		if ((src & POLL) == 0 && rc == BT_OK && stopped(c))
 			rc = BT_ERROR;
@@ -435,7 +438,7 @@ static void *worker(void *arg)
 	}
 }
 
-int store_pages_fill(const char *path, const store_pages_plan *plan, const vtab_source *src, int threads,
+int store_pages_fill(const char *path, const store_pages_plan *plan, const row_source *src, int threads,
 		     char *err, size_t errsize)
 {
 	fill c;

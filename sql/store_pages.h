@@ -32,7 +32,7 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 
 /* Fill the b-trees of PLAN in the closed database PATH from SRC.  BT_OK,
  * BT_UNSUPPORTED (ERR says why; PATH as it was) or BT_ERROR (ERR). */
-int store_pages_fill(const char *path, const store_pages_plan *plan, const vtab_source *src, int threads,
+int store_pages_fill(const char *path, const store_pages_plan *plan, const row_source *src, int threads,
 		     char *err, size_t errsize);
 
 #endif
