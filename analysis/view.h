@@ -12,9 +12,11 @@
 #include "gc.h"
 #include "strpool.h"
 
-#define VIEW_TEXT 512 /* longest property, referencer or detail kept */
+#define VIEW_TEXT 512 /* a buffer for one composed detail line (findings, whatif) */
 
-/* One object, as a query shows it; its strings in display form (escape.h). */
+/* One object, as a query shows it; its strings in display form (escape.h).
+ * The strings live in one malloc'd block, TEXT, that obj_info_free
+ * releases: an obj_info costs its strings' length, not fixed buffers. */
 typedef struct obj_info {
 	obj_t idx, cls, outer, cluster; /* cluster: root of its cluster, or OBJ_NONE */
 	uint32_t serial, size, distance; /* distance UINT32_MAX: none */
@@ -23,9 +25,9 @@ typedef struct obj_info {
 	uint16_t iflags;
 	uint8_t traits;
 	obj_t parent;                      /* previous object on the shortest path */
-	char parent_property[VIEW_TEXT];   /* edge from parent: property, Class or Outer */
-	char name[HEAP_NAME_MAX], class_name[HEAP_NAME_MAX], flags[FLAGS_MAX];
-	char *path;                        /* malloc'd */
+	const char *parent_property;       /* edge from parent: property, Class or Outer */
+	const char *name, *class_name, *flags, *path; /* all in TEXT */
+	char *text;                        /* malloc'd; NULL after obj_info_free */
 } obj_info;
 
 /* Kinds of edge: a reference record, the implicit Class and Outer, or an
@@ -52,7 +54,7 @@ typedef struct edges {
 typedef struct finding_row {
 	char kind[32];
 	obj_t idx, other;
-	char detail[VIEW_TEXT];
+	const char *detail; /* display form, in the view's pool (valid until it closes) */
 } finding_row;
 
 typedef struct finding_rows {
@@ -125,6 +127,11 @@ void view_copy(char *dst, size_t cap, const char *s);
 void edges_free(edges *e);
 int finding_rows_push(finding_rows *f, const finding_row *x);
 int cluster_rows_push(cluster_rows *c, const cluster_row *x);
+/* Fill O's strings (raw text, NULL is "") in display form into one block;
+ * 0, or -1 when out of memory (O's strings then "" and nothing to free). */
+int obj_info_set_text(obj_info *o, const char *name, const char *class_name, const char *flags,
+		      const char *parent_property, const char *path);
+/* Release O's text; its strings read "" afterwards. */
 void obj_info_free(obj_info *o);
 
 /* An analysed snapshot as a view: takes ownership of H and R. */

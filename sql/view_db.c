@@ -323,6 +323,7 @@ static int dv_retained(view *v, obj_t i, obj_t *idom, long long *bytes)
 static int dv_object(view *v, obj_t i, obj_info *o)
 {
 	memset(o, 0, sizeof *o);
+	obj_info_free(o); /* strings "" until set */
 	sqlite3_stmt *st = stmt(v, Q_OBJECT, i);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE)
@@ -334,30 +335,27 @@ static int dv_object(view *v, obj_t i, obj_info *o)
 	if (col_id(v, st, 2, 0, &o->cls) || col_id(v, st, 3, 1, &o->outer) || col_id(v, st, 8, 1, &o->cluster) ||
 	    col_distance(v, st, 12, &o->distance) || col_id(v, st, 13, 1, &o->parent))
 		return -1;
-	col_text(st, 4, o->name, sizeof o->name);
-	col_text(st, 5, o->class_name, sizeof o->class_name);
 	o->size = (uint32_t)sqlite3_column_int64(st, 6);
 	const char *flags = (const char *)sqlite3_column_text(st, 7);
 	char bad[64];
-	if (!flags || strlen(flags) >= sizeof o->flags ||
+	if (!flags || strlen(flags) >= FLAGS_MAX ||
 	    flags_parse(flags, strlen(flags), &o->oflags, &o->iflags, &o->traits, bad, sizeof bad)) {
 		verr(v, "object_table: object %d has flags that are not flags", i);
 		return -1;
 	}
-	memcpy(o->flags, flags, strlen(flags) + 1);
 	o->garbage = sqlite3_column_int(st, 9) != 0;
 	if (col_root(v, st, 10, 11, &o->reachable, &o->root_kind))
 		return -1;
-	col_text(st, 14, o->parent_property, sizeof o->parent_property);
 	char *raw;
-	rc = db_path(v, i, &raw);
+	rc = db_path(v, i, &raw); /* another statement: this row's columns stay valid */
 	if (rc > 0)
 		verr(v, "object_table: object %d vanished", i);
 	if (rc)
 		return -1;
-	o->path = display_escape_dup(raw);
+	rc = obj_info_set_text(o, (const char *)sqlite3_column_text(st, 4), (const char *)sqlite3_column_text(st, 5), flags,
+			       (const char *)sqlite3_column_text(st, 14), raw);
 	free(raw);
-	if (!o->path) {
+	if (rc) {
 		snprintf(v->err, sizeof v->err, "out of memory");
 		return -1;
 	}
@@ -555,8 +553,7 @@ static int dv_findings(view *v, obj_t about, finding_rows *out)
 		col_text(st, 0, row.kind, sizeof row.kind);
 		if (col_id(v, st, 1, 1, &row.idx) || col_id(v, st, 2, 1, &row.other))
 			return -1;
-		col_text(st, 3, row.detail, sizeof row.detail);
-		if (finding_rows_push(out, &row))
+		if (!(row.detail = col_pool(v, st, 3)) || finding_rows_push(out, &row))
 			return -1;
 	}
 	return rc;
