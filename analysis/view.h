@@ -50,6 +50,22 @@ typedef struct edges {
 	size_t n, cap;
 } edges;
 
+/* One reference to an object as the chain searches see it: who holds it,
+ * what kind it is, and how far its holder is from a root.  12 bytes: a
+ * search may read every reference to a popular object. */
+typedef struct source {
+	obj_t src;
+	uint32_t distance; /* the holder's: UINT32_MAX none */
+	uint8_t type;      /* enum edge_type: EDGE_REF, EDGE_CLASS or EDGE_OUTER */
+	uint8_t kind;      /* REF_* (immutable for Class and Outer) */
+	uint8_t reachable; /* the holder's */
+} source;
+
+typedef struct sources {
+	source *v;
+	size_t n, cap;
+} sources;
+
 /* One finding or one cluster, as rows. */
 typedef struct finding_row {
 	char kind[32];
@@ -93,6 +109,10 @@ struct view {
 	 * Class or Outer is I (in index order, Class before Outer for one
 	 * source), then FGCObject records in order */
 	int (*incoming)(view *v, obj_t i, edges *out);
+	/* the references to I held by objects (records, Class and Outer; not
+	 * FGCObjects) with their holders' distances, in no particular order:
+	 * what incoming() gives without names, in one pass */
+	int (*sources)(view *v, obj_t i, sources *out);
 	/* references of I: Class, Outer, then its records in order */
 	int (*outgoing)(view *v, obj_t i, edges *out);
 	/* the edges from SRC to DST, in SRC's order (Class, Outer, records) */
@@ -116,6 +136,7 @@ struct view {
 };
 
 int edges_push(edges *e, const edge *x);
+int sources_push(sources *s, obj_t src, uint32_t distance, int type, int kind, int reachable);
 /* An edge; PROP (raw) is ignored for Class and Outer (they are named so),
  * NULL is "".  Out of memory leaves "" and says so in V's err. */
 edge edge_make(view *v, obj_t src, obj_t dst, int type, int kind, const char *prop);

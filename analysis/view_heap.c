@@ -36,6 +36,14 @@ int edges_push(edges *e, const edge *x)
 	return 0;
 }
 
+int sources_push(sources *s, obj_t src, uint32_t distance, int type, int kind, int reachable)
+{
+	if (grow_array((void **)&s->v, &s->cap, s->n, sizeof *s->v))
+		return -1;
+	s->v[s->n++] = (source){src, distance, (uint8_t)type, (uint8_t)kind, (uint8_t)(reachable != 0)};
+	return 0;
+}
+
 void edges_free(edges *e)
 {
 	free(e->v);
@@ -260,6 +268,34 @@ oom:
 	return -1;
 }
 
+static int hv_sources(view *v, obj_t i, sources *out)
+{
+	heap_view *hv = HV(v);
+	const heap *h = hv->h;
+	const gc_result *r = hv->r;
+	if (ensure_indexed(hv))
+		goto oom;
+	for (uint32_t k = hv->inst_start[i]; k < hv->inst_start[i + 1]; k++) {
+		obj_t s = hv->inst[k];
+		if (sources_push(out, s, r->distance[s], EDGE_CLASS, REF_IMMUTABLE, r->reachable[s]))
+			goto oom;
+	}
+	for (uint32_t k = h->child_start[i]; k < h->child_start[i + 1]; k++) {
+		obj_t s = h->child[k];
+		if (sources_push(out, s, r->distance[s], EDGE_OUTER, REF_IMMUTABLE, r->reachable[s]))
+			goto oom;
+	}
+	for (uint32_t k = h->rev_start[i]; k < h->rev_start[i + 1]; k++) {
+		obj_t s = h->rev_src[k];
+		if (sources_push(out, s, r->distance[s], EDGE_REF, h->ref_kind[h->rev_ref[k]], r->reachable[s]))
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(v->err, sizeof v->err, "out of memory");
+	return -1;
+}
+
 static int hv_outgoing(view *v, obj_t i, edges *out)
 {
 	const heap *h = HV(v)->h;
@@ -443,7 +479,7 @@ static int hv_find_glob(view *v, const char *glob, const char *class_name, obj_t
 		}
 		if (glob) {
 			heap_name(h, (obj_t)i, name, sizeof name);
-			if (fnmatch(glob, name, 0) != 0)
+			if (fnmatch(glob, name, FNM_NOESCAPE) != 0) /* as SQLite's GLOB: no escapes */
 				continue;
 		}
 		if (*n == cap) {
@@ -527,6 +563,7 @@ static view *open_view(heap *h, gc_result *r, int borrowed, char *err, size_t er
 	v->retained = hv_retained;
 	v->state = hv_state;
 	v->incoming = hv_incoming;
+	v->sources = hv_sources;
 	v->outgoing = hv_outgoing;
 	v->between = hv_between;
 	v->eliminated_to = hv_eliminated_to;

@@ -43,8 +43,10 @@ int wants_help(const char *cmd, int argc, char **argv);
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
 int parse_format(const char *s, int allow_csv, enum out_format *out);
-/* CSV string output (json_str is in query.h). */
+/* CSV string output. */
 void csv_str(FILE *fp, const char *s);
+/* S as a JSON string, quoted and escaped: valid UTF-8 whatever S holds. */
+void json_str(FILE *fp, const char *s);
 /* The display form of a name from a snapshot or database (escape.h), for
  * printing as text or CSV: valid until four more calls. */
 const char *disp(const char *s);
@@ -79,5 +81,36 @@ int select_objects(struct view *v, const char *sel, const char *glob, const char
  * retention chain (JSON: one object, preceded by a comma unless FIRST; CSV:
  * the chain's rows). */
 int path_shortest(struct view *v, obj_t x, enum out_format fmt, int first);
+
+/* What path and why share (explain.c). */
+const char *root_reason(int root_kind);
+/* Why X (unreachable) is not kept: each referencer and why it does not
+ * count (text only).  0, or 1 after printing the error. */
+int explain_unreachable(struct view *v, obj_t x, enum out_format fmt);
+void print_object_json(const obj_info *o);
+/* The arguments of path and why. */
+typedef struct query_args {
+	const char *input, *sel, *glob, *cls;
+	enum out_format fmt;
+	int dot;
+} query_args;
+/* Consume an argument path and why share at argv[*i]: INPUT, OBJ, --format,
+ * --name, --class.  1 when it was one, 0 when not, -1 after a usage error. */
+int query_arg(const char *cmd, int argc, char **argv, int *i, query_args *q);
+/* Open Q's input, resolve its selection and run ONE on each object, inside
+ * a JSON array or under CSV_HEADER as FMT asks.  The exit status. */
+typedef int (*one_fn)(struct view *v, obj_t x, int first, void *ctx);
+int for_selected(const char *cmd, const query_args *q, enum out_format fmt, const char *csv_header, one_fn one, void *ctx);
+
+/* Retention chains printed (chain_print.c): the engine's reference-chain
+ * layout (parallel references on a line under their hop), one JSON object,
+ * CSV rows (chain, hop, from, kind, property, to, path: one a reference),
+ * and a Graphviz digraph with each object and each pair of objects once. */
+void print_chain_text(view *v, FILE *fp, const chain *c);
+void print_chain_json(view *v, FILE *fp, const chain *c);
+void print_chains_csv(view *v, FILE *fp, const chains *cs);
+void print_chains_dot(view *v, FILE *fp, const chains *cs, obj_t target);
+/* The engine's object tags: "(root) (native) ..." (each with a trailing space). */
+void object_tags(const obj_info *o, char *buf, size_t cap);
 
 #endif

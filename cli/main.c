@@ -50,22 +50,27 @@ const command commands[] = {
 	 "  --class NAME   every object of class NAME (with --name: both)\n"
 	 "  --format F     text (default), json or csv\n"},
 	{"path", cmd_path, "why an object is alive: its retention chains from the GC roots",
-	 "usage: ugc-analyze path INPUT OBJ [--roots | --all [--max N] | --direct] [--external]\n"
+	 "usage: ugc-analyze path INPUT OBJ [--roots | --all | --direct] [--limit N] [--external]\n"
 	 "                        [--format text|json|csv|dot]\n"
 	 "\n"
 	 "Prints the chains of references that keep OBJ alive, in the engine's reference-\n"
 	 "chain layout (root line with its tags, then one '-> Class::Property = ...' line a\n"
-	 "hop).  By default the true shortest chain (breadth-first from the roots in index\n"
+	 "hop; other references between the same two objects on an '(also ...)' line under\n"
+	 "it).  By default the true shortest chain (breadth-first from the roots in index\n"
 	 "order).  A root gets its root reason; an unreachable object is explained (each\n"
 	 "referencer and why it does not count: eliminated, weak, itself unreachable, or a\n"
 	 "cluster member the GC does not trace).\n"
+	 "OBJ is an index (123 or #123), a path name exactly as printed (quote it for the\n"
+	 "shell: spaces and punctuation are part of it) or a full name ('Class /Path').\n"
 	 "\n"
-	 "  --roots        one shortest chain per distinct root\n"
-	 "  --all          up to N distinct chains, shortest first (--max N, default 100)\n"
+	 "  --roots        the shortest chain of each distinct root, nearest roots first\n"
+	 "  --all          distinct chains (differing in the objects they pass), shortest first\n"
 	 "  --direct       direct referencers only, as one-hop chains\n"
+	 "  --limit N      at most N chains with --roots or --all (default 100; also --max)\n"
 	 "  --external     only chains whose root lies outside OBJ's package\n"
 	 "  --name GLOB / --class NAME   every matching object\n"
-	 "  --format F     text (default), json, csv (one row a hop) or dot (Graphviz)\n"},
+	 "  --format F     text (default), json, csv (one row a reference) or dot (Graphviz)\n"
+	 "--roots, --all and --direct exclude each other.\n"},
 	{"why", cmd_why, "explain one object: identity, fate, root kind, chain, nulled references, findings",
 	 "usage: ugc-analyze why INPUT OBJ [--format text|json|csv]\n"
 	 "\n"
