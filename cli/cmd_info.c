@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "gc.h"
 #include "snapshot.h"
 
@@ -171,6 +172,7 @@ int cmd_info(int argc, char **argv)
 	heap h;
 	if (load_or_die(path, &h))
 		return 1;
+	progress_phase(NULL);
 	info in;
 	int rc = 0;
 	if (gather(&h, &in))
