@@ -7,15 +7,11 @@
 #include <stdio.h>
 
 #include "heap.h"
+#include "options.h"
 #include "query.h"
 
-typedef struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
-	const char *usage; /* full --help text */
-} command;
-
+/* Each command's run function and its description (options.h): both in
+ * its own cli/cmd_NAME.c. */
 int cmd_convert(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
@@ -31,18 +27,26 @@ int cmd_whatif(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_dominators(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
+extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
+	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_info,
+	command_convert, command_gen;
 
-extern const command commands[];
+/* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
+extern const command *const commands[];
 const command *find_command(const char *name);
 
 /* Print "ugc-analyze NAME: message" to stderr; returns 1 (or 2 for usage). */
 int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Does ARG ask for help? Prints the command's usage when it does. */
-int wants_help(const char *cmd, int argc, char **argv);
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
-int parse_format(const char *s, int allow_csv, enum out_format *out);
+
+/* Options several commands share (options.h), into an int or a const char *
+ * field F of T: --format text|json|csv, --policy P (-1 when not given is the
+ * caller's default), and the --name/--class selectors of select_objects(). */
+#define OPT_FORMAT(T, f, help) OPT_CHOICE(0, "format", T, f, format_choices, 3, "F", help)
+#define OPT_POLICY(T, f, help) OPT_CHOICE(0, "policy", T, f, dom_policy_names, POLICY_COUNT, "P", help)
+#define OPT_NAME_GLOB(T, f) OPT_STRING(0, "name", T, f, "GLOB", "every object whose name matches GLOB (shell wildcards)")
+#define OPT_CLASS_NAME(T, f) OPT_STRING(0, "class", T, f, "NAME", "every object of class NAME (with --name: both)")
 /* CSV string output. */
 void csv_str(FILE *fp, const char *s);
 /* S as a JSON string, quoted and escaped: valid UTF-8 whatever S holds. */
@@ -104,15 +108,17 @@ const char *root_reason(int root_kind);
  * count (text only).  0, or 1 after printing the error. */
 int explain_unreachable(struct view *v, obj_t x, enum out_format fmt);
 void print_object_json(const obj_info *o);
-/* The arguments of path and why. */
+/* The arguments of path and why (why takes no mode, --limit or --external). */
 typedef struct query_args {
 	const char *input, *sel, *glob, *cls;
-	enum out_format fmt;
-	int dot;
+	int fmt;                 /* enum out_format, or FMT_DOT (path) */
+	int roots, all, direct;  /* path's modes: at most one */
+	int external;
+	long long limit;         /* path --limit (or --max) N; 0: not given */
 } query_args;
-/* Consume an argument path and why share at argv[*i]: INPUT, OBJ, --format,
- * --name, --class.  1 when it was one, 0 when not, -1 after a usage error. */
-int query_arg(const char *cmd, int argc, char **argv, int *i, query_args *q);
+#define FMT_DOT 3 /* path's --format dot */
+/* Parse CMD's arguments into Q: -1 to go on, else the exit status. */
+int query_parse(const command *cmd, int argc, char **argv, query_args *q);
 /* Open Q's input, resolve its selection and run ONE on each object, inside
  * a JSON array or under CSV_HEADER as FMT asks.  The exit status. */
 typedef int (*one_fn)(struct view *v, obj_t x, int first, void *ctx);

@@ -113,45 +113,55 @@ static void print_retention(const heap *h, const dom_result *d)
 	printf("\n");
 }
 
+/* analyze's options (the defaults are set in cmd_analyze). */
+struct analyze_opts {
+	const char *db, *after, *keep;
+	int mode; /* enum gc_mode, -1: the snapshot's */
+	int policy, force, quiet;
+	long long threads;
+};
+
+#define A struct analyze_opts
+static const option options[] = {
+	OPT_STRING('o', NULL, A, db, "DB", "database to write (written to a temporary file, then renamed)"),
+	OPT_CHOICE(0, "mode", A, mode, mode_choices, 2, "MODE",
+		   "game (no keep flags) or editor (RF_Standalone kept); default:\nthe snapshot's mode header"),
+	OPT_STRING(0, "keep-flags", A, keep, "LIST",
+		   "comma-separated RF_ flags that keep objects alive (overrides\nthe mode's); '-' for none"),
+	OPT_INT(0, "threads", A, threads, 1, 64, "N", "marking threads (default: the number of cores)"),
+	OPT_POLICY(A, policy,
+		   "retention graph for the idom and retained columns: gc\n(default), refs, refs+weak or refs+weak+soft"),
+	OPT_STRING(0, "after", A, after, "FILE", "also write the heap as it is after this GC (.ugcs/.ugct/.zst)"),
+	OPT_FLAG(0, "force", A, force, "overwrite existing output files"),
+	OPT_FLAG('q', "quiet", A, quiet, "print nothing on success, and no progress line (--quiet is\nthe global option, taken by every command)"),
+	OPT_END(),
+};
+#undef A
+
+const command command_analyze = {
+	"analyze", cmd_analyze, "run the engine's GC on a snapshot and store the results in SQLite",
+	"usage: ugc-analyze analyze SNAPSHOT [-o DB] [--mode game|editor] [--keep-flags LIST]\n"
+	"                           [--threads N] [--policy P] [--after FILE] [--force] [--quiet]\n",
+	"Runs reachability analysis and purge exactly as Unreal Engine 5.5 would on the\n"
+	"heap in SNAPSHOT, prints a LogGarbage-style summary and writes every result to a\n"
+	"SQLite database (default: SNAPSHOT with its extension replaced by .db).\n",
+	options, 1, NULL,
+};
+
 int cmd_analyze(int argc, char **argv)
 {
-	const char *snap = NULL, *db = NULL, *after = NULL, *mode = NULL, *keep = NULL;
-	int force = 0, quiet = cli_quiet, policy = POLICY_GC;
-	long long threads = default_threads();
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "-o") == 0 && more)
-			db = argv[++i];
-		else if (strcmp(a, "--after") == 0 && more)
-			after = argv[++i];
-		else if (strcmp(a, "--mode") == 0 && more)
-			mode = argv[++i];
-		else if (strcmp(a, "--keep-flags") == 0 && more)
-			keep = argv[++i];
-		else if (strcmp(a, "--policy") == 0 && more) {
-			if ((policy = dom_policy_parse(argv[++i])) < 0)
-				return usage_error("analyze", "--policy is gc, refs, refs+weak or refs+weak+soft, not '%s'", argv[i]);
-		} else if (strcmp(a, "--threads") == 0 && more) {
-			if ((threads = parse_count(argv[++i], 64)) < 1)
-				return usage_error("analyze", "--threads takes a number from 1 to 64");
-		} else if (strcmp(a, "--force") == 0)
-			force = 1;
-		else if (strcmp(a, "-q") == 0) { /* --quiet is global (main.c) */
-			quiet = 1;
-			progress_setup(PROGRESS_OFF);
-		}
-		else if (a[0] == '-' && a[1])
-			return usage_error("analyze", "unknown option '%s' or missing value", a);
-		else if (!snap)
-			snap = a;
-		else
-			return usage_error("analyze", "too many arguments");
-	}
+	struct analyze_opts opts = {.mode = -1, .policy = POLICY_GC, .threads = default_threads()};
+	const char *snap = NULL;
+	int parsed = parse_options(&command_analyze, argc, argv, &opts, &snap);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *db = opts.db, *after = opts.after, *keep = opts.keep;
+	int force = opts.force, quiet = cli_quiet || opts.quiet, policy = opts.policy;
+	if (opts.quiet)
+		progress_setup(PROGRESS_OFF);
+	long long threads = opts.threads;
 	if (!snap)
 		return usage_error("analyze", "needs a SNAPSHOT");
-	if (mode && strcmp(mode, "game") && strcmp(mode, "editor"))
-		return usage_error("analyze", "--mode is game or editor, not '%s'", mode);
 	uint32_t keep_flags = 0;
 	char bad[64];
 	if (keep && strcmp(keep, "-") && flags_parse_object(keep, &keep_flags, bad, sizeof bad))
@@ -173,8 +183,8 @@ int cmd_analyze(int argc, char **argv)
 	}
 	double load_s = now_seconds() - t0;
 	gc_options opt = {h.mode, 0, (int)(threads > 0 ? threads : 1), 0};
-	if (mode)
-		opt.mode = strcmp(mode, "editor") == 0 ? MODE_EDITOR : MODE_GAME;
+	if (opts.mode >= 0)
+		opt.mode = opts.mode;
 	opt.keep_flags = keep ? keep_flags : gc_default_keep_flags(opt.mode);
 	gc_result r;
 	findings f;

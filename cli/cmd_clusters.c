@@ -141,39 +141,49 @@ static int check(view *v, enum out_format fmt)
 	return 0;
 }
 
+struct clusters_opts {
+	int format, sort, check;
+	long long top;
+};
+
+static const char *const sort_names[] = {"members", "bytes", "mutable", "referenced", "root"};
+
+#define C struct clusters_opts
+static const option options[] = {
+	OPT_CHOICE(0, "sort", C, sort, sort_names, 5, "KEY",
+		   "members (default), bytes, mutable, referenced (largest first)\nor root (by index)"),
+	OPT_INT(0, "top", C, top, 1, 100000000, "N", "only the first N clusters"),
+	OPT_FLAG(0, "check", C, check,
+		 "every disagreement between a cluster's lists and its members' real\n"
+		 "references, with the member and property; USE-AFTER-FREE marks those\n"
+		 "where the engine collects an object that is still referenced"),
+	OPT_FORMAT(C, format, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef C
+
+const command command_clusters = {
+	"clusters", cmd_clusters, "GC clusters: sizes, bytes, fate; one in detail; --check their lists",
+	"usage: ugc-analyze clusters INPUT [ROOT] [--sort members|bytes|mutable|referenced|root]\n"
+	"                            [--top N] [--check] [--format text|json|csv]\n",
+	"Lists every cluster with its members, mutable objects, referenced and referencing\n"
+	"clusters, bytes (root and members) and its fate in this GC (alive, or dissolved and\n"
+	"why), largest first like gc.ListClusters.  With ROOT, that cluster's lists in full.\n",
+	options, 2, NULL,
+};
+
 int cmd_clusters(int argc, char **argv)
 {
-	const char *input = NULL, *sel = NULL;
-	enum out_format fmt = FMT_TEXT;
-	int do_check = 0;
-	long long top = 0;
-	sort_key = "members";
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--format") == 0 && more) {
-			if (parse_format(argv[++i], 1, &fmt))
-				return usage_error("clusters", "--format is text, json or csv");
-		} else if (strcmp(a, "--sort") == 0 && more) {
-			sort_key = argv[++i];
-			if (strcmp(sort_key, "members") && strcmp(sort_key, "bytes") && strcmp(sort_key, "mutable") &&
-			    strcmp(sort_key, "referenced") && strcmp(sort_key, "root"))
-				return usage_error("clusters", "--sort is members, bytes, mutable, referenced or root");
-		} else if (strcmp(a, "--top") == 0 && more) {
-			if ((top = parse_count(argv[++i], 100000000)) < 1)
-				return usage_error("clusters", "--top takes a positive number");
-		} else if (strcmp(a, "--check") == 0) {
-			do_check = 1;
-		} else if (a[0] == '-' && a[1] == '-') {
-			return usage_error("clusters", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else if (!sel) {
-			sel = a;
-		} else {
-			return usage_error("clusters", "too many arguments");
-		}
-	}
+	struct clusters_opts opts = {FMT_TEXT, 0, 0, 0};
+	const char *operands[2] = {NULL, NULL};
+	int parsed = parse_options(&command_clusters, argc, argv, &opts, operands);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *input = operands[0], *sel = operands[1];
+	enum out_format fmt = opts.format;
+	int do_check = opts.check;
+	long long top = opts.top;
+	sort_key = sort_names[opts.sort];
 	if (!input)
 		return usage_error("clusters", "needs INPUT");
 	view *v = open_input(input);

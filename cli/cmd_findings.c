@@ -7,35 +7,40 @@
 #include "findings.h"
 #include "query.h"
 
+struct findings_opts {
+	int format, kind; /* kind -1: all */
+	long long limit;
+};
+
+#define F struct findings_opts
+static const option options[] = {
+	OPT_CHOICE(0, "kind", F, kind, finding_kind_names, FK_COUNT, "K", "only findings of kind K"),
+	OPT_INT(0, "limit", F, limit, 0, 1000000000, "N", "text: the first N of each kind (default 20, 0 for all)"),
+	OPT_FORMAT(F, format, "text (default), json or csv (json and csv: all)"),
+	OPT_END(),
+};
+#undef F
+
+const command command_findings = {
+	"findings", cmd_findings, "what the analysis found, grouped by kind, with counts",
+	"usage: ugc-analyze findings INPUT [--kind K] [--limit N] [--format text|json|csv]\n",
+	"Kinds: eliminated-ref, garbage-survives, dangling-ref, cluster-missing-mutable,\n"
+	"cluster-missing-cluster, cluster-keeps-alive, rootset-garbage, uncleared-weak-ref,\n"
+	"rooted-member-destroyed, keepflags-cluster-root, garbage-flag-mismatch.  Text shows\n"
+	"the first N of each kind (--limit, default 20, 0 for all); json and csv show all.\n",
+	options, 1, NULL,
+};
+
 int cmd_findings(int argc, char **argv)
 {
-	const char *input = NULL, *kind = NULL;
-	enum out_format fmt = FMT_TEXT;
-	long long limit = 20;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--format") == 0 && more) {
-			if (parse_format(argv[++i], 1, &fmt))
-				return usage_error("findings", "--format is text, json or csv");
-		} else if (strcmp(a, "--kind") == 0 && more) {
-			kind = argv[++i];
-			int known = 0;
-			for (int k = 0; k < FK_COUNT; k++)
-				known |= strcmp(kind, finding_kind_names[k]) == 0;
-			if (!known)
-				return usage_error("findings", "unknown --kind '%s'", kind);
-		} else if (strcmp(a, "--limit") == 0 && more) {
-			if ((limit = parse_count(argv[++i], 1LL << 40)) < 0)
-				return usage_error("findings", "--limit takes a number (0: all)");
-		} else if (a[0] == '-' && a[1] == '-') {
-			return usage_error("findings", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else {
-			return usage_error("findings", "too many arguments");
-		}
-	}
+	struct findings_opts opts = {FMT_TEXT, -1, 20};
+	const char *input = NULL;
+	int parsed = parse_options(&command_findings, argc, argv, &opts, &input);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *kind = opts.kind >= 0 ? finding_kind_names[opts.kind] : NULL;
+	enum out_format fmt = opts.format;
+	long long limit = opts.limit;
 	if (!input)
 		return usage_error("findings", "needs INPUT");
 	view *v = open_input(input);

@@ -91,42 +91,63 @@ static int path_cb(view *v, obj_t x, int first, void *p)
 	return path_one(v, x, p, first);
 }
 
+static const char *const path_formats[] = {"text", "json", "csv", "dot"};
+
+#define Q query_args
+static const option path_options[] = {
+	OPT_FLAG(0, "roots", Q, roots, "the shortest chain of each distinct root, nearest roots first"),
+	OPT_FLAG(0, "all", Q, all, "chains that differ in the objects they pass through, shortest first"),
+	OPT_FLAG(0, "direct", Q, direct, "direct referencers only, as one-hop chains"),
+	OPT_INT(0, "limit", Q, limit, 1, 1000000, "N", "at most N chains with --roots or --all (default 100)"),
+	OPT_INT(0, "max", Q, limit, 1, 1000000, "N", "the same as --limit"),
+	OPT_FLAG(0, "external", Q, external, "only chains whose root lies outside OBJ's package"),
+	OPT_NAME_GLOB(Q, glob),
+	OPT_CLASS_NAME(Q, cls),
+	OPT_CHOICE(0, "format", Q, fmt, path_formats, 4, "F",
+		   "text (default), json, csv (one row a reference) or dot (Graphviz)"),
+	OPT_END(),
+};
+#undef Q
+
+const command command_path = {
+	"path", cmd_path, "why an object is alive: its retention chains from the GC roots",
+	"usage: ugc-analyze path INPUT OBJ [--roots | --all | --direct] [--limit N] [--external]\n"
+	"                        [--format text|json|csv|dot]\n"
+	"       ugc-analyze path INPUT --name GLOB | --class NAME ...\n",
+	"Prints the chains of references that keep OBJ alive, in the engine's reference-\n"
+	"chain layout (root line with its tags, then one '-> Class::Property = ...' line a\n"
+	"hop; other references between the same two objects on an '(also ...)' line under\n"
+	"it).  By default the true shortest chain (breadth-first from the roots in index\n"
+	"order).  A root gets its root reason; an unreachable object is explained (each\n"
+	"referencer and why it does not count: eliminated, weak, itself unreachable, or a\n"
+	"cluster member the GC does not trace).  --roots, --all and --direct exclude each\n"
+	"other.  OBJ is an index (123 or #123), a path name exactly as printed (one shell\n"
+	"word: quote it, spaces and punctuation are part of it) or a full name ('Class /Path').\n",
+	path_options, 2, NULL,
+};
+
 int cmd_path(int argc, char **argv)
 {
-	query_args q = {0};
-	struct path_ctx p = {PM_SHORTEST, 100, 0, FMT_TEXT, 0};
-	const char *mode_opt = NULL, *limit_opt = NULL;
-	for (int i = 1; i < argc; i++) {
-		int rc = query_arg("path", argc, argv, &i, &q);
-		if (rc < 0)
-			return 2;
-		if (rc > 0)
+	query_args q = {.fmt = FMT_TEXT};
+	int rc = query_parse(&command_path, argc, argv, &q);
+	if (rc >= 0)
+		return rc;
+	static const char *const mode_names[3] = {"--roots", "--all", "--direct"};
+	const int given[3] = {q.roots, q.all, q.direct};
+	struct path_ctx p = {PM_SHORTEST, q.limit ? (size_t)q.limit : 100, q.external, FMT_TEXT, q.fmt == FMT_DOT};
+	const char *mode_opt = NULL;
+	for (int k = 0; k < 3; k++) {
+		if (!given[k])
 			continue;
-		const char *a = argv[i];
-		enum path_mode m = strcmp(a, "--roots") == 0 ? PM_ROOTS : strcmp(a, "--all") == 0 ? PM_ALL
-				   : strcmp(a, "--direct") == 0 ? PM_DIRECT : PM_SHORTEST;
-		if (m != PM_SHORTEST) {
-			if (mode_opt && strcmp(mode_opt, a) != 0)
-				return usage_error("path", "%s and %s exclude each other", mode_opt, a);
-			mode_opt = a;
-			p.mode = m;
-		} else if (strcmp(a, "--external") == 0) {
-			p.external = 1;
-		} else if ((strcmp(a, "--limit") == 0 || strcmp(a, "--max") == 0) && i + 1 < argc) {
-			long long n = parse_count(argv[++i], 1000000);
-			if (n < 1)
-				return usage_error("path", "%s takes a number from 1 to 1000000", a);
-			p.max = (size_t)n;
-			limit_opt = a;
-		} else {
-			return usage_error("path", "unknown option '%s' or missing value", a);
-		}
+		if (mode_opt)
+			return usage_error("path", "%s and %s exclude each other", mode_opt, mode_names[k]);
+		mode_opt = mode_names[k];
+		p.mode = k == 0 ? PM_ROOTS : k == 1 ? PM_ALL : PM_DIRECT;
 	}
-	if (limit_opt && p.mode != PM_ROOTS && p.mode != PM_ALL)
-		return usage_error("path", "%s goes with --roots or --all", limit_opt);
+	if (q.limit && p.mode != PM_ROOTS && p.mode != PM_ALL)
+		return usage_error("path", "--limit goes with --roots or --all");
 	if (p.external && p.mode == PM_DIRECT)
 		return usage_error("path", "--external and --direct exclude each other");
-	p.fmt = q.fmt;
-	p.dot = q.dot;
-	return for_selected("path", &q, q.fmt, "chain,hop,from,kind,property,to,path", path_cb, &p);
+	p.fmt = p.dot ? FMT_TEXT : (enum out_format)q.fmt;
+	return for_selected("path", &q, p.fmt, "chain,hop,from,kind,property,to,path", path_cb, &p);
 }

@@ -109,37 +109,53 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 	obj_info_free(&me);
 }
 
+struct refs_opts {
+	const char *glob, *cls;
+	int format, out;
+	unsigned mask;
+};
+
+static const char *kind_list(const option *opt, void *mask, const char *arg)
+{
+	(void)opt;
+	return parse_kinds(arg, mask) ? "takes strong, aro, immutable, weak, soft, class, outer, gcobject" : NULL;
+}
+
+#define R struct refs_opts
+static const option options[] = {
+	OPT_FLAG(0, "out", R, out, "what OBJ references instead"),
+	OPT_CALLBACK(0, "kind", R, mask, unsigned, kind_list, 0, "LIST",
+		     "only these kinds: strong,aro,immutable,weak,soft,class,outer,gcobject"),
+	OPT_NAME_GLOB(R, glob),
+	OPT_CLASS_NAME(R, cls),
+	OPT_FORMAT(R, format, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef R
+
+const command command_refs = {
+	"refs", cmd_refs, "who references an object (or, with --out, what it references)",
+	"usage: ugc-analyze refs INPUT OBJ [--out] [--kind K[,K...]] [--format text|json|csv]\n"
+	"       ugc-analyze refs INPUT --name GLOB | --class NAME ...\n",
+	"Lists every direct referencer of OBJ: the object, the property and the reference\n"
+	"kind (strong, aro, immutable, weak, soft), the implicit class and outer references\n"
+	"(objects whose Class or Outer OBJ is) and FGCObjects (gcobject), with counts.\n"
+	"INPUT is a snapshot (analysed in memory) or a database written by analyze.\n"
+	"OBJ is an index (123 or #123), a path name or a full name ('Class /Path').\n",
+	options, 2, NULL,
+};
+
 int cmd_refs(int argc, char **argv)
 {
-	const char *input = NULL, *sel = NULL, *glob = NULL, *cls = NULL;
-	enum out_format fmt = FMT_TEXT;
-	unsigned mask = (1u << KIND_NAMES) - 1;
-	int out = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--format") == 0 && more) {
-			if (parse_format(argv[++i], 1, &fmt))
-				return usage_error("refs", "--format is text, json or csv");
-		} else if (strcmp(a, "--kind") == 0 && more) {
-			if (parse_kinds(argv[++i], &mask))
-				return usage_error("refs", "--kind takes strong, aro, immutable, weak, soft, class, outer, gcobject");
-		} else if (strcmp(a, "--out") == 0) {
-			out = 1;
-		} else if (strcmp(a, "--name") == 0 && more) {
-			glob = argv[++i];
-		} else if (strcmp(a, "--class") == 0 && more) {
-			cls = argv[++i];
-		} else if (a[0] == '-' && a[1] == '-') {
-			return usage_error("refs", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else if (!sel) {
-			sel = a;
-		} else {
-			return usage_error("refs", "too many arguments");
-		}
-	}
+	struct refs_opts opts = {.format = FMT_TEXT, .mask = (1u << KIND_NAMES) - 1};
+	const char *operands[2] = {NULL, NULL};
+	int parsed = parse_options(&command_refs, argc, argv, &opts, operands);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *input = operands[0], *sel = operands[1], *glob = opts.glob, *cls = opts.cls;
+	enum out_format fmt = opts.format;
+	unsigned mask = opts.mask;
+	int out = opts.out;
 	if (!input || (!sel && !glob && !cls))
 		return usage_error("refs", "needs INPUT and OBJ (or --name/--class)");
 	view *v = open_input(input);

@@ -229,23 +229,33 @@ static int run_statement(sqlite3_stmt *st, enum out_format fmt, int *first_json)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+struct sql_opts {
+	int format;
+};
+
+static const option options[] = {
+	OPT_FORMAT(struct sql_opts, format,
+		   "text (aligned columns, default), csv (RFC 4180) or json (array of objects)"),
+	OPT_END(),
+};
+
+const command command_sql = {
+	"sql", cmd_sql, "run read-only SQL over a database written by analyze",
+	"usage: ugc-analyze sql DB ['SELECT ...'] [--format text|csv|json]\n",
+	"Runs the statements given (or read from standard input) against DB, opened\n"
+	"read-only.  The schema is in ugc-analyze(1).\n",
+	options, 2, "(quote the SQL)",
+};
+
 int cmd_sql(int argc, char **argv)
 {
-	const char *dbpath = NULL, *sql = NULL;
-	enum out_format fmt = FMT_TEXT;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
-			if (parse_format(argv[++i], 1, &fmt))
-				return usage_error("sql", "--format is text, csv or json");
-		} else if (argv[i][0] == '-' && argv[i][1] == '-')
-			return usage_error("sql", "unknown option '%s'", argv[i]);
-		else if (!dbpath)
-			dbpath = argv[i];
-		else if (!sql)
-			sql = argv[i];
-		else
-			return usage_error("sql", "too many arguments (quote the SQL)");
-	}
+	struct sql_opts opts = {FMT_TEXT};
+	const char *operands[2] = {NULL, NULL};
+	int parsed = parse_options(&command_sql, argc, argv, &opts, operands);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *dbpath = operands[0], *sql = operands[1];
+	enum out_format fmt = opts.format;
 	if (!dbpath)
 		return usage_error("sql", "needs a DB");
 	char *owned = NULL;

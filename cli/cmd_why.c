@@ -150,15 +150,32 @@ static int why_cb(view *v, obj_t x, int first, void *fmt)
 	return why_one(v, x, *(enum out_format *)fmt, first);
 }
 
+#define Q query_args
+static const option why_options[] = {
+	OPT_NAME_GLOB(Q, glob),
+	OPT_CLASS_NAME(Q, cls),
+	OPT_FORMAT(Q, fmt, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef Q
+
+const command command_why = {
+	"why", cmd_why, "explain one object: identity, fate, root kind, chain, nulled references, findings",
+	"usage: ugc-analyze why INPUT OBJ [--format text|json|csv]\n"
+	"       ugc-analyze why INPUT --name GLOB | --class NAME ...\n",
+	"One screen about OBJ: identity and flags, garbage or not, reachable or not and its\n"
+	"root kind, distance, its cluster and whether the cluster is what keeps it, the\n"
+	"shortest chain (or why it dies), references to it the GC nulls or clears, and the\n"
+	"findings about it.\n",
+	why_options, 2, NULL,
+};
+
 int cmd_why(int argc, char **argv)
 {
-	query_args q = {0};
-	for (int i = 1; i < argc; i++) {
-		int rc = query_arg("why", argc, argv, &i, &q);
-		if (rc < 0)
-			return 2;
-		if (rc == 0)
-			return usage_error("why", "unknown option '%s' or missing value", argv[i]);
-	}
-	return for_selected("why", &q, q.fmt, "idx,key,value", why_cb, &q.fmt);
+	query_args q = {.fmt = FMT_TEXT};
+	int rc = query_parse(&command_why, argc, argv, &q);
+	if (rc >= 0)
+		return rc;
+	enum out_format fmt = (enum out_format)q.fmt;
+	return for_selected("why", &q, fmt, "idx,key,value", why_cb, &fmt);
 }

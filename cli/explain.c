@@ -1,5 +1,5 @@
 /* explain.c — what path and why share: an object's root reason, why an
- * unreachable object is not kept, an object as JSON, and the arguments and
+ * unreachable object is not kept, an object as JSON, and the parsing and
  * selection loop of the two commands. */
 #include <stdlib.h>
 #include <string.h>
@@ -103,40 +103,15 @@ void print_object_json(const obj_info *o)
 	printf("}");
 }
 
-int query_arg(const char *cmd, int argc, char **argv, int *i, query_args *q)
+int query_parse(const command *cmd, int argc, char **argv, query_args *q)
 {
-	const char *a = argv[*i];
-	int more = *i + 1 < argc;
-	if (strcmp(a, "--format") == 0 && more) {
-		const char *f = argv[++*i];
-		q->dot = strcmp(f, "dot") == 0 && strcmp(cmd, "path") == 0;
-		if (q->dot)
-			q->fmt = FMT_TEXT;
-		else if (parse_format(f, 1, &q->fmt)) {
-			usage_error(cmd, "--format is text, json, csv%s", strcmp(cmd, "path") == 0 ? " or dot" : "");
-			return -1;
-		}
-		return 1;
-	}
-	if (strcmp(a, "--name") == 0 && more) {
-		q->glob = argv[++*i];
-		return 1;
-	}
-	if (strcmp(a, "--class") == 0 && more) {
-		q->cls = argv[++*i];
-		return 1;
-	}
-	if (a[0] == '-' && a[1] == '-')
-		return 0;
-	if (!q->input)
-		q->input = a;
-	else if (!q->sel)
-		q->sel = a;
-	else {
-		usage_error(cmd, "too many arguments");
-		return -1;
-	}
-	return 1;
+	const char *operands[2] = {NULL, NULL};
+	int n = parse_options(cmd, argc, argv, q, operands);
+	if (n < 0)
+		return OPT_EXIT_STATUS(n);
+	q->input = operands[0];
+	q->sel = operands[1];
+	return -1;
 }
 
 int for_selected(const char *cmd, const query_args *q, enum out_format fmt, const char *csv_header, one_fn one,

@@ -10,14 +10,6 @@
 #include "retention_db.h"
 #include "view_db.h"
 
-int retention_parse_policy(const char *cmd, const char *s)
-{
-	int p = dom_policy_parse(s);
-	if (p < 0)
-		usage_error(cmd, "--policy is gc, refs, refs+weak or refs+weak+soft, not '%s'", s);
-	return p;
-}
-
 int retention_open(const char *path, int policy, retention_input *in)
 {
 	memset(in, 0, sizeof *in);

@@ -24,7 +24,4 @@ int retention_open(const char *path, int policy, retention_input *in);
 int retention_other(retention_input *in, int policy, dom_result *out);
 void retention_close(retention_input *in);
 
-/* Parse a --policy value; -1 after printing the usage error for CMD. */
-int retention_parse_policy(const char *cmd, const char *s);
-
 #endif
