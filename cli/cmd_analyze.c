@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "after.h"
+#include "analysis.h"
 #include "cli.h"
 #include "progress.h"
 #include "dominators.h"
@@ -115,22 +116,15 @@ static void print_retention(const heap *h, const dom_result *d)
 
 /* analyze's options (the defaults are set in cmd_analyze). */
 struct analyze_opts {
-	const char *db, *after, *keep;
-	int mode; /* enum gc_mode, -1: the snapshot's */
-	int policy, force, quiet;
-	long long threads;
+	const char *db, *after;
+	analysis_options an;
+	int force, quiet;
 };
 
 #define A struct analyze_opts
 static const option options[] = {
 	OPT_STRING('o', NULL, A, db, "DB", "database to write (written to a temporary file, then renamed)"),
-	OPT_CHOICE(0, "mode", A, mode, mode_choices, 2, "MODE",
-		   "game (no keep flags) or editor (RF_Standalone kept); default:\nthe snapshot's mode header"),
-	OPT_STRING(0, "keep-flags", A, keep, "LIST",
-		   "comma-separated RF_ flags that keep objects alive (overrides\nthe mode's); '-' for none"),
-	OPT_INT(0, "threads", A, threads, 1, 64, "N", "marking threads (default: the number of cores)"),
-	OPT_POLICY(A, policy,
-		   "retention graph for the idom and retained columns: gc\n(default), refs, refs+weak or refs+weak+soft"),
+	OPT_ANALYSIS(A, an),
 	OPT_STRING(0, "after", A, after, "FILE", "also write the heap as it is after this GC (.ugcs/.ugct/.zst)"),
 	OPT_FLAG(0, "force", A, force, "overwrite existing output files"),
 	OPT_FLAG('q', "quiet", A, quiet, "print nothing on success, and no progress line (--quiet is\nthe global option, taken by every command)"),
@@ -150,22 +144,19 @@ const command command_analyze = {
 
 int cmd_analyze(int argc, char **argv)
 {
-	struct analyze_opts opts = {.mode = -1, .policy = POLICY_GC, .threads = default_threads()};
+	struct analyze_opts opts = {.an = ANALYSIS_OPTIONS_INIT};
 	const char *snap = NULL;
 	int parsed = parse_options(&command_analyze, argc, argv, &opts, &snap);
 	if (parsed < 0)
 		return OPT_EXIT_STATUS(parsed);
-	const char *db = opts.db, *after = opts.after, *keep = opts.keep;
-	int force = opts.force, quiet = cli_quiet || opts.quiet, policy = opts.policy;
+	const char *db = opts.db, *after = opts.after;
+	int force = opts.force, quiet = cli_quiet || opts.quiet;
 	if (opts.quiet)
 		progress_setup(PROGRESS_OFF);
-	long long threads = opts.threads;
 	if (!snap)
 		return usage_error("analyze", "needs a SNAPSHOT");
-	uint32_t keep_flags = 0;
-	char bad[64];
-	if (keep && strcmp(keep, "-") && flags_parse_object(keep, &keep_flags, bad, sizeof bad))
-		return usage_error("analyze", "--keep-flags: '%s' is not an RF_ object flag", bad);
+	if (analysis_options_check("analyze", &opts.an))
+		return 2;
 	if (after && !snapshot_format_known(after))
 		return usage_error("analyze", "cannot tell the format of '%s' (name it .ugcs, .ugct or .ugct.zst)", after);
 	char *dbpath = db ? strdup(db) : default_db(snap);
@@ -175,41 +166,17 @@ int cmd_analyze(int argc, char **argv)
 		free(dbpath);
 		return 1; /* before minutes of work, not after */
 	}
-	double t0 = now_seconds();
-	heap h;
-	if (load_or_die(snap, &h)) {
+	analysis an;
+	if (analysis_run(snap, &opts.an, &an)) {
 		free(dbpath);
 		return 1;
 	}
-	double load_s = now_seconds() - t0;
-	gc_options opt = {h.mode, 0, (int)(threads > 0 ? threads : 1), 0};
-	if (opts.mode >= 0)
-		opt.mode = opts.mode;
-	opt.keep_flags = keep ? keep_flags : gc_default_keep_flags(opt.mode);
-	gc_result r;
-	findings f;
+	heap *h = &an.h;
 	int rc = 1;
 	char err[SNAP_ERR_MAX];
-	progress_phase("gc");
-	if (gc_run(&h, &opt, &r)) {
-		die("out of memory running the GC");
-		goto out_heap;
-	}
-	if (findings_collect(&h, &r, &f)) {
-		die("out of memory collecting findings");
-		goto out_gc;
-	}
-	dom_result dom;
-	progress_phase("retention");
-	if (dom_compute(&h, &r, policy, &dom)) {
-		die("out of memory computing dominators");
-		findings_free(&f);
-		goto out_gc;
-	}
-	progress_phase(NULL);
 	if (!quiet) {
-		print_summary(snap, &h, &r, &f, &opt, load_s);
-		print_retention(&h, &dom);
+		print_summary(snap, h, &an.r, &an.f, &an.opt, an.load_s);
+		print_retention(h, &an.dom);
 	}
 	fflush(stdout); /* the summary is out before the long write begins */
 	/* every output complete in its temporary file first, then all published
@@ -220,12 +187,12 @@ int cmd_analyze(int argc, char **argv)
 		heap post;
 		obj_t stale;
 		progress_begin_file("write", after);
-		int built = gc_after_heap(&h, &r, &post, &stale);
+		int built = gc_after_heap(h, &an.r, &post, &stale);
 		if (built == AFTER_STALE) {
-			char *name = heap_full_name(&h, stale);
+			char *name = heap_full_name(h, stale);
 			die("%s: not written: %d %s survives this GC but its %s is purged: the engine would leave it a dangling "
 			    "pointer (a use-after-free; see the cluster-missing findings); nothing written",
-			    after, stale, disp(name), r.reachable[h.cls[stale]] ? "Outer" : "Class");
+			    after, stale, disp(name), an.r.reachable[h->cls[stale]] ? "Outer" : "Class");
 			free(name);
 		} else if (built) {
 			die("out of memory building the post-GC heap");
@@ -236,35 +203,30 @@ int cmd_analyze(int argc, char **argv)
 		}
 		heap_free(&post);
 		if (nouts == 0)
-			goto out_findings;
+			goto out;
 	}
 	double t1 = now_seconds();
-	store_info info = {snap, &opt, (double)time(NULL), &dom};
+	store_info info = {snap, &an.opt, (double)time(NULL), &an.dom};
 	progress_begin_file("write", dbpath);
-	if (store_prepare(&outs[nouts], dbpath, force, &h, &r, &f, &info, err, sizeof err)) {
+	if (store_prepare(&outs[nouts], dbpath, force, h, &an.r, &an.f, &info, err, sizeof err)) {
 		die("%s", err);
 		while (nouts > 0)
 			outfile_abort(&outs[--nouts]);
-		goto out_findings;
+		goto out;
 	}
 	nouts++;
 	progress_phase("sync");
 	if (outfile_commit_all(outs, nouts, err, sizeof err)) {
 		die("%s", err);
-		goto out_findings;
+		goto out;
 	}
 	progress_phase(NULL);
 	if (!quiet)
 		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after ? " and " : "",
 		       after ? after : "");
 	rc = 0;
-out_findings:
-	findings_free(&f);
-	dom_free(&dom);
-out_gc:
-	gc_result_free(&r);
-out_heap:
-	heap_free(&h);
+out:
+	analysis_free(&an);
 	free(dbpath);
 	return rc;
 }

@@ -12,7 +12,7 @@ typedef struct retention_input {
 	const char *path;
 	view *v;
 	dom_result d;     /* under the policy asked for */
-	heap *h;          /* snapshot input: the heap and its GC (owned by V) */
+	heap *h;          /* snapshot input: the heap and its GC (V borrows them) */
 	gc_result *r;
 } retention_input;
 
