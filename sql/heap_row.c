@@ -1,5 +1,5 @@
-/* heap_row.c — the column values of object_table and ref_table rows (see
- * heap_row.h). */
+/* heap_row.c — the column values of object_table, ref_table and cluster
+ * list rows (see heap_row.h). */
 #include "heap_row.h"
 
 #include <string.h>
@@ -86,4 +86,10 @@ void ref_value(const heap *h, obj_t src, uint32_t pos, int col, row_value *v)
 		else
 			v->type = RV_NULL;
 	}
+}
+
+void cluster_list(const cluster *x, int list, uint32_t *start, uint32_t *n)
+{
+	*start = list == 0 ? x->members : list == 1 ? x->mutables : x->refs;
+	*n = list == 0 ? x->n_members : list == 1 ? x->n_mutables : x->n_refs;
 }

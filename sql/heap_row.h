@@ -1,8 +1,9 @@
-/* heap_row.h — the values of the two big tables' rows, computed from a heap
+/* heap_row.h — the values of the big tables' rows, computed from a heap
  * and its analysis without SQLite: object_table's columns (one row an
- * object) and ref_table's (one row a reference).  One definition for both
- * ways the store fills them: the virtual tables of heap_vtab.c (SQL path)
- * and the page writer of store_pages.c. */
+ * object), ref_table's (one row a reference) and the cluster lists' (one
+ * row a list entry).  One definition for both ways the store fills them:
+ * the SQL path (heap_vtab.c, store.c) and the page writer of
+ * store_pages.c. */
 #ifndef UGC_HEAP_ROW_H
 #define UGC_HEAP_ROW_H
 
@@ -38,5 +39,11 @@ void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *
 #define REF_NCOLUMNS 5
 /* Column COL of the reference at position POS, whose source is SRC. */
 void ref_value(const heap *h, obj_t src, uint32_t pos, int col, row_value *v);
+
+/* The cluster list tables (cluster_members: LIST 0, cluster_mutable: 1,
+ * cluster_refs: 2) hold the lists as (root, idx) rows, clusters in the
+ * snapshot's order and each list in its order; the rowid of the K-th row
+ * (from 0) is K + 1.  Where list LIST of X lies in heap.cluster_items. */
+void cluster_list(const cluster *x, int list, uint32_t *start, uint32_t *n);
 
 #endif

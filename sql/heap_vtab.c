@@ -265,9 +265,10 @@ static void group_range(hv_cursor *c, uint32_t g)
 		c->k = h->ref_start[g];
 		c->end = h->ref_start[g + 1];
 	} else {
-		const cluster *x = &h->clusters[g];
-		c->k = c->kind == HV_MEMBERS ? x->members : x->mutables;
-		c->end = c->k + (c->kind == HV_MEMBERS ? x->n_members : x->n_mutables);
+		uint32_t start, n;
+		cluster_list(&h->clusters[g], c->kind == HV_MEMBERS ? 0 : 1, &start, &n);
+		c->k = start;
+		c->end = (uint64_t)start + n;
 	}
 	c->start = c->k;
 	c->group = g;

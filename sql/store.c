@@ -1,6 +1,6 @@
 /* store.c — fills the analysis database (schema.h) from a heap, its GC
  * result and findings.  Bulk load: one transaction, no journal, prepared
- * statements, rows in primary-key order, indexes built at the end.  The two
+ * statements, rows in primary-key order, indexes built at the end.  The
  * big tables and their indexes are left empty and then written as pages
  * (store_pages.h); when the page writer cannot, the whole database is
  * written again with them filled through SQL. */
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "heap_row.h"
 #include "heap_vtab.h"
 #include "path_hash.h"
 #include "progress.h"
@@ -244,7 +245,7 @@ static int store_gc_object_refs(writer *w)
 }
 
 /* One of each cluster's lists (LIST 0: members, 1: mutable, 2: referenced
- * clusters) as (root, idx) rows, in the snapshot's order. */
+ * clusters) as (root, idx) rows, in heap_row.h's order. */
 static int store_lists(writer *w, int list)
 {
 	static const char *const sql[3] = {"INSERT INTO cluster_members VALUES(?,?)",
@@ -255,8 +256,8 @@ static int store_lists(writer *w, int list)
 	int rc = st ? 0 : -1;
 	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
 		const cluster *x = &h->clusters[c];
-		uint32_t start = list == 0 ? x->members : list == 1 ? x->mutables : x->refs;
-		uint32_t n = list == 0 ? x->n_members : list == 1 ? x->n_mutables : x->n_refs;
+		uint32_t start, n;
+		cluster_list(x, list, &start, &n);
 		for (uint32_t k = 0; k < n && rc == 0; k++) {
 			sqlite3_bind_int64(st, 1, x->root);
 			sqlite3_bind_int64(st, 2, h->cluster_items[start + k]);
@@ -422,9 +423,10 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 }
 
 /* The tables the page writer fills (store_pages.h). */
-static const char *const paged_tables[] = {"object_table", "ref_table", NULL};
+static const char *const paged_tables[] = {"object_table", "ref_table", "cluster_members", "cluster_mutable",
+					    NULL};
 
-/* One attempt: PAGES leaves object_table and ref_table to store_pages.
+/* One attempt: PAGES leaves the tables of paged_tables to store_pages.
  * Returns 0, -1 (ERR) or BT_UNSUPPORTED (ERR says why; nothing left). */
 static int store_run(outfile *out, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
 		     const store_info *info, int pages, char *err, size_t errsize)

@@ -1,5 +1,5 @@
-/* store_pages.c — object_table, ref_table and their indexes as SQLite pages
- * (see store_pages.h).  What each b-tree holds (fileformat2 2.3-2.5):
+/* store_pages.c — the big tables and their indexes as SQLite pages (see
+ * store_pages.h).  What each b-tree holds (fileformat2 2.3-2.5):
  *   object_table       table b-tree: rowid idx, the record of the 18
  *                      columns with idx (the rowid alias) stored as NULL
  *   objects_<column>   index b-tree: (column, rowid), for path_hash, class,
@@ -7,6 +7,10 @@
  *   ref_table          WITHOUT ROWID: index b-tree of (src, pos, dst, kind,
  *                      prop), the primary key first
  *   ref_table_dst      index b-tree: (dst, src, pos), the primary key after
+ *   cluster_members,   table b-trees: rowid 1, 2, ... in the order the SQL
+ *   cluster_mutable    path inserts the rows, the record (root, idx)
+ *   cluster_members_idx, _root, cluster_mutable_root
+ *                      index b-trees: (column, rowid)
  * The row values come from heap_row.c, as on the SQL path. */
 #include "store_pages.h"
 
@@ -23,22 +27,36 @@
  * part of the key; "rowid" for the rowid). */
 static const struct tree_spec {
 	const char *name, *table;
-	int column; /* indexes over objects: the object_table column indexed */
+	int column; /* an index over a rowid table: the table's column indexed */
+	int list;   /* a cluster list's table or index: heap_row.h's LIST; else -1 */
 	const char *layout;
 } specs[ST_COUNT] = {
-	[ST_OBJECTS] = {"object_table", "object_table", -1,
+	[ST_OBJECTS] = {"object_table", "object_table", -1, -1,
 			"idx INTEGER pk1, serial INTEGER, class INTEGER, outer INTEGER, name TEXT, class_name TEXT, "
 			"size INTEGER, flags TEXT, cluster INTEGER, garbage INTEGER, reachable INTEGER, root_kind TEXT, "
 			"distance INTEGER, parent INTEGER, parent_property TEXT, path_hash INTEGER, idom INTEGER, "
 			"retained INTEGER"},
-	[ST_REFS] = {"ref_table", "ref_table", -1, "src+, pos+, dst, kind, prop"},
-	[ST_REFS_DST] = {"ref_table_dst", "ref_table", -1, "dst+, src, pos"},
-	[ST_PATH_HASH] = {"objects_path_hash", "object_table", 15, "path_hash+, rowid"},
-	[ST_CLASS] = {"objects_class", "object_table", 2, "class+, rowid"},
-	[ST_OUTER] = {"objects_outer", "object_table", 3, "outer+, rowid"},
-	[ST_IDOM] = {"objects_idom", "object_table", 16, "idom+, rowid"},
-	[ST_RETAINED] = {"objects_retained", "object_table", 17, "retained+, rowid"},
+	[ST_REFS] = {"ref_table", "ref_table", -1, -1, "src+, pos+, dst, kind, prop"},
+	[ST_REFS_DST] = {"ref_table_dst", "ref_table", -1, -1, "dst+, src, pos"},
+	[ST_PATH_HASH] = {"objects_path_hash", "object_table", 15, -1, "path_hash+, rowid"},
+	[ST_CLASS] = {"objects_class", "object_table", 2, -1, "class+, rowid"},
+	[ST_OUTER] = {"objects_outer", "object_table", 3, -1, "outer+, rowid"},
+	[ST_IDOM] = {"objects_idom", "object_table", 16, -1, "idom+, rowid"},
+	[ST_RETAINED] = {"objects_retained", "object_table", 17, -1, "retained+, rowid"},
+	[ST_MEMBERS] = {"cluster_members", "cluster_members", -1, 0, "root INTEGER, idx INTEGER"},
+	[ST_MUTABLE] = {"cluster_mutable", "cluster_mutable", -1, 1, "root INTEGER, idx INTEGER"},
+	[ST_MEMBERS_IDX] = {"cluster_members_idx", "cluster_members", 1, 0, "idx+, rowid"},
+	[ST_MEMBERS_ROOT] = {"cluster_members_root", "cluster_members", 0, 0, "root+, rowid"},
+	[ST_MUTABLE_ROOT] = {"cluster_mutable_root", "cluster_mutable", 0, 1, "root+, rowid"},
 };
+/* The tables written; all but ref_table are rowid tables. */
+static const char *const tables[] = {"object_table", "ref_table", "cluster_members", "cluster_mutable"};
+#define NTABLES (sizeof tables / sizeof tables[0])
+
+static int rowid_table(int k)
+{
+	return k == ST_OBJECTS || k == ST_MEMBERS || k == ST_MUTABLE;
+}
 /* ref_table's columns (its b-tree is checked through its primary key) */
 static const char refs_columns[] = "src INTEGER pk1, pos INTEGER pk2, dst INTEGER, kind INTEGER, prop INTEGER";
 
@@ -149,12 +167,16 @@ static int root_of(sqlite3 *db, const char *name, const char *table, uint32_t *r
 
 int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t whysize)
 {
-	char got[2048], objects_pk[256], refs_pk[256];
-	int rc = known_indexes(db, "object_table", objects_pk, sizeof objects_pk, why, whysize);
-	if (rc == BT_OK)
-		rc = known_indexes(db, "ref_table", refs_pk, sizeof refs_pk, why, whysize);
-	if (rc == BT_OK && objects_pk[0]) /* idx would not be the rowid */
-		rc = unknown(why, whysize, "object_table's primary key", objects_pk);
+	char got[2048], pk[NTABLES][256], what[64];
+	const char *refs_pk = pk[1]; /* tables[1]: ref_table */
+	int rc = BT_OK;
+	for (size_t k = 0; k < NTABLES && rc == BT_OK; k++)
+		rc = known_indexes(db, tables[k], pk[k], sizeof pk[k], why, whysize);
+	for (size_t k = 0; k < NTABLES && rc == BT_OK; k++) {
+		snprintf(what, sizeof what, "%s's primary key", tables[k]);
+		if (k != 1 && pk[k][0]) /* the rowid would not be the key */
+			rc = unknown(why, whysize, what, pk[k]);
+	}
 	if (rc == BT_OK && !refs_pk[0])
 		rc = unknown(why, whysize, "ref_table", "not WITHOUT ROWID");
 	if (rc == BT_OK && describe(db, TABLE_SQL, "ref_table", table_column, got, sizeof got))
@@ -163,7 +185,7 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 		rc = unknown(why, whysize, "ref_table", got);
 	for (int k = 0; k < ST_COUNT && rc == BT_OK; k++) {
 		const char *of = k == ST_REFS ? refs_pk : specs[k].name;
-		if (describe(db, k == ST_OBJECTS ? TABLE_SQL : INDEX_SQL, of, k == ST_OBJECTS ? table_column : index_column,
+		if (describe(db, rowid_table(k) ? TABLE_SQL : INDEX_SQL, of, rowid_table(k) ? table_column : index_column,
 			     got, sizeof got))
 			rc = BT_ERROR;
 		else if (strcmp(got, specs[k].layout))
@@ -171,11 +193,13 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 		else if ((rc = root_of(db, specs[k].name, specs[k].table, &plan->root[k])) == BT_UNSUPPORTED)
 			unknown(why, whysize, specs[k].name, "without a root page");
 	}
-	if (rc == BT_OK && (describe(db, "SELECT EXISTS (SELECT 1 FROM object_table) OR EXISTS (SELECT 1 FROM ref_table)",
-				     NULL, name_only, got, sizeof got)))
+	if (rc == BT_OK && describe(db,
+				    "SELECT EXISTS (SELECT 1 FROM object_table) OR EXISTS (SELECT 1 FROM ref_table) OR "
+				    "EXISTS (SELECT 1 FROM cluster_members) OR EXISTS (SELECT 1 FROM cluster_mutable)",
+				    NULL, name_only, got, sizeof got))
 		rc = BT_ERROR;
 	if (rc == BT_OK && strcmp(got, "0"))
-		rc = unknown(why, whysize, "object_table or ref_table", "not empty");
+		rc = unknown(why, whysize, "a table written as pages", "not empty");
 	if (rc == BT_ERROR)
 		snprintf(why, whysize, "reading the schema: %s", sqlite3_errmsg(db));
 	return rc;
@@ -195,8 +219,9 @@ typedef struct fill {
 	char err[512];
 } fill;
 
-#define JOBS 4
-static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_PATH_HASH /* and the other indexes */};
+#define JOBS 5
+static const int order[JOBS] = {ST_REFS_DST, ST_SORTED /* and the other sorted indexes */, ST_OBJECTS, ST_REFS,
+				ST_MEMBERS /* and ST_MUTABLE */};
 
 /* Has another tree failed?  Asked now and then, to stop early (the error
  * reported is the other's); keeps the progress line alive meanwhile (only
@@ -241,6 +266,20 @@ static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 	return rc;
 }
 
+/* The N entries of ROWS (in rowid order) sorted into the index T. */
+static int add_sorted(fill *c, bt_tree *t, key_row *rows, key_row *tmp, size_t n)
+{
+	key_sort(rows, tmp, n);
+	int rc = BT_OK;
+	for (size_t j = 0; j < n && rc == BT_OK; j++) {
+		int64_t v[2] = {rows[j].key, rows[j].rowid};
+		rc = bt_tree_add_ints(t, v, rows[j].null, 2);
+		if ((j & POLL) == 0 && rc == BT_OK && stopped(c))
+			rc = BT_ERROR;
+	}
+	return rc;
+}
+
 /* An index over one object_table column (all integers or NULL). */
 static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row *tmp, row_buf *buf)
 {
@@ -257,15 +296,46 @@ static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row 
 		}
 		rows[n++] = (key_row){v.i, (uint32_t)i, v.type == RV_NULL};
 	}
-	key_sort(rows, tmp, n);
+	return add_sorted(c, t, rows, tmp, n);
+}
+
+/* The rows of one cluster list table (heap_row.h's LIST): a table b-tree
+ * (INDEX 0) or, into ROWS, the entries of its index over COLUMN
+ * (0: root, 1: idx). */
+static int fill_cluster_list(fill *c, bt_tree *t, int list, int index, int column, key_row *rows)
+{
+	const heap *h = c->src->h;
+	uint32_t rowid = 0;
 	int rc = BT_OK;
-	for (size_t j = 0; j < n && rc == BT_OK; j++) {
-		int64_t v[2] = {rows[j].key, rows[j].rowid};
-		rc = bt_tree_add_ints(t, v, rows[j].null, 2);
-		if ((j & POLL) == 0 && rc == BT_OK && stopped(c))
-			rc = BT_ERROR;
+	for (uint32_t x = 0; x < h->nclusters && rc == BT_OK; x++) {
+		uint32_t start, n;
+		cluster_list(&h->clusters[x], list, &start, &n);
+		for (uint32_t k = 0; k < n && rc == BT_OK; k++) {
+			int64_t v[2] = {h->clusters[x].root, h->cluster_items[start + k]};
+			rowid++;
+			if (index) {
+				rows[rowid - 1] = (key_row){v[column], rowid, 0};
+			} else {
+				uint8_t rec[2 * 9 + 1];
+				rc = bt_tree_add_row(t, rowid, rec, bt_record_ints(&c->f, v, 0, 2, rec));
+			}
+			if ((rowid & POLL) == 0 && rc == BT_OK && stopped(c))
+				rc = BT_ERROR;
+		}
 	}
 	return rc;
+}
+
+/* The number of rows of cluster list table LIST. */
+static size_t cluster_list_rows(const heap *h, int list)
+{
+	size_t rows = 0;
+	for (uint32_t x = 0; x < h->nclusters; x++) {
+		uint32_t start, n;
+		cluster_list(&h->clusters[x], list, &start, &n);
+		rows += n;
+	}
+	return rows;
 }
 
 /* ref_table's values as heap_row.c's ref_value gives them (prop 0: NULL) */
@@ -366,8 +436,8 @@ static double thread_seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Build tree K; an index over objects sorts in ROWS and TMP (room for
- * every object each). */
+/* Build tree K; an index sorts in ROWS and TMP (room for every entry
+ * each). */
 static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t errsize)
 {
 	bt_tree t;
@@ -375,7 +445,7 @@ static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t 
 	err[0] = '\0';
 	uint8_t *rec = malloc(BT_RECORD_MAX);
 	row_buf *buf = malloc(sizeof *buf);
-	int rc = rec && buf ? bt_tree_begin(&t, &c->f, k != ST_OBJECTS, c->plan->root[k], err, errsize) : BT_ERROR;
+	int rc = rec && buf ? bt_tree_begin(&t, &c->f, !rowid_table(k), c->plan->root[k], err, errsize) : BT_ERROR;
 	if (rc == BT_OK) {
 		if (k == ST_OBJECTS)
 			rc = fill_objects(c, &t, rec, buf);
@@ -383,8 +453,12 @@ static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t 
 			rc = fill_refs(c, &t);
 		else if (k == ST_REFS_DST)
 			rc = fill_refs_by_dst(c, &t);
-		else
+		else if (specs[k].list < 0)
 			rc = fill_object_index(c, &t, k, rows, tmp, buf);
+		else if (rowid_table(k))
+			rc = fill_cluster_list(c, &t, specs[k].list, 0, 0, NULL);
+		else if ((rc = fill_cluster_list(c, &t, specs[k].list, 1, specs[k].column, rows)) == BT_OK)
+			rc = add_sorted(c, &t, rows, tmp, cluster_list_rows(c->src->h, specs[k].list));
 		if (rc == BT_OK)
 			rc = bt_tree_finish(&t);
 		bt_tree_free(&t);
@@ -399,19 +473,27 @@ static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t 
 	return rc;
 }
 
-/* Job K: tree K, or for ST_PATH_HASH all five indexes over objects, one
- * after the other in the same sort buffers (so that more threads do not
- * mean more of them). */
+/* Job K: tree K; for ST_MEMBERS also ST_MUTABLE; for ST_SORTED all the
+ * indexes sorted in memory, one after the other in the same sort buffers
+ * (so that more threads do not mean more of them). */
 static int job(fill *c, int k, char *err, size_t errsize)
 {
-	if (k != ST_PATH_HASH)
+	if (k == ST_MEMBERS) {
+		int rc = build(c, ST_MEMBERS, NULL, NULL, err, errsize);
+		return rc == BT_OK ? build(c, ST_MUTABLE, NULL, NULL, err, errsize) : rc;
+	}
+	if (k != ST_SORTED)
 		return build(c, k, NULL, NULL, err, errsize);
-	size_t n = c->src->h->objects ? c->src->h->objects : 1;
+	const heap *h = c->src->h;
+	size_t n = h->objects, members = cluster_list_rows(h, 0), mutables = cluster_list_rows(h, 1);
+	n = n > members ? n : members;
+	n = n > mutables ? n : mutables;
+	n = n ? n : 1;
 	key_row *rows = malloc(n * sizeof *rows), *tmp = malloc(n * sizeof *tmp);
 	int rc = rows && tmp ? BT_OK : BT_ERROR;
 	if (rc)
 		snprintf(err, errsize, "out of memory");
-	for (int index = ST_PATH_HASH; index <= ST_RETAINED && rc == BT_OK; index++)
+	for (int index = ST_SORTED; index < ST_COUNT && rc == BT_OK; index++)
 		rc = build(c, index, rows, tmp, err, errsize);
 	free(rows);
 	free(tmp);

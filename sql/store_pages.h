@@ -1,9 +1,10 @@
-/* store_pages.h — the store's fast path: the two big tables (object_table,
- * ref_table) and their six indexes written as SQLite file-format pages in
- * key order (btree_write.h) instead of row by row through SQLite.
+/* store_pages.h — the store's fast path: the big tables (object_table,
+ * ref_table, cluster_members, cluster_mutable) and their nine indexes
+ * written as SQLite file-format pages in key order (btree_write.h) instead
+ * of row by row through SQLite.
  *
  * store.c lets SQLite create the whole schema and fill the small tables,
- * leaving these eight b-trees empty, and closes the database; then
+ * leaving these thirteen b-trees empty, and closes the database; then
  * store_pages_fill writes them, on up to THREADS threads.  Anything not
  * handled is BT_UNSUPPORTED with the file unchanged, and store.c writes the
  * database through SQL instead. */
@@ -15,8 +16,13 @@
 #include "btree_write.h"
 #include "heap_row.h"
 
+/* The b-trees written: the tables, then the indexes that are sorted in
+ * memory (ST_SORTED and after). */
 enum store_tree {
-	ST_OBJECTS, ST_REFS, ST_REFS_DST, ST_PATH_HASH, ST_CLASS, ST_OUTER, ST_IDOM, ST_RETAINED, ST_COUNT
+	ST_OBJECTS, ST_REFS, ST_REFS_DST, ST_MEMBERS, ST_MUTABLE,
+	ST_PATH_HASH, ST_CLASS, ST_OUTER, ST_IDOM, ST_RETAINED, ST_MEMBERS_IDX, ST_MEMBERS_ROOT, ST_MUTABLE_ROOT,
+	ST_COUNT,
+	ST_SORTED = ST_PATH_HASH
 };
 
 /* The root page of each b-tree written, from the database's schema. */
@@ -24,7 +30,7 @@ typedef struct store_pages_plan {
 	uint32_t root[ST_COUNT];
 } store_pages_plan;
 
-/* Does DB (the schema created, object_table and ref_table empty) hold
+/* Does DB (the schema created, the four tables empty) hold
  * exactly the b-trees this writer knows: the same columns, types, keys and
  * indexes?  BT_OK with PLAN filled, BT_UNSUPPORTED with what differs in
  * WHY, or BT_ERROR (WHY). */

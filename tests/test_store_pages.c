@@ -12,6 +12,7 @@
 #include "btree_write.h"
 #include "dominators.h"
 #include "findings.h"
+#include "gen.h"
 #include "schema.h"
 #include "snapshot.h"
 #include "store.h"
@@ -69,7 +70,8 @@ static int integrity_ok(sqlite3 *db)
 }
 
 /* The same schema and, table for table, the same rows (EXCEPT both ways
- * and the counts, so duplicates count too). */
+ * and the counts, so duplicates count too), rowids included where a table
+ * has them (the cluster lists' rows are told apart only by them). */
 static int same_db(const char *a, const char *b)
 {
 	sqlite3 *db;
@@ -85,15 +87,16 @@ static int same_db(const char *a, const char *b)
 	same = same && strcmp(got, "0") == 0;
 	sqlite3_stmt *st;
 	int tables = 0;
-	if (same && sqlite3_prepare_v2(db, "SELECT name FROM main.sqlite_schema WHERE type = 'table'", -1, &st, NULL) ==
-			    SQLITE_OK) {
+	if (same && sqlite3_prepare_v2(db, "SELECT name, sql LIKE '%WITHOUT ROWID' FROM main.sqlite_schema "
+				       "WHERE type = 'table'", -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *t = (const char *)sqlite3_column_text(st, 0);
+			const char *cols = sqlite3_column_int(st, 1) ? "*" : "rowid, *";
 			snprintf(sql, sizeof sql,
-				 "SELECT (SELECT count(*) FROM (SELECT * FROM main.%s EXCEPT SELECT * FROM b.%s)) + "
-				 "(SELECT count(*) FROM (SELECT * FROM b.%s EXCEPT SELECT * FROM main.%s)) + "
+				 "SELECT (SELECT count(*) FROM (SELECT %s FROM main.%s EXCEPT SELECT %s FROM b.%s)) + "
+				 "(SELECT count(*) FROM (SELECT %s FROM b.%s EXCEPT SELECT %s FROM main.%s)) + "
 				 "abs((SELECT count(*) FROM main.%s) - (SELECT count(*) FROM b.%s))",
-				 t, t, t, t, t, t);
+				 cols, t, cols, t, cols, t, cols, t, t, t);
 			ask(db, sql, got, sizeof got);
 			if (strcmp(got, "0")) {
 				printf("    %s differs: %s\n", t, got);
@@ -140,8 +143,10 @@ static int open_ok(const char *path, sqlite3 **db)
 	return 0;
 }
 
-/* H stored both ways at PAGE_SIZE: the pages sound, the same as SQL's. */
-static void both_ways(const heap *h, const char *name, unsigned page_size)
+/* H stored both ways at PAGE_SIZE: the pages sound, the same as SQL's.
+ * KEPT (when not NULL) receives the path of the pages' database, left in
+ * place; else both are removed. */
+static void both_ways_kept(const heap *h, const char *name, unsigned page_size, char *kept, size_t keptsize)
 {
 	char sqlpath[128], pagespath[128], err[512], file[64];
 	snprintf(file, sizeof file, "%s-%u-sql.db", name, page_size);
@@ -162,7 +167,15 @@ static void both_ways(const heap *h, const char *name, unsigned page_size)
 		printf("    %s at %u: not the same as SQL's\n", name, page_size);
 	CHECK(same);
 	unlink(sqlpath);
-	unlink(pagespath);
+	if (kept)
+		snprintf(kept, keptsize, "%s", pagespath);
+	else
+		unlink(pagespath);
+}
+
+static void both_ways(const heap *h, const char *name, unsigned page_size)
+{
+	both_ways_kept(h, name, page_size, NULL, 0);
 }
 
 TEST(store_pages_equal_sql_on_every_test_heap)
@@ -254,6 +267,64 @@ TEST(store_pages_database_stays_writable)
 	heap_free(&h);
 }
 
+/* The same for the cluster lists, on a generated heap at 512-byte pages
+ * (trees of several levels): the counts are what the statements make of
+ * rowids 1..M (members) and 1..U (mutable) of the model. */
+TEST(store_pages_cluster_lists_stay_writable)
+{
+	gen_options go = {20000, 3, MODE_GAME, 0};
+	heap h;
+	char path[128], err[512], got[64], want[64];
+	CHECK(gen_heap(&go, &h, err, sizeof err) == 0);
+	scratch("writable-clusters.db", path, sizeof path);
+	int rc = store(&h, path, STORE_PAGES, 512, err, sizeof err);
+	if (rc)
+		printf("    %s\n", err);
+	CHECK(rc == 0);
+	sqlite3 *db;
+	if (rc || !open_ok(path, &db)) {
+		heap_free(&h);
+		return;
+	}
+	rc = sqlite3_exec(db,
+			  "BEGIN;"
+			  "DELETE FROM cluster_members WHERE rowid % 3 = 0;"
+			  "INSERT INTO cluster_members SELECT root + 1, idx FROM cluster_members WHERE rowid % 2 = 1;"
+			  "UPDATE cluster_mutable SET root = root + 1000000000 WHERE rowid % 2 = 0;"
+			  "DELETE FROM cluster_mutable WHERE rowid % 5 = 0;"
+			  "COMMIT;",
+			  NULL, NULL, NULL);
+	CHECK(rc == SQLITE_OK);
+	CHECK(integrity_ok(db));
+	uint32_t members = 0, mutables = 0, want_members = 0, want_mutables = 0, moved = 0;
+	for (uint32_t c = 0; c < h.nclusters; c++) {
+		members += h.clusters[c].n_members;
+		mutables += h.clusters[c].n_mutables;
+	}
+	for (uint32_t r = 1; r <= members; r++)
+		want_members += (r % 3 != 0) + (r % 3 != 0 && r % 2 == 1);
+	for (uint32_t r = 1; r <= mutables; r++) {
+		want_mutables += r % 5 != 0;
+		moved += r % 5 != 0 && r % 2 == 0;
+	}
+	snprintf(want, sizeof want, "%u", want_members);
+	ask(db, "SELECT count(*) FROM cluster_members INDEXED BY cluster_members_idx WHERE idx >= 0", got, sizeof got);
+	CHECK_STR(got, want);
+	ask(db, "SELECT count(*) FROM cluster_members INDEXED BY cluster_members_root WHERE root >= 0", got, sizeof got);
+	CHECK_STR(got, want);
+	snprintf(want, sizeof want, "%u", want_mutables);
+	ask(db, "SELECT count(*) FROM cluster_mutable INDEXED BY cluster_mutable_root WHERE root >= 0", got, sizeof got);
+	CHECK_STR(got, want);
+	/* the updated rows, found through the index */
+	snprintf(want, sizeof want, "%u", moved);
+	ask(db, "SELECT count(*) FROM cluster_mutable INDEXED BY cluster_mutable_root WHERE root >= 1000000000", got,
+	    sizeof got);
+	CHECK_STR(got, want);
+	CHECK(members > 1000 && mutables > 1000);
+	sqlite3_close(db);
+	heap_free(&h);
+}
+
 /* A name longer than a small page holds: pages alone refuse it (the row
  * would need overflow pages), auto falls back to SQL with SQL's result. */
 TEST(store_pages_falls_back_for_overflow)
@@ -333,6 +404,109 @@ TEST(store_pages_auto_equals_sql_with_long_names)
 	CHECK(fell_back > 0 && paged > 0); /* both ways were taken */
 }
 
+/* The rows of cluster list LIST (0: members, 1: mutable) from the heap
+ * model, as the tables hold them: how many, and for cluster X the list as
+ * "a,b,c" (into OUT). */
+static uint32_t list_rows(const heap *h, int list, uint32_t x, char *out, size_t cap)
+{
+	uint32_t rows = 0;
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		rows += list ? h->clusters[c].n_mutables : h->clusters[c].n_members;
+	out[0] = '\0';
+	if (x >= h->nclusters)
+		return rows;
+	const cluster *cl = &h->clusters[x];
+	uint32_t start = list ? cl->mutables : cl->members, n = list ? cl->n_mutables : cl->n_members;
+	for (uint32_t k = 0; k < n; k++)
+		snprintf(out + strlen(out), cap - strlen(out), "%s%d", k ? "," : "", h->cluster_items[start + k]);
+	return rows;
+}
+
+/* The pages' database at PATH holds H's cluster lists: every row found
+ * through each index (INDEXED BY: the b-trees written here, not the
+ * table), and cluster X's lists, in order, through the index by root. */
+static void lists_as_in_model(const heap *h, const char *path, uint32_t x)
+{
+	sqlite3 *db;
+	if (!open_ok(path, &db))
+		return;
+	static const char *const counts[3] = {
+		"SELECT count(*) FROM cluster_members INDEXED BY cluster_members_idx WHERE idx >= -1",
+		"SELECT count(*) FROM cluster_members INDEXED BY cluster_members_root WHERE root >= -1",
+		"SELECT count(*) FROM cluster_mutable INDEXED BY cluster_mutable_root WHERE root >= -1"};
+	static const char *const lists[2] = {
+		"SELECT ifnull(group_concat(idx), '') FROM (SELECT idx FROM cluster_members INDEXED BY "
+		"cluster_members_root WHERE root = %d ORDER BY rowid)",
+		"SELECT ifnull(group_concat(idx), '') FROM (SELECT idx FROM cluster_mutable INDEXED BY "
+		"cluster_mutable_root WHERE root = %d ORDER BY rowid)"};
+	char want[4096], got[4096], sql[256];
+	for (int k = 0; k < 3; k++) {
+		snprintf(want, sizeof want, "%u", list_rows(h, k == 2, x, got, sizeof got));
+		ask(db, counts[k], got, sizeof got);
+		CHECK_STR(got, want);
+	}
+	for (int list = 0; list < 2 && h->nclusters; list++) {
+		list_rows(h, list, x, want, sizeof want);
+		snprintf(sql, sizeof sql, lists[list], h->clusters[x].root);
+		ask(db, sql, got, sizeof got);
+		CHECK_STR(got, want);
+	}
+	/* each member found by its index from the members' side */
+	if (h->nclusters && h->clusters[x].n_members) {
+		obj_t m = h->cluster_items[h->clusters[x].members + h->clusters[x].n_members - 1];
+		snprintf(sql, sizeof sql, "SELECT group_concat(root) FROM cluster_members INDEXED BY cluster_members_idx "
+			 "WHERE idx = %d", m);
+		ask(db, sql, got, sizeof got);
+		snprintf(want, sizeof want, "%d", h->clusters[x].root);
+		CHECK_STR(got, want);
+	}
+	sqlite3_close(db);
+}
+
+/* The cluster lists as pages: generated heaps with hundreds of clusters
+ * (trees of several levels at 512-byte pages; lists with entries dropped),
+ * a heap without clusters, clusters whose lists are all empty. */
+TEST(store_pages_cluster_lists_equal_sql)
+{
+	char err[512], path[128];
+	int rc;
+	static const unsigned sizes[] = {512, 65536};
+	for (int broken = 0; broken <= 30; broken += 30) {
+		gen_options go = {20000, 3, MODE_GAME, broken};
+		heap h;
+		CHECK(gen_heap(&go, &h, err, sizeof err) == 0);
+		CHECK(h.nclusters > 50); /* the test means something */
+		for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+			path[0] = '\0';
+			both_ways_kept(&h, broken ? "gen-broken" : "gen", sizes[s], path, sizeof path);
+			if (path[0])
+				lists_as_in_model(&h, path, h.nclusters / 2);
+		}
+		heap_free(&h);
+	}
+	heap h;
+	if (random_heap(700, 0, &h) == 0) {
+		CHECK(h.nclusters == 0);
+		path[0] = '\0';
+		both_ways_kept(&h, "no-clusters", 1024, path, sizeof path);
+		if (path[0])
+			lists_as_in_model(&h, path, 0);
+		heap_free(&h);
+	}
+	static const char body[] = "o 11 12 4 10 Arena 2048 RootSet\no 12 13 4 11 A 400 -\no 13 14 4 11 B 400 -\n"
+				   "r 11 13 strong P\nc 11 - - -\nc 13 - - 11\n";
+	rc = load_heap(body, &h);
+	CHECK(rc == 0);
+	if (rc == 0) {
+		CHECK(h.nclusters == 2);
+		path[0] = '\0';
+		both_ways_kept(&h, "empty-lists", 512, path, sizeof path);
+		if (path[0])
+			lists_as_in_model(&h, path, 1);
+		heap_free(&h);
+	}
+}
+
 /* The writer knows the schema it fills, and nothing else. */
 static int plan_of(const char *tables, const char *indexes, char *why, size_t whysize)
 {
@@ -375,6 +549,18 @@ TEST(store_pages_refuses_a_schema_it_does_not_know)
 		{1, "ON object_table(outer);", "ON object_table(outer DESC);"},
 		{1, "ON ref_table(dst);", "ON ref_table(dst) WHERE kind = 0;"},
 		{1, "CREATE INDEX objects_idom", "CREATE INDEX objects_name ON object_table(name);\nCREATE INDEX objects_idom"},
+		/* the cluster lists */
+		{0, "cluster_members(root INTEGER, idx INTEGER)", "cluster_members(root INTEGER, idx INTEGER, extra)"},
+		{0, "cluster_mutable(root INTEGER, idx INTEGER)", "cluster_mutable(root INTEGER, idx TEXT)"},
+		{0, "cluster_mutable(root INTEGER, idx INTEGER)", "cluster_mutable(root INTEGER PRIMARY KEY, idx INTEGER)"},
+		{0, "cluster_members(root INTEGER, idx INTEGER)",
+		 "cluster_members(root INTEGER, idx INTEGER, PRIMARY KEY(root, idx)) WITHOUT ROWID"},
+		{0, "cluster_members(root INTEGER, idx INTEGER)", "cluster_members(root INTEGER, idx INTEGER UNIQUE)"},
+		{1, "ON cluster_members(idx);", "ON cluster_members(idx, root);"},
+		{1, "ON cluster_mutable(root);", "ON cluster_mutable(root DESC);"},
+		{1, "CREATE INDEX cluster_members_root ON cluster_members(root);\n", ""},
+		{1, "CREATE INDEX cluster_refs_root", "CREATE INDEX mutable_idx ON cluster_mutable(idx);\nCREATE INDEX cluster_refs_root"},
+		{1, "CREATE INDEX cluster_refs_root", "INSERT INTO cluster_mutable VALUES(1, 2);\nCREATE INDEX cluster_refs_root"},
 	};
 	for (size_t k = 0; k < sizeof changes / sizeof changes[0]; k++) {
 		char *t = replace(changes[k].indexes ? SCHEMA_INDEXES : SCHEMA_TABLES, changes[k].from, changes[k].to);
