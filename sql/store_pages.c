@@ -208,7 +208,9 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 /* ---- filling ---- */
 
 /* The work shared by the threads: the jobs are taken in ORDER, the
- * largest first. */
+ * largest first, but for the sorted indexes: after objects, so that on two
+ * threads their sort buffers come once the references by target are done
+ * with theirs (taken first, they made the 10M peak 134 MiB higher). */
 typedef struct fill {
 	bt_file f;
 	const store_pages_plan *plan;
@@ -220,7 +222,7 @@ typedef struct fill {
 } fill;
 
 #define JOBS 5
-static const int order[JOBS] = {ST_REFS_DST, ST_SORTED /* and the other sorted indexes */, ST_OBJECTS, ST_REFS,
+static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_SORTED /* and the other sorted indexes */,
 				ST_MEMBERS /* and ST_MUTABLE */};
 
 /* Has another tree failed?  Asked now and then, to stop early (the error
