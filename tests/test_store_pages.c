@@ -178,6 +178,20 @@ static void both_ways(const heap *h, const char *name, unsigned page_size)
 	both_ways_kept(h, name, page_size, NULL, 0);
 }
 
+/* H stored as pages at PAGE_SIZE in NAME (a scratch file) and opened;
+ * NULL (a failed check) if either fails. */
+static sqlite3 *stored_pages(const heap *h, const char *name, unsigned page_size)
+{
+	char path[128], err[512];
+	scratch(name, path, sizeof path);
+	int rc = store(h, path, STORE_PAGES, page_size, err, sizeof err);
+	if (rc)
+		printf("    %s\n", err);
+	CHECK(rc == 0);
+	sqlite3 *db;
+	return rc == 0 && open_ok(path, &db) ? db : NULL;
+}
+
 TEST(store_pages_equal_sql_on_every_test_heap)
 {
 	static const char *const files[] = {
@@ -220,21 +234,16 @@ TEST(store_pages_equal_sql_on_random_heaps_and_page_sizes)
 TEST(store_pages_database_stays_writable)
 {
 	heap h;
-	char path[128], err[512], got[64];
+	char got[64];
 	if (random_heap(3000, 1, &h))
 		return;
-	scratch("writable.db", path, sizeof path);
-	int rc = store(&h, path, STORE_PAGES, 1024, err, sizeof err);
-	if (rc)
-		printf("    %s\n", err);
-	CHECK(rc == 0);
-	sqlite3 *db;
-	if (rc || !open_ok(path, &db)) {
+	sqlite3 *db = stored_pages(&h, "writable.db", 1024);
+	if (!db) {
 		heap_free(&h);
 		return;
 	}
 	uint32_t objs = h.objects, refs = h.nrefs;
-	rc = sqlite3_exec(db,
+	int rc = sqlite3_exec(db,
 			  "BEGIN;"
 			  "DELETE FROM ref_table WHERE pos % 3 = 0;"
 			  "INSERT INTO ref_table SELECT src, pos + 1000000, dst, kind, prop FROM ref_table WHERE pos % 5 = 1;"
@@ -274,19 +283,18 @@ TEST(store_pages_cluster_lists_stay_writable)
 {
 	gen_options go = {20000, 3, MODE_GAME, 0};
 	heap h;
-	char path[128], err[512], got[64], want[64];
-	CHECK(gen_heap(&go, &h, err, sizeof err) == 0);
-	scratch("writable-clusters.db", path, sizeof path);
-	int rc = store(&h, path, STORE_PAGES, 512, err, sizeof err);
-	if (rc)
+	char err[512], got[64], want[64];
+	if (gen_heap(&go, &h, err, sizeof err)) {
 		printf("    %s\n", err);
-	CHECK(rc == 0);
-	sqlite3 *db;
-	if (rc || !open_ok(path, &db)) {
+		CHECK(0);
+		return;
+	}
+	sqlite3 *db = stored_pages(&h, "writable-clusters.db", 512);
+	if (!db) {
 		heap_free(&h);
 		return;
 	}
-	rc = sqlite3_exec(db,
+	int rc = sqlite3_exec(db,
 			  "BEGIN;"
 			  "DELETE FROM cluster_members WHERE rowid % 3 = 0;"
 			  "INSERT INTO cluster_members SELECT root + 1, idx FROM cluster_members WHERE rowid % 2 = 1;"
@@ -474,7 +482,11 @@ TEST(store_pages_cluster_lists_equal_sql)
 	for (int broken = 0; broken <= 30; broken += 30) {
 		gen_options go = {20000, 3, MODE_GAME, broken};
 		heap h;
-		CHECK(gen_heap(&go, &h, err, sizeof err) == 0);
+		if (gen_heap(&go, &h, err, sizeof err)) {
+			printf("    %s\n", err);
+			CHECK(0);
+			continue;
+		}
 		CHECK(h.nclusters > 50); /* the test means something */
 		for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 			path[0] = '\0';
