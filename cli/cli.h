@@ -43,6 +43,8 @@ int wants_help(const char *cmd, int argc, char **argv);
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
 int parse_format(const char *s, int allow_csv, enum out_format *out);
+/* `info` on an analysis database (cmd_info_db.c). */
+int info_database(const char *path, enum out_format fmt);
 /* CSV string output (json_str is in query.h). */
 void csv_str(FILE *fp, const char *s);
 /* The display form of a name from a snapshot or database (escape.h), for
@@ -50,6 +52,20 @@ void csv_str(FILE *fp, const char *s);
 const char *disp(const char *s);
 /* Parse a non-negative integer option value; -1 when bad. */
 long long parse_count(const char *s, long long max);
+
+/* --limit N, the one row cap of the listing commands: *LIMIT is left at
+ * LIMIT_UNSET until given; 0 means all.  0, or -1 when S is no count. */
+#define LIMIT_UNSET (-1LL)
+int parse_limit(const char *s, long long *limit);
+/* The rows a listing shows: LIMIT when given (0: all), else TEXT_DEFAULT
+ * in text output and all in JSON and CSV.  SIZE_MAX stands for all. */
+size_t listing_limit(long long limit, enum out_format fmt, size_t text_default);
+/* What this GC does to an object: "purged" (unreachable: destroyed),
+ * "garbage" (marked garbage but kept alive), "survives". */
+const char *fate_name(const struct obj_info *o);
+/* The text line that says what a capped listing left out: "showing N of
+ * TOTAL WHAT (--limit 0 shows all)" when N < TOTAL, nothing otherwise. */
+void print_shown(size_t shown, size_t total, const char *what);
 
 /* Load a snapshot, printing the error; 0 on success. */
 int load_or_die(const char *path, heap *h);

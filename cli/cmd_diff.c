@@ -625,9 +625,11 @@ int cmd_diff(int argc, char **argv)
 		if (strcmp(a, "--format") == 0 && more) {
 			if (parse_format(argv[++i], 1, &fmt))
 				return usage_error("diff", "--format is text, json or csv");
-		} else if (strcmp(a, "--top") == 0 && more) {
-			if ((top = parse_count(argv[++i], 1LL << 40)) < 1)
-				return usage_error("diff", "--top takes a positive number");
+		} else if ((strcmp(a, "--limit") == 0 || strcmp(a, "--top") == 0) && more) { /* --top: the old name */
+			if ((top = parse_count(argv[++i], 1LL << 40)) < 0)
+				return usage_error("diff", "--limit takes a number (0: all)");
+			if (top == 0)
+				top = 1LL << 40;
 		} else if (strcmp(a, "--baseline") == 0 && more) {
 			baseline = argv[++i];
 		} else if (strcmp(a, "--target") == 0 && more) {

@@ -1,5 +1,6 @@
 /* cmd_findings.c — `ugc-analyze findings INPUT [--kind K]`: what the
- * analysis found (spec §4), grouped by kind, with counts. */
+ * analysis found (spec §4), grouped by kind, with counts; --limit of each
+ * kind shown, objects named by path, an FGCObject by its name. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,7 @@ int cmd_findings(int argc, char **argv)
 {
 	const char *input = NULL, *kind = NULL;
 	enum out_format fmt = FMT_TEXT;
-	long long limit = 20;
+	long long limit = LIMIT_UNSET;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int more = i + 1 < argc;
@@ -26,7 +27,7 @@ int cmd_findings(int argc, char **argv)
 			if (!known)
 				return usage_error("findings", "unknown --kind '%s'", kind);
 		} else if (strcmp(a, "--limit") == 0 && more) {
-			if ((limit = parse_count(argv[++i], 1LL << 40)) < 0)
+			if (parse_limit(argv[++i], &limit))
 				return usage_error("findings", "--limit takes a number (0: all)");
 		} else if (a[0] == '-' && a[1] == '-') {
 			return usage_error("findings", "unknown option '%s' or missing value", a);
@@ -48,8 +49,9 @@ int cmd_findings(int argc, char **argv)
 		close_input(v);
 		return rc;
 	}
+	size_t cap = listing_limit(limit, fmt, 20);
 	if (fmt == FMT_CSV)
-		printf("kind,idx,other,detail,path\n");
+		printf("kind,idx,other,detail,path,referencer\n");
 	if (fmt == FMT_JSON)
 		printf("{");
 	int first_group = 1;
@@ -68,18 +70,26 @@ int cmd_findings(int argc, char **argv)
 		}
 		for (size_t i = 0; i < fs.n; i++) {
 			const finding_row *f = &fs.v[i];
-			if (strcmp(f->kind, name) != 0 || (fmt == FMT_TEXT && limit && shown >= (size_t)limit))
+			if (strcmp(f->kind, name) != 0 || shown >= cap)
 				continue;
 			obj_info o;
 			int have = f->idx != OBJ_NONE && v->object(v, f->idx, &o) == 0;
 			const char *path = have ? o.path : "";
-			if (fmt == FMT_TEXT) {
-				printf("  #%d %s: %s\n", f->idx, have ? path : "(FGCObject)", f->detail);
+			if (fmt == FMT_TEXT && f->idx == OBJ_NONE) {
+				printf("  %s (FGCObject): %s\n", f->referencer, f->detail);
+			} else if (fmt == FMT_TEXT) {
+				printf("  #%d %s: %s\n", f->idx, have ? path : "?", f->detail);
 			} else if (fmt == FMT_CSV) {
-				printf("%s,%d,%d,", name, f->idx, f->other);
+				printf("%s,", name);
+				if (f->idx != OBJ_NONE) printf("%d", f->idx);
+				putchar(',');
+				if (f->other != OBJ_NONE) printf("%d", f->other);
+				putchar(',');
 				csv_str(stdout, f->detail);
 				putchar(',');
 				csv_str(stdout, path);
+				putchar(',');
+				csv_str(stdout, f->referencer);
 				putchar('\n');
 			} else {
 				printf("%s{\"idx\":", shown ? "," : "");
@@ -90,14 +100,19 @@ int cmd_findings(int argc, char **argv)
 				json_str(stdout, f->detail);
 				printf(",\"path\":");
 				json_str(stdout, path);
+				printf(",\"referencer\":");
+				if (f->referencer[0]) json_str(stdout, f->referencer); else printf("null");
 				printf("}");
 			}
 			if (have)
 				obj_info_free(&o);
 			shown++;
 		}
-		if (fmt == FMT_TEXT && count > shown)
-			printf("  (and %zu more; --limit 0 shows all)\n", count - shown);
+		if (fmt == FMT_TEXT) {
+			char what[64];
+			snprintf(what, sizeof what, "%s findings", name);
+			print_shown(shown, count, what);
+		}
 		if (fmt == FMT_JSON)
 			printf("]}");
 	}

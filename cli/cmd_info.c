@@ -1,11 +1,13 @@
 /* cmd_info.c — `ugc-analyze info SNAPSHOT`: header, counts, roots by kind,
- * top classes by count and by bytes.  No GC is run. */
+ * top classes by count and by bytes.  No GC is run.  An analysis database
+ * is summarised by cmd_info_db.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "gc.h"
 #include "snapshot.h"
+#include "view_db.h"
 
 typedef struct info {
 	uint32_t classes, packages, garbage, gc_referencers, cluster_members;
@@ -87,7 +89,10 @@ static void print_text(const char *path, const heap *h, const info *in, int top)
 	uint64_t mem = heap_memory(h);
 	printf("memory          %llu bytes resident in the loaded model (%.2f MiB)\n", (unsigned long long)mem,
 	       (double)mem / 1048576.0);
-	printf("roots          ");
+	uint32_t roots = 0;
+	for (int k = 0; k <= RK_GCOBJECT; k++)
+		roots += in->roots_by_kind[k];
+	printf("roots           %u:", roots);
 	for (int k = 0; k <= RK_GCOBJECT; k++)
 		printf(" %s %u", root_kind_names[k], in->roots_by_kind[k]);
 	printf("\n");
@@ -128,9 +133,12 @@ static void print_json(const char *path, const heap *h, const info *in, int top)
 	       in->gc_referencers);
 	printf("\"clusters\":%u,\"cluster_members\":%u,\"memory_bytes\":%llu,\"roots\":{", h->nclusters,
 	       in->cluster_members, (unsigned long long)heap_memory(h));
-	for (int k = 0; k <= RK_GCOBJECT; k++)
-		printf("%s\"%s\":%u", k ? "," : "", root_kind_names[k], in->roots_by_kind[k]);
-	printf("}");
+	uint32_t roots = 0;
+	for (int k = 0; k <= RK_GCOBJECT; k++) {
+		printf("\"%s\":%u,", root_kind_names[k], in->roots_by_kind[k]);
+		roots += in->roots_by_kind[k];
+	}
+	printf("\"total\":%u}", roots);
 	uint32_t best[256];
 	char name[HEAP_NAME_MAX];
 	for (int by = 0; by < 2; by++) {
@@ -156,9 +164,9 @@ int cmd_info(int argc, char **argv)
 		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
 			if (parse_format(argv[++i], 0, &fmt))
 				return usage_error("info", "--format is text or json");
-		} else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
-			if ((top = parse_count(argv[++i], 256)) < 0)
-				return usage_error("info", "--top takes a number from 0 to 256");
+		} else if ((strcmp(argv[i], "--limit") == 0 || strcmp(argv[i], "--top") == 0) && i + 1 < argc) {
+			if ((top = parse_count(argv[++i], 256)) < 0) /* --top: the old name */
+				return usage_error("info", "--limit takes a number from 0 to 256");
 		} else if (argv[i][0] == '-' && argv[i][1])
 			return usage_error("info", "unknown option '%s' or missing value", argv[i]);
 		else if (!path)
@@ -168,6 +176,8 @@ int cmd_info(int argc, char **argv)
 	}
 	if (!path)
 		return usage_error("info", "needs a SNAPSHOT");
+	if (is_sqlite_file(path))
+		return info_database(path, fmt);
 	heap h;
 	if (load_or_die(path, &h))
 		return 1;

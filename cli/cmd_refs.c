@@ -1,6 +1,7 @@
 /* cmd_refs.c — `ugc-analyze refs INPUT OBJ`: every direct referencer of an
- * object (or, with --out, everything it references), with kinds and
- * properties, the implicit Class and Outer references and FGCObjects. */
+ * object (or, with --out, everything it references), with kinds, properties
+ * and each one's fate in this GC, the implicit Class and Outer references and
+ * FGCObjects; --limit rows, the counts always over all of them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,12 +34,37 @@ static int parse_kinds(const char *list, unsigned *mask)
 	return 0;
 }
 
-static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask, enum out_format fmt, int first)
+/* The fates a referencer (or, with --out, a target) can have: fate_name's,
+ * and "-" for an FGCObject, which is no UObject. */
+#define FATES 4
+static const char *const fates[FATES] = {"survives", "garbage", "purged", "-"};
+
+static int fate_index(const char *name)
+{
+	for (int k = 0; k < FATES; k++)
+		if (strcmp(fates[k], name) == 0)
+			return k;
+	return FATES - 1;
+}
+
+/* "N KIND, N KIND" for the non-zero counts, after SEP. */
+static void print_counts(const char *sep, const unsigned *count, const char *const *names, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (count[k]) {
+			printf("%s%u %s", sep, count[k], names[k]);
+			sep = ", ";
+		}
+}
+
+static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask, enum out_format fmt, int first,
+		       size_t limit)
 {
 	obj_info me;
 	if (v->object(v, x, &me))
 		return;
-	unsigned count[KIND_NAMES] = {0}, total = 0;
+	unsigned count[KIND_NAMES] = {0}, fate_count[FATES] = {0}, total = 0;
+	size_t shown = 0;
 	if (fmt == FMT_TEXT)
 		printf("%s #%d %s %s\n", out ? "references of" : "referencers of", x, me.class_name, me.path);
 	if (fmt == FMT_JSON) {
@@ -54,56 +80,70 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 		if (!(mask & (1u << kind)))
 			continue;
 		count[kind]++;
+		total++;
 		obj_t other = out ? e->dst : e->src;
 		obj_info o;
 		int have = other != OBJ_NONE && v->object(v, other, &o) == 0;
-		const char *cls = have ? o.class_name : "FGCObject", *path = have ? o.path : e->referencer;
+		const char *fate = have ? fate_name(&o) : "-";
+		fate_count[fate_index(fate)]++;
+		if (shown >= limit) {
+			if (have)
+				obj_info_free(&o);
+			continue;
+		}
+		const char *prop = e->prop[0] ? e->prop : "-";
 		if (fmt == FMT_TEXT) {
-			if (other == OBJ_NONE)
-				printf("  %-9s %-32s FGCObject %s\n", kinds[kind], e->prop[0] ? e->prop : "-", e->referencer);
+			if (!have)
+				printf("  %-9s %-32s %-8s %s (FGCObject)\n", kinds[kind], prop, fate, e->referencer);
 			else
-				printf("  %-9s %-32s #%d %s %s\n", kinds[kind], e->prop[0] ? e->prop : "-", other, cls, path);
+				printf("  %-9s %-32s %-8s #%d %s %s\n", kinds[kind], prop, fate, other, o.class_name, o.path);
 		} else if (fmt == FMT_CSV) {
 			printf("%s,%d,%s,", out ? "out" : "in", x, kinds[kind]);
 			csv_str(stdout, e->prop);
-			if (other == OBJ_NONE)
-				printf(",,,");
-			else
+			if (have) {
 				printf(",%d,", other);
-			csv_str(stdout, cls);
-			putchar(',');
-			csv_str(stdout, path);
-			putchar('\n');
+				csv_str(stdout, o.class_name);
+				putchar(',');
+				csv_str(stdout, o.path);
+				printf(",%s,\n", fate);
+			} else {
+				printf(",,,,%s,", fate);
+				csv_str(stdout, e->referencer);
+				putchar('\n');
+			}
 		} else {
-			printf("%s{\"kind\":\"%s\",\"property\":", total ? "," : "", kinds[kind]);
+			printf("%s{\"kind\":\"%s\",\"property\":", shown ? "," : "", kinds[kind]);
 			json_str(stdout, e->prop);
-			if (other == OBJ_NONE) {
+			if (!have) {
 				printf(",\"referencer\":");
 				json_str(stdout, e->referencer);
 			} else {
 				printf(",\"idx\":%d,\"class\":", other);
-				json_str(stdout, cls);
+				json_str(stdout, o.class_name);
 				printf(",\"path\":");
-				json_str(stdout, path);
+				json_str(stdout, o.path);
+				printf(",\"fate\":\"%s\"", fate);
 			}
 			printf("}");
 		}
-		total++;
+		shown++;
 		if (have)
 			obj_info_free(&o);
 	}
 	if (fmt == FMT_TEXT) {
+		print_shown(shown, total, out ? "references" : "referencers");
 		printf("%u %s", total, out ? "references" : "referencers");
-		for (int k = 0, first_kind = 1; k < KIND_NAMES; k++)
-			if (count[k]) {
-				printf("%s%u %s", first_kind ? ": " : ", ", count[k], kinds[k]);
-				first_kind = 0;
-			}
+		print_counts(": ", count, kinds, KIND_NAMES);
+		print_counts("; ", fate_count, fates, FATES - 1);
+		if (fate_count[FATES - 1])
+			printf("%s%u FGCObject", total > fate_count[FATES - 1] ? ", " : "; ", fate_count[FATES - 1]);
 		printf("\n");
 	} else if (fmt == FMT_JSON) {
-		printf("],\"counts\":{\"total\":%u", total);
+		printf("],\"shown\":%zu,\"counts\":{\"total\":%u", shown, total);
 		for (int k = 0; k < KIND_NAMES; k++)
 			printf(",\"%s\":%u", kinds[k], count[k]);
+		for (int k = 0; k < FATES - 1; k++)
+			printf(",\"%s\":%u", fates[k], fate_count[k]);
 		printf("}}");
 	}
 	obj_info_free(&me);
@@ -115,6 +155,7 @@ int cmd_refs(int argc, char **argv)
 	enum out_format fmt = FMT_TEXT;
 	unsigned mask = (1u << KIND_NAMES) - 1;
 	int out = 0;
+	long long limit = LIMIT_UNSET;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int more = i + 1 < argc;
@@ -124,6 +165,9 @@ int cmd_refs(int argc, char **argv)
 		} else if (strcmp(a, "--kind") == 0 && more) {
 			if (parse_kinds(argv[++i], &mask))
 				return usage_error("refs", "--kind takes strong, aro, immutable, weak, soft, class, outer, gcobject");
+		} else if (strcmp(a, "--limit") == 0 && more) {
+			if (parse_limit(argv[++i], &limit))
+				return usage_error("refs", "--limit takes a number (0: all)");
 		} else if (strcmp(a, "--out") == 0) {
 			out = 1;
 		} else if (strcmp(a, "--name") == 0 && more) {
@@ -149,7 +193,7 @@ int cmd_refs(int argc, char **argv)
 	size_t n;
 	int rc = select_objects(v, sel, glob, cls, &objs, &n);
 	if (fmt == FMT_CSV && rc == 0)
-		printf("direction,object,kind,property,idx,class,path\n");
+		printf("direction,object,kind,property,idx,class,path,fate,referencer\n");
 	if (fmt == FMT_JSON && rc == 0)
 		printf("[");
 	for (size_t k = 0; k < n && rc == 0; k++) {
@@ -159,7 +203,7 @@ int cmd_refs(int argc, char **argv)
 			edges_free(&es);
 			break;
 		}
-		print_refs(v, objs[k], &es, out, mask, fmt, k == 0);
+		print_refs(v, objs[k], &es, out, mask, fmt, k == 0, listing_limit(limit, fmt, 100));
 		edges_free(&es);
 	}
 	if (fmt == FMT_JSON && rc == 0)

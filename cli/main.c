@@ -35,17 +35,20 @@ const command commands[] = {
 	 "\n"
 	 "  --format F   text (aligned columns, default), csv (RFC 4180) or json (array of objects)\n"},
 	{"refs", cmd_refs, "who references an object (or, with --out, what it references)",
-	 "usage: ugc-analyze refs INPUT OBJ [--out] [--kind K[,K...]] [--format text|json|csv]\n"
+	 "usage: ugc-analyze refs INPUT OBJ [--out] [--kind K[,K...]] [--limit N] [--format text|json|csv]\n"
 	 "       ugc-analyze refs INPUT --name GLOB | --class NAME ...\n"
 	 "\n"
-	 "Lists every direct referencer of OBJ: the object, the property and the reference\n"
-	 "kind (strong, aro, immutable, weak, soft), the implicit class and outer references\n"
-	 "(objects whose Class or Outer OBJ is) and FGCObjects (gcobject), with counts.\n"
+	 "Lists every direct referencer of OBJ: the reference kind (strong, aro, immutable,\n"
+	 "weak, soft), the implicit class and outer references (objects whose Class or Outer\n"
+	 "OBJ is) and FGCObjects (gcobject, shown as 'NAME (FGCObject)'), the property, the\n"
+	 "referencer's fate in this GC (survives, garbage: marked garbage but kept, purged)\n"
+	 "and the referencer, then the counts by kind and by fate over all of them.\n"
 	 "INPUT is a snapshot (analysed in memory) or a database written by analyze.\n"
 	 "OBJ is an index (123 or #123), a path name or a full name ('Class /Path').\n"
 	 "\n"
-	 "  --out          what OBJ references instead\n"
+	 "  --out          what OBJ references instead (the fate is the target's)\n"
 	 "  --kind LIST    only these kinds: strong,aro,immutable,weak,soft,class,outer,gcobject\n"
+	 "  --limit N      rows shown (text: default 100; json, csv: all unless given; 0: all)\n"
 	 "  --name GLOB    every object whose name matches GLOB (shell wildcards)\n"
 	 "  --class NAME   every object of class NAME (with --name: both)\n"
 	 "  --format F     text (default), json or csv\n"},
@@ -75,24 +78,34 @@ const command commands[] = {
 	 "findings about it.\n"},
 	{"clusters", cmd_clusters, "GC clusters: sizes, bytes, fate; one in detail; --check their lists",
 	 "usage: ugc-analyze clusters INPUT [ROOT] [--sort members|bytes|mutable|referenced|root]\n"
-	 "                            [--top N] [--check] [--format text|json|csv]\n"
+	 "                            [--limit N] [--format text|json|csv]\n"
+	 "       ugc-analyze clusters INPUT --check | --risks [--limit N] [--format text|json|csv]\n"
 	 "\n"
 	 "Lists every cluster with its members, mutable objects, referenced and referencing\n"
 	 "clusters, bytes (root and members) and its fate in this GC (alive, or dissolved and\n"
-	 "why), largest first like gc.ListClusters.  With ROOT, that cluster's lists in full.\n"
+	 "why), largest first like gc.ListClusters.  With ROOT, that cluster: first what\n"
+	 "dissolved it (its garbage root, the garbage entries of its lists, or the dissolved\n"
+	 "clusters it references), then the bytes its root dominates and its four lists.\n"
 	 "\n"
 	 "  --check   every disagreement between a cluster's lists and its members' real\n"
-	 "            references, with the member and property; USE-AFTER-FREE marks those\n"
-	 "            where the engine collects an object that is still referenced\n"},
+	 "            references, the use-after-free risks first (marked USE-AFTER-FREE: the\n"
+	 "            engine collects an object that is still referenced)\n"
+	 "  --risks   only the use-after-free risks\n"
+	 "  --limit N clusters, entries of each list, or disagreements shown (text: default\n"
+	 "            20; json, csv: all unless given; 0: all); the totals are always said\n"},
 	{"findings", cmd_findings, "what the analysis found, grouped by kind, with counts",
 	 "usage: ugc-analyze findings INPUT [--kind K] [--limit N] [--format text|json|csv]\n"
 	 "\n"
 	 "Kinds: eliminated-ref, garbage-survives, dangling-ref, cluster-missing-mutable,\n"
-	 "cluster-missing-cluster, cluster-keeps-alive, rootset-garbage.  Text shows the\n"
-	 "first N of each kind (--limit, default 20, 0 for all); json and csv show all.\n"},
+	 "cluster-missing-cluster, cluster-keeps-alive, rootset-garbage, uncleared-weak-ref,\n"
+	 "rooted-member-destroyed, keepflags-cluster-root, garbage-flag-mismatch.  Objects\n"
+	 "are named by path; a reference an FGCObject holds by 'NAME (FGCObject)'.\n"
+	 "\n"
+	 "  --limit N   findings of each kind shown (text: default 20; json, csv: all unless\n"
+	 "              given; 0: all); each kind's count is always said\n"},
 	{"diff", cmd_diff, "compare two snapshots or databases; or find leaks across three",
-	 "usage: ugc-analyze diff A B [-o DIFF.db [--force]] [--top N] [--format text|json|csv]\n"
-	 "       ugc-analyze diff --baseline A --target B --final C [--top N] [--format text|json|csv]\n"
+	 "usage: ugc-analyze diff A B [-o DIFF.db [--force]] [--limit N] [--format text|json|csv]\n"
+	 "       ugc-analyze diff --baseline A --target B --final C [--limit N] [--format text|json|csv]\n"
 	 "\n"
 	 "Two-way: matches the objects of A and B by class and path name (and, when both come\n"
 	 "from one process, by index and serial too, so that a re-created object or a reused\n"
@@ -108,7 +121,7 @@ const command commands[] = {
 	 "each in the engine's reference-chain layout.\n"
 	 "\n"
 	 "Inputs are snapshots (analysed in memory) or databases written by analyze.\n"
-	 "  --top N    rows a list (default 20)\n"},
+	 "  --limit N  rows a list (default 20, 0: all); counts are always complete\n"},
 	{"top", cmd_top, "the largest retainers: objects, classes or packages by bytes kept alive",
 	 "usage: ugc-analyze top INPUT [--by object|class|package] [--sort retained|shallow|count]\n"
 	 "                       [--policy P] [--vs P2] [--limit N] [--format text|json|csv]\n"
@@ -189,14 +202,17 @@ const command commands[] = {
 	 "  --keep-flags LIST RF_ flags that keep objects alive, for both runs (default: the\n"
 	 "                    input's mode's; '-' for none)\n"},
 	{"info", cmd_info, "summarise a snapshot: header, counts, roots, top classes",
-	 "usage: ugc-analyze info SNAPSHOT [--format text|json] [--top N]\n"
+	 "usage: ugc-analyze info SNAPSHOT|DB [--format text|json] [--limit N]\n"
 	 "\n"
 	 "Prints the header fields and counts of objects, classes, packages, references by\n"
-	 "kind, FGCObject referencers, clusters, roots by kind, garbage objects and bytes,\n"
-	 "and the top classes by count and by bytes.\n"
+	 "kind, FGCObject referencers, clusters, roots by kind (as the GC would count them\n"
+	 "before it runs), garbage objects and bytes, and the top classes by count and by\n"
+	 "bytes.  Given a database written by analyze, says so and what it holds: its\n"
+	 "schema version, source and mode, objects, references, roots by kind (as the\n"
+	 "roots view), clusters and findings.\n"
 	 "\n"
 	 "  --format F   text (default) or json\n"
-	 "  --top N      how many classes in each top list (default 10)\n"},
+	 "  --limit N    how many classes in each top list (0 to 256, default 10)\n"},
 	{"convert", cmd_convert, "convert between text (.ugct, .ugct.zst) and binary (.ugcs) snapshots",
 	 "usage: ugc-analyze convert IN OUT [--force]\n"
 	 "\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cluster_causes.h"
 #include "fileio.h"
 #include "heap_vtab.h"
 #include "path_hash.h"
@@ -205,16 +206,40 @@ static int store_list(writer *w, sqlite3_stmt *st, obj_t root, uint32_t start, u
 	return 0;
 }
 
+/* What dissolved cluster C (cluster_causes.h): the first cause in
+ * clusters.dissolved_by, all of them in cluster_dissolved_by. */
+static int store_causes(writer *w, sqlite3_stmt *cl, sqlite3_stmt *by, const gc_result *r, uint32_t c)
+{
+	obj_t *causes;
+	size_t n;
+	if (cluster_causes(w->h, r, c, &causes, &n)) {
+		snprintf(w->err, w->errsize, "out of memory");
+		return -1;
+	}
+	bind_obj(cl, 8, n ? causes[0] : OBJ_NONE);
+	int rc = 0;
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		sqlite3_bind_int64(by, 1, w->h->clusters[c].root);
+		sqlite3_bind_int64(by, 2, causes[k]);
+		rc = row(w, by);
+	}
+	free(causes);
+	return rc;
+}
+
 static int store_clusters(writer *w, const gc_result *r)
 {
 	const heap *h = w->h;
-	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?,?)");
+	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?,?,?)");
 	sqlite3_stmt *mem = prepare(w, "INSERT INTO cluster_members VALUES(?,?)");
 	sqlite3_stmt *mut = prepare(w, "INSERT INTO cluster_mutable VALUES(?,?)");
 	sqlite3_stmt *ref = prepare(w, "INSERT INTO cluster_refs VALUES(?,?)");
-	int rc = (cl && mem && mut && ref) ? 0 : -1;
+	sqlite3_stmt *by = prepare(w, "INSERT INTO cluster_dissolved_by VALUES(?,?)");
+	int rc = (cl && mem && mut && ref && by) ? 0 : -1;
 	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
 		const cluster *x = &h->clusters[c];
+		if ((rc = store_causes(w, cl, by, r, c)) != 0)
+			break;
 		sqlite3_bind_int64(cl, 1, x->root);
 		sqlite3_bind_int64(cl, 2, x->n_members);
 		sqlite3_bind_int64(cl, 3, x->n_mutables);
@@ -230,6 +255,7 @@ static int store_clusters(writer *w, const gc_result *r)
 	sqlite3_finalize(mem);
 	sqlite3_finalize(mut);
 	sqlite3_finalize(ref);
+	sqlite3_finalize(by);
 	return rc ? -1 : 0;
 }
 
@@ -272,15 +298,16 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?)")))
+	if (rc || !(st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?,?)")))
 		return -1;
-	char detail[1024];
+	char detail[2048];
 	for (uint32_t k = 0; k < f->n && rc == 0; k++) {
 		finding_detail(h, &f->v[k], detail, sizeof detail);
 		sqlite3_bind_text(st, 1, finding_kind_names[f->v[k].kind], -1, SQLITE_STATIC);
 		bind_obj(st, 2, f->v[k].idx);
 		bind_obj(st, 3, f->v[k].other);
 		sqlite3_bind_text(st, 4, detail, -1, SQLITE_STATIC);
+		bind_prop(h, st, 5, finding_referencer(h, &f->v[k]));
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
