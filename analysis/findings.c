@@ -293,10 +293,10 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 		snprintf(buf, cap, "in the RootSet and marked garbage: it is never collected");
 		return;
 	case FK_WEAK_UNCLEARED:
-		snprintf(buf, cap, "weak reference %s to %s is not cleared although the GC destroys its target: this is "
-			 "the engine's behaviour (it clears only the weak references of objects it traced, and it never "
-			 "traced the holder, %s) and a real hazard: after this GC the reference points at a destroyed "
-			 "object", edge_property(h, f->edge), name_of(h, f->other, &a),
+		snprintf(buf, cap, "weak reference %s to %s is not cleared though the GC destroys its target: this is "
+			 "the engine's behaviour and a real hazard (it clears only weak references of objects it traced, "
+			 "never traced the holder, %s, and the reference now points at a destroyed object)",
+			 edge_property(h, f->edge), name_of(h, f->other, &a),
 			 heap_in_disregard(h, f->idx) ? "a disregard-pool object"
 			 : f->cluster == f->idx ? "a cluster root it only marked"
 			 : f->cluster != OBJ_NONE ? "a cluster member" : "an object it only marked");

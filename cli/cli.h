@@ -62,7 +62,7 @@ int parse_limit(const char *s, long long *limit);
 size_t listing_limit(long long limit, enum out_format fmt, size_t text_default);
 /* What this GC does to an object: "purged" (unreachable: destroyed),
  * "garbage" (marked garbage but kept alive), "survives". */
-const char *fate_name(const struct obj_info *o);
+const char *fate_name(int reachable, int garbage);
 /* The text line that says what a capped listing left out: "showing N of
  * TOTAL WHAT (--limit 0 shows all)" when N < TOTAL, nothing otherwise. */
 void print_shown(size_t shown, size_t total, const char *what);

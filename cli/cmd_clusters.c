@@ -67,9 +67,12 @@ static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_
 	obj_info o;
 	if (v->object(v, x, &o))
 		return;
-	if (fmt == FMT_TEXT)
-		printf("  #%d %s %s%s\n", x, o.class_name, o.path, !o.reachable ? "  (purged)" : o.garbage ? "  (garbage)" : "");
-	else if (fmt == FMT_CSV) {
+	if (fmt == FMT_TEXT) {
+		printf("  #%d %s %s", x, o.class_name, o.path);
+		if (!o.reachable || o.garbage) /* purged or garbage marked */
+			printf("  (%s)", fate_name(o.reachable, o.garbage));
+		putchar('\n');
+	} else if (fmt == FMT_CSV) {
 		printf("%d,%s,%d,", root, title, x);
 		csv_str(stdout, o.path);
 		printf(",%d,%d\n", o.reachable, o.garbage);

@@ -82,15 +82,14 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 		count[kind]++;
 		total++;
 		obj_t other = out ? e->dst : e->src;
-		obj_info o;
-		int have = other != OBJ_NONE && v->object(v, other, &o) == 0;
-		const char *fate = have ? fate_name(&o) : "-";
+		obj_state st; /* the fate of every one, the names of those shown */
+		int known = other != OBJ_NONE && v->state(v, other, &st) == 0;
+		const char *fate = known ? fate_name(st.reachable, st.garbage) : "-";
 		fate_count[fate_index(fate)]++;
-		if (shown >= limit) {
-			if (have)
-				obj_info_free(&o);
+		if (shown >= limit)
 			continue;
-		}
+		obj_info o;
+		int have = known && v->object(v, other, &o) == 0;
 		const char *prop = e->prop[0] ? e->prop : "-";
 		if (fmt == FMT_TEXT) {
 			if (!have)

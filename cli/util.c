@@ -118,9 +118,9 @@ size_t listing_limit(long long limit, enum out_format fmt, size_t text_default)
 	return limit == 0 ? SIZE_MAX : (size_t)limit;
 }
 
-const char *fate_name(const obj_info *o)
+const char *fate_name(int reachable, int garbage)
 {
-	return !o->reachable ? "purged" : o->garbage ? "garbage" : "survives";
+	return !reachable ? "purged" : garbage ? "garbage" : "survives";
 }
 
 void print_shown(size_t shown, size_t total, const char *what)
