@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "vec.h"
 
 const char *const dom_policy_names[POLICY_COUNT] = {"gc", "refs", "refs+weak", "refs+weak+soft"};
@@ -560,8 +561,9 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 	d->package = malloc(s * sizeof *d->package);
 	int rc = -1;
 	if (!g.member_kept || !d->idom || !d->retained || !d->package || packages(h, d->package) || top_successors(&g) ||
-	    walk(&g, &w) || semi_nca(&w))
+	    walk(&g, &w) || (progress_at(1, 3), semi_nca(&w)))
 		goto out;
+	progress_at(2, 3); /* the steps, for the progress line */
 	free(w.pre);
 	free(w.pred);
 	free(w.pstart);

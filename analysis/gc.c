@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "progress.h"
 #include "vec.h"
 
 const char *const root_kind_names[RK_COUNT] = {
@@ -619,9 +620,11 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 		m.state[i] = h->cls[i] == OBJ_FREE ? S_FREE : heap_in_disregard(h, (obj_t)i) ? S_REACHABLE : S_MAYBE;
 	if (prepass(&m, r))
 		goto out;
+	progress_at(1, 4); /* the steps, for the progress line */
 	double t1 = now_seconds();
 	if (mark(&m, r, opt->threads > 0 ? opt->threads : 1, opt->parallel_min ? opt->parallel_min : PARALLEL_MIN))
 		goto out;
+	progress_at(2, 4);
 	double t2 = now_seconds();
 	r->roots = m.roots;
 	r->traced = m.traced;
@@ -632,6 +635,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->was_traced = m.queued; /* handed over to the result */
 	r->cluster_live = m.live;
 	m.queued = m.live = NULL;
+	progress_at(3, 4);
 	double t3 = now_seconds();
 	if (gc_retention(h, r, opt->keep_flags))
 		goto out;

@@ -67,6 +67,22 @@ const char *fate_name(int reachable, int garbage);
  * TOTAL WHAT (--limit 0 shows all)" when N < TOTAL, nothing otherwise. */
 void print_shown(size_t shown, size_t total, const char *what);
 
+/* Global options, accepted before or after the command name by every
+ * command (main.c takes them out of argv): --quiet sets CLI_QUIET (no
+ * progress; analyze prints nothing on success either), --progress forces
+ * the progress line. */
+extern int cli_quiet;
+/* The progress line (progress.c): AUTO draws it when stderr is a terminal. */
+enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
+void progress_setup(int mode);
+/* Begin the phase "WHAT FILE", FILE without its directories. */
+void progress_begin_file(const char *what, const char *path);
+
+/* Before the work: can the output PATH be written (fileio.h, outfile_check)?
+ * Says on stderr which leftovers of killed runs it removed.  0, or 1 after
+ * printing the error. */
+int check_output(const char *path, int force);
+
 /* Load a snapshot, printing the error; 0 on success. */
 int load_or_die(const char *path, heap *h);
 

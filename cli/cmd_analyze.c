@@ -9,6 +9,7 @@
 
 #include "after.h"
 #include "cli.h"
+#include "progress.h"
 #include "dominators.h"
 #include "findings.h"
 #include "gc.h"
@@ -126,16 +127,10 @@ static void print_retention(const heap *h, const dom_result *d)
 	printf("\n");
 }
 
-static int exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 int cmd_analyze(int argc, char **argv)
 {
 	const char *snap = NULL, *db = NULL, *after = NULL, *mode = NULL, *keep = NULL;
-	int force = 0, quiet = 0, policy = POLICY_GC;
+	int force = 0, quiet = cli_quiet, policy = POLICY_GC;
 	long long threads = default_threads();
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -156,8 +151,10 @@ int cmd_analyze(int argc, char **argv)
 				return usage_error("analyze", "--threads takes a number from 1 to 64");
 		} else if (strcmp(a, "--force") == 0)
 			force = 1;
-		else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
+		else if (strcmp(a, "-q") == 0) { /* --quiet is global (main.c) */
 			quiet = 1;
+			progress_setup(PROGRESS_OFF);
+		}
 		else if (a[0] == '-' && a[1])
 			return usage_error("analyze", "unknown option '%s' or missing value", a);
 		else if (!snap)
@@ -178,10 +175,9 @@ int cmd_analyze(int argc, char **argv)
 	char *dbpath = db ? strdup(db) : default_db(snap);
 	if (!dbpath)
 		return die("out of memory");
-	if (!force && (exists(dbpath) || (after && exists(after)))) {
-		int rc = die("%s: already exists (use --force to overwrite)", exists(dbpath) ? dbpath : after);
+	if (check_output(dbpath, force) || (after && check_output(after, force))) {
 		free(dbpath);
-		return rc;
+		return 1; /* before minutes of work, not after */
 	}
 	double t0 = now_seconds();
 	heap h;
@@ -198,6 +194,7 @@ int cmd_analyze(int argc, char **argv)
 	findings f;
 	int rc = 1;
 	char err[SNAP_ERR_MAX];
+	progress_phase("gc");
 	if (gc_run(&h, &opt, &r)) {
 		die("out of memory running the GC");
 		goto out_heap;
@@ -207,11 +204,13 @@ int cmd_analyze(int argc, char **argv)
 		goto out_gc;
 	}
 	dom_result dom;
+	progress_phase("retention");
 	if (dom_compute(&h, &r, policy, &dom)) {
 		die("out of memory computing dominators");
 		findings_free(&f);
 		goto out_gc;
 	}
+	progress_phase(NULL);
 	if (!quiet) {
 		print_summary(snap, &h, &r, &f, &opt, load_s);
 		print_retention(&h, &dom);
@@ -224,6 +223,7 @@ int cmd_analyze(int argc, char **argv)
 	if (after) {
 		heap post;
 		obj_t stale;
+		progress_begin_file("write", after);
 		int built = gc_after_heap(&h, &r, &post, &stale);
 		if (built == AFTER_STALE) {
 			char *name = heap_full_name(&h, stale);
@@ -244,6 +244,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	double t1 = now_seconds();
 	store_info info = {snap, &opt, (double)time(NULL), &dom};
+	progress_begin_file("write", dbpath);
 	if (store_prepare(&outs[nouts], dbpath, force, &h, &r, &f, &info, err, sizeof err)) {
 		die("%s", err);
 		while (nouts > 0)
@@ -251,10 +252,12 @@ int cmd_analyze(int argc, char **argv)
 		goto out_findings;
 	}
 	nouts++;
+	progress_phase("sync");
 	if (outfile_commit_all(outs, nouts, err, sizeof err)) {
 		die("%s", err);
 		goto out_findings;
 	}
+	progress_phase(NULL);
 	if (!quiet)
 		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after ? " and " : "",
 		       after ? after : "");

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "snapshot.h"
 
 int cmd_convert(int argc, char **argv)
@@ -24,10 +25,13 @@ int cmd_convert(int argc, char **argv)
 		return usage_error("convert", "needs IN and OUT");
 	if (!snapshot_format_known(out))
 		return usage_error("convert", "cannot tell the format of '%s' (name it .ugcs, .ugct or .ugct.zst)", out);
+	if (check_output(out, force))
+		return 1;
 	heap h;
 	if (load_or_die(in, &h))
 		return 1;
 	char err[SNAP_ERR_MAX];
+	progress_begin_file("write", out);
 	int rc = snapshot_save(out, &h, force, err, sizeof err);
 	heap_free(&h);
 	if (rc)

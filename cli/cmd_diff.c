@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "diff.h"
 #include "gc.h"
 #include "diff_db.h"
@@ -365,6 +366,8 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 	diff_side sides[2];
 	const char *paths[2] = {pa, pb};
 	int trace = getenv("UGC_TRACE") != NULL;
+	if (out && check_output(out, force))
+		return 1;
 	double t0 = now_seconds();
 	if (load_sides(paths, sides, 2))
 		return 1;
@@ -374,10 +377,12 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 	double t1 = now_seconds();
 	if (trace)
 		fprintf(stderr, "trace: diff: sides loaded in %.3f s\n", t1 - t0);
+	progress_phase("compare");
 	if (diff_compare(&a, &b, &r)) {
 		rc = die("out of memory comparing");
 		goto done;
 	}
+	progress_phase(NULL);
 	uint64_t abytes = 0, bbytes = 0;
 	for (uint32_t k = 0; k < a.n; k++)
 		abytes += a.v[k].size;
@@ -419,6 +424,8 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		fprintf(stderr, "trace: diff: compared and reported in %.3f s\n", now_seconds() - t1);
 	if (out) {
 		char err[SNAP_ERR_MAX];
+		fflush(stdout); /* the report is out before the write */
+		progress_begin_file("write", out);
 		if (diff_store(out, force, &a, &b, &r, err, sizeof err))
 			rc = die("%s", err);
 	}

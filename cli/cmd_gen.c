@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "publish.h"
 #include "evolve.h"
 #include "fileio.h"
@@ -27,6 +28,15 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 	char err[SNAP_ERR_MAX];
 	heap hs[3];
 	outfile plan;
+	for (int k = 0; k < 4; k++) { /* every output writable, before the work */
+		char tag[8];
+		snprintf(tag, sizeof tag, k < 3 ? "-%d" : ".plan", k);
+		char *name = series_name(out, tag);
+		int bad = name ? check_output(name, force) : die("out of memory");
+		free(name);
+		if (bad)
+			return 1;
+	}
 	char *plan_name = series_name(out, ".plan");
 	if (!plan_name)
 		return die("out of memory");
@@ -36,6 +46,7 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 	}
 	free(plan_name);
 	int rc = 0;
+	progress_phase("generate");
 	if (evolve_series(opt, hs, plan.fp, err, sizeof err)) {
 		outfile_abort(&plan);
 		rc = die("%s", err);
@@ -43,7 +54,9 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 		/* the four files complete first, then published all or none */
 		outfile outs[4];
 		size_t n = 0;
+		progress_begin_file("write", out);
 		for (int k = 0; k < 3 && rc == 0; k++) {
+			progress_span(k / 3.0, (k + 1) / 3.0);
 			char tag[8];
 			snprintf(tag, sizeof tag, "-%d", k);
 			char *name = series_name(out, tag);
@@ -113,11 +126,15 @@ int cmd_gen(int argc, char **argv)
 	char err[SNAP_ERR_MAX];
 	if (evolve)
 		return gen_series(&opt, out, force);
+	if (check_output(out, force))
+		return 1;
 	heap h;
+	progress_phase("generate");
 	if (gen_heap(&opt, &h, err, sizeof err)) {
 		heap_free(&h);
 		return die("%s", err);
 	}
+	progress_begin_file("write", out);
 	int rc = snapshot_save(out, &h, force, err, sizeof err);
 	heap_free(&h);
 	return rc ? die("%s", err) : 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "gc.h"
 #include "snapshot.h"
 #include "view_db.h"
@@ -181,6 +182,7 @@ int cmd_info(int argc, char **argv)
 	heap h;
 	if (load_or_die(path, &h))
 		return 1;
+	progress_phase(NULL);
 	info in;
 	int rc = 0;
 	if (gather(&h, &in))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "db_heap.h"
 #include "escape.h"
 #include "query.h"
@@ -440,6 +441,7 @@ int cmd_whatif(int argc, char **argv)
 	whatif_change *changes = calloc(nargs, sizeof *changes);
 	view *v = NULL;
 	char err[256];
+	progress_phase("gc");
 	if (!changes || gc_run(&h, &opt, &before)) {
 		free(changes);
 		free(args);
@@ -450,8 +452,10 @@ int cmd_whatif(int argc, char **argv)
 	rc = v ? resolve(v, &h, args, nargs, changes) : die("%s", err);
 	input_ready_at = now_seconds();
 	whatif_result w;
+	progress_phase("gc after the changes");
 	if (rc == 0 && whatif_run(&h, &before, &opt, changes, nargs, &w))
 		rc = die("out of memory running the changed GC");
+	progress_phase(NULL);
 	if (rc == 0) {
 		report r = {&h, &before, &w, fmt, (size_t)limit, {0, 0}, {0, 0}};
 		rc = print_report(&r, v, changes, nargs);

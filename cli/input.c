@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "query.h"
 #include "snapshot.h"
 #include "view_db.h"
@@ -22,6 +23,7 @@ int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r)
 	if (load_or_die(path, h))
 		return 1;
 	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), threads, 0};
+	progress_phase("gc");
 	if (gc_run(h, &opt, r)) {
 		heap_free(h);
 		return die("out of memory running the GC on %s", path);
@@ -60,6 +62,7 @@ view *open_input(const char *path)
 		return NULL;
 	}
 	view *v = view_heap_open(h, r, err, sizeof err);
+	progress_phase(NULL); /* the answer starts on a clean line */
 	input_ready_at = now_seconds();
 	if (!v) {
 		gc_result_free(r);

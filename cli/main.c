@@ -5,7 +5,11 @@
 
 #include "cli.h"
 #include "gc.h"
+#include "progress.h"
 #include "snapshot.h"
+#include "tempfiles.h"
+
+int cli_quiet;
 
 const command commands[] = {
 	{"analyze", cmd_analyze, "run the engine's GC on a snapshot and store the results in SQLite",
@@ -26,7 +30,7 @@ const command commands[] = {
 	 "                     (default), refs, refs+weak or refs+weak+soft\n"
 	 "  --after FILE       also write the heap as it is after this GC (.ugcs/.ugct/.zst)\n"
 	 "  --force            overwrite existing output files\n"
-	 "  --quiet            print nothing on success\n"},
+	 "  --quiet, -q        print nothing on success, and no progress line\n"},
 	{"sql", cmd_sql, "run read-only SQL over a database written by analyze",
 	 "usage: ugc-analyze sql DB ['SELECT ...'] [--format text|csv|json]\n"
 	 "\n"
@@ -264,11 +268,39 @@ static void main_usage(FILE *fp)
 		    "An offline analyzer for Unreal Engine UObject heap snapshots.\n\ncommands:\n");
 	for (const command *c = commands; c->name; c++)
 		fprintf(fp, "  %-9s %s\n", c->name, c->summary);
+	fprintf(fp, "\nglobal options (before or after the command):\n"
+		    "  --progress  show the progress line on standard error even when it is not a terminal\n"
+		    "  --quiet     no progress line (analyze: print nothing on success)\n"
+		    "\nInterrupted (SIGINT, SIGTERM, SIGHUP), a command removes its unfinished outputs and\n"
+		    "exits 130, 143 or 129.\n");
 	fprintf(fp, "\nSee ugc-analyze(1) and ugc-snapshot(5).\n");
+}
+
+/* Take the global options out of ARGV, wherever they are; the new argc. */
+static int global_options(int argc, char **argv, int *progress)
+{
+	int n = 1;
+	*progress = PROGRESS_AUTO;
+	cli_quiet = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--quiet") == 0)
+			cli_quiet = 1;
+		else if (strcmp(argv[i], "--progress") == 0)
+			*progress = PROGRESS_ON;
+		else
+			argv[n++] = argv[i];
+	}
+	if (n < argc)
+		argv[n] = NULL; /* (a caller's array may have no slot past argc) */
+	if (cli_quiet)
+		*progress = PROGRESS_OFF; /* --quiet wins */
+	return n;
 }
 
 int main(int argc, char **argv)
 {
+	int progress;
+	argc = global_options(argc, argv, &progress);
 	if (argc < 2) {
 		main_usage(stderr);
 		return 2;
@@ -293,7 +325,10 @@ int main(int argc, char **argv)
 	if (wants_help(c->name, argc - 1, argv + 1))
 		return 0;
 	double start = now_seconds();
+	progress_setup(progress);
+	tempfiles_catch_signals();
 	int rc = c->run(argc - 1, argv + 1);
+	progress_phase(NULL);
 	if (getenv("UGC_TRACE") && input_ready_at > 0) {
 		fflush(stdout);
 		fprintf(stderr, "trace: input ready in %.3f s, answered in %.3f s\n", input_ready_at - start,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "retention_db.h"
 #include "view_db.h"
 
@@ -43,6 +44,7 @@ int retention_open(const char *path, int policy, retention_input *in)
 		free(in->r);
 		return 1;
 	}
+	progress_phase("retention");
 	if (dom_compute(in->h, in->r, policy < 0 ? POLICY_GC : policy, &in->d)) {
 		gc_result_free(in->r);
 		heap_free(in->h);
@@ -51,6 +53,7 @@ int retention_open(const char *path, int policy, retention_input *in)
 		return die("out of memory computing dominators");
 	}
 	in->v = view_heap_open(in->h, in->r, err, sizeof err);
+	progress_phase(NULL);
 	if (!in->v) {
 		dom_free(&in->d);
 		gc_result_free(in->r);
@@ -70,9 +73,10 @@ int retention_other(retention_input *in, int policy, dom_result *out)
 	if (!in->h)
 		return die("%s: a database holds one policy (%s); give the snapshot to compare with %s", in->path,
 			   dom_policy_names[in->d.policy], dom_policy_names[policy]);
-	if (dom_compute(in->h, in->r, policy, out))
-		return die("out of memory computing dominators");
-	return 0;
+	progress_phase("retention");
+	int rc = dom_compute(in->h, in->r, policy, out);
+	progress_phase(NULL);
+	return rc ? die("out of memory computing dominators") : 0;
 }
 
 void retention_close(retention_input *in)

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "escape.h"
+#include "progress.h"
 #include "snapshot.h"
 
 int die(const char *fmt, ...)
@@ -22,6 +23,7 @@ int die(const char *fmt, ...)
 		vsnprintf(msg, (size_t)n + 1, fmt, ap);
 		va_end(ap);
 	}
+	progress_phase(NULL); /* the message starts a clean line */
 	fputs("ugc-analyze: ", stderr);
 	display_put(stderr, msg ? msg : small);
 	fputc('\n', stderr);
@@ -33,6 +35,7 @@ int die(const char *fmt, ...)
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
+	progress_phase(NULL);
 	fprintf(stderr, "ugc-analyze %s: ", cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -132,7 +135,25 @@ void print_shown(size_t shown, size_t total, const char *what)
 int load_or_die(const char *path, heap *h)
 {
 	char err[SNAP_ERR_MAX];
+	progress_begin_file("load", path);
 	if (snapshot_load(path, h, err, sizeof err))
+		return die("%s", err);
+	return 0;
+}
+
+static void note_removed(void *ctx, const char *removed, long pid)
+{
+	(void)ctx;
+	progress_phase(NULL);
+	fputs("ugc-analyze: removed ", stderr);
+	display_put(stderr, removed);
+	fprintf(stderr, ", left by an interrupted run (process %ld is gone)\n", pid);
+}
+
+int check_output(const char *path, int force)
+{
+	char err[SNAP_ERR_MAX];
+	if (outfile_check(path, force, note_removed, NULL, err, sizeof err))
 		return die("%s", err);
 	return 0;
 }

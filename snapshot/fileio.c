@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
 #include "publish.h"
+#include "tempfiles.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -185,7 +186,14 @@ int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t e
 		snprintf(err, errsize, "out of memory");
 		return -1;
 	}
-	snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	snprintf(o->tmp, n, "%s" OUTFILE_TMP_INFIX "%ld", path, (long)getpid());
+	if (tempfiles_add(o->tmp)) {
+		snprintf(err, errsize, "%s: path too long, or too many outputs at once", path);
+		free(o->path);
+		free(o->tmp);
+		memset(o, 0, sizeof *o);
+		return -1;
+	}
 	unlink(o->tmp);
 	o->force = force;
 	return 0;
@@ -214,8 +222,10 @@ void outfile_abort(outfile *o)
 {
 	if (o->fp)
 		fclose(o->fp);
-	if (o->tmp)
+	if (o->tmp) {
 		unlink(o->tmp);
+		tempfiles_forget(o->tmp);
+	}
 	free(o->path);
 	free(o->tmp);
 	memset(o, 0, sizeof *o);

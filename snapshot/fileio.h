@@ -4,7 +4,10 @@
  * whatever its name; the result is capped so a decompression bomb is an
  * error, not an exhausted machine.
  * Writing: output goes to "PATH.tmp.PID" and is renamed over PATH only once
- * complete; an existing PATH is refused unless FORCE is set. */
+ * complete; an existing PATH is refused unless FORCE is set.  The temporary
+ * name is registered with tempfiles.h while it exists, so an interrupt
+ * removes it; one left by a run that was killed outright (kill -9, a crash)
+ * is removed by outfile_check before the next run on the same output. */
 #ifndef UGC_FILEIO_H
 #define UGC_FILEIO_H
 
@@ -36,7 +39,8 @@ int file_read_raw(const char *path, filebuf *out, char *err, size_t errsize);
 void filebuf_free(filebuf *b);
 int is_zstd(const void *data, size_t len);
 
-/* Atomic output. */
+/* Atomic output.  The temporary file is PATH OUTFILE_TMP_INFIX PID. */
+#define OUTFILE_TMP_INFIX ".tmp."
 typedef struct outfile {
 	FILE *fp;
 	char *path, *tmp;
@@ -53,6 +57,16 @@ int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t e
 int outfile_commit(outfile *o, char *err, size_t errsize);
 /* Remove the temporary file. */
 void outfile_abort(outfile *o);
+
+/* Before any work (output_check.c): can PATH be written?  Refuses an
+ * existing PATH without FORCE (and a directory always), a missing or
+ * unwritable directory (a file is created there and removed, so a read-only
+ * filesystem or a full quota shows too).  Removes the temporary files of
+ * earlier runs on PATH that are gone: "PATH.tmp.PID", a regular file owned by
+ * this user, whose PID is no live process (kill(PID, 0) fails with ESRCH);
+ * NOTE, when not NULL, is told each one.  0, or -1 with ERR. */
+typedef void outfile_note_fn(void *ctx, const char *removed, long pid);
+int outfile_check(const char *path, int force, outfile_note_fn *note, void *ctx, char *err, size_t errsize);
 
 /* Does PATH end with SUFFIX? */
 int ends_with(const char *path, const char *suffix);

@@ -26,6 +26,7 @@
  * another cluster, ReferencedClusters plus that cluster's own lists), then
  * --broken-clusters drops a percentage of the entries. */
 #include "gen.h"
+#include "progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,8 @@ static obj_t obj(builder *b, obj_t cls, obj_t outer, const char *name, uint32_t 
 		return 0;
 	}
 	obj_t i = b->next++;
+	if ((i & 0xffff) == 0) /* the objects are most of the work; references and clusters the last fifth */
+		progress_at((uint64_t)i, b->target + b->target / 4);
 	uint32_t id = strtab_intern(&h->strings, name, strlen(name));
 	if (id == UINT32_MAX) {
 		b->oom = 1;

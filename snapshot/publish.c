@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tempfiles.h"
+
 /* fsync the file or directory at PATH. */
 static int fsync_path(const char *path, int dir)
 {
@@ -100,6 +102,13 @@ int outfile_commit_all(outfile *o, size_t n, char *err, size_t errsize)
 			if (bad)
 				snprintf(err, errsize, "%s: write failed: %s", o[k].path, strerror(errno));
 		}
+	for (size_t k = 0; k < n && !bad; k++) /* the slow part, still interruptible */
+		if ((bad = fsync_path(o[k].tmp, 0) != 0))
+			snprintf(err, errsize, "%s: write failed: %s", o[k].path, strerror(errno));
+	/* an interrupt from here on waits until the outputs are all in place or
+	 * all gone (publish_file's own fsync finds nothing left to write) */
+	sigset_t held;
+	tempfiles_block(&held);
 	for (; done < n && !bad; done++)
 		bad = publish_file(o[done].tmp, o[done].path, o[done].force, err, errsize) != 0;
 	if (bad) /* take back what was published: all or nothing */
@@ -109,10 +118,12 @@ int outfile_commit_all(outfile *o, size_t n, char *err, size_t errsize)
 		if (bad)
 			outfile_abort(&o[k]);
 		else {
+			tempfiles_forget(o[k].tmp);
 			free(o[k].path);
 			free(o[k].tmp);
 			memset(&o[k], 0, sizeof o[k]);
 		}
 	}
+	tempfiles_unblock(&held);
 	return bad ? -1 : 0;
 }

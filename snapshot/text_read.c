@@ -8,6 +8,7 @@
  * line of the offending record, found by scanning the text again, so no line
  * numbers are kept per record. */
 #include "snapshot.h"
+#include "progress.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -623,7 +624,8 @@ int text_parse(const char *path, const char *data, size_t len, heap *h, char *er
 		const char *eol = memchr(c, '\n', (size_t)(p->end - c));
 		if (!eol)
 			eol = p->end;
-		p->line++;
+		if ((++p->line & 0xffff) == 0)
+			progress_at((uint64_t)(c - data), len);
 		const char *cur = c;
 		field kw;
 		c = eol + 1;

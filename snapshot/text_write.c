@@ -6,6 +6,7 @@
  * "g" records and "c" records in their original order, and last the end
  * record with the counts.  Text -> binary -> text gives the same bytes. */
 #include "snapshot.h"
+#include "progress.h"
 
 #include "../capture/ugc_capture.h"
 
@@ -75,7 +76,10 @@ int text_write_records(const heap *h, FILE *fp)
 		fputc('\n', fp);
 	}
 	char flags[FLAGS_MAX], name[HEAP_NAME_MAX];
+	uint64_t steps = 2 * (uint64_t)h->slots; /* objects, then references by source */
 	for (uint32_t i = 0; i < h->slots; i++) {
+		if ((i & 0xffff) == 0)
+			progress_at(i, steps);
 		if (h->cls[i] == OBJ_FREE)
 			continue;
 		fprintf(fp, "o %u %u %d ", i, h->serial[i], h->cls[i]);
@@ -88,13 +92,16 @@ int text_write_records(const heap *h, FILE *fp)
 		flags_format(flags, h->oflags[i], h->iflags[i], h->traits[i]);
 		fprintf(fp, " %u %s\n", h->size[i], flags);
 	}
-	for (uint32_t i = 0; i < h->slots; i++)
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if ((i & 0xffff) == 0)
+			progress_at(h->slots + (uint64_t)i, steps);
 		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
 			fprintf(fp, "r %u %d %s", i, h->ref_dst[k], ref_kind_names[h->ref_kind[k]]);
 			if (h->ref_prop[k])
 				put_str(fp, h, h->ref_prop[k]);
 			fputc('\n', fp);
 		}
+	}
 	for (uint32_t k = 0; k < h->ndangling; k++) {
 		const dangling_ref *d = &h->dangling[k];
 		fprintf(fp, "r %d %d %s", d->src, d->dst, ref_kind_names[d->kind]);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "progress.h"
 #include "v8_stream.h"
 
 /* ---- errors ---- */
@@ -260,6 +261,10 @@ ssize_t v8r_fill(rd *r)
 	pthread_mutex_lock(&r->mu);
 	chunk_release_locked(r, r->cur);
 	pthread_mutex_unlock(&r->mu);
+	if (r->src.fd >= 0 && r->src.raw_size) { /* how far into the file (compressed or not) */
+		off_t at = lseek(r->src.fd, 0, SEEK_CUR);
+		progress_at(at > 0 ? (uint64_t)at : 0, r->src.raw_size);
+	}
 	r->base += r->pos;
 	r->cur = c;
 	r->buf = c->mem;

@@ -7,6 +7,7 @@
 
 #include "diff.h"
 #include "fileio.h"
+#include "progress.h"
 
 #define DIFF_SCHEMA \
 	"CREATE TABLE diff_objects(name TEXT, status TEXT, a_idx INTEGER, b_idx INTEGER, a_size INTEGER, " \
@@ -36,6 +37,8 @@ int diff_store(const char *path, int force, const diff_side *a, const diff_side 
 	for (int side = 0; side < 2; side++) {
 		const diff_side *s = side ? b : a;
 		for (uint32_t k = 0; k < s->n; k++) {
+			if ((k & 0xffff) == 0)
+				progress_at((uint64_t)side * a->n + k, (uint64_t)a->n + b->n);
 			const diff_obj *x = &s->v[k];
 			int32_t m = side ? r->b_match[k] : r->a_match[k];
 			uint8_t status = side ? r->b_status[k] : r->a_status[k];

@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "heap_vtab.h"
 #include "path_hash.h"
+#include "progress.h"
 #include "schema.h"
 
 typedef struct writer {
@@ -154,6 +155,15 @@ static int store_retention(writer *w, const dom_result *d)
 static int store_objects(writer *w)
 {
 	return exec(w, "INSERT INTO object_table SELECT * FROM ugc_heap_objects");
+}
+
+/* SQLite calls this every few thousand steps of a statement: the progress
+ * line stays alive through one long statement (an index build). */
+static int store_tick(void *unused)
+{
+	(void)unused;
+	progress_at(0, 1);
+	return 0;
 }
 
 static int store_refs(writer *w)
@@ -341,21 +351,27 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 		goto out;
 	}
 	source.path_hash = hashes;
+	sqlite3_progress_handler(w.db, 1 << 16, store_tick, NULL);
 	int trace = getenv("UGC_TRACE") != NULL;
-	double t = now_seconds();
-#define PHASE(name, call) ((call) || (trace && fprintf(stderr, "store: %-10s %.3f s\n", name, now_seconds() - t) < 0) || \
-			   ((t = now_seconds()), 0))
+	double t = now_seconds(), upto = 0;
+	/* each step's share of the progress line: its share of the time on a
+	 * generated 300K-object heap (the indexes take most) */
+#define PHASE(name, share, call) \
+	(progress_span(upto, upto + (share)), upto += (share), (call) || \
+	 (trace && fprintf(stderr, "store: %-10s %.3f s\n", name, now_seconds() - t) < 0) || ((t = now_seconds()), 0))
 	if (heap_vtab_register(w.db, &source) != SQLITE_OK) {
 		db_fail(&w, "registering the heap tables");
 		goto out;
 	}
-	if (PHASE("pragmas", exec(&w, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	if (PHASE("pragmas", 0, exec(&w, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-16000;"
 		     "PRAGMA threads=2;")) ||
-	    PHASE("schema", exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || store_snapshot(&w, info)) ||
-	    PHASE("objects", store_objects(&w)) || PHASE("refs", store_refs(&w)) ||
-	    PHASE("clusters", store_clusters(&w, r)) || PHASE("results", store_results(&w, r, f) || store_retention(&w, info->dom)) ||
-	    PHASE("indexes", exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)) || PHASE("commit", exec(&w, "COMMIT")))
+	    PHASE("schema", 0, exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || store_snapshot(&w, info)) ||
+	    PHASE("objects", 0.04, store_objects(&w)) || PHASE("refs", 0.2, store_refs(&w)) ||
+	    PHASE("clusters", 0.03, store_clusters(&w, r)) ||
+	    PHASE("results", 0.01, store_results(&w, r, f) || store_retention(&w, info->dom)) ||
+	    PHASE("indexes", 0.72, exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)) ||
+	    PHASE("commit", 0, exec(&w, "COMMIT")))
 		goto out;
 #undef PHASE
 	if (sqlite3_close(w.db) != SQLITE_OK) {

@@ -217,3 +217,19 @@ int random_heap(int n, int clusters, heap *h)
 	free(text);
 	return rc;
 }
+
+const char *test_dir_path(char *dir, size_t dirsize, const char *template, const char *name)
+{
+	static char buf[4][256];
+	static int k;
+	if (!dir[0]) {
+		snprintf(dir, dirsize, "%s", template);
+		if (!mkdtemp(dir)) {
+			dir[0] = '\0';
+			return "/nonexistent/x";
+		}
+	}
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+	return buf[k];
+}

@@ -11,16 +11,7 @@ static char pdir[64];
 
 static const char *at(const char *name)
 {
-	static char buf[4][128];
-	static int k;
-	if (!pdir[0]) {
-		snprintf(pdir, sizeof pdir, "/tmp/ugc-test-publish-XXXXXX");
-		if (!mkdtemp(pdir))
-			return "/nonexistent/x";
-	}
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof buf[k], "%s/%s", pdir, name);
-	return buf[k];
+	return test_dir_path(pdir, sizeof pdir, "/tmp/ugc-test-publish-XXXXXX", name);
 }
 
 static void put(const char *path, const char *text)

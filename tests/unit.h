@@ -55,4 +55,8 @@ int random_heap(int n, int clusters, heap *h);
 	"o 2 3 2 0 Class 512 Native\no 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\n" \
 	"o 10 11 3 - /Game/Test 128 RootSet\n"
 
+/* DIR/NAME, where DIR (DIRSIZE bytes, "" at first) is made from TEMPLATE
+ * ("/tmp/...-XXXXXX", mkdtemp) on first use; the last four results stay valid. */
+const char *test_dir_path(char *dir, size_t dirsize, const char *template, const char *name);
+
 #endif

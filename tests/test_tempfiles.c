@@ -1,0 +1,159 @@
+/* test_tempfiles.c — nothing left behind (issue #12.4): the registry of
+ * temporary outputs, the signal handler that removes them, and
+ * outfile_check's removal of a killed run's leftovers. */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "tempfiles.h"
+#include "unit.h"
+
+static char tdir[64];
+
+static const char *in_dir(const char *name)
+{
+	return test_dir_path(tdir, sizeof tdir, "/tmp/ugc-test-tempfiles-XXXXXX", name);
+}
+
+static void touch(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0)
+		close(fd);
+}
+
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* How many more paths the registry takes (then forgets them again). */
+static int room(void)
+{
+	char name[TEMPFILES_MAX + 2][32];
+	int n = 0;
+	while (n < TEMPFILES_MAX + 2) {
+		snprintf(name[n], sizeof name[n], "/x/room-%d", n);
+		if (tempfiles_add(name[n]))
+			break;
+		n++;
+	}
+	for (int k = 0; k < n; k++)
+		tempfiles_forget(name[k]);
+	return n;
+}
+
+/* Full at TEMPFILES_MAX; an outfile holds a slot from reserve to commit or abort, no longer. */
+TEST(tempfiles_registry_is_released_by_commit_and_abort)
+{
+	CHECK(room() == TEMPFILES_MAX);
+	outfile a, b;
+	char err[256];
+	const char *pa = in_dir("a.out"), *pb = in_dir("b.out");
+	unlink(pa);
+	unlink(pb);
+	CHECK(outfile_open(&a, pa, 0, err, sizeof err) == 0 && outfile_reserve(&b, pb, 0, err, sizeof err) == 0);
+	CHECK(room() == TEMPFILES_MAX - 2);
+	CHECK(outfile_commit(&a, err, sizeof err) == 0);
+	outfile_abort(&b);
+	CHECK(room() == TEMPFILES_MAX);
+	unlink(pa);
+}
+
+/* Run BODY's signal in a child with TMP registered; its exit status (-1: killed otherwise). */
+static int child_status(const char *tmp, int sig, int ignore_first)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(sig, ignore_first ? SIG_IGN : SIG_DFL);
+		touch(tmp);
+		if (tempfiles_add(tmp))
+			_exit(3);
+		tempfiles_catch_signals();
+		raise(sig);
+		_exit(7); /* the signal was ignored */
+	}
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -2;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* SIGINT and SIGTERM remove the registered file and exit 128 + the signal;
+ * a signal ignored by whoever started the process stays ignored. */
+TEST(tempfiles_signal_removes_and_exits_128_plus_signal)
+{
+	const char *tmp = in_dir("sig.tmp.1");
+	CHECK(child_status(tmp, SIGINT, 0) == 130 && !exists(tmp));
+	CHECK(child_status(tmp, SIGTERM, 0) == 143 && !exists(tmp));
+	CHECK(child_status(tmp, SIGINT, 1) == 7 && exists(tmp));
+	unlink(tmp);
+}
+
+/* A pid that no process has: a child that has exited and been reaped. */
+static long dead_pid(void)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return (long)pid;
+}
+
+struct notes {
+	int n;
+	long pid;
+	char path[256];
+};
+
+static void note(void *ctx, const char *removed, long pid)
+{
+	struct notes *s = ctx;
+	s->n++;
+	s->pid = pid;
+	snprintf(s->path, sizeof s->path, "%s", removed);
+}
+
+/* Leftovers: a dead run's is removed and reported; a live run's, another
+ * output's and a name that only looks like one are kept. */
+TEST(outfile_check_removes_only_dead_runs_leftovers)
+{
+	char dead[200], live[200], other[200], odd[200], err[256];
+	long pid = dead_pid();
+	const char *out = in_dir("out.db");
+	snprintf(dead, sizeof dead, "%s.tmp.%ld", out, pid);
+	snprintf(live, sizeof live, "%s.tmp.%ld", out, (long)getppid());
+	snprintf(other, sizeof other, "%s.tmp.%ld", in_dir("other.db"), pid);
+	snprintf(odd, sizeof odd, "%s.tmp.0%ld", out, pid);
+	touch(dead);
+	touch(live);
+	touch(other);
+	touch(odd);
+	struct notes s = {0};
+	CHECK(outfile_check(out, 0, note, &s, err, sizeof err) == 0);
+	CHECK(!exists(dead) && exists(live) && exists(other) && exists(odd));
+	CHECK(s.n == 1 && s.pid == pid && strcmp(s.path, dead) == 0);
+	CHECK(!exists(out)); /* the probe left nothing */
+	unlink(live);
+	unlink(other);
+	unlink(odd);
+}
+
+/* Refused before the work: an existing output without force, a directory,
+ * a missing directory; accepted with force. */
+TEST(outfile_check_refuses_what_cannot_be_written)
+{
+	char err[256];
+	const char *out = in_dir("exists.db");
+	touch(out);
+	CHECK(outfile_check(out, 0, NULL, NULL, err, sizeof err) == -1 && strstr(err, "already exists"));
+	CHECK(outfile_check(out, 1, NULL, NULL, err, sizeof err) == 0 && exists(out));
+	unlink(out);
+	CHECK(outfile_check(tdir, 1, NULL, NULL, err, sizeof err) == -1 && strstr(err, "is a directory"));
+	CHECK(outfile_check(in_dir("no/x.db"), 0, NULL, NULL, err, sizeof err) == -1 &&
+	      strstr(err, "cannot write there") && strstr(err, "No such file"));
+	CHECK(outfile_check("", 0, NULL, NULL, err, sizeof err) == -1);
+	if (rmdir(tdir) == 0) /* empty: the other tests are done with it */
+		tdir[0] = '\0';
+}
