@@ -52,7 +52,10 @@ $(BIN): $(LIB_OBJ) $(CLI_OBJ)
 # the unit tests count and can fail every allocation (tests/oom_wrap.c)
 OOM_WRAP := $(foreach f,malloc calloc realloc strdup strndup,-Wl,--wrap=$(f))
 
-$(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
+# the unit tests link the commands too (not main.c), for the option tables
+UNIT_CLI_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+
+$(BUILD)/unit-tests: $(LIB_OBJ) $(UNIT_CLI_OBJ) $(TEST_OBJ)
 	$(CC) $(LDFLAGS) $(OOM_WRAP) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c | check-deps

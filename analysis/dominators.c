@@ -1,15 +1,17 @@
 /* dominators.c — retention graphs, semi-NCA dominators, retained sizes and
  * the class and package aggregates (see dominators.h).
  *
- * The graph is never stored whole: next_succ() enumerates a node's
- * successors from the heap's own rows, the GC result and the cluster lists.
- * One depth-first walk from ⊤ numbers the reached nodes in preorder and
- * counts their predecessors; a second enumeration fills the predecessor
- * rows (in preorder numbers); semi-NCA (Georgiadis, "Finding dominators in
- * practice") then needs only arrays indexed by preorder number.  Every loop
+ * The policy's graph is read off the heap's own rows, the GC result and
+ * the cluster lists by succ_row(), once per reached node: one depth-first
+ * walk from ⊤ numbers the reached nodes in preorder and lists each one's
+ * successors as it reaches it (the forward rows of the reached graph, by
+ * preorder number); those rows are turned into predecessor rows and
+ * dropped; semi-NCA (Georgiadis, "Finding dominators in practice") then
+ * needs only arrays indexed by preorder number.  Every loop
  * is iterative: heaps can hold chains millions long. */
 #include "dominators.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,64 +116,56 @@ static inline int list_edge(const heap *h, obj_t t)
 	return enters(h, t) && !heap_is_garbage(h, t);
 }
 
-/* The next successor of object X at or after *POS (then advanced past it),
- * or NONE.  Positions: 0 Class, 1 Outer, 2.. the "r" records, then (gc) the
- * cluster edges: a root's members, then, once the cluster did step 5 and
- * its root survives, its ReferencedClusters and MutableObjects; a member's
- * one edge to its root. */
-static uint32_t next_succ(const graph *g, uint32_t x, uint32_t *pos)
+/* The successors of object X, in order, into OUT (room for succ_bound());
+ * returns how many.  Its own edges first: Class, Outer, then the "r"
+ * records; then (gc) the cluster edges: a root's members, then, once the
+ * cluster did step 5 and its root survives, its ReferencedClusters and
+ * MutableObjects; a member's one edge to its root. */
+static uint32_t succ_row(const graph *g, uint32_t x, uint32_t *out)
 {
 	const heap *h = g->h;
-	if (x == g->top)
-		return *pos < g->top_succ.n ? g->top_succ.v[(*pos)++] : NONE;
-	uint32_t first = h->ref_start[x], nref = h->ref_start[x + 1] - first;
-	/* decided once per call, and not at all once past the object's own edges */
-	int own = *pos < 2 + nref && own_edges(g, (obj_t)x) == OWN_SELF;
-	for (;;) {
-		uint32_t p = (*pos)++;
-		if (p < 2 + nref) {
-			if (!own) {
-				*pos = 2 + nref;
-				continue;
-			}
-			if (p < 2) {
-				obj_t t = p == 0 ? h->cls[x] : h->outer[x];
-				if (enters(h, t))
-					return (uint32_t)t;
-			} else if (ref_edge(g, first + p - 2)) {
-				return (uint32_t)h->ref_dst[first + p - 2];
-			}
-			continue;
-		}
-		p -= 2 + nref;
-		int32_t c = h->cluster[x];
-		if (g->policy != POLICY_GC || c < 0 || !g->r->cluster_live[c])
-			return NONE;
-		const cluster *cl = &h->clusters[c];
-		if (cl->root != (obj_t)x) {
-			if (p == 0 && enters(h, cl->root))
-				return (uint32_t)cl->root;
-			return NONE;
-		}
-		if (p < cl->n_members) {
-			obj_t t = h->cluster_items[cl->members + p];
-			if (enters(h, t))
-				return (uint32_t)t;
-			continue;
-		}
-		p -= cl->n_members;
-		if (!g->r->cluster_walked[c] || !lists_from_root(g, (uint32_t)c))
-			return NONE;
-		obj_t t;
-		if (p < cl->n_refs)
-			t = h->cluster_items[cl->refs + p];
-		else if (p < cl->n_refs + cl->n_mutables)
-			t = h->cluster_items[cl->mutables + p - cl->n_refs];
-		else
-			return NONE;
-		if (list_edge(h, t))
-			return (uint32_t)t;
+	uint32_t n = 0;
+	if (own_edges(g, (obj_t)x) == OWN_SELF) {
+		if (enters(h, h->cls[x]))
+			out[n++] = (uint32_t)h->cls[x];
+		if (enters(h, h->outer[x]))
+			out[n++] = (uint32_t)h->outer[x];
+		for (uint32_t k = h->ref_start[x]; k < h->ref_start[x + 1]; k++)
+			if (ref_edge(g, k))
+				out[n++] = (uint32_t)h->ref_dst[k];
 	}
+	int32_t c = h->cluster[x];
+	if (g->policy != POLICY_GC || c < 0 || !g->r->cluster_live[c])
+		return n;
+	const cluster *cl = &h->clusters[c];
+	if (cl->root != (obj_t)x) {
+		if (enters(h, cl->root))
+			out[n++] = (uint32_t)cl->root;
+		return n;
+	}
+	for (uint32_t k = 0; k < cl->n_members; k++)
+		if (enters(h, h->cluster_items[cl->members + k]))
+			out[n++] = (uint32_t)h->cluster_items[cl->members + k];
+	if (!g->r->cluster_walked[c] || !lists_from_root(g, (uint32_t)c))
+		return n;
+	for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables; k++) {
+		obj_t t = h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs];
+		if (list_edge(h, t))
+			out[n++] = (uint32_t)t;
+	}
+	return n;
+}
+
+/* The most successors succ_row() can give object X. */
+static uint64_t succ_bound(const heap *h, uint32_t x)
+{
+	uint64_t n = 2 + (uint64_t)h->ref_start[x + 1] - h->ref_start[x];
+	int32_t c = h->cluster[x];
+	if (c >= 0) {
+		const cluster *cl = &h->clusters[c];
+		n += cl->root == (obj_t)x ? (uint64_t)cl->n_members + cl->n_refs + cl->n_mutables : 1;
+	}
+	return n;
 }
 
 /* ⊤'s successors: the roots in index order (a member of a live cluster is
@@ -245,8 +239,7 @@ static void compress(uint32_t v, uint32_t *anc, uint32_t *label, const uint32_t 
 /* Work arrays of one computation (preorder numbers unless said). */
 typedef struct work {
 	uint32_t n;          /* reached nodes, ⊤ included (number 0) */
-	uint32_t *pre;       /* per node (slot, ⊤): preorder number or NONE */
-	uint32_t *vertex;    /* per number: the node */
+	uint32_t *vertex;    /* per number: the node (slot, or ⊤) */
 	uint32_t *parent;    /* per number: DFS parent's number */
 	uint32_t *pstart, *pred; /* predecessor rows */
 	uint32_t *idom;      /* per number */
@@ -255,72 +248,98 @@ typedef struct work {
 
 static void work_free(work *w)
 {
-	free(w->pre); free(w->vertex); free(w->parent); free(w->pstart); free(w->pred); free(w->idom); free(w->ret);
+	free(w->vertex); free(w->parent); free(w->pstart); free(w->pred); free(w->idom); free(w->ret);
 }
 
-/* The depth-first walk from ⊤ and the predecessor rows. */
-static int walk(const graph *g, work *w)
+/* The depth-first walk from ⊤.  Each node's successors are listed once,
+ * when the walk first reaches it, into rows by preorder number (*RSTART,
+ * *ROWS: the forward graph of the reached nodes, later renumbered); the
+ * walk then follows those rows, so the policy's edge rules run once an
+ * edge.  ROWS is allocated for the most edges the heap could give and
+ * shrunk to those it gave: the pages never written are never resident. */
+static int walk(const graph *g, work *w, uint32_t **rstart, uint32_t **rows)
 {
+	const heap *h = g->h;
 	uint32_t nodes = g->top + 1;
-	uint32_t *cnt = calloc(nodes, sizeof *cnt);
-	uint32_t *snode = malloc((size_t)nodes * sizeof *snode), *spos = malloc((size_t)nodes * sizeof *spos);
-	w->pre = malloc((size_t)nodes * sizeof *w->pre);
+	uint64_t cap = g->top_succ.n;
+	for (uint32_t i = 0; i < h->slots; i++)
+		cap += succ_bound(h, i);
+	uint32_t *pre = malloc((size_t)nodes * sizeof *pre);
+	uint32_t *stack = malloc((size_t)nodes * sizeof *stack), *cursor = malloc((size_t)nodes * sizeof *cursor);
 	w->vertex = malloc((size_t)nodes * sizeof *w->vertex);
 	w->parent = malloc((size_t)nodes * sizeof *w->parent);
+	*rstart = malloc(((size_t)nodes + 1) * sizeof **rstart);
+	*rows = malloc((size_t)cap * sizeof **rows + 1);
 	int rc = -1;
-	if (!cnt || !snode || !spos || !w->pre || !w->vertex || !w->parent)
+	if (!pre || !stack || !cursor || !w->vertex || !w->parent || !*rstart || !*rows)
 		goto out;
-	memset(w->pre, 0xff, (size_t)nodes * sizeof *w->pre);
-	uint32_t n = 0, sp = 0;
-	w->pre[g->top] = n;
-	w->vertex[n] = g->top;
-	w->parent[n++] = NONE;
-	snode[sp] = g->top;
-	spos[sp++] = 0;
-	uint64_t edges = 0;
+	memset(pre, 0xff, (size_t)nodes * sizeof *pre);
+	uint32_t *rs = *rstart, *r = *rows;
+	uint64_t used = g->top_succ.n;
+	if (used) /* ⊤ may have no successors at all */
+		memcpy(r, g->top_succ.v, used * sizeof *r);
+	uint32_t n = 1, sp = 0;
+	pre[g->top] = 0;
+	w->vertex[0] = g->top;
+	w->parent[0] = NONE;
+	rs[0] = 0;
+	rs[1] = (uint32_t)used;
+	stack[sp] = 0;
+	cursor[sp++] = 0;
 	while (sp) {
-		uint32_t x = snode[sp - 1], t = next_succ(g, x, &spos[sp - 1]);
-		if (t == NONE) {
+		uint32_t v = stack[sp - 1];
+		if (cursor[sp - 1] == rs[v + 1]) {
 			sp--;
 			continue;
 		}
-		cnt[t]++;
-		edges++;
-		if (w->pre[t] != NONE)
+		uint32_t t = r[cursor[sp - 1]++];
+		if (pre[t] != NONE)
 			continue;
-		w->pre[t] = n;
+		pre[t] = n;
 		w->vertex[n] = t;
-		w->parent[n++] = w->pre[x];
-		snode[sp] = t;
-		spos[sp++] = 0;
+		w->parent[n] = v;
+		used += succ_row(g, t, r + used);
+		if (used > UINT32_MAX - 1)
+			goto out; /* more edges than the rows can index */
+		rs[n + 1] = (uint32_t)used;
+		stack[sp] = n;
+		cursor[sp++] = rs[n++];
 	}
 	w->n = n;
-	free(snode);
-	free(spos);
-	snode = spos = NULL;
-	if (edges > UINT32_MAX - 1)
-		goto out; /* more edges than the rows can index */
-	w->pstart = malloc(((size_t)n + 1) * sizeof *w->pstart);
-	w->pred = malloc((size_t)edges * sizeof *w->pred + 1);
-	if (!w->pstart || !w->pred)
-		goto out;
-	w->pstart[0] = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t v = w->vertex[i];
-		w->pstart[i + 1] = w->pstart[i] + cnt[v];
-		cnt[v] = w->pstart[i]; /* from here on: where its next predecessor goes */
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t pos = 0, t;
-		while ((t = next_succ(g, w->vertex[i], &pos)) != NONE)
-			w->pred[cnt[t]++] = i;
-	}
+	for (uint64_t k = 0; k < used; k++) /* every target was reached: renumber */
+		r[k] = pre[r[k]];
+	uint32_t *shrunk = realloc(r, (size_t)used * sizeof *r + 1);
+	if (shrunk)
+		*rows = shrunk;
 	rc = 0;
 out:
-	free(cnt);
-	free(snode);
-	free(spos);
+	free(pre);
+	free(stack);
+	free(cursor);
 	return rc;
+}
+
+/* The predecessor rows of the forward rows (both by preorder number): the
+ * predecessors of each node in ascending order. */
+static int predecessors(work *w, const uint32_t *rstart, const uint32_t *rows)
+{
+	uint32_t n = w->n, e = rstart[n];
+	uint32_t *ps = w->pstart = calloc((size_t)n + 1, sizeof *w->pstart);
+	w->pred = malloc((size_t)e * sizeof *w->pred + 1);
+	if (!ps || !w->pred)
+		return -1;
+	for (uint32_t k = 0; k < e; k++)
+		ps[rows[k] + 1]++;
+
+	for (uint32_t v = 0; v < n; v++)
+		ps[v + 1] += ps[v];
+	for (uint32_t u = 0; u < n; u++) /* ps[t] walks along t's row */
+		for (uint32_t k = rstart[u]; k < rstart[u + 1]; k++)
+			w->pred[ps[rows[k]]++] = u;
+	for (uint32_t v = n; v > 0; v--) /* each ps[t] ended at the next row's start */
+		ps[v] = ps[v - 1];
+	ps[0] = 0;
+	return 0;
 }
 
 /* Semi-NCA: immediate dominators, as preorder numbers. */
@@ -438,71 +457,99 @@ static dom_group *groups_for(const work *w, const obj_t *key, int32_t *map, uint
 	return g ? g : calloc(1, sizeof *g);
 }
 
-/* Class and package aggregates: a walk down the dominator tree counting,
- * per class and per package, the instances on the path from ⊤; an object
- * adds its retained size only when none of its dominators is one of its
- * own class (package): so no byte is counted twice. */
+/* One aggregate: the dominator tree (children rows CSTART, CHILD by preorder
+ * number) walked for one KEY (per slot: class or package), counting per
+ * group the instances on the path from ⊤; an object adds its retained size
+ * only when none of its dominators is of its own group: so no byte is
+ * counted twice. */
+typedef struct group_job {
+	const heap *h;
+	const work *w;
+	const dom_result *d;
+	const uint32_t *cstart, *child;
+	const obj_t *key;
+	const int32_t *map; /* key -> group */
+	dom_group *g;
+	uint32_t ngroups;
+	int rc;
+} group_job;
+
+static void *group_walk(void *arg)
+{
+	group_job *j = arg;
+	const work *w = j->w;
+	const uint32_t *cstart = j->cstart;
+	uint32_t *count = calloc((size_t)j->ngroups + 1, sizeof *count);
+	uint32_t *stack = malloc((size_t)w->n * sizeof *stack), *spos = malloc((size_t)w->n * sizeof *spos);
+	j->rc = -1;
+	if (count && stack && spos) {
+		uint32_t sp = 0;
+		stack[sp] = 0;
+		spos[sp++] = cstart[0];
+		while (sp) {
+			uint32_t v = stack[sp - 1];
+			if (spos[sp - 1] < cstart[v + 1]) {
+				uint32_t c = j->child[spos[sp - 1]++];
+				obj_t x = (obj_t)w->vertex[c];
+				int32_t k = j->map[j->key[x]];
+				j->g[k].count++;
+				j->g[k].shallow += j->h->size[x];
+				if (count[k]++ == 0)
+					j->g[k].retained += j->d->retained[x];
+				stack[sp] = c;
+				spos[sp++] = cstart[c];
+				continue;
+			}
+			if (v != 0)
+				count[j->map[j->key[w->vertex[v]]]]--;
+			sp--;
+		}
+		j->rc = 0;
+	}
+	free(count);
+	free(stack);
+	free(spos);
+	return NULL;
+}
+
+/* Class and package aggregates (two group walks, on two threads), and the
+ * cross-package pairs. */
 static int aggregates(const heap *h, const work *w, dom_result *d)
 {
 	uint32_t n = w->n;
 	int rc = -1;
 	int32_t *cmap = malloc((size_t)h->slots * sizeof *cmap + 1), *pmap = malloc((size_t)h->slots * sizeof *pmap + 1);
 	uint32_t *cstart = calloc((size_t)n + 1, sizeof *cstart), *child = malloc((size_t)n * sizeof *child + 1);
-	uint32_t *ccount = NULL, *pcount = NULL, *stack = NULL, *spos = NULL;
+	uint32_t *fill = malloc((size_t)n * sizeof *fill + 1);
 	dom_pair *pairs = NULL;
-	if (!cmap || !pmap || !cstart || !child)
+	if (!cmap || !pmap || !cstart || !child || !fill)
 		goto out;
 	memset(cmap, 0xff, (size_t)h->slots * sizeof *cmap);
 	memset(pmap, 0xff, (size_t)h->slots * sizeof *pmap);
 	if (!(d->classes = groups_for(w, h->cls, cmap, &d->nclasses)) ||
 	    !(d->packages = groups_for(w, d->package, pmap, &d->npackages)))
 		goto out;
-	ccount = calloc((size_t)d->nclasses + 1, sizeof *ccount);
-	pcount = calloc((size_t)d->npackages + 1, sizeof *pcount);
-	stack = malloc((size_t)n * sizeof *stack);
-	spos = malloc((size_t)n * sizeof *spos);
-	if (!ccount || !pcount || !stack || !spos)
-		goto out;
 	/* the dominator tree's children rows */
 	for (uint32_t v = 1; v < n; v++)
 		cstart[w->idom[v] + 1]++;
 	for (uint32_t v = 0; v < n; v++)
 		cstart[v + 1] += cstart[v];
-	{
-		uint32_t *fill = spos; /* borrowed before the walk */
-		for (uint32_t v = 0; v < n; v++)
-			fill[v] = cstart[v];
-		for (uint32_t v = 1; v < n; v++)
-			child[fill[w->idom[v]]++] = v;
-	}
-	uint32_t sp = 0;
-	stack[sp] = 0;
-	spos[sp++] = cstart[0];
-	while (sp) {
-		uint32_t v = stack[sp - 1];
-		if (spos[sp - 1] < cstart[v + 1]) {
-			uint32_t c = child[spos[sp - 1]++];
-			obj_t x = (obj_t)w->vertex[c];
-			dom_group *kg = &d->classes[cmap[h->cls[x]]], *pg = &d->packages[pmap[d->package[x]]];
-			kg->count++;
-			kg->shallow += h->size[x];
-			pg->count++;
-			pg->shallow += h->size[x];
-			if (ccount[cmap[h->cls[x]]]++ == 0)
-				kg->retained += w->ret[c];
-			if (pcount[pmap[d->package[x]]]++ == 0)
-				pg->retained += w->ret[c];
-			stack[sp] = c;
-			spos[sp++] = cstart[c];
-			continue;
-		}
-		if (v != 0) {
-			obj_t x = (obj_t)w->vertex[v];
-			ccount[cmap[h->cls[x]]]--;
-			pcount[pmap[d->package[x]]]--;
-		}
-		sp--;
-	}
+	memcpy(fill, cstart, (size_t)n * sizeof *fill);
+	for (uint32_t v = 1; v < n; v++)
+		child[fill[w->idom[v]]++] = v;
+	free(fill);
+	fill = NULL;
+	group_job jobs[2] = {{h, w, d, cstart, child, h->cls, cmap, d->classes, d->nclasses, -1},
+			     {h, w, d, cstart, child, d->package, pmap, d->packages, d->npackages, -1}};
+	pthread_t th;
+	int spawned = pthread_create(&th, NULL, group_walk, &jobs[0]) == 0;
+	group_walk(&jobs[1]);
+	if (spawned)
+		pthread_join(th, NULL);
+	else
+		group_walk(&jobs[0]);
+	if (jobs[0].rc || jobs[1].rc)
+		goto out;
 	/* cross-package retention */
 	size_t cap = 0;
 	uint32_t np = 0;
@@ -514,7 +561,7 @@ static int aggregates(const heap *h, const work *w, dom_result *d)
 			continue;
 		if (grow_array((void **)&pairs, &cap, np, sizeof *pairs))
 			goto out;
-		pairs[np++] = (dom_pair){from, to, 1, w->ret[v]};
+		pairs[np++] = (dom_pair){from, to, 1, d->retained[w->vertex[v]]};
 	}
 	if (np > 1)
 		qsort(pairs, np, sizeof *pairs, cmp_pair_key);
@@ -540,7 +587,7 @@ static int aggregates(const heap *h, const work *w, dom_result *d)
 		qsort(d->packages, d->npackages, sizeof *d->packages, cmp_group);
 	rc = 0;
 out:
-	free(cmap); free(pmap); free(cstart); free(child); free(ccount); free(pcount); free(stack); free(spos);
+	free(cmap); free(pmap); free(cstart); free(child); free(fill);
 	free(pairs);
 	return rc;
 }
@@ -556,20 +603,26 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 	size_t s = h->slots ? h->slots : 1;
 	for (uint32_t c = 0; g.member_kept && c < h->nclusters; c++)
 		g.member_kept[c] = r->cluster_live[c] && kept_by_member(h, c);
-	d->idom = malloc(s * sizeof *d->idom);
-	d->retained = calloc(s, sizeof *d->retained);
-	d->package = malloc(s * sizeof *d->package);
 	int rc = -1;
-	if (!g.member_kept || !d->idom || !d->retained || !d->package || packages(h, d->package) || top_successors(&g) ||
-	    walk(&g, &w) || (progress_at(1, 3), semi_nca(&w)))
+	if (!g.member_kept || top_successors(&g))
+		goto out;
+	uint32_t *rstart = NULL, *rows = NULL;
+	int bad = walk(&g, &w, &rstart, &rows) || predecessors(&w, rstart, rows);
+	free(rstart);
+	free(rows);
+	if (bad || (progress_at(1, 3), semi_nca(&w)))
 		goto out;
 	progress_at(2, 3); /* the steps, for the progress line */
-	free(w.pre);
+	/* from here on, each array is allocated once those before it are gone:
+	 * the peak is the walk's */
 	free(w.pred);
 	free(w.pstart);
-	w.pre = w.pred = w.pstart = NULL;
+	free(w.parent);
+	w.pred = w.pstart = w.parent = NULL;
 	w.ret = malloc((size_t)w.n * sizeof *w.ret);
-	if (!w.ret)
+	d->idom = malloc(s * sizeof *d->idom);
+	d->retained = calloc(s, sizeof *d->retained);
+	if (!w.ret || !d->idom || !d->retained)
 		goto out;
 	w.ret[0] = 0;
 	for (uint32_t v = 1; v < w.n; v++)
@@ -585,6 +638,11 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 		d->reached_bytes += h->size[x];
 	}
 	d->reached = w.n - 1;
+	free(w.ret);
+	w.ret = NULL;
+	d->package = malloc(s * sizeof *d->package);
+	if (!d->package || packages(h, d->package))
+		goto out;
 	if (aggregates(h, &w, d))
 		goto out;
 	rc = 0;

@@ -3,8 +3,10 @@
  * A retention graph (one "policy", see the GC contract and ugc-analyze(1))
  * is walked from a virtual super-root ⊤; its immediate dominators are found
  * with the semi-NCA algorithm (near-linear, no recursion), and retained
- * sizes are summed up the dominator tree.  The result is the same for any
- * thread count: everything here runs on one thread, in index order.
+ * sizes are summed up the dominator tree.  Everything runs on one thread
+ * in index order, except the class and package sums, walked on two
+ * threads, each writing only its own groups: the result is always the
+ * same.
  *
  * Policies:
  *   gc              the mark phase's own walk: roots, the references tracing

@@ -7,15 +7,11 @@
 #include <stdio.h>
 
 #include "heap.h"
+#include "options.h"
 #include "query.h"
 
-typedef struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
-	const char *usage; /* full --help text */
-} command;
-
+/* Each command's run function and its description (options.h): both in
+ * its own cli/cmd_NAME.c. */
 int cmd_convert(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
@@ -31,20 +27,31 @@ int cmd_whatif(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_dominators(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
+extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
+	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_info,
+	command_convert, command_gen;
 
-extern const command commands[];
+/* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
+extern const command *const commands[];
 const command *find_command(const char *name);
 
 /* Print "ugc-analyze NAME: message" to stderr; returns 1 (or 2 for usage). */
 int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Does ARG ask for help? Prints the command's usage when it does. */
-int wants_help(const char *cmd, int argc, char **argv);
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
-int parse_format(const char *s, int allow_csv, enum out_format *out);
 /* `info` on an analysis database (cmd_info_db.c). */
 int info_database(const char *path, enum out_format fmt);
+
+/* Options several commands share (options.h), into an int or a const char *
+ * field F of T: --format text|json|csv, --policy P (-1 when not given is the
+ * caller's default), and the --name/--class selectors of select_objects();
+ * --limit N into a long long field (see LIMIT_UNSET below). */
+#define OPT_FORMAT(T, f, help) OPT_CHOICE(0, "format", T, f, format_choices, 3, "F", help)
+#define OPT_POLICY(T, f, help) OPT_CHOICE(0, "policy", T, f, dom_policy_names, POLICY_COUNT, "P", help)
+#define OPT_NAME_GLOB(T, f) OPT_STRING(0, "name", T, f, "GLOB", "every object whose name matches GLOB (shell wildcards)")
+#define OPT_CLASS_NAME(T, f) OPT_STRING(0, "class", T, f, "NAME", "every object of class NAME (with --name: both)")
+#define OPT_LIMIT(T, f, help) OPT_INT(0, "limit", T, f, 0, 1LL << 40, "N", help)
+
 /* CSV string output (json_str is in query.h). */
 void csv_str(FILE *fp, const char *s);
 /* The display form of a name from a snapshot or database (escape.h), for
@@ -53,10 +60,9 @@ const char *disp(const char *s);
 /* Parse a non-negative integer option value; -1 when bad. */
 long long parse_count(const char *s, long long max);
 
-/* --limit N, the one row cap of the listing commands: *LIMIT is left at
- * LIMIT_UNSET until given; 0 means all.  0, or -1 when S is no count. */
+/* --limit N, the one row cap of the listing commands (OPT_LIMIT): its
+ * field starts at LIMIT_UNSET; 0 means all. */
 #define LIMIT_UNSET (-1LL)
-int parse_limit(const char *s, long long *limit);
 /* The rows a listing shows: LIMIT when given (0: all), else TEXT_DEFAULT
  * in text output and all in JSON and CSV.  SIZE_MAX stands for all. */
 size_t listing_limit(long long limit, enum out_format fmt, size_t text_default);

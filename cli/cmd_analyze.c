@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "after.h"
+#include "analysis.h"
 #include "cli.h"
 #include "progress.h"
 #include "dominators.h"
@@ -127,49 +128,49 @@ static void print_retention(const heap *h, const dom_result *d)
 	printf("\n");
 }
 
+/* analyze's options (the defaults are set in cmd_analyze). */
+struct analyze_opts {
+	const char *db, *after;
+	analysis_options an;
+	int force, quiet;
+};
+
+#define A struct analyze_opts
+static const option options[] = {
+	OPT_STRING('o', NULL, A, db, "DB", "database to write (written to a temporary file, then renamed)"),
+	OPT_ANALYSIS(A, an),
+	OPT_STRING(0, "after", A, after, "FILE", "also write the heap as it is after this GC (.ugcs/.ugct/.zst)"),
+	OPT_FLAG(0, "force", A, force, "overwrite existing output files"),
+	OPT_FLAG('q', "quiet", A, quiet, "print nothing on success, and no progress line (--quiet is\nthe global option, taken by every command)"),
+	OPT_END(),
+};
+#undef A
+
+const command command_analyze = {
+	"analyze", cmd_analyze, "run the engine's GC on a snapshot and store the results in SQLite",
+	"usage: ugc-analyze analyze SNAPSHOT [-o DB] [--mode game|editor] [--keep-flags LIST]\n"
+	"                           [--threads N] [--policy P] [--after FILE] [--force] [--quiet]\n",
+	"Runs reachability analysis and purge exactly as Unreal Engine 5.5 would on the\n"
+	"heap in SNAPSHOT, prints a LogGarbage-style summary and writes every result to a\n"
+	"SQLite database (default: SNAPSHOT with its extension replaced by .db).\n",
+	options, 1, NULL,
+};
+
 int cmd_analyze(int argc, char **argv)
 {
-	const char *snap = NULL, *db = NULL, *after = NULL, *mode = NULL, *keep = NULL;
-	int force = 0, quiet = cli_quiet, policy = POLICY_GC;
-	long long threads = default_threads();
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "-o") == 0 && more)
-			db = argv[++i];
-		else if (strcmp(a, "--after") == 0 && more)
-			after = argv[++i];
-		else if (strcmp(a, "--mode") == 0 && more)
-			mode = argv[++i];
-		else if (strcmp(a, "--keep-flags") == 0 && more)
-			keep = argv[++i];
-		else if (strcmp(a, "--policy") == 0 && more) {
-			if ((policy = dom_policy_parse(argv[++i])) < 0)
-				return usage_error("analyze", "--policy is gc, refs, refs+weak or refs+weak+soft, not '%s'", argv[i]);
-		} else if (strcmp(a, "--threads") == 0 && more) {
-			if ((threads = parse_count(argv[++i], 64)) < 1)
-				return usage_error("analyze", "--threads takes a number from 1 to 64");
-		} else if (strcmp(a, "--force") == 0)
-			force = 1;
-		else if (strcmp(a, "-q") == 0) { /* --quiet is global (main.c) */
-			quiet = 1;
-			progress_setup(PROGRESS_OFF);
-		}
-		else if (a[0] == '-' && a[1])
-			return usage_error("analyze", "unknown option '%s' or missing value", a);
-		else if (!snap)
-			snap = a;
-		else
-			return usage_error("analyze", "too many arguments");
-	}
+	struct analyze_opts opts = {.an = ANALYSIS_OPTIONS_INIT};
+	const char *snap = NULL;
+	int parsed = parse_options(&command_analyze, argc, argv, &opts, &snap);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *db = opts.db, *after = opts.after;
+	int force = opts.force, quiet = cli_quiet || opts.quiet;
+	if (opts.quiet)
+		progress_setup(PROGRESS_OFF);
 	if (!snap)
 		return usage_error("analyze", "needs a SNAPSHOT");
-	if (mode && strcmp(mode, "game") && strcmp(mode, "editor"))
-		return usage_error("analyze", "--mode is game or editor, not '%s'", mode);
-	uint32_t keep_flags = 0;
-	char bad[64];
-	if (keep && strcmp(keep, "-") && flags_parse_object(keep, &keep_flags, bad, sizeof bad))
-		return usage_error("analyze", "--keep-flags: '%s' is not an RF_ object flag", bad);
+	if (analysis_options_check("analyze", &opts.an))
+		return 2;
 	if (after && !snapshot_format_known(after))
 		return usage_error("analyze", "cannot tell the format of '%s' (name it .ugcs, .ugct or .ugct.zst)", after);
 	char *dbpath = db ? strdup(db) : default_db(snap);
@@ -179,41 +180,17 @@ int cmd_analyze(int argc, char **argv)
 		free(dbpath);
 		return 1; /* before minutes of work, not after */
 	}
-	double t0 = now_seconds();
-	heap h;
-	if (load_or_die(snap, &h)) {
+	analysis an;
+	if (analysis_run(snap, &opts.an, &an)) {
 		free(dbpath);
 		return 1;
 	}
-	double load_s = now_seconds() - t0;
-	gc_options opt = {h.mode, 0, (int)(threads > 0 ? threads : 1), 0};
-	if (mode)
-		opt.mode = strcmp(mode, "editor") == 0 ? MODE_EDITOR : MODE_GAME;
-	opt.keep_flags = keep ? keep_flags : gc_default_keep_flags(opt.mode);
-	gc_result r;
-	findings f;
+	heap *h = &an.h;
 	int rc = 1;
 	char err[SNAP_ERR_MAX];
-	progress_phase("gc");
-	if (gc_run(&h, &opt, &r)) {
-		die("out of memory running the GC");
-		goto out_heap;
-	}
-	if (findings_collect(&h, &r, &f)) {
-		die("out of memory collecting findings");
-		goto out_gc;
-	}
-	dom_result dom;
-	progress_phase("retention");
-	if (dom_compute(&h, &r, policy, &dom)) {
-		die("out of memory computing dominators");
-		findings_free(&f);
-		goto out_gc;
-	}
-	progress_phase(NULL);
 	if (!quiet) {
-		print_summary(snap, &h, &r, &f, &opt, load_s);
-		print_retention(&h, &dom);
+		print_summary(snap, h, &an.r, &an.f, &an.opt, an.load_s);
+		print_retention(h, &an.dom);
 	}
 	fflush(stdout); /* the summary is out before the long write begins */
 	/* every output complete in its temporary file first, then all published
@@ -224,12 +201,12 @@ int cmd_analyze(int argc, char **argv)
 		heap post;
 		obj_t stale;
 		progress_begin_file("write", after);
-		int built = gc_after_heap(&h, &r, &post, &stale);
+		int built = gc_after_heap(h, &an.r, &post, &stale);
 		if (built == AFTER_STALE) {
-			char *name = heap_full_name(&h, stale);
+			char *name = heap_full_name(h, stale);
 			die("%s: not written: %d %s survives this GC but its %s is purged: the engine would leave it a dangling "
 			    "pointer (a use-after-free; see the cluster-missing findings); nothing written",
-			    after, stale, disp(name), r.reachable[h.cls[stale]] ? "Outer" : "Class");
+			    after, stale, disp(name), an.r.reachable[h->cls[stale]] ? "Outer" : "Class");
 			free(name);
 		} else if (built) {
 			die("out of memory building the post-GC heap");
@@ -240,35 +217,30 @@ int cmd_analyze(int argc, char **argv)
 		}
 		heap_free(&post);
 		if (nouts == 0)
-			goto out_findings;
+			goto out;
 	}
 	double t1 = now_seconds();
-	store_info info = {snap, &opt, (double)time(NULL), &dom};
+	store_info info = {snap, &an.opt, (double)time(NULL), &an.dom};
 	progress_begin_file("write", dbpath);
-	if (store_prepare(&outs[nouts], dbpath, force, &h, &r, &f, &info, err, sizeof err)) {
+	if (store_prepare(&outs[nouts], dbpath, force, h, &an.r, &an.f, &info, err, sizeof err)) {
 		die("%s", err);
 		while (nouts > 0)
 			outfile_abort(&outs[--nouts]);
-		goto out_findings;
+		goto out;
 	}
 	nouts++;
 	progress_phase("sync");
 	if (outfile_commit_all(outs, nouts, err, sizeof err)) {
 		die("%s", err);
-		goto out_findings;
+		goto out;
 	}
 	progress_phase(NULL);
 	if (!quiet)
 		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after ? " and " : "",
 		       after ? after : "");
 	rc = 0;
-out_findings:
-	findings_free(&f);
-	dom_free(&dom);
-out_gc:
-	gc_result_free(&r);
-out_heap:
-	heap_free(&h);
+out:
+	analysis_free(&an);
 	free(dbpath);
 	return rc;
 }

@@ -201,41 +201,54 @@ static int check(view *v, enum out_format fmt, int risks_only, size_t limit)
 	return 0;
 }
 
+struct clusters_opts {
+	int format, sort, check, risks;
+	long long limit;
+};
+
+static const char *const sort_names[] = {"members", "bytes", "mutable", "referenced", "root"};
+
+#define C struct clusters_opts
+static const option options[] = {
+	OPT_CHOICE(0, "sort", C, sort, sort_names, 5, "KEY",
+		   "members (default), bytes, mutable, referenced (largest first)\nor root (by index)"),
+	OPT_FLAG(0, "check", C, check,
+		 "every disagreement between a cluster's lists and its members' real\n"
+		 "references, the use-after-free risks first (marked USE-AFTER-FREE: the\n"
+		 "engine collects an object that is still referenced)"),
+	OPT_FLAG(0, "risks", C, risks, "only the use-after-free risks"),
+	OPT_LIMIT(C, limit, "clusters, entries of each list, or disagreements shown (text:\n"
+		  "default 20; json, csv: all unless given; 0: all); the totals are always said"),
+	OPT_INT(0, "top", C, limit, 0, 1LL << 40, "N", "the old name of --limit"),
+	OPT_FORMAT(C, format, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef C
+
+const command command_clusters = {
+	"clusters", cmd_clusters, "GC clusters: sizes, bytes, fate; one in detail; --check their lists",
+	"usage: ugc-analyze clusters INPUT [ROOT] [--sort members|bytes|mutable|referenced|root]\n"
+	"                            [--limit N] [--format text|json|csv]\n"
+	"       ugc-analyze clusters INPUT --check | --risks [--limit N] [--format text|json|csv]\n",
+	"Lists every cluster with its members, mutable objects, referenced and referencing\n"
+	"clusters, bytes (root and members) and its fate in this GC (alive, or dissolved and\n"
+	"why), largest first like gc.ListClusters.  With ROOT, that cluster: first what\n"
+	"dissolved it (its garbage root, the garbage entries of its lists, or the dissolved\n"
+	"clusters it references), then the bytes its root dominates and its four lists.\n",
+	options, 2, NULL,
+};
+
 int cmd_clusters(int argc, char **argv)
 {
-	const char *input = NULL, *sel = NULL;
-	enum out_format fmt = FMT_TEXT;
-	int do_check = 0, risks = 0;
-	long long limit = LIMIT_UNSET;
-	sort_key = "members";
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--format") == 0 && more) {
-			if (parse_format(argv[++i], 1, &fmt))
-				return usage_error("clusters", "--format is text, json or csv");
-		} else if (strcmp(a, "--sort") == 0 && more) {
-			sort_key = argv[++i];
-			if (strcmp(sort_key, "members") && strcmp(sort_key, "bytes") && strcmp(sort_key, "mutable") &&
-			    strcmp(sort_key, "referenced") && strcmp(sort_key, "root"))
-				return usage_error("clusters", "--sort is members, bytes, mutable, referenced or root");
-		} else if ((strcmp(a, "--limit") == 0 || strcmp(a, "--top") == 0) && more) { /* --top: the old name */
-			if (parse_limit(argv[++i], &limit))
-				return usage_error("clusters", "--limit takes a number (0: all)");
-		} else if (strcmp(a, "--check") == 0) {
-			do_check = 1;
-		} else if (strcmp(a, "--risks") == 0) {
-			do_check = risks = 1;
-		} else if (a[0] == '-' && a[1] == '-') {
-			return usage_error("clusters", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else if (!sel) {
-			sel = a;
-		} else {
-			return usage_error("clusters", "too many arguments");
-		}
-	}
+	struct clusters_opts opts = {FMT_TEXT, 0, 0, 0, LIMIT_UNSET};
+	const char *operands[2] = {NULL, NULL};
+	int parsed = parse_options(&command_clusters, argc, argv, &opts, operands);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *input = operands[0], *sel = operands[1];
+	enum out_format fmt = opts.format;
+	int do_check = opts.check || opts.risks;
+	sort_key = sort_names[opts.sort];
 	if (!input)
 		return usage_error("clusters", "needs INPUT");
 	view *v = open_input(input);
@@ -247,7 +260,7 @@ int cmd_clusters(int argc, char **argv)
 	}
 	int rc = 0;
 	if (do_check) {
-		rc = check(v, fmt, risks, listing_limit(limit, fmt, 20));
+		rc = check(v, fmt, opts.risks, listing_limit(opts.limit, fmt, 20));
 		close_input(v);
 		return rc;
 	}
@@ -272,11 +285,11 @@ int cmd_clusters(int argc, char **argv)
 			       "state", "reason", "path");
 		if (fmt != FMT_JSON)
 			row_out(v, &rows.v[0], fmt == FMT_CSV ? FMT_TEXT : fmt, 1);
-		rc = detail(v, &rows.v[0], fmt, listing_limit(limit, fmt, 20));
+		rc = detail(v, &rows.v[0], fmt, listing_limit(opts.limit, fmt, 20));
 	} else {
 		if (rows.n) /* no clusters: rows.v is NULL, and qsort(NULL, 0) is undefined */
 			qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
-		size_t n = listing_limit(limit, fmt, 20);
+		size_t n = listing_limit(opts.limit, fmt, 20);
 		if (n > rows.n)
 			n = rows.n;
 		uint32_t alive = 0;

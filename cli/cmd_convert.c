@@ -5,22 +5,34 @@
 #include "progress.h"
 #include "snapshot.h"
 
+struct convert_opts {
+	int force;
+};
+
+static const option convert_options[] = {
+	OPT_FLAG(0, "force", struct convert_opts, force, "overwrite OUT if it exists"),
+	OPT_END(),
+};
+
+const command command_convert = {
+	"convert", cmd_convert, "convert between text (.ugct, .ugct.zst) and binary (.ugcs) snapshots",
+	"usage: ugc-analyze convert IN OUT [--force]\n",
+	"Reads IN in any format (detected from its content; a V8 .heapsnapshot too) and\n"
+	"writes OUT in the format its name asks for: .ugcs binary, .ugct text, .ugct.zst\n"
+	"zstd-compressed text.\n"
+	"The text written is canonical; text -> binary -> text is lossless.\n",
+	convert_options, 2, NULL,
+};
+
 int cmd_convert(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL;
-	int force = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--force") == 0)
-			force = 1;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("convert", "unknown option '%s'", argv[i]);
-		else if (!in)
-			in = argv[i];
-		else if (!out)
-			out = argv[i];
-		else
-			return usage_error("convert", "too many arguments");
-	}
+	struct convert_opts opts = {0};
+	const char *files[2] = {NULL, NULL};
+	int parsed = parse_options(&command_convert, argc, argv, &opts, files);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *in = files[0], *out = files[1];
+	int force = opts.force;
 	if (!in || !out)
 		return usage_error("convert", "needs IN and OUT");
 	if (!snapshot_format_known(out))

@@ -620,49 +620,66 @@ done:
 	return rc;
 }
 
+struct diff_opts {
+	const char *baseline, *target, *final, *out;
+	int format, force;
+	long long top;
+};
+
+#define D struct diff_opts
+static const option options[] = {
+	OPT_STRING('o', NULL, D, out, "DIFF.db", "store the status of every object and the aggregates in SQLite"),
+	OPT_FLAG(0, "force", D, force, "overwrite DIFF.db if it exists"),
+	OPT_STRING(0, "baseline", D, baseline, "A", "leak mode: the snapshot before"),
+	OPT_STRING(0, "target", D, target, "B", "leak mode: the snapshot with the objects to follow"),
+	OPT_STRING(0, "final", D, final, "C", "leak mode: the snapshot after, where they should be gone"),
+	OPT_LIMIT(D, top, "rows a list (default 20, 0: all); counts are always complete"),
+	OPT_INT(0, "top", D, top, 0, 1LL << 40, "N", "the old name of --limit"),
+	OPT_FORMAT(D, format, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef D
+
+const command command_diff = {
+	"diff", cmd_diff, "compare two snapshots or databases; or find leaks across three",
+	"usage: ugc-analyze diff A B [-o DIFF.db [--force]] [--limit N] [--format text|json|csv]\n"
+	"       ugc-analyze diff --baseline A --target B --final C [--limit N] [--format text|json|csv]\n",
+	"Two-way: matches the objects of A and B by class and path name (and, when both come\n"
+	"from one process, by index and serial too, so that a re-created object or a reused\n"
+	"slot is not taken for the same object), then reports the class histogram delta\n"
+	"(count and bytes, largest growth first), objects added and removed by package and\n"
+	"by outer, objects garbage in A still alive in B, new roots, new eliminated\n"
+	"references and new cluster disagreements.  -o stores the status of every object\n"
+	"and the aggregates in SQLite.\n"
+	"\n"
+	"Leak mode: the objects new in B (absent from A) that are still alive in C after its\n"
+	"GC, grouped by their shortest retention chain with numbered names made generic\n"
+	"(BP_Enemy_C_12 -> BP_Enemy_C_*), largest groups first, one representative chain\n"
+	"each in the engine's reference-chain layout.\n"
+	"\n"
+	"Inputs are snapshots (analysed in memory) or databases written by analyze.\n",
+	options, 2, NULL,
+};
+
 int cmd_diff(int argc, char **argv)
 {
-	const char *in[2] = {NULL, NULL}, *baseline = NULL, *target = NULL, *final = NULL, *out = NULL;
-	enum out_format fmt = FMT_TEXT;
-	long long top = 20;
-	int force = 0, n = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--format") == 0 && more) {
-			if (parse_format(argv[++i], 1, &fmt))
-				return usage_error("diff", "--format is text, json or csv");
-		} else if ((strcmp(a, "--limit") == 0 || strcmp(a, "--top") == 0) && more) { /* --top: the old name */
-			if ((top = parse_count(argv[++i], 1LL << 40)) < 0)
-				return usage_error("diff", "--limit takes a number (0: all)");
-			if (top == 0)
-				top = 1LL << 40;
-		} else if (strcmp(a, "--baseline") == 0 && more) {
-			baseline = argv[++i];
-		} else if (strcmp(a, "--target") == 0 && more) {
-			target = argv[++i];
-		} else if (strcmp(a, "--final") == 0 && more) {
-			final = argv[++i];
-		} else if (strcmp(a, "-o") == 0 && more) {
-			out = argv[++i];
-		} else if (strcmp(a, "--force") == 0) {
-			force = 1;
-		} else if (a[0] == '-' && a[1] == '-') {
-			return usage_error("diff", "unknown option '%s' or missing value", a);
-		} else if (n < 2) {
-			in[n++] = a;
-		} else {
-			return usage_error("diff", "too many arguments");
-		}
-	}
+	struct diff_opts opts = {.format = FMT_TEXT, .top = 20};
+	const char *in[2] = {NULL, NULL};
+	int parsed = parse_options(&command_diff, argc, argv, &opts, in);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *baseline = opts.baseline, *target = opts.target, *final = opts.final, *out = opts.out;
+	enum out_format fmt = opts.format;
+	long long top = opts.top ? opts.top : 1LL << 40; /* 0: all */
+	int force = opts.force;
 	if (baseline || target || final) {
-		if (!baseline || !target || !final || n)
+		if (!baseline || !target || !final || parsed)
 			return usage_error("diff", "leak mode needs --baseline A --target B --final C and nothing else");
 		if (out)
 			return usage_error("diff", "-o is for the two-way diff");
 		return leaks(baseline, target, final, fmt, top);
 	}
-	if (n != 2)
+	if (parsed != 2)
 		return usage_error("diff", "needs A and B (or --baseline, --target and --final)");
 	if (out && !force && access(out, F_OK) == 0)
 		return die("%s: already exists (use --force to overwrite)", out);

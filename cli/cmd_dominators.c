@@ -57,40 +57,45 @@ static frame frame_of(const dom_tree *t, obj_t x, size_t limit)
 	return f;
 }
 
+struct dominators_opts {
+	int policy, format; /* policy -1: the input's */
+	long long depth, limit;
+};
+
+#define D struct dominators_opts
+static const option options[] = {
+	OPT_INT(0, "depth", D, depth, 0, 1000, "N", "levels of dominated objects to show (default 1; 0 counts them)"),
+	OPT_INT(0, "limit", D, limit, 1, 1000000, "N", "objects shown per level and parent (default 10)"),
+	OPT_INT(0, "top", D, limit, 1, 1000000, "N", "the same as --limit"),
+	OPT_POLICY(D, policy, "gc (default), refs, refs+weak or refs+weak+soft"),
+	OPT_FORMAT(D, format, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef D
+
+const command command_dominators = {
+	"dominators", cmd_dominators, "an object's dominator chain and the objects it keeps alive",
+	"usage: ugc-analyze dominators INPUT OBJ [--depth N] [--limit N] [--policy P]\n"
+	"                              [--format text|json|csv]\n",
+	"Prints OBJ's shallow and retained bytes, its dominator chain from the top (each\n"
+	"object on it is on every path that keeps OBJ alive), and the objects it dominates\n"
+	"directly, largest first, one level at a time.\n",
+	options, 2, NULL,
+};
+
 int cmd_dominators(int argc, char **argv)
 {
-	const char *input = NULL, *sel = NULL, *format = "text";
-	int policy = -1;
-	long long depth = 1, limit = 10;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--depth") == 0 && more) {
-			if ((depth = parse_count(argv[++i], 1000)) < 0)
-				return usage_error("dominators", "--depth takes a number from 0 to 1000");
-		} else if ((strcmp(a, "--limit") == 0 || strcmp(a, "--top") == 0) && more) {
-			if ((limit = parse_count(argv[++i], 1000000)) < 1)
-				return usage_error("dominators", "%s takes a number from 1 to 1000000", a);
-		} else if (strcmp(a, "--policy") == 0 && more) {
-			if ((policy = retention_parse_policy("dominators", argv[++i])) < 0)
-				return 2;
-		} else if (strcmp(a, "--format") == 0 && more) {
-			format = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("dominators", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else if (!sel) {
-			sel = a;
-		} else {
-			return usage_error("dominators", "too many arguments");
-		}
-	}
+	struct dominators_opts opts = {-1, FMT_TEXT, 1, 10};
+	const char *operands[2] = {NULL, NULL};
+	int parsed = parse_options(&command_dominators, argc, argv, &opts, operands);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *input = operands[0], *sel = operands[1];
+	int policy = opts.policy;
+	long long depth = opts.depth, limit = opts.limit;
 	if (!input || !sel)
 		return usage_error("dominators", "needs an INPUT and an OBJ");
-	enum out_format fmt;
-	if (parse_format(format, 1, &fmt))
-		return usage_error("dominators", "--format is text, json or csv, not '%s'", format);
+	enum out_format fmt = opts.format;
 	retention_input in;
 	if (retention_open(input, policy, &in))
 		return 1;

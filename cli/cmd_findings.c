@@ -8,35 +8,40 @@
 #include "findings.h"
 #include "query.h"
 
+struct findings_opts {
+	int format, kind; /* kind -1: all */
+	long long limit;
+};
+
+#define F struct findings_opts
+static const option options[] = {
+	OPT_CHOICE(0, "kind", F, kind, finding_kind_names, FK_COUNT, "K", "only findings of kind K"),
+	OPT_LIMIT(F, limit, "findings of each kind shown (text: default 20; json, csv: all\n"
+		  "unless given; 0: all); each kind's count is always said"),
+	OPT_FORMAT(F, format, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef F
+
+const command command_findings = {
+	"findings", cmd_findings, "what the analysis found, grouped by kind, with counts",
+	"usage: ugc-analyze findings INPUT [--kind K] [--limit N] [--format text|json|csv]\n",
+	"Kinds: eliminated-ref, garbage-survives, dangling-ref, cluster-missing-mutable,\n"
+	"cluster-missing-cluster, cluster-keeps-alive, rootset-garbage, uncleared-weak-ref,\n"
+	"rooted-member-destroyed, keepflags-cluster-root, garbage-flag-mismatch.  Objects\n"
+	"are named by path; a reference an FGCObject holds by 'NAME (FGCObject)'.\n",
+	options, 1, NULL,
+};
+
 int cmd_findings(int argc, char **argv)
 {
-	const char *input = NULL, *kind = NULL;
-	enum out_format fmt = FMT_TEXT;
-	long long limit = LIMIT_UNSET;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--format") == 0 && more) {
-			if (parse_format(argv[++i], 1, &fmt))
-				return usage_error("findings", "--format is text, json or csv");
-		} else if (strcmp(a, "--kind") == 0 && more) {
-			kind = argv[++i];
-			int known = 0;
-			for (int k = 0; k < FK_COUNT; k++)
-				known |= strcmp(kind, finding_kind_names[k]) == 0;
-			if (!known)
-				return usage_error("findings", "unknown --kind '%s'", kind);
-		} else if (strcmp(a, "--limit") == 0 && more) {
-			if (parse_limit(argv[++i], &limit))
-				return usage_error("findings", "--limit takes a number (0: all)");
-		} else if (a[0] == '-' && a[1] == '-') {
-			return usage_error("findings", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else {
-			return usage_error("findings", "too many arguments");
-		}
-	}
+	struct findings_opts opts = {FMT_TEXT, -1, LIMIT_UNSET};
+	const char *input = NULL;
+	int parsed = parse_options(&command_findings, argc, argv, &opts, &input);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *kind = opts.kind >= 0 ? finding_kind_names[opts.kind] : NULL;
+	enum out_format fmt = opts.format;
 	if (!input)
 		return usage_error("findings", "needs INPUT");
 	view *v = open_input(input);
@@ -49,7 +54,7 @@ int cmd_findings(int argc, char **argv)
 		close_input(v);
 		return rc;
 	}
-	size_t cap = listing_limit(limit, fmt, 20);
+	size_t cap = listing_limit(opts.limit, fmt, 20);
 	if (fmt == FMT_CSV)
 		printf("kind,idx,other,detail,path,referencer\n");
 	if (fmt == FMT_JSON)

@@ -81,42 +81,55 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 	return rc;
 }
 
+struct gen_opts {
+	long long objects, seed, broken;
+	int mode, evolve, force;
+	const char *out;
+};
+
+#define G struct gen_opts
+static const option options[] = {
+	OPT_INT(0, "objects", G, objects, 1, GEN_MAX_OBJECTS, "N", "about how many objects (up to 20000000)"),
+	OPT_INT(0, "seed", G, seed, 0, 1LL << 62, "S", "random seed (default 1)"),
+	OPT_CHOICE(0, "mode", G, mode, mode_choices, 2, "M", "game (default) or editor"),
+	OPT_INT(0, "broken-clusters", G, broken, 0, 100, "P",
+		"drop P percent of cluster list entries (default 0), to make\n"
+		"the disagreements the engine would trust"),
+	OPT_FLAG(0, "evolve", G, evolve,
+		 "write a series instead: FILE-0, FILE-1, FILE-2 (same process:\n"
+		 "0 after its GC, a level loaded into reused slots, two purged\n"
+		 "objects re-created, leaks planted; then the level unloaded and\n"
+		 "GC'd) and FILE.plan, one 'STATUS Class /Path' line for every\n"
+		 "object added, removed, replaced or leaked"),
+	OPT_STRING('o', NULL, G, out, "FILE", "output (.ugcs, .ugct or .ugct.zst)"),
+	OPT_FLAG(0, "force", G, force, "overwrite existing output files"),
+	OPT_END(),
+};
+#undef G
+
+const command command_gen = {
+	"gen", cmd_gen, "generate a deterministic heap shaped like a real UE game's",
+	"usage: ugc-analyze gen --objects N [--seed S] [--mode game|editor] [--broken-clusters P]\n"
+	"                       [--evolve] -o FILE [--force]\n",
+	"Writes a synthetic snapshot of about N objects (at least 200): the CoreUObject\n"
+	"package, native classes and CDOs in the disregard pool, asset packages (materials,\n"
+	"textures, meshes, blueprint classes, some of them cluster roots), worlds with levels\n"
+	"whose actors and components are clustered as ULevelActorContainer clusters them,\n"
+	"FGCObject referencers, RootSet/RefCounted/RF_Standalone objects, destroyed actors\n"
+	"still referenced, weak and soft references, render resources not ready for\n"
+	"FinishDestroy, and an unreachable part.  The same N, S and mode give the same bytes.\n",
+	options, 0, NULL,
+};
+
 int cmd_gen(int argc, char **argv)
 {
-	gen_options opt = {0, 1, MODE_GAME, 0};
-	const char *out = NULL;
-	int force = 0, evolve = 0;
-	long long v;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--objects") == 0 && more) {
-			if ((v = parse_count(argv[++i], GEN_MAX_OBJECTS)) < 0)
-				return usage_error("gen", "--objects takes a number up to %d", GEN_MAX_OBJECTS);
-			opt.objects = (uint64_t)v;
-		} else if (strcmp(a, "--seed") == 0 && more) {
-			if ((v = parse_count(argv[++i], (1LL << 62))) < 0)
-				return usage_error("gen", "--seed takes a non-negative number");
-			opt.seed = (uint64_t)v;
-		} else if (strcmp(a, "--mode") == 0 && more) {
-			const char *m = argv[++i];
-			if (strcmp(m, "game") && strcmp(m, "editor"))
-				return usage_error("gen", "--mode is game or editor");
-			opt.mode = strcmp(m, "editor") == 0 ? MODE_EDITOR : MODE_GAME;
-		} else if (strcmp(a, "--broken-clusters") == 0 && more) {
-			if ((v = parse_count(argv[++i], 100)) < 0)
-				return usage_error("gen", "--broken-clusters takes a percentage from 0 to 100");
-			opt.broken_pct = (int)v;
-		} else if (strcmp(a, "-o") == 0 && more) {
-			out = argv[++i];
-		} else if (strcmp(a, "--force") == 0) {
-			force = 1;
-		} else if (strcmp(a, "--evolve") == 0) {
-			evolve = 1;
-		} else {
-			return usage_error("gen", "unexpected argument '%s'", a);
-		}
-	}
+	struct gen_opts opts = {.seed = 1, .mode = MODE_GAME};
+	int parsed = parse_options(&command_gen, argc, argv, &opts, NULL);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	gen_options opt = {(uint64_t)opts.objects, (uint64_t)opts.seed, opts.mode, (int)opts.broken};
+	const char *out = opts.out;
+	int force = opts.force, evolve = opts.evolve;
 	if (!opt.objects)
 		return usage_error("gen", "needs --objects N");
 	if (!out)

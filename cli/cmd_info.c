@@ -156,25 +156,39 @@ static void print_json(const char *path, const heap *h, const info *in, int top)
 	printf("}\n");
 }
 
+struct info_opts {
+	int format;
+	long long top;
+};
+
+static const option options[] = {
+	OPT_CHOICE(0, "format", struct info_opts, format, format_choices, 2, "F", "text (default) or json"),
+	OPT_INT(0, "limit", struct info_opts, top, 0, 256, "N", "how many classes in each top list (default 10)"),
+	OPT_INT(0, "top", struct info_opts, top, 0, 256, "N", "the old name of --limit"),
+	OPT_END(),
+};
+
+const command command_info = {
+	"info", cmd_info, "summarise a snapshot (header, counts, roots, top classes) or a database",
+	"usage: ugc-analyze info SNAPSHOT|DB [--format text|json] [--limit N]\n",
+	"Prints the header fields and counts of objects, classes, packages, references by\n"
+	"kind, FGCObject referencers, clusters, roots by kind (as the GC would count them\n"
+	"before it runs), garbage objects and bytes, and the top classes by count and by\n"
+	"bytes.  Given a database written by analyze, says so and what it holds: its\n"
+	"schema version, source and mode, objects, references, roots by kind (as the\n"
+	"roots view), clusters and findings.\n",
+	options, 1, NULL,
+};
+
 int cmd_info(int argc, char **argv)
 {
+	struct info_opts opts = {FMT_TEXT, 10};
 	const char *path = NULL;
-	enum out_format fmt = FMT_TEXT;
-	long long top = 10;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
-			if (parse_format(argv[++i], 0, &fmt))
-				return usage_error("info", "--format is text or json");
-		} else if ((strcmp(argv[i], "--limit") == 0 || strcmp(argv[i], "--top") == 0) && i + 1 < argc) {
-			if ((top = parse_count(argv[++i], 256)) < 0) /* --top: the old name */
-				return usage_error("info", "--limit takes a number from 0 to 256");
-		} else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("info", "unknown option '%s' or missing value", argv[i]);
-		else if (!path)
-			path = argv[i];
-		else
-			return usage_error("info", "too many arguments");
-	}
+	int parsed = parse_options(&command_info, argc, argv, &opts, &path);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	enum out_format fmt = opts.format;
+	long long top = opts.top;
 	if (!path)
 		return usage_error("info", "needs a SNAPSHOT");
 	if (is_sqlite_file(path))

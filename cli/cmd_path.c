@@ -196,46 +196,28 @@ int path_shortest(view *v, obj_t x, enum out_format fmt, int first)
 	return path_one(v, x, PM_SHORTEST, 1, 0, fmt, first);
 }
 
-/* Arguments shared by path and why. */
+/* The arguments of path and why (why takes no mode, --max or --external). */
 typedef struct query_args {
 	const char *input, *sel, *glob, *cls;
-	enum out_format fmt;
-	int dot;
+	int fmt;  /* enum out_format, or FMT_DOT */
+	int mode; /* enum path_mode */
+	int external;
+	long long max;
 } query_args;
 
-/* Consume a shared argument at argv[*i]; 1 when it was one, -1 on a usage error. */
-static int shared_arg(const char *cmd, int argc, char **argv, int *i, query_args *q)
+#define FMT_DOT 3 /* path's --format dot */
+static const char *const path_formats[] = {"text", "json", "csv", "dot"};
+
+/* Parse CMD's arguments into Q; -1 (or the exit status) when done. */
+static int query_parse(const command *cmd, int argc, char **argv, query_args *q)
 {
-	const char *a = argv[*i];
-	int more = *i + 1 < argc;
-	if (strcmp(a, "--format") == 0 && more) {
-		const char *f = argv[++*i];
-		q->dot = strcmp(f, "dot") == 0 && strcmp(cmd, "path") == 0;
-		if (!q->dot && parse_format(f, 1, &q->fmt)) {
-			usage_error(cmd, "--format is text, json, csv%s", strcmp(cmd, "path") == 0 ? " or dot" : "");
-			return -1;
-		}
-		return 1;
-	}
-	if (strcmp(a, "--name") == 0 && more) {
-		q->glob = argv[++*i];
-		return 1;
-	}
-	if (strcmp(a, "--class") == 0 && more) {
-		q->cls = argv[++*i];
-		return 1;
-	}
-	if (a[0] == '-' && a[1] == '-')
-		return 0;
-	if (!q->input)
-		q->input = a;
-	else if (!q->sel)
-		q->sel = a;
-	else {
-		usage_error(cmd, "too many arguments");
-		return -1;
-	}
-	return 1;
+	const char *operands[2] = {NULL, NULL};
+	int n = parse_options(cmd, argc, argv, q, operands);
+	if (n < 0)
+		return OPT_EXIT_STATUS(n);
+	q->input = operands[0];
+	q->sel = operands[1];
+	return -1;
 }
 
 /* Open the input, resolve the selection and run ONE on each object, inside
@@ -279,33 +261,42 @@ static int path_cb(view *v, obj_t x, int first, void *p)
 	return path_one(v, x, c->mode, c->max, c->external, c->fmt, first);
 }
 
+#define Q query_args
+static const option path_options[] = {
+	OPT_SET(0, "roots", Q, mode, PM_ROOTS, "one shortest chain per distinct root"),
+	OPT_SET(0, "all", Q, mode, PM_ALL, "up to N distinct chains, shortest first (--max N)"),
+	OPT_INT(0, "max", Q, max, 1, 1000000, "N", "chains --all lists (default 100)"),
+	OPT_SET(0, "direct", Q, mode, PM_DIRECT, "direct referencers only, as one-hop chains"),
+	OPT_FLAG(0, "external", Q, external, "only chains whose root lies outside OBJ's package"),
+	OPT_NAME_GLOB(Q, glob),
+	OPT_CLASS_NAME(Q, cls),
+	OPT_CHOICE(0, "format", Q, fmt, path_formats, 4, "F",
+		   "text (default), json, csv (one row a hop) or dot (Graphviz)"),
+	OPT_END(),
+};
+#undef Q
+
+const command command_path = {
+	"path", cmd_path, "why an object is alive: its retention chains from the GC roots",
+	"usage: ugc-analyze path INPUT OBJ [--roots | --all [--max N] | --direct] [--external]\n"
+	"                        [--format text|json|csv|dot]\n"
+	"       ugc-analyze path INPUT --name GLOB | --class NAME ...\n",
+	"Prints the chains of references that keep OBJ alive, in the engine's reference-\n"
+	"chain layout (root line with its tags, then one '-> Class::Property = ...' line a\n"
+	"hop).  By default the true shortest chain (breadth-first from the roots in index\n"
+	"order).  A root gets its root reason; an unreachable object is explained (each\n"
+	"referencer and why it does not count: eliminated, weak, itself unreachable, or a\n"
+	"cluster member the GC does not trace).\n",
+	path_options, 2, NULL,
+};
+
 int cmd_path(int argc, char **argv)
 {
-	query_args q = {0};
-	enum path_mode mode = PM_SHORTEST;
-	int external = 0;
-	long long max = 100;
-	for (int i = 1; i < argc; i++) {
-		int rc = shared_arg("path", argc, argv, &i, &q);
-		if (rc < 0)
-			return 2;
-		if (rc > 0)
-			continue;
-		if (strcmp(argv[i], "--roots") == 0)
-			mode = PM_ROOTS;
-		else if (strcmp(argv[i], "--all") == 0)
-			mode = PM_ALL;
-		else if (strcmp(argv[i], "--direct") == 0)
-			mode = PM_DIRECT;
-		else if (strcmp(argv[i], "--external") == 0)
-			external = 1;
-		else if (strcmp(argv[i], "--max") == 0 && i + 1 < argc) {
-			if ((max = parse_count(argv[++i], 1000000)) < 1)
-				return usage_error("path", "--max takes a number from 1 to 1000000");
-		} else
-			return usage_error("path", "unknown option '%s' or missing value", argv[i]);
-	}
-	struct path_ctx ctx = {mode, (size_t)max, external, q.dot ? (enum out_format)99 : q.fmt};
+	query_args q = {.fmt = FMT_TEXT, .mode = PM_SHORTEST, .max = 100};
+	int rc = query_parse(&command_path, argc, argv, &q);
+	if (rc >= 0)
+		return rc;
+	struct path_ctx ctx = {q.mode, (size_t)q.max, q.external, q.fmt == FMT_DOT ? (enum out_format)99 : (enum out_format)q.fmt};
 	return for_selected("path", &q, ctx.fmt, "chain,hop,from,kind,property,to,path", path_cb, &ctx);
 }
 
@@ -453,15 +444,32 @@ static int why_cb(view *v, obj_t x, int first, void *fmt)
 	return why_one(v, x, *(enum out_format *)fmt, first);
 }
 
+#define Q query_args
+static const option why_options[] = {
+	OPT_NAME_GLOB(Q, glob),
+	OPT_CLASS_NAME(Q, cls),
+	OPT_FORMAT(Q, fmt, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef Q
+
+const command command_why = {
+	"why", cmd_why, "explain one object: identity, fate, root kind, chain, nulled references, findings",
+	"usage: ugc-analyze why INPUT OBJ [--format text|json|csv]\n"
+	"       ugc-analyze why INPUT --name GLOB | --class NAME ...\n",
+	"One screen about OBJ: identity and flags, garbage or not, reachable or not and its\n"
+	"root kind, distance, its cluster and whether the cluster is what keeps it, the\n"
+	"shortest chain (or why it dies), references to it the GC nulls or clears, and the\n"
+	"findings about it.\n",
+	why_options, 2, NULL,
+};
+
 int cmd_why(int argc, char **argv)
 {
-	query_args q = {0};
-	for (int i = 1; i < argc; i++) {
-		int rc = shared_arg("why", argc, argv, &i, &q);
-		if (rc < 0)
-			return 2;
-		if (rc == 0)
-			return usage_error("why", "unknown option '%s' or missing value", argv[i]);
-	}
-	return for_selected("why", &q, q.fmt, "idx,key,value", why_cb, &q.fmt);
+	query_args q = {.fmt = FMT_TEXT};
+	int rc = query_parse(&command_why, argc, argv, &q);
+	if (rc >= 0)
+		return rc;
+	enum out_format fmt = q.fmt;
+	return for_selected("why", &q, fmt, "idx,key,value", why_cb, &fmt);
 }

@@ -148,41 +148,57 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 	obj_info_free(&me);
 }
 
+struct refs_opts {
+	const char *glob, *cls;
+	int format, out;
+	unsigned mask;
+	long long limit;
+};
+
+static const char *kind_list(const option *opt, void *mask, const char *arg)
+{
+	(void)opt;
+	return parse_kinds(arg, mask) ? "takes strong, aro, immutable, weak, soft, class, outer, gcobject" : NULL;
+}
+
+#define R struct refs_opts
+static const option options[] = {
+	OPT_FLAG(0, "out", R, out, "what OBJ references instead (the fate is the target's)"),
+	OPT_CALLBACK(0, "kind", R, mask, unsigned, kind_list, 0, "LIST",
+		     "only these kinds: strong,aro,immutable,weak,soft,class,outer,gcobject"),
+	OPT_LIMIT(R, limit, "rows shown (text: default 100; json, csv: all unless given;\n0: all); the counts are always over all"),
+	OPT_NAME_GLOB(R, glob),
+	OPT_CLASS_NAME(R, cls),
+	OPT_FORMAT(R, format, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef R
+
+const command command_refs = {
+	"refs", cmd_refs, "who references an object (or, with --out, what it references)",
+	"usage: ugc-analyze refs INPUT OBJ [--out] [--kind K[,K...]] [--limit N] [--format text|json|csv]\n"
+	"       ugc-analyze refs INPUT --name GLOB | --class NAME ...\n",
+	"Lists every direct referencer of OBJ: the reference kind (strong, aro, immutable,\n"
+	"weak, soft), the implicit class and outer references (objects whose Class or Outer\n"
+	"OBJ is) and FGCObjects (gcobject, shown as 'NAME (FGCObject)'), the property, the\n"
+	"referencer's fate in this GC (survives, garbage: marked garbage but kept, purged)\n"
+	"and the referencer, then the counts by kind and by fate over all of them.\n"
+	"INPUT is a snapshot (analysed in memory) or a database written by analyze.\n"
+	"OBJ is an index (123 or #123), a path name or a full name ('Class /Path').\n",
+	options, 2, NULL,
+};
+
 int cmd_refs(int argc, char **argv)
 {
-	const char *input = NULL, *sel = NULL, *glob = NULL, *cls = NULL;
-	enum out_format fmt = FMT_TEXT;
-	unsigned mask = (1u << KIND_NAMES) - 1;
-	int out = 0;
-	long long limit = LIMIT_UNSET;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--format") == 0 && more) {
-			if (parse_format(argv[++i], 1, &fmt))
-				return usage_error("refs", "--format is text, json or csv");
-		} else if (strcmp(a, "--kind") == 0 && more) {
-			if (parse_kinds(argv[++i], &mask))
-				return usage_error("refs", "--kind takes strong, aro, immutable, weak, soft, class, outer, gcobject");
-		} else if (strcmp(a, "--limit") == 0 && more) {
-			if (parse_limit(argv[++i], &limit))
-				return usage_error("refs", "--limit takes a number (0: all)");
-		} else if (strcmp(a, "--out") == 0) {
-			out = 1;
-		} else if (strcmp(a, "--name") == 0 && more) {
-			glob = argv[++i];
-		} else if (strcmp(a, "--class") == 0 && more) {
-			cls = argv[++i];
-		} else if (a[0] == '-' && a[1] == '-') {
-			return usage_error("refs", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else if (!sel) {
-			sel = a;
-		} else {
-			return usage_error("refs", "too many arguments");
-		}
-	}
+	struct refs_opts opts = {.format = FMT_TEXT, .mask = (1u << KIND_NAMES) - 1, .limit = LIMIT_UNSET};
+	const char *operands[2] = {NULL, NULL};
+	int parsed = parse_options(&command_refs, argc, argv, &opts, operands);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *input = operands[0], *sel = operands[1], *glob = opts.glob, *cls = opts.cls;
+	enum out_format fmt = opts.format;
+	unsigned mask = opts.mask;
+	int out = opts.out;
 	if (!input || (!sel && !glob && !cls))
 		return usage_error("refs", "needs INPUT and OBJ (or --name/--class)");
 	view *v = open_input(input);
@@ -202,7 +218,7 @@ int cmd_refs(int argc, char **argv)
 			edges_free(&es);
 			break;
 		}
-		print_refs(v, objs[k], &es, out, mask, fmt, k == 0, listing_limit(limit, fmt, 100));
+		print_refs(v, objs[k], &es, out, mask, fmt, k == 0, listing_limit(opts.limit, fmt, 100));
 		edges_free(&es);
 	}
 	if (fmt == FMT_JSON && rc == 0)

@@ -1,13 +1,19 @@
-/* cmd_sql.c — `ugc-analyze sql DB [SQL]`: read-only queries over an
- * analysis database, printed as aligned text, CSV or JSON, streamed: memory
- * does not grow with the result (an endless recursive query runs until
- * stopped, in constant memory).  Values are shown in display form. */
+/* cmd_sql.c — `ugc-analyze sql SNAPSHOT|DB [SQL]`: read-only queries over
+ * an analysis database, or over a snapshot analysed in memory and presented
+ * with the database's tables and views (snapshot_db.h), printed as aligned
+ * text, CSV or JSON, streamed: memory does not grow with the result (an
+ * endless recursive query runs until stopped, in constant memory).  Values
+ * are shown in display form. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "analysis.h"
 #include "cli.h"
 #include "escape.h"
+#include "snapshot_db.h"
+#include "view_db.h"
 
 /* Read all of standard input. */
 static char *read_stdin(void)
@@ -229,37 +235,108 @@ static int run_statement(sqlite3_stmt *st, enum out_format fmt, int *first_json)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* A snapshot analysed in memory, and the source of its virtual tables. */
+typedef struct in_memory {
+	analysis an;
+	vtab_source src;
+	store_info info;
+} in_memory;
+
+/* Open PATH: a database read-only, or a snapshot analysed with AO into an
+ * in-memory one (*MEM, to free after the connection).  NULL after printing
+ * the error. */
+static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_memory **mem)
+{
+	sqlite3 *db = NULL;
+	*mem = NULL;
+	if (is_sqlite_file(path)) {
+		if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+			die("%s: %s", path, sqlite3_errmsg(db));
+			sqlite3_close(db);
+			return NULL;
+		}
+		return db;
+	}
+	in_memory *m = malloc(sizeof *m);
+	if (!m) {
+		die("out of memory");
+		return NULL;
+	}
+	double t0 = now_seconds();
+	if (analysis_run(path, ao, &m->an)) {
+		free(m);
+		return NULL;
+	}
+	double t1 = now_seconds();
+	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom};
+	char err[1024];
+	if (snapshot_db_open(&db, &m->src, &m->an.h, &m->an.r, &m->an.f, &m->info, err, sizeof err)) {
+		die("%s: %s", path, err);
+		analysis_free(&m->an);
+		free(m);
+		return NULL;
+	}
+	if (getenv("UGC_TRACE"))
+		fprintf(stderr, "trace: loaded in %.3f s, analysed in %.3f s, tables ready in %.3f s\n", m->an.load_s,
+			t1 - t0 - m->an.load_s, now_seconds() - t1);
+	*mem = m;
+	return db;
+}
+
+struct sql_opts {
+	int format;
+	analysis_options an;
+};
+
+#define S struct sql_opts
+static const option options[] = {
+	OPT_FORMAT(S, format, "text (aligned columns, default), csv (RFC 4180) or json (array of objects)"),
+	OPT_GROUP("for a SNAPSHOT, as for analyze:"),
+	OPT_ANALYSIS(S, an),
+	OPT_END(),
+};
+#undef S
+
+const command command_sql = {
+	"sql", cmd_sql, "run read-only SQL over a database written by analyze, or over a snapshot",
+	"usage: ugc-analyze sql SNAPSHOT|DB ['SELECT ...'] [--format text|csv|json]\n"
+	"                      [--mode game|editor] [--keep-flags LIST] [--threads N] [--policy P]\n",
+	"Runs the statements given (or read from standard input) against DB, opened\n"
+	"read-only, or against a SNAPSHOT (.ugct, .ugcs, .zst, .heapsnapshot) analysed in\n"
+	"memory as analyze would, with the same tables and views: no database is\n"
+	"written.  The schema is in ugc-analyze(1).\n",
+	options, 2, "(quote the SQL)",
+};
+
 int cmd_sql(int argc, char **argv)
 {
-	const char *dbpath = NULL, *sql = NULL;
-	enum out_format fmt = FMT_TEXT;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
-			if (parse_format(argv[++i], 1, &fmt))
-				return usage_error("sql", "--format is text, csv or json");
-		} else if (argv[i][0] == '-' && argv[i][1] == '-')
-			return usage_error("sql", "unknown option '%s'", argv[i]);
-		else if (!dbpath)
-			dbpath = argv[i];
-		else if (!sql)
-			sql = argv[i];
-		else
-			return usage_error("sql", "too many arguments (quote the SQL)");
-	}
+	struct sql_opts opts = {FMT_TEXT, ANALYSIS_OPTIONS_INIT};
+	const char *operands[2] = {NULL, NULL};
+	int parsed = parse_options(&command_sql, argc, argv, &opts, operands);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *dbpath = operands[0], *sql = operands[1];
+	enum out_format fmt = opts.format;
+	analysis_options ao = opts.an;
 	if (!dbpath)
-		return usage_error("sql", "needs a DB");
+		return usage_error("sql", "needs a SNAPSHOT or a DB");
+	if (analysis_options_given(&ao) && is_sqlite_file(dbpath))
+		return usage_error("sql", "--mode, --keep-flags, --threads and --policy are for a snapshot; %s is a database",
+				   dbpath);
+	if (analysis_options_check("sql", &ao))
+		return 2;
 	char *owned = NULL;
 	if (!sql || strcmp(sql, "-") == 0) {
 		if (!(sql = owned = read_stdin()))
 			return die("out of memory reading standard input");
 	}
-	sqlite3 *db;
-	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		int rc = die("%s: %s", dbpath, sqlite3_errmsg(db));
-		sqlite3_close(db);
+	in_memory *mem;
+	sqlite3 *db = open_sql_input(dbpath, &ao, &mem);
+	if (!db) {
 		free(owned);
-		return rc;
+		return 1;
 	}
+	input_ready_at = now_seconds();
 	int rc = 0, first_json = 1;
 	if (fmt == FMT_JSON)
 		putchar('[');
@@ -280,7 +357,13 @@ int cmd_sql(int argc, char **argv)
 	}
 	if (fmt == FMT_JSON)
 		printf("]\n");
+	fflush(stdout);
+	answered_at = now_seconds();
 	sqlite3_close(db);
+	if (mem) {
+		analysis_free(&mem->an);
+		free(mem);
+	}
 	free(owned);
 	return rc;
 }

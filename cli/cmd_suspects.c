@@ -256,40 +256,59 @@ static double parse_pct(const char *s)
 	return p;
 }
 
+struct suspects_opts {
+	int policy, format; /* policy -1: the input's */
+	long long limit;
+	double pct;
+};
+
+static const char *threshold_arg(const option *opt, void *pct, const char *arg)
+{
+	(void)opt;
+	return (*(double *)pct = parse_pct(arg)) < 0 ? "takes a percentage above 0, up to 100" : NULL;
+}
+
+#define S struct suspects_opts
+static const option options[] = {
+	OPT_CALLBACK(0, "threshold", S, pct, double, threshold_arg, 0, "PCT",
+		     "share of the reached bytes, above 0 and up to 100 (default 10)"),
+	OPT_POLICY(S, policy, "gc (default), refs, refs+weak or refs+weak+soft"),
+	OPT_INT(0, "limit", S, limit, 1, 1000000, "N", "signals, object suspects and class suspects shown (default 10)"),
+	OPT_INT(0, "top", S, limit, 1, 1000000, "N", "the same as --limit"),
+	OPT_FORMAT(S, format, "text (default), json or csv (CSV: no chains; `path` has them)"),
+	OPT_END(),
+};
+#undef S
+
+const command command_suspects = {
+	"suspects", cmd_suspects, "leak suspects: garbage kept alive, and what keeps the most bytes",
+	"usage: ugc-analyze suspects INPUT [--threshold PCT] [--policy P] [--limit N]\n"
+	"                            [--format text|json|csv]\n",
+	"First the engine's own leak signals: garbage objects still alive (Worlds and\n"
+	"Levels first), each with its shortest retention chain.  Then the suspects: the\n"
+	"objects, and the classes, whose retained size is at least PCT% of the reached\n"
+	"bytes, largest first.  For each, its accumulation point (from it, down the\n"
+	"dominator tree into the largest child while that child keeps at least 80% of\n"
+	"its parent's bytes), the classes that make up the bytes under that point, and\n"
+	"the shortest retention path to it; a class is shown through its largest\n"
+	"instance.  An object on the way down from a larger suspect to its accumulation\n"
+	"point is not listed again.  INPUT is a snapshot or a database written by analyze.\n",
+	options, 1, NULL,
+};
+
 int cmd_suspects(int argc, char **argv)
 {
-	const char *input = NULL, *format = "text";
-	int policy = -1;
-	long long limit = 10;
-	double pct = 10;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--threshold") == 0 && more) {
-			if ((pct = parse_pct(argv[++i])) < 0)
-				return usage_error("suspects", "--threshold takes a percentage above 0, up to 100, not '%s'",
-						   argv[i]);
-		} else if (strcmp(a, "--policy") == 0 && more) {
-			if ((policy = retention_parse_policy("suspects", argv[++i])) < 0)
-				return 2;
-		} else if ((strcmp(a, "--limit") == 0 || strcmp(a, "--top") == 0) && more) {
-			if ((limit = parse_count(argv[++i], 1000000)) < 1)
-				return usage_error("suspects", "%s takes a number from 1 to 1000000", a);
-		} else if (strcmp(a, "--format") == 0 && more) {
-			format = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("suspects", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else {
-			return usage_error("suspects", "too many arguments");
-		}
-	}
+	struct suspects_opts opts = {-1, FMT_TEXT, 10, 10};
+	const char *input = NULL;
+	int parsed = parse_options(&command_suspects, argc, argv, &opts, &input);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	int policy = opts.policy;
+	long long limit = opts.limit;
+	double pct = opts.pct;
 	if (!input)
 		return usage_error("suspects", "needs an INPUT (snapshot or database)");
-	enum out_format fmt;
-	if (parse_format(format, 1, &fmt))
-		return usage_error("suspects", "--format is text, json or csv, not '%s'", format);
+	enum out_format fmt = opts.format;
 	retention_input in;
 	if (retention_open(input, policy, &in))
 		return 1;

@@ -17,6 +17,7 @@ typedef struct top_row {
 
 enum { BY_OBJECT, BY_CLASS, BY_PACKAGE };
 enum { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT };
+static const char *const by_names[] = {"object", "class", "package"}; /* by BY_ */
 static int sort_key;
 
 static int cmp_rows(const void *a, const void *b)
@@ -101,8 +102,6 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 	return v ? v : calloc(1, sizeof *v);
 }
 
-static const char *by_names[] = {"object", "class", "package"};
-
 static int print_rows(const retention_input *in, const top_row *v, size_t n, size_t total, size_t limit, int by,
 		      const dom_result *d, const dom_result *other, enum out_format fmt)
 {
@@ -178,53 +177,58 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 	return 0;
 }
 
+struct top_opts {
+	int by, sort, policy, vs, format; /* policy, vs -1: none given */
+	long long limit;
+};
+
+static const char *const sort_choices[] = {"retained", "shallow", "count"};
+
+#define T struct top_opts
+static const option options[] = {
+	OPT_CHOICE(0, "by", T, by, by_names, 3, "B", "object (default), class or package"),
+	OPT_CHOICE(0, "sort", T, sort, sort_choices, 3, "S", "retained (default), shallow, or count (classes and packages)"),
+	OPT_POLICY(T, policy,
+		   "the retention graph: gc (default: the GC's own walk, clusters\n"
+		   "included), refs (the objects' own references), refs+weak,\n"
+		   "refs+weak+soft"),
+	OPT_CHOICE(0, "vs", T, vs, dom_policy_names, POLICY_COUNT, "P2",
+		   "a second policy beside the first, with the difference: gc vs refs\n"
+		   "shows what only cluster lists keep, refs+weak vs refs what weak\n"
+		   "references would keep (snapshot input)"),
+	OPT_INT(0, "limit", T, limit, 1, 1000000000, "N", "lines to print (default 20); the total is said"),
+	OPT_INT(0, "top", T, limit, 1, 1000000000, "N", "the same as --limit"),
+	OPT_FORMAT(T, format, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef T
+
+const command command_top = {
+	"top", cmd_top, "the largest retainers: objects, classes or packages by bytes kept alive",
+	"usage: ugc-analyze top INPUT [--by object|class|package] [--sort retained|shallow|count]\n"
+	"                       [--policy P] [--vs P2] [--limit N] [--format text|json|csv]\n",
+	"Lists what keeps the most memory alive: each object's retained size is the bytes\n"
+	"the heap would lose if every reference into it were cut (its dominator subtree);\n"
+	"a class's or package's counts each byte once.  INPUT is a snapshot (analysed in\n"
+	"memory) or a database written by analyze (which holds one policy).\n",
+	options, 1, NULL,
+};
+
 int cmd_top(int argc, char **argv)
 {
-	const char *input = NULL, *format = "text";
-	int by = BY_OBJECT, policy = -1, vs = -1;
-	long long limit = 20;
-	sort_key = SORT_RETAINED;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (strcmp(a, "--by") == 0 && more) {
-			const char *b = argv[++i];
-			by = strcmp(b, "object") == 0 ? BY_OBJECT : strcmp(b, "class") == 0 ? BY_CLASS
-			     : strcmp(b, "package") == 0 ? BY_PACKAGE : -1;
-			if (by < 0)
-				return usage_error("top", "--by is object, class or package, not '%s'", b);
-		} else if (strcmp(a, "--sort") == 0 && more) {
-			const char *s = argv[++i];
-			sort_key = strcmp(s, "retained") == 0 ? SORT_RETAINED : strcmp(s, "shallow") == 0 ? SORT_SHALLOW
-				   : strcmp(s, "count") == 0 ? SORT_COUNT : -1;
-			if (sort_key < 0)
-				return usage_error("top", "--sort is retained, shallow or count, not '%s'", s);
-		} else if (strcmp(a, "--policy") == 0 && more) {
-			if ((policy = retention_parse_policy("top", argv[++i])) < 0)
-				return 2;
-		} else if (strcmp(a, "--vs") == 0 && more) {
-			if ((vs = retention_parse_policy("top", argv[++i])) < 0)
-				return 2;
-		} else if ((strcmp(a, "--top") == 0 || strcmp(a, "--limit") == 0) && more) {
-			if ((limit = parse_count(argv[++i], 1000000000)) < 1)
-				return usage_error("top", "%s takes a number from 1 up", a);
-		} else if (strcmp(a, "--format") == 0 && more) {
-			format = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("top", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else {
-			return usage_error("top", "too many arguments");
-		}
-	}
+	struct top_opts opts = {BY_OBJECT, SORT_RETAINED, -1, -1, FMT_TEXT, 20};
+	const char *input = NULL;
+	int parsed = parse_options(&command_top, argc, argv, &opts, &input);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	int by = opts.by, policy = opts.policy, vs = opts.vs;
+	long long limit = opts.limit;
+	sort_key = opts.sort;
 	if (!input)
 		return usage_error("top", "needs an INPUT (snapshot or database)");
 	if (by == BY_OBJECT && sort_key == SORT_COUNT)
 		return usage_error("top", "--sort count is for --by class or package");
-	enum out_format fmt;
-	if (parse_format(format, 1, &fmt))
-		return usage_error("top", "--format is text, json or csv, not '%s'", format);
+	enum out_format fmt = opts.format;
 	retention_input in;
 	if (retention_open(input, policy, &in))
 		return 1;

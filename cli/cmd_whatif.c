@@ -373,52 +373,88 @@ static int load_input(const char *path, heap *h, gc_options *opt, const char *ke
 	return 0;
 }
 
+struct whatif_opts {
+	const char *keep_arg;
+	int format;
+	long long threads, limit;
+	struct change_list {
+		change_arg *v; /* room for one per argument */
+		size_t n;
+	} changes;
+};
+
+/* --garbage, --cut, ...: one more change, of the kind the option's defval says. */
+static const char *change(const option *opt, void *list, const char *arg)
+{
+	struct change_list *l = list;
+	l->v[l->n++] = (change_arg){(uint8_t)opt->defval, arg};
+	return NULL;
+}
+
+#define W struct whatif_opts
+#define CHANGE(name, kind, argh, help) OPT_CALLBACK(0, name, W, changes, struct change_list, change, kind, argh, help)
+static const option options[] = {
+	OPT_GROUP("Changes, any number:"),
+	CHANGE("garbage", WI_GARBAGE, "OBJ",
+	       "OBJ is marked as garbage (Garbage,\n"
+	       "RF_MirroredGarbage): killable references to it are\n"
+	       "nulled, immutable ones (an inner's Outer, an\n"
+	       "instance's Class) still keep it"),
+	CHANGE("cut", WI_CUT, "OBJ",
+	       "every reference into OBJ goes: r records of every\n"
+	       "kind, g records, its instances' Class and inners'\n"
+	       "Outer, its entries in cluster lists; and its root\n"
+	       "reasons (RootSet, RefCounted, KeepFlags).  Frees\n"
+	       "what OBJ dominates"),
+	CHANGE("unroot", WI_UNROOT, "OBJ", "only OBJ's root reasons go, and the g records into it"),
+	CHANGE("null", WI_NULL_PROPERTY, "OBJ.PROPERTY",
+	       "OBJ's r records named PROPERTY go; --null OBJ:N:\n"
+	       "OBJ's N-th r record goes (from 0, in file order, as\n"
+	       "'refs INPUT OBJ --out' lists them after Class and\n"
+	       "Outer)"),
+	CHANGE("drop-referencer", WI_DROP_REFERENCER, "NAME", "every g record of the FGCObject NAME goes"),
+	OPT_GROUP("Options:"),
+	OPT_FORMAT(W, format, "text (default), json or csv (no chains: see 'path')"),
+	OPT_INT(0, "limit", W, limit, 0, 1000000000, "N",
+		"classes listed, and objects aimed at shown (default\n10, 0: all); the totals are always printed"),
+	OPT_INT(0, "threads", W, threads, 1, 64, "N", "marking threads (default: the number of cores)"),
+	OPT_STRING(0, "keep-flags", W, keep_arg, "LIST",
+		   "RF_ flags that keep objects alive, for both runs\n(default: the input's mode's; '-' for none)"),
+	OPT_END(),
+};
+#undef CHANGE
+#undef W
+
+const command command_whatif = {
+	"whatif", cmd_whatif, "what the GC would free if an object were garbage, cut off or unrooted",
+	"usage: ugc-analyze whatif INPUT CHANGE... [--format text|json|csv] [--limit N]\n"
+	"                          [--threads N] [--keep-flags LIST]\n",
+	"Applies the changes to a copy of the heap, runs the whole GC again and reports\n"
+	"every object reachable before and unreachable after (count, bytes, by class),\n"
+	"any object made reachable (only cluster lists can do that), and for each object\n"
+	"the changes aim at that still survives, the retention chain that keeps it now.\n"
+	"INPUT is a snapshot or a database written by analyze; OBJ is an index (123 or\n"
+	"#123), a path name or a full name ('Class /Path').\n",
+	options, 1, "(changes are options: --cut OBJ, ...)",
+};
+
 int cmd_whatif(int argc, char **argv)
 {
-	const char *input = NULL, *keep_arg = NULL;
-	enum out_format fmt = FMT_TEXT;
-	long long threads = default_threads(), limit = 10;
-	change_arg *args = calloc((size_t)argc + 1, sizeof *args);
-	size_t nargs = 0;
-	if (!args)
+	struct whatif_opts opts = {.format = FMT_TEXT, .threads = default_threads(), .limit = 10};
+	const char *input = NULL;
+	if (!(opts.changes.v = calloc((size_t)argc + 1, sizeof *opts.changes.v)))
 		return die("out of memory");
-	static const struct { const char *opt; uint8_t kind; } opts[] = {
-		{"--garbage", WI_GARBAGE}, {"--cut", WI_CUT}, {"--unroot", WI_UNROOT},
-		{"--null", WI_NULL_PROPERTY}, {"--drop-referencer", WI_DROP_REFERENCER},
-	};
-	int rc = 0;
-	for (int i = 1; i < argc && rc == 0; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc, known = 0;
-		for (size_t k = 0; k < sizeof opts / sizeof opts[0] && !known; k++)
-			if (strcmp(a, opts[k].opt) == 0) {
-				known = 1;
-				if (!more)
-					rc = usage_error("whatif", "%s needs a value", a);
-				else
-					args[nargs++] = (change_arg){opts[k].kind, argv[++i]};
-			}
-		if (known)
-			continue;
-		if (strcmp(a, "--format") == 0 && more) {
-			if (parse_format(argv[++i], 1, &fmt))
-				rc = usage_error("whatif", "--format is text, json or csv");
-		} else if (strcmp(a, "--threads") == 0 && more) {
-			if ((threads = parse_count(argv[++i], 64)) < 1)
-				rc = usage_error("whatif", "--threads takes a number from 1 to 64");
-		} else if (strcmp(a, "--limit") == 0 && more) {
-			if ((limit = parse_count(argv[++i], 1000000000)) < 0)
-				rc = usage_error("whatif", "--limit takes a number (0: all)");
-		} else if (strcmp(a, "--keep-flags") == 0 && more) {
-			keep_arg = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			rc = usage_error("whatif", "unknown option '%s' or missing value", a);
-		} else if (!input) {
-			input = a;
-		} else {
-			rc = usage_error("whatif", "too many arguments: '%s' (changes are options: --cut OBJ, ...)", a);
-		}
+	int parsed = parse_options(&command_whatif, argc, argv, &opts, &input);
+	if (parsed < 0) {
+		free(opts.changes.v);
+		return OPT_EXIT_STATUS(parsed);
 	}
+	const char *keep_arg = opts.keep_arg;
+	enum out_format fmt = opts.format;
+	long long threads = opts.threads, limit = opts.limit;
+	change_arg *args = opts.changes.v;
+	size_t nargs = opts.changes.n;
+	int rc = 0;
 	uint32_t keep = 0;
 	char bad[256];
 	if (rc == 0 && keep_arg && strcmp(keep_arg, "-") && flags_parse_object(keep_arg, &keep, bad, sizeof bad))

@@ -10,14 +10,6 @@
 #include "retention_db.h"
 #include "view_db.h"
 
-int retention_parse_policy(const char *cmd, const char *s)
-{
-	int p = dom_policy_parse(s);
-	if (p < 0)
-		usage_error(cmd, "--policy is gc, refs, refs+weak or refs+weak+soft, not '%s'", s);
-	return p;
-}
-
 int retention_open(const char *path, int policy, retention_input *in)
 {
 	memset(in, 0, sizeof *in);
@@ -52,7 +44,10 @@ int retention_open(const char *path, int policy, retention_input *in)
 		free(in->r);
 		return die("out of memory computing dominators");
 	}
-	in->v = view_heap_open(in->h, in->r, err, sizeof err);
+	/* borrowed: the reverse rows, instance lists and findings the query
+	 * view could build are built only if a command asks for them (top
+	 * never does), so a large snapshot pays only for what is printed */
+	in->v = view_heap_borrow(in->h, in->r, err, sizeof err);
 	progress_phase(NULL);
 	if (!in->v) {
 		dom_free(&in->d);
@@ -83,6 +78,12 @@ void retention_close(retention_input *in)
 {
 	dom_free(&in->d);
 	if (in->v)
-		close_input(in->v); /* frees the heap and the GC result of a snapshot */
+		close_input(in->v);
+	if (in->h) { /* the view only borrowed them */
+		gc_result_free(in->r);
+		heap_free(in->h);
+		free(in->h);
+		free(in->r);
+	}
 	memset(in, 0, sizeof *in);
 }

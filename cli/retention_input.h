@@ -12,7 +12,7 @@ typedef struct retention_input {
 	const char *path;
 	view *v;
 	dom_result d;     /* under the policy asked for */
-	heap *h;          /* snapshot input: the heap and its GC (owned by V) */
+	heap *h;          /* snapshot input: the heap and its GC (V borrows them) */
 	gc_result *r;
 } retention_input;
 
@@ -23,8 +23,5 @@ int retention_open(const char *path, int policy, retention_input *in);
  * database holds one).  0, or 1 after printing. */
 int retention_other(retention_input *in, int policy, dom_result *out);
 void retention_close(retention_input *in);
-
-/* Parse a --policy value; -1 after printing the usage error for CMD. */
-int retention_parse_policy(const char *cmd, const char *s);
 
 #endif

@@ -9,6 +9,8 @@
 #include "progress.h"
 #include "snapshot.h"
 
+int cli_quiet; /* --quiet (main.c sets it; here so the unit tests link the commands) */
+
 int die(const char *fmt, ...)
 {
 	/* the message may quote names from hostile input: shown in display
@@ -30,43 +32,6 @@ int die(const char *fmt, ...)
 	if (msg != small)
 		free(msg);
 	return 1;
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	progress_phase(NULL);
-	fprintf(stderr, "ugc-analyze %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see 'ugc-analyze %s --help')\n", cmd);
-	return 2;
-}
-
-int wants_help(const char *cmd, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(find_command(cmd)->usage, stdout);
-			return 1;
-		}
-	return 0;
-}
-
-int parse_format(const char *s, int allow_csv, enum out_format *out)
-{
-	if (!s)
-		return -1;
-	if (strcmp(s, "text") == 0)
-		*out = FMT_TEXT;
-	else if (strcmp(s, "json") == 0)
-		*out = FMT_JSON;
-	else if (allow_csv && strcmp(s, "csv") == 0)
-		*out = FMT_CSV;
-	else
-		return -1;
-	return 0;
 }
 
 void csv_str(FILE *fp, const char *s)
@@ -103,15 +68,6 @@ long long parse_count(const char *s, long long max)
 	if (*end || v < 0 || v > max || s[0] == '-' || s[0] == '+' || s[0] == ' ')
 		return -1;
 	return v;
-}
-
-int parse_limit(const char *s, long long *limit)
-{
-	long long n = parse_count(s, 1LL << 40);
-	if (n < 0)
-		return -1;
-	*limit = n;
-	return 0;
 }
 
 size_t listing_limit(long long limit, enum out_format fmt, size_t text_default)

@@ -5,7 +5,10 @@
  *   - findings are collected without error;
  *   - the after-GC heap (when it can be written) reloads, as text and binary;
  *   - a self-diff keeps every object;
- *   - text and binary round trips give the same canonical text.
+ *   - text and binary round trips give the same canonical text;
+ *   - under every retention policy the dominators form a tree under the
+ *     top whose retained sizes add up (each object's own size plus what it
+ *     dominates), and the gc policy reaches exactly what the GC keeps.
  * A broken invariant aborts (a crash for libFuzzer, the input saved). */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 #include "after.h"
 #include "common.h"
 #include "diff.h"
+#include "dominators.h"
 #include "findings.h"
 #include "gc.h"
 #include "snapshot.h"
@@ -97,6 +101,61 @@ static void self_diff(const heap *h, const gc_result *r, const findings *f)
 	diff_side_free(&b);
 }
 
+/* The dominators of every policy are a tree whose sums hold. */
+static void dominators_hold(const heap *h, const gc_result *r)
+{
+	uint64_t *below = calloc(h->slots ? h->slots : 1, sizeof *below);
+	uint32_t *depth = calloc(h->slots ? h->slots : 1, sizeof *depth);
+	FUZZ_ASSERT(below && depth, "out of memory");
+	for (int policy = 0; policy < POLICY_COUNT; policy++) {
+		dom_result d;
+		FUZZ_ASSERT(dom_compute(h, r, policy, &d) == 0, "dom_compute failed");
+		uint64_t top_kids = 0, bytes = 0;
+		uint32_t reached = 0;
+		memset(below, 0, h->slots * sizeof *below);
+		for (uint32_t i = 0; i < h->slots; i++) {
+			obj_t up = d.idom[i];
+			if (up == OBJ_NONE) {
+				FUZZ_ASSERT(d.retained[i] == 0, "an unreached object retains bytes");
+				continue;
+			}
+			FUZZ_ASSERT(heap_exists(h, (obj_t)i), "a free slot is reached");
+			reached++;
+			bytes += h->size[i];
+			if (up == DOM_TOP) {
+				top_kids += d.retained[i];
+				continue;
+			}
+			FUZZ_ASSERT(up >= 0 && (uint32_t)up < h->slots && up != (obj_t)i && d.idom[up] != OBJ_NONE,
+				    "an immediate dominator that is not a reached object");
+			below[up] += d.retained[i];
+		}
+		for (uint32_t i = 0; i < h->slots; i++) {
+			FUZZ_ASSERT(d.idom[i] == OBJ_NONE || d.retained[i] == h->size[i] + below[i],
+				    "a retained size is not its own size plus what it dominates");
+			FUZZ_ASSERT(policy != POLICY_GC || (d.idom[i] != OBJ_NONE) == (r->reachable[i] != 0),
+				    "the gc graph does not reach exactly what the GC keeps");
+		}
+		/* no cycle: every chain of dominators ends at the top (depths, memoised) */
+		memset(depth, 0, h->slots * sizeof *depth);
+		for (uint32_t i = 0; i < h->slots; i++) {
+			uint32_t steps = 0;
+			obj_t x = (obj_t)i;
+			while (d.idom[i] != OBJ_NONE && x != DOM_TOP && depth[x] == 0) {
+				FUZZ_ASSERT(++steps <= h->slots, "a cycle of immediate dominators");
+				x = d.idom[x];
+			}
+			for (x = (obj_t)i; d.idom[i] != OBJ_NONE && x != DOM_TOP && depth[x] == 0; x = d.idom[x])
+				depth[x] = 1;
+		}
+		FUZZ_ASSERT(d.reached == reached && d.reached_bytes == bytes && top_kids == bytes,
+			    "the dominator tree's totals do not add up");
+		dom_free(&d);
+	}
+	free(below);
+	free(depth);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	heap h;
@@ -118,6 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(findings_collect(&h, &r1, &f) == 0, "findings_collect failed");
 	after_reloads(&h, &r1);
 	self_diff(&h, &r1, &f);
+	dominators_hold(&h, &r1);
 	findings_free(&f);
 	gc_result_free(&r1);
 	heap_free(&h);

@@ -19,6 +19,9 @@
 typedef struct writer {
 	sqlite3 *db;
 	const heap *h;
+	const gc_result *r;
+	const findings *f;
+	const store_info *info;
 	char *err;
 	size_t errsize;
 } writer;
@@ -87,9 +90,10 @@ static int put_meta(writer *w, sqlite3_stmt *st, const char *key, const char *te
 	return row(w, st);
 }
 
-static int store_snapshot(writer *w, const store_info *info)
+static int store_snapshot(writer *w)
 {
 	const heap *h = w->h;
+	const store_info *info = w->info;
 	sqlite3_stmt *st = prepare(w, "INSERT INTO snapshot VALUES(?,?)");
 	if (!st)
 		return -1;
@@ -111,35 +115,47 @@ static int store_snapshot(writer *w, const store_info *info)
 	return rc ? -1 : 0;
 }
 
-/* Retained bytes by class and by package, and between packages. */
-static int store_retention(writer *w, const dom_result *d)
+/* Retained bytes by class (TABLE 0) and by package (TABLE 1). */
+static int store_retained_by(writer *w, int table)
 {
 	const heap *h = w->h;
+	const dom_result *d = w->info->dom;
 	if (!d)
 		return 0;
 	char name[HEAP_NAME_MAX];
 	int rc = 0;
-	for (int table = 0; table < 2 && rc == 0; table++) {
-		sqlite3_stmt *st = prepare(w, table ? "INSERT INTO retained_by_package VALUES(?,?,?,?,?)"
-						    : "INSERT INTO retained_by_class VALUES(?,?,?,?,?)");
-		if (!st)
-			return -1;
-		const dom_group *g = table ? d->packages : d->classes;
-		uint32_t n = table ? d->npackages : d->nclasses;
-		for (uint32_t k = 0; k < n && rc == 0; k++) {
-			heap_name(h, g[k].key, name, sizeof name);
-			sqlite3_bind_int64(st, 1, g[k].key);
-			bind_text(st, 2, name);
-			sqlite3_bind_int64(st, 3, g[k].count);
-			sqlite3_bind_int64(st, 4, (sqlite3_int64)g[k].shallow);
-			sqlite3_bind_int64(st, 5, (sqlite3_int64)g[k].retained);
-			rc = row(w, st);
-		}
-		sqlite3_finalize(st);
-	}
-	sqlite3_stmt *st = rc ? NULL : prepare(w, "INSERT INTO package_retention VALUES(?,?,?,?)");
+	sqlite3_stmt *st = prepare(w, table ? "INSERT INTO retained_by_package VALUES(?,?,?,?,?)"
+					    : "INSERT INTO retained_by_class VALUES(?,?,?,?,?)");
 	if (!st)
 		return -1;
+	const dom_group *g = table ? d->packages : d->classes;
+	uint32_t n = table ? d->npackages : d->nclasses;
+	for (uint32_t k = 0; k < n && rc == 0; k++) {
+		heap_name(h, g[k].key, name, sizeof name);
+		sqlite3_bind_int64(st, 1, g[k].key);
+		bind_text(st, 2, name);
+		sqlite3_bind_int64(st, 3, g[k].count);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)g[k].shallow);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)g[k].retained);
+		rc = row(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int store_retained_by_class(writer *w) { return store_retained_by(w, 0); }
+static int store_retained_by_package(writer *w) { return store_retained_by(w, 1); }
+
+/* Retained bytes between packages. */
+static int store_package_retention(writer *w)
+{
+	const dom_result *d = w->info->dom;
+	if (!d)
+		return 0;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO package_retention VALUES(?,?,?,?)");
+	if (!st)
+		return -1;
+	int rc = 0;
 	for (uint32_t k = 0; k < d->npairs && rc == 0; k++) {
 		sqlite3_bind_int64(st, 1, d->pairs[k].from);
 		sqlite3_bind_int64(st, 2, d->pairs[k].to);
@@ -166,7 +182,7 @@ static int store_tick(void *unused)
 	return 0;
 }
 
-static int store_refs(writer *w)
+static int store_strings(writer *w)
 {
 	const heap *h = w->h;
 	sqlite3_stmt *st = prepare(w, "INSERT INTO strings VALUES(?,?)");
@@ -179,11 +195,22 @@ static int store_refs(writer *w)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	/* the bulk of the data: copied by SQLite itself from the heap's rows */
-	if (rc || exec(w, "INSERT INTO ref_table SELECT src, pos, dst, kind, prop FROM ugc_heap_refs"))
+	return rc;
+}
+
+/* the bulk of the data: copied by SQLite itself from the heap's rows */
+static int store_refs(writer *w)
+{
+	return exec(w, "INSERT INTO ref_table SELECT src, pos, dst, kind, prop FROM ugc_heap_refs");
+}
+
+static int store_dangling(writer *w)
+{
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO dangling_refs VALUES(?,?,?,?)");
+	if (!st)
 		return -1;
-	if (rc || !(st = prepare(w, "INSERT INTO dangling_refs VALUES(?,?,?,?)")))
-		return -1;
+	int rc = 0;
 	for (uint32_t k = 0; k < h->ndangling && rc == 0; k++) {
 		const dangling_ref *d = &h->dangling[k];
 		sqlite3_bind_int64(st, 1, d->src);
@@ -193,8 +220,16 @@ static int store_refs(writer *w)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO gc_object_refs VALUES(?,?,?)")))
+	return rc;
+}
+
+static int store_gc_object_refs(writer *w)
+{
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO gc_object_refs VALUES(?,?,?)");
+	if (!st)
 		return -1;
+	int rc = 0;
 	for (uint32_t k = 0; k < h->ngcrefs && rc == 0; k++) {
 		bind_prop(h, st, 1, h->gcrefs[k].referencer);
 		sqlite3_bind_int64(st, 2, h->gcrefs[k].dst);
@@ -205,30 +240,49 @@ static int store_refs(writer *w)
 	return rc;
 }
 
-static int store_list(writer *w, sqlite3_stmt *st, obj_t root, uint32_t start, uint32_t n)
+/* One of each cluster's lists (LIST 0: members, 1: mutable, 2: referenced
+ * clusters) as (root, idx) rows, in the snapshot's order. */
+static int store_lists(writer *w, int list)
 {
-	for (uint32_t k = 0; k < n; k++) {
-		sqlite3_bind_int64(st, 1, root);
-		sqlite3_bind_int64(st, 2, w->h->cluster_items[start + k]);
-		if (row(w, st))
-			return -1;
+	static const char *const sql[3] = {"INSERT INTO cluster_members VALUES(?,?)",
+					   "INSERT INTO cluster_mutable VALUES(?,?)",
+					   "INSERT INTO cluster_refs VALUES(?,?)"};
+	const heap *h = w->h;
+	sqlite3_stmt *st = prepare(w, sql[list]);
+	int rc = st ? 0 : -1;
+	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
+		const cluster *x = &h->clusters[c];
+		uint32_t start = list == 0 ? x->members : list == 1 ? x->mutables : x->refs;
+		uint32_t n = list == 0 ? x->n_members : list == 1 ? x->n_mutables : x->n_refs;
+		for (uint32_t k = 0; k < n && rc == 0; k++) {
+			sqlite3_bind_int64(st, 1, x->root);
+			sqlite3_bind_int64(st, 2, h->cluster_items[start + k]);
+			rc = row(w, st);
+		}
 	}
-	return 0;
+	sqlite3_finalize(st);
+	return rc;
 }
 
-/* What dissolved cluster C (cluster_causes.h): the first cause in
- * clusters.dissolved_by, all of them in cluster_dissolved_by. */
-static int store_causes(writer *w, sqlite3_stmt *cl, sqlite3_stmt *by, const gc_result *r, uint32_t c)
+static int store_cluster_members(writer *w) { return store_lists(w, 0); }
+static int store_cluster_mutable(writer *w) { return store_lists(w, 1); }
+static int store_cluster_refs(writer *w) { return store_lists(w, 2); }
+
+/* What dissolved each cluster (cluster_causes.h): the first cause in
+ * clusters.dissolved_by (CL's column 8) when CL, all of them as rows of
+ * cluster_dissolved_by when BY. */
+static int store_causes(writer *w, sqlite3_stmt *cl, sqlite3_stmt *by, uint32_t c)
 {
 	obj_t *causes;
 	size_t n;
-	if (cluster_causes(w->h, r, c, &causes, &n)) {
+	if (cluster_causes(w->h, w->r, c, &causes, &n)) {
 		snprintf(w->err, w->errsize, "out of memory");
 		return -1;
 	}
-	bind_obj(cl, 8, n ? causes[0] : OBJ_NONE);
+	if (cl)
+		bind_obj(cl, 8, n ? causes[0] : OBJ_NONE);
 	int rc = 0;
-	for (size_t k = 0; k < n && rc == 0; k++) {
+	for (size_t k = 0; by && k < n && rc == 0; k++) {
 		sqlite3_bind_int64(by, 1, w->h->clusters[c].root);
 		sqlite3_bind_int64(by, 2, causes[k]);
 		rc = row(w, by);
@@ -237,18 +291,25 @@ static int store_causes(writer *w, sqlite3_stmt *cl, sqlite3_stmt *by, const gc_
 	return rc;
 }
 
-static int store_clusters(writer *w, const gc_result *r)
+static int store_cluster_dissolved_by(writer *w)
+{
+	sqlite3_stmt *by = prepare(w, "INSERT INTO cluster_dissolved_by VALUES(?,?)");
+	int rc = by ? 0 : -1;
+	for (uint32_t c = 0; c < w->h->nclusters && rc == 0; c++)
+		rc = store_causes(w, NULL, by, c);
+	sqlite3_finalize(by);
+	return rc;
+}
+
+static int store_clusters(writer *w)
 {
 	const heap *h = w->h;
+	const gc_result *r = w->r;
 	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?,?,?)");
-	sqlite3_stmt *mem = prepare(w, "INSERT INTO cluster_members VALUES(?,?)");
-	sqlite3_stmt *mut = prepare(w, "INSERT INTO cluster_mutable VALUES(?,?)");
-	sqlite3_stmt *ref = prepare(w, "INSERT INTO cluster_refs VALUES(?,?)");
-	sqlite3_stmt *by = prepare(w, "INSERT INTO cluster_dissolved_by VALUES(?,?)");
-	int rc = (cl && mem && mut && ref && by) ? 0 : -1;
+	int rc = cl ? 0 : -1;
 	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
 		const cluster *x = &h->clusters[c];
-		if ((rc = store_causes(w, cl, by, r, c)) != 0)
+		if ((rc = store_causes(w, cl, NULL, c)) != 0)
 			break;
 		sqlite3_bind_int64(cl, 1, x->root);
 		sqlite3_bind_int64(cl, 2, x->n_members);
@@ -257,21 +318,16 @@ static int store_clusters(writer *w, const gc_result *r)
 		sqlite3_bind_text(cl, 5, r->cluster_fate[c] == CF_ALIVE ? "alive" : "dissolved", -1, SQLITE_STATIC);
 		bind_text(cl, 6, r->cluster_fate[c] == CF_ALIVE ? NULL : cluster_fate_names[r->cluster_fate[c]]);
 		sqlite3_bind_int64(cl, 7, c); /* the snapshot's order: the pre-pass takes clusters in it */
-		rc = row(w, cl) || store_list(w, mem, x->root, x->members, x->n_members) ||
-		     store_list(w, mut, x->root, x->mutables, x->n_mutables) ||
-		     store_list(w, ref, x->root, x->refs, x->n_refs);
+		rc = row(w, cl);
 	}
 	sqlite3_finalize(cl);
-	sqlite3_finalize(mem);
-	sqlite3_finalize(mut);
-	sqlite3_finalize(ref);
-	sqlite3_finalize(by);
-	return rc ? -1 : 0;
+	return rc;
 }
 
-static int store_results(writer *w, const gc_result *r, const findings *f)
+static int store_eliminated(writer *w)
 {
 	const heap *h = w->h;
+	const gc_result *r = w->r;
 	sqlite3_stmt *st = prepare(w, "INSERT INTO eliminated_refs VALUES(?,?,?,?,?)");
 	int rc = st ? 0 : -1;
 	for (uint32_t k = 0; k < r->neliminated && rc == 0; k++) {
@@ -284,8 +340,15 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO cleared_weak_refs VALUES(?,?,?)")))
-		return -1;
+	return rc;
+}
+
+static int store_cleared(writer *w)
+{
+	const heap *h = w->h;
+	const gc_result *r = w->r;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO cleared_weak_refs VALUES(?,?,?)");
+	int rc = st ? 0 : -1;
 	uint32_t src = 0;
 	for (uint32_t k = 0; k < r->ncleared && rc == 0; k++) {
 		uint32_t pos = r->cleared[k];
@@ -297,8 +360,15 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO purge VALUES(?,?,?,?)")))
-		return -1;
+	return rc;
+}
+
+static int store_purge(writer *w)
+{
+	const heap *h = w->h;
+	const gc_result *r = w->r;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO purge VALUES(?,?,?,?)");
+	int rc = st ? 0 : -1;
 	for (uint32_t k = 0; k < r->npurged && rc == 0; k++) {
 		obj_t x = r->purged[k];
 		sqlite3_bind_int64(st, 1, x);
@@ -308,8 +378,15 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
-	if (rc || !(st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?,?)")))
-		return -1;
+	return rc;
+}
+
+static int store_findings(writer *w)
+{
+	const heap *h = w->h;
+	const findings *f = w->f;
+	sqlite3_stmt *st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?,?)");
+	int rc = st ? 0 : -1;
 	char detail[2048];
 	for (uint32_t k = 0; k < f->n && rc == 0; k++) {
 		finding_detail(h, &f->v[k], detail, sizeof detail);
@@ -322,6 +399,51 @@ static int store_results(writer *w, const gc_result *r, const findings *f)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* Every table of SCHEMA_TABLES and what fills it, in the order written. */
+static const struct {
+	const char *table;
+	int (*fill)(writer *w);
+} tables[] = {
+	{"snapshot", store_snapshot}, {"object_table", store_objects}, {"strings", store_strings},
+	{"ref_table", store_refs}, {"dangling_refs", store_dangling}, {"gc_object_refs", store_gc_object_refs},
+	{"clusters", store_clusters}, {"cluster_members", store_cluster_members},
+	{"cluster_mutable", store_cluster_mutable}, {"cluster_refs", store_cluster_refs},
+	{"cluster_dissolved_by", store_cluster_dissolved_by},
+	{"eliminated_refs", store_eliminated}, {"cleared_weak_refs", store_cleared}, {"purge", store_purge},
+	{"findings", store_findings}, {"retained_by_class", store_retained_by_class},
+	{"retained_by_package", store_retained_by_package}, {"package_retention", store_package_retention},
+};
+
+static int skipped(const char *table, const char *const *skip)
+{
+	for (; skip && *skip; skip++)
+		if (strcmp(*skip, table) == 0)
+			return 1;
+	return 0;
+}
+
+/* Fill the tables but those in SKIP, tracing each when TRACE. */
+static int fill(writer *w, const char *const *skip, int trace)
+{
+	for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+		if (skipped(tables[k].table, skip))
+			continue;
+		double t = now_seconds();
+		if (tables[k].fill(w))
+			return -1;
+		if (trace)
+			fprintf(stderr, "store: %-10s %.3f s\n", tables[k].table, now_seconds() - t);
+	}
+	return 0;
+}
+
+int store_fill(sqlite3 *db, const heap *h, const gc_result *r, const findings *f, const store_info *info,
+	       const char *const *skip, char *err, size_t errsize)
+{
+	writer w = {db, h, r, f, info, err, errsize};
+	return fill(&w, skip, getenv("UGC_TRACE") != NULL);
 }
 
 int store_write(const char *path, int force, const heap *h, const gc_result *r, const findings *f,
@@ -339,9 +461,9 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 	outfile o;
 	if (outfile_reserve(&o, path, force, err, errsize))
 		return -1;
-	writer w = {NULL, h, err, errsize};
+	writer w = {NULL, h, r, f, info, err, errsize};
 	uint64_t *hashes = NULL;
-	vtab_source source = {h, r, NULL, info->dom};
+	vtab_source source = {h, r, NULL, info->dom, NULL, NULL};
 	if (path_hash_heap(h, &hashes)) {
 		snprintf(err, errsize, "out of memory");
 		goto out;
@@ -366,10 +488,8 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 	if (PHASE("pragmas", 0, exec(&w, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-16000;"
 		     "PRAGMA threads=2;")) ||
-	    PHASE("schema", 0, exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || store_snapshot(&w, info)) ||
-	    PHASE("objects", 0.04, store_objects(&w)) || PHASE("refs", 0.2, store_refs(&w)) ||
-	    PHASE("clusters", 0.03, store_clusters(&w, r)) ||
-	    PHASE("results", 0.01, store_results(&w, r, f) || store_retention(&w, info->dom)) ||
+	    PHASE("schema", 0, exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES)) ||
+	    PHASE("tables", 0.28, fill(&w, NULL, trace)) ||
 	    PHASE("indexes", 0.72, exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)) ||
 	    PHASE("commit", 0, exec(&w, "COMMIT")))
 		goto out;

@@ -26,4 +26,11 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 int store_prepare(outfile *o, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
 		  const store_info *info, char *err, size_t errsize);
 
+/* Fill the tables of SCHEMA_TABLES but those named in SKIP (a NULL-ended
+ * list, or NULL) on DB, where they exist empty: the store's own rows, for a
+ * database that serves the SKIP tables itself (snapshot_db.c). */
+struct sqlite3;
+int store_fill(struct sqlite3 *db, const heap *h, const gc_result *r, const findings *f, const store_info *info,
+	       const char *const *skip, char *err, size_t errsize);
+
 #endif

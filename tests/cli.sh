@@ -15,9 +15,27 @@ sql() { "$ugc" sql "$@" --format csv | tail -n +2; }
 # --- help and usage -------------------------------------------------------
 check "--version" sh -c "'$ugc' --version | grep -q '^ugc-analyze [0-9]'"
 check "--help lists commands" sh -c "'$ugc' --help | grep -q 'analyze' && '$ugc' --help | grep -q 'convert'"
-for c in analyze sql info convert gen; do
-	check "$c --help" sh -c "'$ugc' $c --help | grep -q '^usage: ugc-analyze $c'"
+# every command: --help exits 0 with its usage and options (tests/test_options.c
+# checks they are all of its table), each option it lists is in the man page;
+# an unknown option is a one-line usage error, exit 2
+commands=$("$ugc" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+[ "$(echo $commands | wc -w)" -ge 15 ] && ok "--help lists 15 commands" || bad "--help lists 15 commands" "$commands"
+for c in $commands; do
+	help=$("$ugc" $c --help 2>&1); rc=$?
+	case "$help" in "usage: ugc-analyze $c "*) [ $rc -eq 0 ] && ok "$c --help" || bad "$c --help" "rc=$rc" ;; *) bad "$c --help" "$help" ;; esac
+	missing=""
+	for o in $(printf '%s\n' "$help" | sed -n 's/^  \(-[a-z], \)\{0,1\}\(-[-a-z]*\).*/\1\2/p' | tr -d ','); do
+		# as the man page writes it (\-\-keep\-flags), a whole word
+		grep -qE -- "(^|[^-])$(printf '%s' "$o" | sed 's/-/\\\\-/g')([^-a-z]|\$)" man/ugc-analyze.1 ||
+			missing="$missing $o"
+	done
+	[ -z "$missing" ] && ok "$c: every option in --help is in ugc-analyze(1)" || bad "$c: every option in --help is in ugc-analyze(1)" "missing:$missing"
+	msg=$("$ugc" $c --no-such-option 2>&1 >/dev/null); rc=$?
+	case "$msg" in "ugc-analyze $c: unknown option '--no-such-option' (see 'ugc-analyze $c --help')")
+		[ $rc -eq 2 ] && ok "$c: an unknown option exits 2" || bad "$c: an unknown option exits 2" "rc=$rc" ;;
+	*) bad "$c: an unknown option exits 2" "$msg" ;; esac
 done
+check "help COMMAND is COMMAND --help" sh -c "[ \"\$('$ugc' help path)\" = \"\$('$ugc' path --help)\" ]"
 "$ugc" frobnicate >/dev/null 2>&1; [ $? -eq 2 ] && ok "unknown command exits 2" || bad "unknown command exits 2"
 "$ugc" info >/dev/null 2>&1; [ $? -eq 2 ] && ok "missing argument exits 2" || bad "missing argument exits 2"
 "$ugc" analyze testdata/spec-example.ugct --threads 0 >/dev/null 2>&1; [ $? -eq 2 ] && ok "bad --threads exits 2" || bad "bad --threads exits 2"
