@@ -7,7 +7,7 @@
  * result is valid UTF-8 with nothing a terminal acts on.  The query views
  * hand out names in this form; the commands that print raw names (info,
  * diff, sql) pass them through display_put.  JSON strings are written by
- * json_str (query.h), which escapes what the display form leaves. */
+ * json_str (cli/cli.h), which escapes what the display form leaves. */
 #ifndef UGC_ESCAPE_H
 #define UGC_ESCAPE_H
 

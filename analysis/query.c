@@ -1,24 +1,27 @@
-/* query.c — selectors, retention chains and their layouts (see query.h). */
+/* query.c — selectors and retention chains (see query.h): the shortest
+ * chain from the stored parents, and the searches behind path --roots,
+ * --all and --direct.  Printing them is cli/chain_print.c's. */
 #include "query.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "findings.h"
+#include "idmap.h"
 #include "vec.h"
 
-/* The deepest indentation of a chain line, as the engine's log has it. */
-#define MAX_INDENT 255
-
-/* Objects a chain search examines before it stops and says so. */
+/* Steps a chain search takes before it stops and says so. */
 #define DEFAULT_BUDGET 100000
+/* Referencer rows a chain search keeps (12 bytes each) before it stops. */
+#define MAX_SOURCE_ROWS (8u << 20)
+/* Ways "Class Path" is split at a space before a selector is unknown. */
+#define MAX_SPLITS 16
 
 void chains_free(chains *c)
 {
 	for (size_t k = 0; k < c->n; k++) {
 		free(c->v[k].nodes);
-		free(c->v[k].hops);
+		free(c->v[k].edges);
+		free(c->v[k].first);
 	}
 	free(c->v);
 	memset(c, 0, sizeof *c);
@@ -32,41 +35,123 @@ static int chains_push(chains *c, const chain *x)
 	return 0;
 }
 
+static void chain_free(chain *c)
+{
+	free(c->nodes);
+	free(c->edges);
+	free(c->first);
+	memset(c, 0, sizeof *c);
+}
+
+/* ---- selectors ---- */
+
+static int hex(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* S with each \xHH of the display form (escape.h) turned back into its byte:
+ * malloc'd, or NULL when S has none (or out of memory: then *OOM). */
+static char *unescape(const char *s, int *oom)
+{
+	if (!strstr(s, "\\x"))
+		return NULL;
+	char *raw = malloc(strlen(s) + 1), *p = raw;
+	if (!raw) {
+		*oom = 1;
+		return NULL;
+	}
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] == 'x' && hex(s[2]) >= 0 && hex(s[3]) >= 0 && (hex(s[2]) || hex(s[3]))) {
+			*p++ = (char)(hex(s[2]) * 16 + hex(s[3]));
+			s += 3;
+		} else {
+			*p++ = *s;
+		}
+	}
+	*p = '\0';
+	return raw;
+}
+
+/* The object whose path is PATH as printed (or, failing that, with its
+ * \xHH escapes undone); OBJ_NONE when none.  0, or -1 on an error. */
+static int find_printed_path(view *v, const char *path, obj_t *out)
+{
+	if (v->find_path(v, path, out))
+		return -1;
+	int oom = 0;
+	char *raw = *out == OBJ_NONE ? unescape(path, &oom) : NULL;
+	int rc = raw ? v->find_path(v, raw, out) : 0;
+	free(raw);
+	if (oom)
+		snprintf(v->err, sizeof v->err, "out of memory");
+	return oom ? -1 : rc;
+}
+
+/* Does object I's class print as the LEN bytes at CLS?  1, 0, or -1. */
+static int class_is(view *v, obj_t i, const char *cls, size_t len)
+{
+	obj_info o;
+	if (v->object(v, i, &o))
+		return -1;
+	int same = strlen(o.class_name) == len && memcmp(o.class_name, cls, len) == 0;
+	obj_info_free(&o);
+	return same;
+}
+
 int query_find(view *v, const char *sel, obj_t *out)
 {
 	const char *s = sel[0] == '#' ? sel + 1 : sel;
 	*out = OBJ_NONE;
-	if (*s >= '0' && *s <= '9') {
+	if (*s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0') {
 		char *end;
 		long long i = strtoll(s, &end, 10);
-		if (*end == '\0') {
-			obj_info o;
-			int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->object(v, (obj_t)i, &o) : 1;
-			if (rc < 0)
-				return -1;
-			obj_info_free(&o);
-			if (rc == 0)
-				*out = (obj_t)i;
-			return rc;
+		obj_info o;
+		int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->object(v, (obj_t)i, &o) : 1;
+		if (rc < 0)
+			return -1;
+		obj_info_free(&o);
+		if (rc == 0)
+			*out = (obj_t)i;
+		return rc;
+	}
+	/* the whole text as a path name first: a path may hold spaces */
+	if (find_printed_path(v, sel, out))
+		return -1;
+	/* then a full name, "Class Path", split at each space in turn */
+	int splits = 0;
+	for (const char *sp = strchr(sel, ' '); *out == OBJ_NONE && sp && splits < MAX_SPLITS; sp = strchr(sp + 1, ' ')) {
+		obj_t i;
+		splits++;
+		if (find_printed_path(v, sp + 1, &i))
+			return -1;
+		int same = i == OBJ_NONE ? 0 : class_is(v, i, sel, (size_t)(sp - sel));
+		if (same < 0)
+			return -1;
+		if (same)
+			*out = i;
+	}
+	return *out == OBJ_NONE;
+}
+
+/* NAME as a glob that matches it alone (the wildcards of fnmatch and
+ * SQLite's GLOB each in brackets), malloc'd; NULL when out of memory. */
+static char *glob_literal(const char *name)
+{
+	char *g = malloc(3 * strlen(name) + 1), *p = g;
+	if (!g)
+		return NULL;
+	for (; *name; name++) {
+		if (*name == '*' || *name == '?' || *name == '[') {
+			*p++ = '[';
+			*p++ = *name;
+			*p++ = ']';
+		} else {
+			*p++ = *name;
 		}
 	}
-	/* a full name: "Class /Path" */
-	const char *space = strchr(sel, ' ');
-	const char *path = space ? space + 1 : sel;
-	obj_t i;
-	if (v->find_path(v, path, &i))
-		return -1;
-	if (i != OBJ_NONE && space) {
-		obj_info o;
-		if (v->object(v, i, &o))
-			return -1;
-		int same = strlen(o.class_name) == (size_t)(space - sel) && memcmp(o.class_name, sel, (size_t)(space - sel)) == 0;
-		obj_info_free(&o);
-		if (!same)
-			i = OBJ_NONE;
-	}
-	*out = i;
-	return i == OBJ_NONE;
+	*p = '\0';
+	return g;
 }
 
 int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize)
@@ -79,32 +164,49 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 		snprintf(err, errsize, "no object has index %s", s);
 		return 1;
 	}
-	const char *space = strchr(sel, ' ');
-	const char *path = space ? space + 1 : sel;
-	/* unknown: suggest objects whose name is the last component */
-	const char *leaf = path + strlen(path);
-	while (leaf > path && leaf[-1] != '.' && leaf[-1] != ':' && leaf[-1] != '/')
+	/* unknown: suggest other objects named like the last component */
+	const char *leaf = sel + strlen(sel);
+	while (leaf > sel && leaf[-1] != '.' && leaf[-1] != ':' && leaf[-1] != '/')
 		leaf--;
+	int oom = 0;
+	char *raw = unescape(leaf, &oom), *glob = oom ? NULL : glob_literal(raw ? raw : leaf);
+	free(raw);
 	obj_t *cand = NULL;
 	size_t n = 0;
-	if (v->find_glob(v, leaf, NULL, &cand, &n)) {
+	if (!glob) {
+		snprintf(v->err, sizeof v->err, "out of memory");
+		return -1;
+	}
+	rc = v->find_glob(v, glob, NULL, &cand, &n);
+	free(glob);
+	if (rc) {
 		free(cand);
 		return -1;
 	}
-	size_t len = (size_t)snprintf(err, errsize, "no object is '%s'", sel);
-	for (size_t k = 0; k < n && k < 5 && len < errsize; k++) {
+	size_t len = (size_t)snprintf(err, errsize, "no object is '%s'", sel), shown = 0, others = 0;
+	for (size_t k = 0; k < n; k++) {
 		obj_info o;
-		if (v->object(v, cand[k], &o) == 0) {
-			len += (size_t)snprintf(err + len, errsize - len, "%s #%d %s %s", k ? "," : "; did you mean", cand[k],
-						o.class_name, o.path);
-			obj_info_free(&o);
+		if (v->object(v, cand[k], &o))
+			continue;
+		size_t cl = strlen(o.class_name);
+		int same = strcmp(o.path, sel) == 0 || (strncmp(sel, o.class_name, cl) == 0 && sel[cl] == ' ' &&
+							strcmp(sel + cl + 1, o.path) == 0);
+		if (!same && shown < 5 && len < errsize) {
+			len += (size_t)snprintf(err + len, errsize - len, "%s #%d %s %s", shown ? "," : "; did you mean",
+						cand[k], o.class_name, o.path);
+			shown++;
+		} else if (!same) {
+			others++;
 		}
+		obj_info_free(&o);
 	}
-	if (n > 5 && len < errsize)
-		snprintf(err + len, errsize - len, " (and %zu more)", n - 5);
+	if (others && len < errsize)
+		snprintf(err + len, errsize - len, " (and %zu more)", others);
 	free(cand);
 	return 1;
 }
+
+/* ---- chains ---- */
 
 int edge_retains(const view *v, const edge *e, int dst_garbage)
 {
@@ -115,7 +217,7 @@ int edge_retains(const view *v, const edge *e, int dst_garbage)
 	return ref_retains(e->type == EDGE_REF ? e->kind : REF_IMMUTABLE, dst_garbage);
 }
 
-/* The FGCObject record that makes X a gcobject root, if any. */
+/* The FGCObject record that makes X a gcobject root, if any: 1 with *OUT, 0, -1. */
 static int gc_root_edge(view *v, obj_t x, edge *out)
 {
 	edges in = {0};
@@ -133,6 +235,64 @@ static int gc_root_edge(view *v, obj_t x, edge *out)
 	return found;
 }
 
+/* A chain of N nodes with room for its hops, the nodes and edges still to fill. */
+static int chain_alloc(view *v, chain *c, size_t n)
+{
+	memset(c, 0, sizeof *c);
+	c->n = n;
+	c->nodes = malloc(n * sizeof *c->nodes);
+	c->first = calloc(n, sizeof *c->first);
+	if (c->nodes && c->first)
+		return 0;
+	chain_free(c);
+	snprintf(v->err, sizeof v->err, "out of memory");
+	return -1;
+}
+
+/* Fill hop K of C (its nodes set, hops before it filled): every reference
+ * from NODES[K] to NODES[K+1] that retains it (DST_GARBAGE: whether the
+ * target is garbage), the one named PREFER (NULL: none) first.  A hop the
+ * references do not bear out (a damaged database) gets PREFER as a strong
+ * reference, so a hop is never empty.  ROOM: the edges C has room for. */
+static int fill_hop(view *v, chain *c, size_t k, int dst_garbage, const char *prefer, size_t *room)
+{
+	obj_t src = c->nodes[k], dst = c->nodes[k + 1];
+	edges between = {0};
+	if (v->between(v, src, dst, &between)) {
+		edges_free(&between);
+		return -1;
+	}
+	size_t at = c->first[k], kept = 0;
+	for (size_t e = 0; e < between.n; e++) {
+		edge x = between.v[e];
+		if (!edge_retains(v, &x, dst_garbage))
+			continue;
+		if (grow_array((void **)&c->edges, room, at + kept, sizeof *c->edges))
+			goto oom;
+		c->edges[at + kept] = x;
+		if (prefer && kept && strcmp(x.prop, prefer) == 0 && strcmp(c->edges[at].prop, prefer) != 0) {
+			c->edges[at + kept] = c->edges[at];
+			c->edges[at] = x;
+		}
+		kept++;
+	}
+	edges_free(&between);
+	if (!kept) {
+		if (grow_array((void **)&c->edges, room, at, sizeof *c->edges))
+			goto oom;
+		c->edges[at] = edge_make(v, src, dst, EDGE_REF, REF_STRONG, NULL);
+		c->edges[at].prop = prefer ? prefer : "";
+		kept = 1;
+	}
+	c->first[k + 1] = at + kept;
+	return 0;
+oom:
+	edges_free(&between);
+	snprintf(v->err, sizeof v->err, "out of memory");
+	return -1;
+}
+
+/* The gcobject edge of C's root when ROOT_KIND says an FGCObject holds it. */
 static int finish_chain(view *v, chain *c, int root_kind)
 {
 	c->gc_root = 0;
@@ -161,14 +321,17 @@ int query_shortest(view *v, obj_t x, chains *out)
 	}
 	if (s.distance == UINT32_MAX)
 		return 0;
+	/* walk up first: the nodes, each child's garbage flag and parent property */
+	vec nodes = {0}, garbage = {0};
+	const char **via = NULL;
+	size_t cap_via = 0, room = 0;
 	chain c = {0};
-	size_t cap_nodes = 0, cap_hops = 0;
 	obj_t cur = x;
-	edges oe = {0};
 	for (;;) {
-		if (grow_array((void **)&c.nodes, &cap_nodes, c.n, sizeof *c.nodes))
+		if (vec_push(&nodes, (uint32_t)cur) || vec_push(&garbage, (uint32_t)s.garbage) ||
+		    grow_array((void **)&via, &cap_via, nodes.n, sizeof *via))
 			goto oom;
-		c.nodes[c.n++] = cur;
+		via[nodes.n - 1] = s.parent_property;
 		if (s.distance == 0)
 			break;
 		obj_t p = s.parent;
@@ -181,109 +344,193 @@ int query_shortest(view *v, obj_t x, chains *out)
 				 "root (distance %u)", cur, s.distance);
 			goto fail;
 		}
-		/* the parent's first retaining edge to CUR with the stored name */
-		oe.n = 0;
-		if (v->between(v, p, cur, &oe))
-			goto fail;
-		edge hop = edge_make(v, p, cur, EDGE_REF, REF_STRONG, NULL);
-		hop.prop = s.parent_property;
-		for (size_t e = 0; e < oe.n; e++)
-			if (oe.v[e].dst == cur && strcmp(oe.v[e].prop, s.parent_property) == 0 &&
-			    edge_retains(v, &oe.v[e], s.garbage)) {
-				hop = oe.v[e];
-				break;
-			}
-		if (grow_array((void **)&c.hops, &cap_hops, c.n - 1, sizeof *c.hops))
-			goto oom;
-		c.hops[c.n - 1] = hop;
 		cur = p;
 		s = ps;
 	}
-	edges_free(&oe);
-	/* the walk went object first: turn it root first */
-	for (size_t a = 0, b = c.n - 1; a < b; a++, b--) {
-		obj_t t = c.nodes[a];
-		c.nodes[a] = c.nodes[b];
-		c.nodes[b] = t;
-	}
-	for (size_t a = 0, b = c.n - 1; a + 1 < b; a++, b--) {
-		edge t = c.hops[a];
-		c.hops[a] = c.hops[b - 1];
-		c.hops[b - 1] = t;
-	}
+	/* then the chain root first: node k is walk entry n-1-k */
+	if (chain_alloc(v, &c, nodes.n))
+		goto fail;
+	for (size_t k = 0; k < c.n; k++)
+		c.nodes[k] = (obj_t)nodes.v[c.n - 1 - k];
+	for (size_t k = 0; k + 1 < c.n; k++)
+		if (fill_hop(v, &c, k, (int)garbage.v[c.n - 2 - k], via[c.n - 2 - k], &room))
+			goto fail;
 	if (finish_chain(v, &c, s.root_kind) || chains_push(out, &c))
 		goto fail;
+	free(nodes.v);
+	free(garbage.v);
+	free(via);
 	return 0;
 oom:
 	snprintf(v->err, sizeof v->err, "out of memory");
 fail:
-	edges_free(&oe);
-	free(c.nodes);
-	free(c.hops);
+	free(nodes.v);
+	free(garbage.v);
+	free(via);
+	chain_free(&c);
 	return -1;
 }
 
-/* A set of object ids (open addressing): what a search has visited, in
- * memory proportional to the objects it examined, not to the heap's slots. */
-typedef struct idset {
-	obj_t *v;
-	size_t n, cap; /* cap: 0 or a power of two */
-} idset;
+/* ---- the backward search of path --roots and --all ----
+ *
+ * The search grows partial chains backwards from X: a step is an object,
+ * the step after it (nearer X) and its length.  Every object with a
+ * distance has a chain from a root that long, so a partial chain of LEN
+ * hops whose first object is at distance D can become a whole chain of no
+ * fewer than LEN + D hops (A*: the stored distances are an exact estimate
+ * where they are not blocked, and consistent, since a referencer is at
+ * most one hop nearer a root than what it references).  The queue holds
+ * "the Kth referencer of step S" entries, keyed by that bound; popping one
+ * makes one new step and queues the step's next referencer, so a popular
+ * object's 100,000 referencers cost one entry at a time, not 100,000.
+ * Chains therefore come out shortest first.  CHAINS_ROOTS takes each
+ * object once (its first step is its shortest: the estimate is
+ * consistent), so each root once; CHAINS_ALL takes every object not
+ * already on the partial chain, so chains differ in their objects.
+ * Parallel references between two objects are one hop. */
 
-/* Add X; 1 when it was there already, 0 when added, -1 when out of memory. */
-static int idset_add(idset *s, obj_t x)
-{
-	if ((s->n + 1) * 2 > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		obj_t *v = malloc(cap * sizeof *v);
-		if (!v)
-			return -1;
-		for (size_t k = 0; k < cap; k++)
-			v[k] = OBJ_NONE;
-		for (size_t k = 0; k < s->cap; k++)
-			if (s->v[k] != OBJ_NONE) {
-				size_t at = ((uint32_t)s->v[k] * 2654435761u) & (cap - 1);
-				while (v[at] != OBJ_NONE)
-					at = (at + 1) & (cap - 1);
-				v[at] = s->v[k];
-			}
-		free(s->v);
-		s->v = v;
-		s->cap = cap;
-	}
-	size_t at = ((uint32_t)x * 2654435761u) & (s->cap - 1);
-	for (; s->v[at] != OBJ_NONE; at = (at + 1) & (s->cap - 1))
-		if (s->v[at] == x)
-			return 1;
-	s->v[at] = x;
-	s->n++;
-	return 0;
-}
+/* A referencer the search can step to, in the referencer lists it keeps. */
+typedef struct ref_src {
+	obj_t obj;
+	uint32_t distance;
+} ref_src;
 
-static int idset_has(const idset *s, obj_t x)
-{
-	if (!s->cap)
-		return 0;
-	for (size_t at = ((uint32_t)x * 2654435761u) & (s->cap - 1); s->v[at] != OBJ_NONE; at = (at + 1) & (s->cap - 1))
-		if (s->v[at] == x)
-			return 1;
-	return 0;
-}
-
-/* The backward search keeps a tree of partial paths: each step is an object
- * and the edge leading from it toward the target (its "next"). */
 typedef struct step {
 	obj_t obj;
-	edge via;      /* from OBJ to the next step's object */
-	size_t next;   /* index of the step nearer the target; SIZE_MAX for the target */
-	uint32_t len;  /* hops from OBJ to the target */
-	uint32_t bound; /* len + OBJ's distance: no chain through this step is shorter */
+	uint32_t next;    /* the step nearer X; UINT32_MAX for X itself */
+	uint32_t len;     /* hops from OBJ to X */
+	uint8_t garbage;  /* OBJ is garbage */
+	uint32_t srcs, nsrcs; /* OBJ's referencer list, once read (UINT32_MAX before) */
 } step;
 
-static int on_path(const step *s, size_t at, obj_t x)
+typedef struct entry {
+	uint32_t bound;   /* no chain through this entry is shorter */
+	uint32_t step;
+	uint32_t cursor;  /* the step's referencer to take next; UINT32_MAX: read its list first */
+	uint32_t seq;     /* ties in the order queued */
+} entry;
+
+typedef struct search {
+	view *v;
+	enum chain_mode mode;
+	step *steps;
+	size_t nsteps, cap_steps;
+	entry *q;         /* a binary heap by (bound, seq) */
+	size_t nq, cap_q;
+	uint32_t seq;
+	ref_src *refs;    /* every referencer list read, one after another */
+	size_t nrefs, cap_refs;
+	idmap lists;      /* object -> (start << 32 | count) of its list in REFS */
+	idmap taken;      /* objects that have been a step (CHAINS_ROOTS: closed) */
+	obj_t home;       /* EXTERNAL: X's package, else OBJ_NONE */
+	int external;
+} search;
+
+static int entry_less(const entry *a, const entry *b)
 {
-	for (; at != SIZE_MAX; at = s[at].next)
-		if (s[at].obj == x)
+	return a->bound < b->bound || (a->bound == b->bound && a->seq < b->seq);
+}
+
+static int q_push(search *s, uint32_t bound, uint32_t st, uint32_t cursor)
+{
+	if (grow_array((void **)&s->q, &s->cap_q, s->nq, sizeof *s->q))
+		return -1;
+	size_t i = s->nq++;
+	s->q[i] = (entry){bound, st, cursor, s->seq++};
+	while (i > 0 && entry_less(&s->q[i], &s->q[(i - 1) / 2])) {
+		entry t = s->q[i];
+		s->q[i] = s->q[(i - 1) / 2];
+		s->q[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+static entry q_pop(search *s)
+{
+	entry top = s->q[0];
+	s->q[0] = s->q[--s->nq];
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < s->nq && entry_less(&s->q[l], &s->q[m]))
+			m = l;
+		if (r < s->nq && entry_less(&s->q[r], &s->q[m]))
+			m = r;
+		if (m == i)
+			return top;
+		entry t = s->q[i];
+		s->q[i] = s->q[m];
+		s->q[m] = t;
+		i = m;
+	}
+}
+
+static int cmp_ref_src(const void *a, const void *b)
+{
+	const ref_src *x = a, *y = b;
+	if (x->distance != y->distance)
+		return x->distance < y->distance ? -1 : 1;
+	return (x->obj > y->obj) - (x->obj < y->obj);
+}
+
+/* The referencer list of step AT's object: the distinct objects with a
+ * reference to it that retains it and a distance, nearest a root first
+ * (ties by index), read once per object.  0, 1 when the search may keep no
+ * more rows, -1 on an error. */
+static int read_sources(search *s, uint32_t at)
+{
+	step *st = &s->steps[at];
+	uint64_t *have = idmap_get(&s->lists, (uint32_t)st->obj);
+	if (have) {
+		st->srcs = (uint32_t)(*have >> 32);
+		st->nsrcs = (uint32_t)*have;
+		return 0;
+	}
+	sources in = {0};
+	if (s->v->sources(s->v, st->obj, &in)) {
+		free(in.v);
+		return -1;
+	}
+	if (s->nrefs + in.n > MAX_SOURCE_ROWS) {
+		free(in.v);
+		return 1;
+	}
+	size_t start = s->nrefs;
+	for (size_t k = 0; k < in.n; k++) {
+		const source *r = &in.v[k];
+		edge e = {.src = r->src, .dst = st->obj, .type = r->type, .kind = r->kind};
+		if (!r->reachable || r->distance == UINT32_MAX || !edge_retains(s->v, &e, st->garbage))
+			continue;
+		if (grow_array((void **)&s->refs, &s->cap_refs, s->nrefs, sizeof *s->refs))
+			goto oom;
+		s->refs[s->nrefs++] = (ref_src){r->src, r->distance};
+	}
+	free(in.v);
+	qsort(s->refs + start, s->nrefs - start, sizeof *s->refs, cmp_ref_src);
+	size_t n = start;
+	for (size_t k = start; k < s->nrefs; k++) /* parallel references: one referencer */
+		if (k == start || s->refs[k].obj != s->refs[n - 1].obj)
+			s->refs[n++] = s->refs[k];
+	s->nrefs = n;
+	st->srcs = (uint32_t)start;
+	st->nsrcs = (uint32_t)(n - start);
+	if (idmap_add(&s->lists, (uint32_t)st->obj, (uint64_t)start << 32 | (n - start)) < 0)
+		goto oom_freed;
+	return 0;
+oom:
+	free(in.v);
+oom_freed:
+	snprintf(s->v->err, sizeof s->v->err, "out of memory");
+	return -1;
+}
+
+/* Is X on the partial chain from step AT to the target? */
+static int on_chain(const search *s, uint32_t at, obj_t x)
+{
+	if (!idmap_get(&s->taken, (uint32_t)x)) /* never a step: on no chain */
+		return 0;
+	for (; at != UINT32_MAX; at = s->steps[at].next)
+		if (s->steps[at].obj == x)
 			return 1;
 	return 0;
 }
@@ -293,7 +540,7 @@ static int on_path(const step *s, size_t at, obj_t x)
 static obj_t outermost(view *v, obj_t i)
 {
 	obj_t mark = i;
-	for (size_t power = 1, lam = 0;; ) {
+	for (size_t power = 1, lam = 0;;) {
 		obj_state o;
 		if (v->state(v, i, &o) || o.outer == OBJ_NONE || o.outer == mark)
 			return i;
@@ -306,224 +553,162 @@ static obj_t outermost(view *v, obj_t i)
 	}
 }
 
-static int make_chain(view *v, const step *s, size_t at, int root_kind, chains *out)
+/* The whole chain from step AT (a root) to the target. */
+static int emit_chain(search *s, uint32_t at, int root_kind, chains *out)
 {
-	chain c = {0};
-	c.n = s[at].len + 1;
-	c.nodes = malloc(c.n * sizeof *c.nodes);
-	c.hops = calloc(c.n, sizeof *c.hops);
-	if (!c.nodes || !c.hops) {
-		free(c.nodes);
-		free(c.hops);
+	view *v = s->v;
+	chain c;
+	size_t room = 0;
+	if (chain_alloc(v, &c, (size_t)s->steps[at].len + 1))
 		return -1;
-	}
 	size_t k = 0;
-	for (size_t p = at; p != SIZE_MAX; p = s[p].next, k++) {
-		c.nodes[k] = s[p].obj;
-		if (s[p].next != SIZE_MAX)
-			c.hops[k] = s[p].via;
+	for (uint32_t p = at; p != UINT32_MAX; p = s->steps[p].next)
+		c.nodes[k++] = s->steps[p].obj;
+	k = 0;
+	for (uint32_t p = at; s->steps[p].next != UINT32_MAX; p = s->steps[p].next, k++)
+		if (fill_hop(v, &c, k, s->steps[s->steps[p].next].garbage, NULL, &room))
+			goto fail;
+	if (finish_chain(v, &c, root_kind) || chains_push(out, &c))
+		goto fail;
+	return 0;
+fail:
+	chain_free(&c);
+	return -1;
+}
+
+/* Make a step for object X after step NEXT and queue what follows from it:
+ * a root ends a chain (emitted when it may be); any other object has its
+ * referencers read when its turn comes.  0, or -1 on an error. */
+static int take_step(search *s, obj_t x, uint32_t next, chains *out)
+{
+	view *v = s->v;
+	obj_state o;
+	int rc = v->state(v, x, &o);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (!o.reachable || o.distance == UINT32_MAX)
+		return 0; /* no chain passes through it */
+	if (s->nsteps >= UINT32_MAX - 1 ||
+	    grow_array((void **)&s->steps, &s->cap_steps, s->nsteps, sizeof *s->steps) ||
+	    idmap_add(&s->taken, (uint32_t)x, 0) < 0) {
+		snprintf(v->err, sizeof v->err, "out of memory");
+		return -1;
 	}
-	if (finish_chain(v, &c, root_kind) || chains_push(out, &c)) {
-		free(c.nodes);
-		free(c.hops);
+	uint32_t at = (uint32_t)s->nsteps++;
+	uint32_t len = next == UINT32_MAX ? 0 : s->steps[next].len + 1;
+	s->steps[at] = (step){x, next, len, (uint8_t)o.garbage, UINT32_MAX, 0};
+	if (RK_IS_ROOT(o.root_kind)) { /* chains stop at roots */
+		if (s->external && o.root_kind != RK_GCOBJECT && outermost(v, x) == s->home)
+			return 0;
+		return emit_chain(s, at, o.root_kind, out);
+	}
+	if (q_push(s, len + o.distance, at, UINT32_MAX)) {
+		snprintf(v->err, sizeof v->err, "out of memory");
 		return -1;
 	}
 	return 0;
 }
 
-/* A binary heap of step indexes ordered by (bound, index): the search takes
- * the step that can still lead to the shortest chain, ties in creation order. */
-typedef struct pqueue {
-	size_t *v, n, cap;
-} pqueue;
-
-static int pq_less(const step *s, size_t a, size_t b)
+int query_chains(view *v, obj_t x, enum chain_mode mode, size_t max, int external, size_t budget, chains *out)
 {
-	return s[a].bound < s[b].bound || (s[a].bound == s[b].bound && a < b);
-}
-
-static int pq_push(pqueue *q, const step *s, size_t x)
-{
-	if (grow_array((void **)&q->v, &q->cap, q->n, sizeof *q->v))
-		return -1;
-	size_t i = q->n++;
-	q->v[i] = x;
-	while (i > 0 && pq_less(s, q->v[i], q->v[(i - 1) / 2])) {
-		size_t t = q->v[i];
-		q->v[i] = q->v[(i - 1) / 2];
-		q->v[(i - 1) / 2] = t;
-		i = (i - 1) / 2;
-	}
-	return 0;
-}
-
-static size_t pq_pop(pqueue *q, const step *s)
-{
-	size_t top = q->v[0], i = 0;
-	q->v[0] = q->v[--q->n];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < q->n && pq_less(s, q->v[l], q->v[m]))
-			m = l;
-		if (r < q->n && pq_less(s, q->v[r], q->v[m]))
-			m = r;
-		if (m == i)
-			return top;
-		size_t t = q->v[i];
-		q->v[i] = q->v[m];
-		q->v[m] = t;
-		i = m;
-	}
-}
-
-int query_chains(view *v, obj_t x, int mode, size_t max, int external, size_t budget, chains *out)
-{
+	search s = {.v = v, .mode = mode, .home = OBJ_NONE, .external = external};
 	if (!budget)
 		budget = DEFAULT_BUDGET;
-	obj_t home = external ? outermost(v, x) : OBJ_NONE;
-	size_t cap = 1024, n = 0, examined = 0;
-	step *s = malloc(cap * sizeof *s);
-	pqueue q = {0};
-	/* per-root mode visits each object once; all-chains mode each root once per chain */
-	idset seen = {0}, root_done = {0};
-	int rc = -1;
-	obj_state xs;
-	if (!s || v->state(v, x, &xs))
-		goto out;
-	if (!xs.reachable || xs.distance == UINT32_MAX) { /* no chain to find */
-		rc = 0;
-		goto out;
-	}
-	s[n] = (step){x, {0}, SIZE_MAX, 0, xs.distance};
-	if (pq_push(&q, s, n++))
-		goto out;
-	if (mode == 0 && idset_add(&seen, x) < 0)
-		goto out;
-	while (q.n && out->n < max) {
-		if (++examined > budget) {
+	if (external)
+		s.home = outermost(v, x);
+	int rc = take_step(&s, x, UINT32_MAX, out);
+	for (size_t taken = 0; rc == 0 && s.nq; taken++) {
+		if (out->n >= max) {
+			out->limited = 1;
+			break;
+		}
+		if (taken >= budget) {
 			out->truncated = 1;
 			break;
 		}
-		size_t at = pq_pop(&q, s);
-		obj_state o;
-		if (v->state(v, s[at].obj, &o) < 0)
-			goto out;
-		if (RK_IS_ROOT(o.root_kind)) {
-			obj_t r = s[at].obj;
-			int keep = !(mode == 0 && idset_has(&root_done, r));
-			if (keep && external && o.root_kind != RK_GCOBJECT && outermost(v, r) == home)
-				keep = 0;
-			if (keep) {
-				if (idset_add(&root_done, r) < 0)
-					goto out;
-				if (make_chain(v, s, at, o.root_kind, out))
-					goto out;
+		entry e = q_pop(&s);
+		step *st = &s.steps[e.step];
+		if (e.cursor == UINT32_MAX) { /* its turn: read its referencers, queue the first */
+			rc = read_sources(&s, e.step);
+			if (rc > 0) {
+				out->truncated = 1;
+				rc = 0;
+				break;
 			}
-			continue; /* chains stop at roots */
+			st = &s.steps[e.step];
+			if (rc == 0 && st->nsrcs && q_push(&s, st->len + 1 + s.refs[st->srcs].distance, e.step, 0))
+				rc = -1;
+			continue;
 		}
-		edges in = {0};
-		if (v->incoming(v, s[at].obj, &in)) {
-			edges_free(&in);
-			goto out;
+		const ref_src *r = &s.refs[st->srcs + e.cursor];
+		obj_t src = r->obj;
+		if (e.cursor + 1 < st->nsrcs && q_push(&s, st->len + 1 + r[1].distance, e.step, e.cursor + 1)) {
+			rc = -1;
+			break;
 		}
-		for (size_t k = 0; k < in.n; k++) {
-			const edge *e = &in.v[k];
-			if (e->type == EDGE_GC || !edge_retains(v, e, o.garbage))
-				continue;
-			if (mode == 0 ? idset_has(&seen, e->src) : on_path(s, at, e->src))
-				continue;
-			obj_state p;
-			int prc = v->state(v, e->src, &p);
-			if (prc < 0) {
-				edges_free(&in);
-				goto out;
-			}
-			if (prc || !p.reachable || p.distance == UINT32_MAX)
-				continue; /* no chain passes through it */
-			if (n == cap) {
-				step *nq = realloc(s, (cap *= 2) * sizeof *nq);
-				if (!nq) {
-					edges_free(&in);
-					goto out;
-				}
-				s = nq;
-			}
-			if (mode == 0 && idset_add(&seen, e->src) < 0) {
-				edges_free(&in);
-				goto out;
-			}
-			s[n] = (step){e->src, *e, at, s[at].len + 1, s[at].len + 1 + p.distance};
-			if (pq_push(&q, s, n++)) {
-				edges_free(&in);
-				goto out;
-			}
-		}
-		edges_free(&in);
+		if (mode == CHAINS_ROOTS ? idmap_get(&s.taken, (uint32_t)src) != NULL : on_chain(&s, e.step, src))
+			continue;
+		rc = take_step(&s, src, e.step, out);
 	}
-	rc = 0;
-out:
 	if (rc && !v->err[0])
 		snprintf(v->err, sizeof v->err, "out of memory");
-	free(s);
-	free(q.v);
-	free(seen.v);
-	free(root_done.v);
-	return rc;
+	free(s.steps);
+	free(s.q);
+	free(s.refs);
+	idmap_free(&s.lists);
+	idmap_free(&s.taken);
+	return rc ? -1 : 0;
 }
 
 int query_direct(view *v, obj_t x, chains *out)
 {
 	edges in = {0};
-	if (v->incoming(v, x, &in)) {
+	obj_state xs;
+	int rc = v->state(v, x, &xs);
+	if (rc || v->incoming(v, x, &in)) {
+		if (rc > 0)
+			snprintf(v->err, sizeof v->err, "no object has index %d", x);
 		edges_free(&in);
 		return -1;
 	}
-	for (size_t k = 0; k < in.n; k++) {
-		chain c = {0};
+	/* one chain a referencing object (its references to X on one hop: they
+	 * come grouped by source), one an FGCObject reference */
+	for (size_t k = 0; k < in.n;) {
+		size_t m = 1;
+		if (in.v[k].type != EDGE_GC)
+			while (k + m < in.n && in.v[k + m].type != EDGE_GC && in.v[k + m].src == in.v[k].src)
+				m++;
+		chain c;
+		if (chain_alloc(v, &c, 2))
+			goto fail;
+		c.edges = malloc(m * sizeof *c.edges);
+		if (!c.edges) {
+			chain_free(&c);
+			goto fail;
+		}
+		memcpy(c.edges, &in.v[k], m * sizeof *c.edges);
+		c.first[1] = m;
+		c.nodes[1] = x;
 		if (in.v[k].type == EDGE_GC) {
 			c.n = 1;
 			c.gc_root = 1;
 			c.gc_edge = in.v[k];
+			c.nodes[0] = x;
 		} else {
-			c.n = 2;
+			c.nodes[0] = in.v[k].src;
 		}
-		c.nodes = malloc(2 * sizeof *c.nodes);
-		c.hops = calloc(2, sizeof *c.hops);
-		if (c.nodes && c.hops) {
-			c.nodes[0] = c.n == 1 ? x : in.v[k].src;
-			c.nodes[1] = x;
-			c.hops[0] = in.v[k];
+		if (chains_push(out, &c)) {
+			chain_free(&c);
+			goto fail;
 		}
-		if (!c.nodes || !c.hops || chains_push(out, &c)) {
-			free(c.nodes);
-			free(c.hops);
-			edges_free(&in);
-			return -1;
-		}
+		k += m;
 	}
 	edges_free(&in);
 	return 0;
-}
-
-/* ---- layouts ---- */
-
-void object_tags(const obj_info *o, char *buf, size_t cap)
-{
-	/* the engine's GetObjectFlags, plus (refcounted) */
-	size_t n = 0;
-	buf[0] = '\0';
-#define TAG(cond, text) if (cond) n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s", text)
-	TAG(o->iflags & IF_RootSet, "(root) ");
-	TAG(o->iflags & IF_RefCounted, "(refcounted) ");
-	TAG(o->iflags & IF_Native, "(native) ");
-	TAG(o->garbage, "(Garbage) ");
-	TAG(o->oflags & RF_Standalone, "(standalone) ");
-	TAG(o->iflags & IF_Async, "(async) ");
-	TAG(o->iflags & IF_AsyncLoading, "(asyncloading) ");
-	TAG(o->root_kind == RK_DISREGARD, "(NeverGCed) ");
-	TAG(o->cluster == o->idx, "(ClusterRoot) ");
-	TAG(o->cluster != OBJ_NONE && o->cluster != o->idx, "(Clustered) ");
-#undef TAG
+fail:
+	snprintf(v->err, sizeof v->err, "out of memory");
+	edges_free(&in);
+	return -1;
 }
 
 const char *edge_kind_name(const edge *e)
@@ -535,168 +720,4 @@ const char *edge_kind_name(const edge *e)
 	if (e->type == EDGE_GC)
 		return "gcobject";
 	return ref_kind_names[e->kind < REF_KIND_COUNT ? e->kind : 0];
-}
-
-/* "<tags> <Class> <path>" as the engine writes an object. */
-static void object_line(view *v, obj_t i, char *buf, size_t cap)
-{
-	obj_info o;
-	if (v->object(v, i, &o)) {
-		snprintf(buf, cap, " #%d", i);
-		return;
-	}
-	char tags[256];
-	object_tags(&o, tags, sizeof tags);
-	snprintf(buf, cap, "%s %s %s", tags, o.class_name, o.path);
-	obj_info_free(&o);
-}
-
-void print_chain_text(view *v, FILE *fp, const chain *c)
-{
-	char line[8192];
-	int indent = 1;
-	if (c->gc_root) {
-		fprintf(fp, "%*s(root)  GCObjectReferencer /Engine/Transient.GCObjectReferencer\n", indent, "");
-		object_line(v, c->nodes[0], line, sizeof line);
-		fprintf(fp, "%*s-> %s::AddReferencedObjects(%s)\n", indent, "", c->gc_edge.referencer, line);
-	} else {
-		object_line(v, c->nodes[0], line, sizeof line);
-		fprintf(fp, "%*s%s\n", indent, "", line);
-		indent = 0;
-	}
-	for (size_t k = 0; k + 1 < c->n; k++) {
-		if (indent < MAX_INDENT) /* the engine's TCStringSpcHelper::MAX_SPACES */
-			indent++;
-		const edge *e = &c->hops[k];
-		obj_info src;
-		char cls[HEAP_NAME_MAX] = "UObject";
-		if (v->object(v, e->src, &src) == 0) {
-			snprintf(cls, sizeof cls, "%s", src.class_name);
-			obj_info_free(&src);
-		}
-		object_line(v, c->nodes[k + 1], line, sizeof line);
-		if (e->type == EDGE_CLASS || e->type == EDGE_OUTER)
-			fprintf(fp, "%*s-> UObject* UObject::%s = %s\n", indent, "", e->prop, line);
-		else if (e->kind == REF_ARO)
-			fprintf(fp, "%*s-> %s::AddReferencedObjects(%s)\n", indent, "", cls, line);
-		else
-			fprintf(fp, "%*s-> UObject* %s::%s = %s\n", indent, "", cls, e->prop[0] ? e->prop : "(unnamed)", line);
-	}
-	fprintf(fp, "  \n");
-}
-
-void json_str(FILE *fp, const char *s)
-{
-	/* valid UTF-8 out whatever comes in: controls as \\u escapes, a byte
-	 * that is not part of valid UTF-8 as the text \\xHH (escape.h) */
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s);
-	fputc('"', fp);
-	for (size_t k = 0; k < len;) {
-		size_t c = utf8_char(p + k, len - k);
-		if (p[k] == '"' || p[k] == '\\')
-			fprintf(fp, "\\%c", p[k]);
-		else if (c)
-			fwrite(p + k, 1, c, fp);
-		else if (p[k] < 0x20 || p[k] == 0x7f)
-			fprintf(fp, "\\u%04x", p[k]);
-		else if (p[k] == 0xc2 && k + 1 < len && p[k + 1] >= 0x80 && p[k + 1] < 0xa0) {
-			fprintf(fp, "\\u%04x", p[k + 1]); /* a C1 control */
-			k++;
-		} else
-			fprintf(fp, "\\\\x%02x", p[k]);
-		k += c ? c : 1;
-	}
-	fputc('"', fp);
-}
-
-static void json_object(view *v, FILE *fp, obj_t i)
-{
-	obj_info o;
-	if (v->object(v, i, &o)) {
-		fprintf(fp, "{\"idx\":%d}", i);
-		return;
-	}
-	fprintf(fp, "{\"idx\":%d,\"class\":", i);
-	json_str(fp, o.class_name);
-	fprintf(fp, ",\"path\":");
-	json_str(fp, o.path);
-	fprintf(fp, ",\"flags\":");
-	json_str(fp, o.flags);
-	fprintf(fp, ",\"root_kind\":");
-	if (o.root_kind == RK_NONE)
-		fprintf(fp, "null");
-	else
-		json_str(fp, root_kind_names[o.root_kind]);
-	fprintf(fp, "}");
-	obj_info_free(&o);
-}
-
-void print_chain_json(view *v, FILE *fp, const chain *c)
-{
-	fprintf(fp, "{\"length\":%zu,\"gcobject\":", c->n - 1);
-	if (c->gc_root) {
-		fprintf(fp, "{\"referencer\":");
-		json_str(fp, c->gc_edge.referencer);
-		fprintf(fp, ",\"property\":");
-		json_str(fp, c->gc_edge.prop);
-		fprintf(fp, "}");
-	} else {
-		fprintf(fp, "null");
-	}
-	fprintf(fp, ",\"root\":");
-	json_object(v, fp, c->nodes[0]);
-	fprintf(fp, ",\"hops\":[");
-	for (size_t k = 0; k + 1 < c->n; k++) {
-		fprintf(fp, "%s{\"kind\":\"%s\",\"property\":", k ? "," : "", edge_kind_name(&c->hops[k]));
-		json_str(fp, c->hops[k].prop);
-		fprintf(fp, ",\"to\":");
-		json_object(v, fp, c->nodes[k + 1]);
-		fprintf(fp, "}");
-	}
-	fprintf(fp, "]}");
-}
-
-static void dot_label(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', fp);
-		fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
-void print_chains_dot(view *v, FILE *fp, const chains *cs, obj_t target)
-{
-	fprintf(fp, "digraph retention {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
-	/* nodes once, then edges (duplicates across chains are harmless to dot but noisy: skip exact repeats) */
-	for (size_t c = 0; c < cs->n; c++) {
-		const chain *ch = &cs->v[c];
-		for (size_t k = 0; k < ch->n; k++) {
-			obj_info o;
-			if (v->object(v, ch->nodes[k], &o))
-				continue;
-			char label[8192];
-			snprintf(label, sizeof label, "%s\\n%s", o.class_name, o.path);
-			fprintf(fp, "  n%d [label=", ch->nodes[k]);
-			dot_label(fp, label);
-			fprintf(fp, "%s];\n", ch->nodes[k] == target ? ", style=bold" : RK_IS_ROOT(o.root_kind) ? ", style=filled" : "");
-			obj_info_free(&o);
-		}
-		if (ch->gc_root) {
-			fprintf(fp, "  gc_%zu [shape=ellipse, label=", c);
-			dot_label(fp, ch->gc_edge.referencer);
-			fprintf(fp, "];\n  gc_%zu -> n%d [label=", c, ch->nodes[0]);
-			dot_label(fp, ch->gc_edge.prop);
-			fprintf(fp, "];\n");
-		}
-		for (size_t k = 0; k + 1 < ch->n; k++) {
-			fprintf(fp, "  n%d -> n%d [label=", ch->nodes[k], ch->nodes[k + 1]);
-			dot_label(fp, ch->hops[k].prop);
-			fprintf(fp, "%s];\n", ch->hops[k].type == EDGE_REF && ch->hops[k].kind == REF_STRONG ? "" : ", style=dashed");
-		}
-	}
-	fprintf(fp, "}\n");
 }

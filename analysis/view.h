@@ -12,9 +12,11 @@
 #include "gc.h"
 #include "strpool.h"
 
-#define VIEW_TEXT 512 /* longest property, referencer or detail kept */
+#define VIEW_TEXT 512 /* a buffer for one composed detail line (findings, whatif) */
 
-/* One object, as a query shows it; its strings in display form (escape.h). */
+/* One object, as a query shows it; its strings in display form (escape.h).
+ * The strings live in one malloc'd block, TEXT, that obj_info_free
+ * releases: an obj_info costs its strings' length, not fixed buffers. */
 typedef struct obj_info {
 	obj_t idx, cls, outer, cluster; /* cluster: root of its cluster, or OBJ_NONE */
 	uint32_t serial, size, distance; /* distance UINT32_MAX: none */
@@ -23,9 +25,9 @@ typedef struct obj_info {
 	uint16_t iflags;
 	uint8_t traits;
 	obj_t parent;                      /* previous object on the shortest path */
-	char parent_property[VIEW_TEXT];   /* edge from parent: property, Class or Outer */
-	char name[HEAP_NAME_MAX], class_name[HEAP_NAME_MAX], flags[FLAGS_MAX];
-	char *path;                        /* malloc'd */
+	const char *parent_property;       /* edge from parent: property, Class or Outer */
+	const char *name, *class_name, *flags, *path; /* all in TEXT */
+	char *text;                        /* malloc'd; NULL after obj_info_free */
 } obj_info;
 
 /* Kinds of edge: a reference record, the implicit Class and Outer, or an
@@ -48,12 +50,28 @@ typedef struct edges {
 	size_t n, cap;
 } edges;
 
+/* One reference to an object as the chain searches see it: who holds it,
+ * what kind it is, and how far its holder is from a root.  12 bytes: a
+ * search may read every reference to a popular object. */
+typedef struct source {
+	obj_t src;
+	uint32_t distance; /* the holder's: UINT32_MAX none */
+	uint8_t type;      /* enum edge_type: EDGE_REF, EDGE_CLASS or EDGE_OUTER */
+	uint8_t kind;      /* REF_* (immutable for Class and Outer) */
+	uint8_t reachable; /* the holder's */
+} source;
+
+typedef struct sources {
+	source *v;
+	size_t n, cap;
+} sources;
+
 /* One finding or one cluster, as rows. */
 typedef struct finding_row {
 	char kind[32];
 	obj_t idx, other;              /* idx OBJ_NONE: an FGCObject holds the reference */
-	char detail[VIEW_TEXT];
-	const char *referencer;        /* that FGCObject's name, "" for none (as edge.prop) */
+	const char *detail; /* display form, in the view's pool (valid until it closes) */
+	const char *referencer;        /* that FGCObject's name, "" for none (as detail) */
 } finding_row;
 
 typedef struct finding_rows {
@@ -92,6 +110,10 @@ struct view {
 	 * Class or Outer is I (in index order, Class before Outer for one
 	 * source), then FGCObject records in order */
 	int (*incoming)(view *v, obj_t i, edges *out);
+	/* the references to I held by objects (records, Class and Outer; not
+	 * FGCObjects) with their holders' distances, in no particular order:
+	 * what incoming() gives without names, in one pass */
+	int (*sources)(view *v, obj_t i, sources *out);
 	/* references of I: Class, Outer, then its records in order */
 	int (*outgoing)(view *v, obj_t i, edges *out);
 	/* the edges from SRC to DST, in SRC's order (Class, Outer, records) */
@@ -117,6 +139,7 @@ struct view {
 };
 
 int edges_push(edges *e, const edge *x);
+int sources_push(sources *s, obj_t src, uint32_t distance, int type, int kind, int reachable);
 /* An edge; PROP (raw) is ignored for Class and Outer (they are named so),
  * NULL is "".  Out of memory leaves "" and says so in V's err. */
 edge edge_make(view *v, obj_t src, obj_t dst, int type, int kind, const char *prop);
@@ -128,6 +151,11 @@ void view_copy(char *dst, size_t cap, const char *s);
 void edges_free(edges *e);
 int finding_rows_push(finding_rows *f, const finding_row *x);
 int cluster_rows_push(cluster_rows *c, const cluster_row *x);
+/* Fill O's strings (raw text, NULL is "") in display form into one block;
+ * 0, or -1 when out of memory (O's strings then "" and nothing to free). */
+int obj_info_set_text(obj_info *o, const char *name, const char *class_name, const char *flags,
+		      const char *parent_property, const char *path);
+/* Release O's text; its strings read "" afterwards. */
 void obj_info_free(obj_info *o);
 
 /* An analysed snapshot as a view: takes ownership of H and R. */

@@ -37,6 +37,14 @@ int edges_push(edges *e, const edge *x)
 	return 0;
 }
 
+int sources_push(sources *s, obj_t src, uint32_t distance, int type, int kind, int reachable)
+{
+	if (grow_array((void **)&s->v, &s->cap, s->n, sizeof *s->v))
+		return -1;
+	s->v[s->n++] = (source){src, distance, (uint8_t)type, (uint8_t)kind, (uint8_t)(reachable != 0)};
+	return 0;
+}
+
 void edges_free(edges *e)
 {
 	free(e->v);
@@ -91,15 +99,34 @@ edge edge_make(view *v, obj_t src, obj_t dst, int type, int kind, const char *pr
 	return e;
 }
 
-void obj_info_free(obj_info *o)
+int obj_info_set_text(obj_info *o, const char *name, const char *class_name, const char *flags,
+		      const char *parent_property, const char *path)
 {
-	free(o->path);
-	o->path = NULL;
+	const char *raw[5] = {name, class_name, flags, parent_property, path};
+	const char **dst[5] = {&o->name, &o->class_name, &o->flags, &o->parent_property, &o->path};
+	size_t len[5], cap = 0;
+	for (int k = 0; k < 5; k++) {
+		len[k] = raw[k] ? strlen(raw[k]) : 0;
+		cap += 4 * len[k] + 1; /* the display form is at most four times as long */
+	}
+	o->text = malloc(cap);
+	size_t at = 0;
+	for (int k = 0; k < 5; k++) {
+		if (!o->text) {
+			*dst[k] = "";
+			continue;
+		}
+		*dst[k] = o->text + at;
+		at += display_escape(o->text + at, 4 * len[k] + 1, raw[k] ? raw[k] : "", len[k]) + 1;
+	}
+	return o->text ? 0 : -1;
 }
 
-static void copy_text(char *dst, const char *src)
+void obj_info_free(obj_info *o)
 {
-	view_copy(dst, VIEW_TEXT, src);
+	free(o->text);
+	o->text = NULL;
+	o->name = o->class_name = o->flags = o->parent_property = o->path = "";
 }
 
 static int hv_object(view *v, obj_t i, obj_info *o)
@@ -107,6 +134,7 @@ static int hv_object(view *v, obj_t i, obj_info *o)
 	const heap *h = HV(v)->h;
 	const gc_result *r = HV(v)->r;
 	memset(o, 0, sizeof *o);
+	obj_info_free(o); /* strings "" until set */
 	if (!heap_exists(h, i))
 		return 1;
 	o->idx = i;
@@ -120,20 +148,19 @@ static int hv_object(view *v, obj_t i, obj_info *o)
 	o->reachable = r->reachable[i];
 	o->root_kind = r->root_kind[i] == RK_NONE ? RK_NONE : r->root_kind[i];
 	o->parent = r->parent[i];
-	copy_text(o->parent_property, r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]));
-	char name[HEAP_NAME_MAX];
-	heap_name(h, i, name, sizeof name);
-	view_copy(o->name, sizeof o->name, name);
-	heap_name(h, h->cls[i], name, sizeof name);
-	view_copy(o->class_name, sizeof o->class_name, name);
 	o->oflags = h->oflags[i];
 	o->iflags = h->iflags[i];
 	o->traits = h->traits[i];
-	flags_format(o->flags, h->oflags[i], h->iflags[i], h->traits[i]);
-	char *raw = heap_path(h, i);
-	o->path = raw ? display_escape_dup(raw) : NULL;
-	free(raw);
-	if (!o->path) {
+	char name[HEAP_NAME_MAX], cname[HEAP_NAME_MAX], flags[FLAGS_MAX];
+	heap_name(h, i, name, sizeof name);
+	heap_name(h, h->cls[i], cname, sizeof cname);
+	flags_format(flags, h->oflags[i], h->iflags[i], h->traits[i]);
+	char *path = heap_path(h, i);
+	int rc = path ? obj_info_set_text(o, name, cname, flags, r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]),
+					  path) : -1;
+	free(path);
+	if (rc) {
+		obj_info_free(o);
 		snprintf(v->err, sizeof v->err, "out of memory");
 		return -1;
 	}
@@ -242,6 +269,34 @@ oom:
 	return -1;
 }
 
+static int hv_sources(view *v, obj_t i, sources *out)
+{
+	heap_view *hv = HV(v);
+	const heap *h = hv->h;
+	const gc_result *r = hv->r;
+	if (ensure_indexed(hv))
+		goto oom;
+	for (uint32_t k = hv->inst_start[i]; k < hv->inst_start[i + 1]; k++) {
+		obj_t s = hv->inst[k];
+		if (sources_push(out, s, r->distance[s], EDGE_CLASS, REF_IMMUTABLE, r->reachable[s]))
+			goto oom;
+	}
+	for (uint32_t k = h->child_start[i]; k < h->child_start[i + 1]; k++) {
+		obj_t s = h->child[k];
+		if (sources_push(out, s, r->distance[s], EDGE_OUTER, REF_IMMUTABLE, r->reachable[s]))
+			goto oom;
+	}
+	for (uint32_t k = h->rev_start[i]; k < h->rev_start[i + 1]; k++) {
+		obj_t s = h->rev_src[k];
+		if (sources_push(out, s, r->distance[s], EDGE_REF, h->ref_kind[h->rev_ref[k]], r->reachable[s]))
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(v->err, sizeof v->err, "out of memory");
+	return -1;
+}
+
 static int hv_outgoing(view *v, obj_t i, edges *out)
 {
 	const heap *h = HV(v)->h;
@@ -338,13 +393,11 @@ static int hv_findings(view *v, obj_t about, finding_rows *out)
 		snprintf(row.kind, sizeof row.kind, "%s", finding_kind_names[f->kind]);
 		row.idx = f->idx;
 		row.other = f->other;
-		char detail[VIEW_TEXT];
+		char detail[DETAIL_MAX];
 		finding_detail(hv->h, f, detail, sizeof detail);
-		view_copy(row.detail, sizeof row.detail, detail);
 		uint32_t g = finding_referencer(hv->h, f);
-		if (!(row.referencer = view_text(v, g ? heap_str(hv->h, g) : NULL)))
-			return -1;
-		if (finding_rows_push(out, &row))
+		if (!(row.detail = view_text(v, detail)) ||
+		    !(row.referencer = view_text(v, g ? heap_str(hv->h, g) : NULL)) || finding_rows_push(out, &row))
 			return -1;
 	}
 	return 0;
@@ -435,7 +488,7 @@ static int hv_find_glob(view *v, const char *glob, const char *class_name, obj_t
 		}
 		if (glob) {
 			heap_name(h, (obj_t)i, name, sizeof name);
-			if (fnmatch(glob, name, 0) != 0)
+			if (fnmatch(glob, name, FNM_NOESCAPE) != 0) /* as SQLite's GLOB: no escapes */
 				continue;
 		}
 		if (*n == cap) {
@@ -519,6 +572,7 @@ static view *open_view(heap *h, gc_result *r, int borrowed, char *err, size_t er
 	v->retained = hv_retained;
 	v->state = hv_state;
 	v->incoming = hv_incoming;
+	v->sources = hv_sources;
 	v->outgoing = hv_outgoing;
 	v->between = hv_between;
 	v->eliminated_to = hv_eliminated_to;

@@ -52,8 +52,10 @@ int info_database(const char *path, enum out_format fmt);
 #define OPT_CLASS_NAME(T, f) OPT_STRING(0, "class", T, f, "NAME", "every object of class NAME (with --name: both)")
 #define OPT_LIMIT(T, f, help) OPT_INT(0, "limit", T, f, 0, 1LL << 40, "N", help)
 
-/* CSV string output (json_str is in query.h). */
+/* CSV string output. */
 void csv_str(FILE *fp, const char *s);
+/* S as a JSON string, quoted and escaped: valid UTF-8 whatever S holds. */
+void json_str(FILE *fp, const char *s);
 /* The display form of a name from a snapshot or database (escape.h), for
  * printing as text or CSV: valid until four more calls. */
 const char *disp(const char *s);
@@ -117,5 +119,38 @@ int select_objects(struct view *v, const char *sel, const char *glob, const char
  * retention chain (JSON: one object, preceded by a comma unless FIRST; CSV:
  * the chain's rows). */
 int path_shortest(struct view *v, obj_t x, enum out_format fmt, int first);
+
+/* What path and why share (explain.c). */
+const char *root_reason(int root_kind);
+/* Why X (unreachable) is not kept: each referencer and why it does not
+ * count (text only).  0, or 1 after printing the error. */
+int explain_unreachable(struct view *v, obj_t x, enum out_format fmt);
+void print_object_json(const obj_info *o);
+/* The arguments of path and why (why takes no mode, --limit or --external). */
+typedef struct query_args {
+	const char *input, *sel, *glob, *cls;
+	int fmt;                 /* enum out_format, or FMT_DOT (path) */
+	int roots, all, direct;  /* path's modes: at most one */
+	int external;
+	long long limit;         /* path --limit (or --max) N; 0: not given */
+} query_args;
+#define FMT_DOT 3 /* path's --format dot */
+/* Parse CMD's arguments into Q: -1 to go on, else the exit status. */
+int query_parse(const command *cmd, int argc, char **argv, query_args *q);
+/* Open Q's input, resolve its selection and run ONE on each object, inside
+ * a JSON array or under CSV_HEADER as FMT asks.  The exit status. */
+typedef int (*one_fn)(struct view *v, obj_t x, int first, void *ctx);
+int for_selected(const char *cmd, const query_args *q, enum out_format fmt, const char *csv_header, one_fn one, void *ctx);
+
+/* Retention chains printed (chain_print.c): the engine's reference-chain
+ * layout (parallel references on a line under their hop), one JSON object,
+ * CSV rows (chain, hop, from, kind, property, to, path: one a reference),
+ * and a Graphviz digraph with each object and each pair of objects once. */
+void print_chain_text(view *v, FILE *fp, const chain *c);
+void print_chain_json(view *v, FILE *fp, const chain *c);
+void print_chains_csv(view *v, FILE *fp, const chains *cs);
+void print_chains_dot(view *v, FILE *fp, const chains *cs, obj_t target);
+/* The engine's object tags: "(root) (native) ..." (each with a trailing space). */
+void object_tags(const obj_info *o, char *buf, size_t cap);
 
 #endif

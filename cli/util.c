@@ -34,6 +34,31 @@ int die(const char *fmt, ...)
 	return 1;
 }
 
+void json_str(FILE *fp, const char *s)
+{
+	/* valid UTF-8 out whatever comes in: controls as \\u escapes, a byte
+	 * that is not part of valid UTF-8 as the text \\xHH (escape.h) */
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s);
+	fputc('"', fp);
+	for (size_t k = 0; k < len;) {
+		size_t c = utf8_char(p + k, len - k);
+		if (p[k] == '"' || p[k] == '\\')
+			fprintf(fp, "\\%c", p[k]);
+		else if (c)
+			fwrite(p + k, 1, c, fp);
+		else if (p[k] < 0x20 || p[k] == 0x7f)
+			fprintf(fp, "\\u%04x", p[k]);
+		else if (p[k] == 0xc2 && k + 1 < len && p[k + 1] >= 0x80 && p[k + 1] < 0xa0) {
+			fprintf(fp, "\\u%04x", p[k + 1]); /* a C1 control */
+			k++;
+		} else
+			fprintf(fp, "\\\\x%02x", p[k]);
+		k += c ? c : 1;
+	}
+	fputc('"', fp);
+}
+
 void csv_str(FILE *fp, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {

@@ -387,7 +387,7 @@ static int store_findings(writer *w)
 	const findings *f = w->f;
 	sqlite3_stmt *st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?,?)");
 	int rc = st ? 0 : -1;
-	char detail[2048];
+	char detail[DETAIL_MAX];
 	for (uint32_t k = 0; k < f->n && rc == 0; k++) {
 		finding_detail(h, &f->v[k], detail, sizeof detail);
 		sqlite3_bind_text(st, 1, finding_kind_names[f->v[k].kind], -1, SQLITE_STATIC);

@@ -25,7 +25,7 @@
 enum {
 	Q_STATE, Q_OBJECT, Q_UP, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_BETWEEN, Q_ELIM, Q_CLEARED,
 	Q_FIND_ABOUT, Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_CLUSTER_STATE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_LIST4, Q_PATH,
-	Q_GLOB, Q_RETAINED, Q_COUNT
+	Q_GLOB, Q_RETAINED, Q_SRC_REFS, Q_SRC_CLASS, Q_SRC_OUTER, Q_COUNT
 };
 
 static const char *const queries[Q_COUNT] = {
@@ -67,6 +67,11 @@ static const char *const queries[Q_COUNT] = {
 	[Q_GLOB] = "SELECT idx FROM object_table WHERE (?1 IS NULL OR name GLOB ?1) AND (?2 IS NULL OR class_name = ?2) "
 		   "ORDER BY idx",
 	[Q_RETAINED] = "SELECT idom, retained FROM object_table WHERE idx = ?1",
+	/* a holder that is no object keeps its src and gets no distance: col_id judges the src */
+	[Q_SRC_REFS] = "SELECT r.src, r.kind, o.distance, o.reachable FROM ref_table r "
+		       "LEFT JOIN object_table o ON o.idx = r.src WHERE r.dst = ?1",
+	[Q_SRC_CLASS] = "SELECT idx, 0, distance, reachable FROM object_table WHERE class = ?1",
+	[Q_SRC_OUTER] = "SELECT idx, 0, distance, reachable FROM object_table WHERE outer = ?1",
 };
 
 /* The table each statement reads first, for error messages. */
@@ -78,7 +83,8 @@ static const char *const tables[Q_COUNT] = {
 	[Q_CLUSTERS] = "clusters", [Q_CLUSTER_ONE] = "clusters", [Q_CLUSTER_STATE] = "clusters",
 	[Q_LIST0] = "cluster_members", [Q_LIST1] = "cluster_mutable", [Q_LIST2] = "cluster_refs",
 	[Q_LIST3] = "cluster_refs", [Q_LIST4] = "cluster_dissolved_by", [Q_PATH] = "object_table", [Q_GLOB] = "object_table",
-	[Q_RETAINED] = "object_table",
+	[Q_RETAINED] = "object_table", [Q_SRC_REFS] = "ref_table", [Q_SRC_CLASS] = "object_table",
+	[Q_SRC_OUTER] = "object_table",
 };
 
 typedef struct db_view {
@@ -325,6 +331,7 @@ static int dv_retained(view *v, obj_t i, obj_t *idom, long long *bytes)
 static int dv_object(view *v, obj_t i, obj_info *o)
 {
 	memset(o, 0, sizeof *o);
+	obj_info_free(o); /* strings "" until set */
 	sqlite3_stmt *st = stmt(v, Q_OBJECT, i);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE)
@@ -336,30 +343,27 @@ static int dv_object(view *v, obj_t i, obj_info *o)
 	if (col_id(v, st, 2, 0, &o->cls) || col_id(v, st, 3, 1, &o->outer) || col_id(v, st, 8, 1, &o->cluster) ||
 	    col_distance(v, st, 12, &o->distance) || col_id(v, st, 13, 1, &o->parent))
 		return -1;
-	col_text(st, 4, o->name, sizeof o->name);
-	col_text(st, 5, o->class_name, sizeof o->class_name);
 	o->size = (uint32_t)sqlite3_column_int64(st, 6);
 	const char *flags = (const char *)sqlite3_column_text(st, 7);
 	char bad[64];
-	if (!flags || strlen(flags) >= sizeof o->flags ||
+	if (!flags || strlen(flags) >= FLAGS_MAX ||
 	    flags_parse(flags, strlen(flags), &o->oflags, &o->iflags, &o->traits, bad, sizeof bad)) {
 		verr(v, "object_table: object %d has flags that are not flags", i);
 		return -1;
 	}
-	memcpy(o->flags, flags, strlen(flags) + 1);
 	o->garbage = sqlite3_column_int(st, 9) != 0;
 	if (col_root(v, st, 10, 11, &o->reachable, &o->root_kind))
 		return -1;
-	col_text(st, 14, o->parent_property, sizeof o->parent_property);
 	char *raw;
-	rc = db_path(v, i, &raw);
+	rc = db_path(v, i, &raw); /* another statement: this row's columns stay valid */
 	if (rc > 0)
 		verr(v, "object_table: object %d vanished", i);
 	if (rc)
 		return -1;
-	o->path = display_escape_dup(raw);
+	rc = obj_info_set_text(o, (const char *)sqlite3_column_text(st, 4), (const char *)sqlite3_column_text(st, 5), flags,
+			       (const char *)sqlite3_column_text(st, 14), raw);
 	free(raw);
-	if (!o->path) {
+	if (rc) {
 		snprintf(v->err, sizeof v->err, "out of memory");
 		return -1;
 	}
@@ -460,6 +464,30 @@ static int dv_incoming(view *v, obj_t i, edges *out)
 	return rc;
 }
 
+static int dv_sources(view *v, obj_t i, sources *out)
+{
+	static const int q[3] = {Q_SRC_CLASS, Q_SRC_OUTER, Q_SRC_REFS};
+	static const int type[3] = {EDGE_CLASS, EDGE_OUTER, EDGE_REF};
+	for (int k = 0; k < 3; k++) {
+		sqlite3_stmt *st = stmt(v, q[k], i);
+		int rc, kind = REF_IMMUTABLE;
+		while ((rc = next_row(v, st)) > 0) {
+			obj_t src;
+			uint32_t distance;
+			if (col_id(v, st, 0, 0, &src) || (type[k] == EDGE_REF && col_kind(v, st, 1, &kind)) ||
+			    col_distance(v, st, 2, &distance))
+				return -1;
+			if (sources_push(out, src, distance, type[k], kind, sqlite3_column_int(st, 3) != 0)) {
+				snprintf(v->err, sizeof v->err, "out of memory");
+				return -1;
+			}
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int dv_outgoing(view *v, obj_t i, edges *out)
 {
 	obj_state o;
@@ -557,10 +585,8 @@ static int dv_findings(view *v, obj_t about, finding_rows *out)
 		col_text(st, 0, row.kind, sizeof row.kind);
 		if (col_id(v, st, 1, 1, &row.idx) || col_id(v, st, 2, 1, &row.other))
 			return -1;
-		col_text(st, 3, row.detail, sizeof row.detail);
-		if (!(row.referencer = col_pool(v, st, 4)))
-			return -1;
-		if (finding_rows_push(out, &row))
+		if (!(row.detail = col_pool(v, st, 3)) || !(row.referencer = col_pool(v, st, 4)) ||
+		    finding_rows_push(out, &row))
 			return -1;
 	}
 	return rc;
@@ -751,6 +777,7 @@ view *view_db_open(const char *dbpath, char *err, size_t errsize)
 	v->retained = dv_retained;
 	v->state = dv_state;
 	v->incoming = dv_incoming;
+	v->sources = dv_sources;
 	v->outgoing = dv_outgoing;
 	v->between = dv_between;
 	v->eliminated_to = dv_eliminated_to;

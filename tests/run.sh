@@ -1,8 +1,8 @@
 #!/bin/sh
 # run.sh — runs every test: the C unit tests, then the command-line tests
 # (cli.sh, hostile.sh for hostile and degenerate input, interrupt.sh for
-# interrupts, leftovers and progress, and sql_snapshot.sh: `sql` on
-# snapshots against their databases).
+# interrupts, leftovers and progress, sql_snapshot.sh: `sql` on snapshots
+# against their databases, and paths.sh for path and selectors).
 # Usage: tests/run.sh UGC_ANALYZE_BINARY UNIT_TEST_BINARY [OUTDIR [UGC_REFDUMP]]
 # Ends with the line "N passed, N failed" and exits non-zero on any failure.
 bin=$1
@@ -39,6 +39,7 @@ suite cli "$out/cli.log" sh tests/cli.sh "$bin" "$out"
 suite hostile "$out/hostile.log" sh tests/hostile.sh "$bin" "$out"
 suite interrupt "$out/interrupt.log" sh tests/interrupt.sh "$bin" "$out"
 suite sql-snapshot "$out/sql-snapshot.log" sh tests/sql_snapshot.sh "$bin" "$out"
+suite paths "$out/paths.log" sh tests/paths.sh "$bin" "$out"
 [ -n "$refdump" ] && suite capture "$out/capture.log" sh tests/capture.sh "$bin" "$refdump" "$out"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
