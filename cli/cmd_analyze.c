@@ -220,7 +220,7 @@ int cmd_analyze(int argc, char **argv)
 			goto out;
 	}
 	double t1 = now_seconds();
-	store_info info = {snap, &an.opt, (double)time(NULL), &an.dom};
+	store_info info = {snap, &an.opt, (double)time(NULL), &an.dom, STORE_AUTO, 0};
 	progress_begin_file("write", dbpath);
 	if (store_prepare(&outs[nouts], dbpath, force, h, &an.r, &an.f, &info, err, sizeof err)) {
 		die("%s", err);

@@ -268,7 +268,7 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 		return NULL;
 	}
 	double t1 = now_seconds();
-	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom};
+	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom, STORE_AUTO, 0};
 	char err[1024];
 	if (snapshot_db_open(&db, &m->src, &m->an.h, &m->an.r, &m->an.f, &m->info, err, sizeof err)) {
 		die("%s: %s", path, err);

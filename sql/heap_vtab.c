@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "heap_row.h"
 #include "heap_vtab_index.h"
 #include "schema.h"
 #include "schema_text.h"
@@ -56,7 +57,8 @@ typedef struct hv_cursor {
 	int desc, eof;
 	uint32_t g, gend, group, row;
 	int64_t match;
-	char name[HEAP_NAME_MAX], flags[FLAGS_MAX];
+	char name[HEAP_NAME_MAX];
+	row_buf buf; /* an object row's texts */
 } hv_cursor;
 
 /* ---- connecting: the table's own CREATE TABLE from schema.h ---- */
@@ -483,14 +485,6 @@ static int x_eof(sqlite3_vtab_cursor *cur)
 
 /* ---- columns ---- */
 
-static void result_obj(sqlite3_context *ctx, obj_t i)
-{
-	if (i == OBJ_NONE)
-		sqlite3_result_null(ctx);
-	else
-		sqlite3_result_int64(ctx, i);
-}
-
 static void result_text(sqlite3_context *ctx, const char *s)
 {
 	if (s)
@@ -499,52 +493,25 @@ static void result_text(sqlite3_context *ctx, const char *s)
 		sqlite3_result_null(ctx);
 }
 
+/* A value of heap_row.c's, the same the page writer stores. */
+static void result_value(sqlite3_context *ctx, const row_value *v)
+{
+	if (v->type == RV_INT)
+		sqlite3_result_int64(ctx, v->i);
+	else if (v->type == RV_TEXT)
+		sqlite3_result_text(ctx, v->s, (int)v->n, SQLITE_TRANSIENT);
+	else
+		sqlite3_result_null(ctx);
+}
+
 static int object_column(hv_cursor *c, sqlite3_context *ctx, int col)
 {
-	const heap *h = c->src->h;
-	const gc_result *r = c->src->r;
-	const dom_result *dom = c->src->dom;
-	obj_t i = (obj_t)c->row;
-	switch (col) {
-	case OC_IDX: sqlite3_result_int64(ctx, i); break;
-	case OC_SERIAL: sqlite3_result_int64(ctx, h->serial[i]); break;
-	case OC_CLASS: sqlite3_result_int64(ctx, h->cls[i]); break;
-	case OC_OUTER: result_obj(ctx, h->outer[i]); break;
-	case OC_NAME: heap_name(h, i, c->name, sizeof c->name); result_text(ctx, c->name); break;
-	case OC_CLASS_NAME: heap_name(h, h->cls[i], c->name, sizeof c->name); result_text(ctx, c->name); break;
-	case OC_SIZE: sqlite3_result_int64(ctx, h->size[i]); break;
-	case OC_FLAGS: flags_format(c->flags, h->oflags[i], h->iflags[i], h->traits[i]); result_text(ctx, c->flags); break;
-	case OC_CLUSTER: result_obj(ctx, h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE); break;
-	case OC_GARBAGE: sqlite3_result_int(ctx, heap_is_garbage(h, i)); break;
-	case OC_REACHABLE: sqlite3_result_int(ctx, r->reachable[i]); break;
-	case OC_ROOT_KIND: result_text(ctx, r->root_kind[i] == RK_NONE ? NULL : root_kind_names[r->root_kind[i]]); break;
-	case OC_DISTANCE:
-		if (r->distance[i] == UINT32_MAX)
-			sqlite3_result_null(ctx);
-		else
-			sqlite3_result_int64(ctx, r->distance[i]);
-		break;
-	case OC_PARENT: result_obj(ctx, r->parent[i]); break;
-	case OC_PARENT_PROPERTY: result_text(ctx, r->via[i] == VIA_NONE ? NULL : edge_property(h, r->via[i])); break;
-	case OC_PATH_HASH: {
-		const uint64_t *hash = hv_path_hashes((vtab_source *)c->src);
-		if (!hash)
-			return SQLITE_NOMEM;
-		sqlite3_result_int64(ctx, (sqlite3_int64)hash[i]);
-		break;
-	}
-	case OC_IDOM: /* NULL for ⊤ and for what the graph does not reach */
-		if (dom && dom->idom[i] >= 0)
-			sqlite3_result_int64(ctx, dom->idom[i]);
-		else
-			sqlite3_result_null(ctx);
-		break;
-	default: /* NULL exactly for what the graph does not reach */
-		if (dom && dom->idom[i] != OBJ_NONE)
-			sqlite3_result_int64(ctx, (sqlite3_int64)dom->retained[i]);
-		else
-			sqlite3_result_null(ctx);
-	}
+	row_source rs = {c->src->h, c->src->r, NULL, c->src->dom};
+	if (col == OC_PATH_HASH && !(rs.path_hash = hv_path_hashes((vtab_source *)c->src)))
+		return SQLITE_NOMEM;
+	row_value v;
+	object_value(&rs, (obj_t)c->row, col, &v, &c->buf);
+	result_value(ctx, &v);
 	return SQLITE_OK;
 }
 
@@ -556,20 +523,12 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	switch (c->kind) {
 	case HV_OBJECTS:
 		return object_column(c, ctx, col);
-	case HV_REFS:
-		if (col == RC_SRC)
-			sqlite3_result_int64(ctx, c->group);
-		else if (col == RC_POS)
-			sqlite3_result_int64(ctx, at);
-		else if (col == RC_DST)
-			sqlite3_result_int64(ctx, h->ref_dst[at]);
-		else if (col == RC_KIND)
-			sqlite3_result_int(ctx, h->ref_kind[at]);
-		else if (h->ref_prop[at])
-			sqlite3_result_int64(ctx, h->ref_prop[at]);
-		else
-			sqlite3_result_null(ctx);
+	case HV_REFS: {
+		row_value v;
+		ref_value(h, (obj_t)c->group, at, col, &v);
+		result_value(ctx, &v);
 		return SQLITE_OK;
+	}
 	case HV_STRINGS:
 		if (col == 0)
 			sqlite3_result_int64(ctx, at);

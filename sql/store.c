@@ -1,6 +1,9 @@
 /* store.c — fills the analysis database (schema.h) from a heap, its GC
  * result and findings.  Bulk load: one transaction, no journal, prepared
- * statements, rows in primary-key order, indexes built at the end. */
+ * statements, rows in primary-key order, indexes built at the end.  The two
+ * big tables and their indexes are left empty and then written as pages
+ * (store_pages.h); when the page writer cannot, the whole database is
+ * written again with them filled through SQL. */
 #include "store.h"
 
 #include <sqlite3.h>
@@ -15,6 +18,7 @@
 #include "path_hash.h"
 #include "progress.h"
 #include "schema.h"
+#include "store_pages.h"
 
 typedef struct writer {
 	sqlite3 *db;
@@ -455,8 +459,13 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 	return outfile_commit(&o, err, errsize);
 }
 
-int store_prepare(outfile *out, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
-		  const store_info *info, char *err, size_t errsize)
+/* The tables the page writer fills (store_pages.h). */
+static const char *const paged_tables[] = {"object_table", "ref_table", NULL};
+
+/* One attempt: PAGES leaves object_table and ref_table to store_pages.
+ * Returns 0, -1 (ERR) or BT_UNSUPPORTED (ERR says why; nothing left). */
+static int store_run(outfile *out, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
+		     const store_info *info, int pages, char *err, size_t errsize)
 {
 	outfile o;
 	if (outfile_reserve(&o, path, force, err, errsize))
@@ -464,6 +473,8 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 	writer w = {NULL, h, r, f, info, err, errsize};
 	uint64_t *hashes = NULL;
 	vtab_source source = {h, r, NULL, info->dom, NULL, NULL};
+	store_pages_plan plan;
+	int rc = -1;
 	if (path_hash_heap(h, &hashes)) {
 		snprintf(err, errsize, "out of memory");
 		goto out;
@@ -477,7 +488,8 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 	int trace = getenv("UGC_TRACE") != NULL;
 	double t = now_seconds(), upto = 0;
 	/* each step's share of the progress line: its share of the time on a
-	 * generated 300K-object heap (the indexes take most) */
+	 * generated 300K-object heap (the indexes take most; with pages, the
+	 * pages and SQLite's small tables about half each) */
 #define PHASE(name, share, call) \
 	(progress_span(upto, upto + (share)), upto += (share), (call) || \
 	 (trace && fprintf(stderr, "store: %-10s %.3f s\n", name, now_seconds() - t) < 0) || ((t = now_seconds()), 0))
@@ -485,21 +497,31 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 		db_fail(&w, "registering the heap tables");
 		goto out;
 	}
-	if (PHASE("pragmas", 0, exec(&w, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-16000;"
-		     "PRAGMA threads=2;")) ||
+	char pragmas[256];
+	snprintf(pragmas, sizeof pragmas, "PRAGMA page_size=%u; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+		 "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-16000; PRAGMA threads=2;",
+		 info->page_size ? info->page_size : 65536);
+	if (PHASE("pragmas", 0, exec(&w, pragmas)) ||
 	    PHASE("schema", 0, exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES)) ||
-	    PHASE("tables", 0.28, fill(&w, NULL, trace)) ||
-	    PHASE("indexes", 0.72, exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)) ||
-	    PHASE("commit", 0, exec(&w, "COMMIT")))
+	    PHASE("tables", pages ? 0.25 : 0.28, fill(&w, pages ? paged_tables : NULL, trace)) ||
+	    PHASE("indexes", pages ? 0.2 : 0.72, exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)))
 		goto out;
-#undef PHASE
+	if (pages && (rc = store_pages_plan_of(w.db, &plan, err, errsize)) != BT_OK)
+		goto out;
+	rc = -1;
+	if (PHASE("commit", 0, exec(&w, "COMMIT")))
+		goto out;
 	if (sqlite3_close(w.db) != SQLITE_OK) {
 		db_fail(&w, "close");
 		w.db = NULL;
 		goto out;
 	}
 	w.db = NULL;
+	int threads = info->opt->threads > 0 ? info->opt->threads : 1;
+	row_source rows = {h, r, hashes, info->dom};
+	if (pages && PHASE("pages", 0.55, (rc = store_pages_fill(o.tmp, &plan, &rows, threads, err, errsize)) != BT_OK))
+		goto out;
+#undef PHASE
 	free(hashes);
 	*out = o;
 	return 0;
@@ -508,5 +530,39 @@ out:
 		sqlite3_close(w.db);
 	free(hashes);
 	outfile_abort(&o);
+	return rc == BT_UNSUPPORTED ? BT_UNSUPPORTED : -1;
+}
+
+/* UGC_STORE overrides STORE_AUTO; -1 for a value it does not know. */
+static int store_method(const store_info *info, char *err, size_t errsize)
+{
+	const char *e = getenv("UGC_STORE");
+	if (info->method != STORE_AUTO || !e || !*e)
+		return info->method;
+	if (strcmp(e, "auto") == 0)
+		return STORE_AUTO;
+	if (strcmp(e, "sql") == 0)
+		return STORE_SQL;
+	if (strcmp(e, "pages") == 0)
+		return STORE_PAGES;
+	snprintf(err, errsize, "UGC_STORE is auto, sql or pages, not '%s'", e);
 	return -1;
+}
+
+int store_prepare(outfile *out, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
+		  const store_info *info, char *err, size_t errsize)
+{
+	int method = store_method(info, err, errsize);
+	if (method < 0)
+		return -1;
+	if (method != STORE_SQL) {
+		int rc = store_run(out, path, force, h, r, f, info, 1, err, errsize);
+		if (rc != BT_UNSUPPORTED)
+			return rc;
+		if (method == STORE_PAGES)
+			return -1;
+		if (getenv("UGC_TRACE"))
+			fprintf(stderr, "store: SQL instead of pages: %s\n", err);
+	}
+	return store_run(out, path, force, h, r, f, info, 0, err, errsize);
 }

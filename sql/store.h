@@ -11,11 +11,19 @@
 #include "gc.h"
 #include "heap.h"
 
+/* How the two big tables and their indexes are written: as SQLite pages
+ * (store_pages.h) with SQL for whatever that does not handle, through SQL
+ * only, or as pages only (then what they do not handle is an error).  The
+ * environment variable UGC_STORE (auto, sql or pages) overrides AUTO. */
+enum store_method { STORE_AUTO, STORE_SQL, STORE_PAGES };
+
 typedef struct store_info {
 	const char *source;     /* the snapshot file analysed */
-	const gc_options *opt;
+	const gc_options *opt;  /* opt->threads: also the page writer's threads */
 	double analysed_at;     /* Unix time */
 	const dom_result *dom;  /* dominators and retained sizes, or NULL */
+	int method;             /* enum store_method */
+	unsigned page_size;     /* the database's; 0: 65536 */
 } store_info;
 
 int store_write(const char *path, int force, const heap *h, const gc_result *r, const findings *f,

@@ -148,6 +148,21 @@ for t in 1 2; do
 done
 [ -s "$out/t1.txt" ] && cmp -s "$out/t1.txt" "$out/t2.txt" && ok "--threads 1 and 2 store the same results" || bad "--threads 1 and 2 store the same results"
 
+# --- the store: big tables written as SQLite pages or through SQL (UGC_STORE) ---
+for m in sql pages; do
+	UGC_STORE=$m "$ugc" analyze testdata/arena.ugcs -o "$out/store-$m.db" -q >/dev/null 2>&1
+	"$ugc" sql "$out/store-$m.db" "PRAGMA integrity_check; SELECT type, name, tbl_name, sql FROM sqlite_schema;
+		SELECT * FROM object_table; SELECT * FROM ref_table; SELECT dst, src, pos FROM ref_table INDEXED BY ref_table_dst;
+		SELECT idx, class FROM object_table INDEXED BY objects_class; SELECT * FROM strings; SELECT * FROM cluster_members;
+		SELECT * FROM snapshot WHERE key <> 'analysed_at'" --format csv > "$out/store-$m.txt" 2>&1
+done
+[ "$(sed -n 2p "$out/store-pages.txt")" = ok ] && [ "$(wc -l < "$out/store-pages.txt")" -gt 100000 ] &&
+	cmp -s "$out/store-sql.txt" "$out/store-pages.txt" && ok "UGC_STORE=pages and sql write the same database" ||
+	bad "UGC_STORE=pages and sql write the same database"
+msg=$(UGC_STORE=rows "$ugc" analyze testdata/arena.ugcs -o "$out/store-bad.db" -q 2>&1)
+[ $? -eq 1 ] && [ ! -e "$out/store-bad.db" ] && [ "$msg" = "ugc-analyze: UGC_STORE is auto, sql or pages, not 'rows'" ] &&
+	ok "UGC_STORE with an unknown value is an error" || bad "UGC_STORE with an unknown value is an error" "$msg"
+
 # --- the generator is deterministic ------------------------------------------
 "$ugc" gen --objects 2000 --seed 7 --broken-clusters 20 -o "$out/g1.ugct" >/dev/null 2>&1
 "$ugc" convert testdata/gen-2000-broken.ugct.zst "$out/g0.ugct" >/dev/null 2>&1

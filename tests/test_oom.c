@@ -69,7 +69,7 @@ static int pipeline(const char *snap, const char *db, char *from_db, char *from_
 		goto no_findings;
 	}
 	step++;
-	store_info info = {snap, &o, 0, NULL};
+	store_info info = {snap, &o, 0, NULL, STORE_AUTO, 0};
 	if (store_write(db, 1, &h, &r, &f, &info, err, errsize))
 		goto out;
 	step++;

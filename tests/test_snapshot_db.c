@@ -172,7 +172,7 @@ static void compare(int n, int policy)
 	CHECK(gc_run(&h, &opt, &r) == 0);
 	CHECK(findings_collect(&h, &r, &f) == 0);
 	CHECK(dom_compute(&h, &r, policy, &d) == 0);
-	store_info info = {"random.ugct", &opt, 1234567, &d};
+	store_info info = {"random.ugct", &opt, 1234567, &d, STORE_AUTO, 0};
 	sqlite3 *mem = NULL, *db = NULL;
 	vtab_source src;
 	int stored = store_write(path, 1, &h, &r, &f, &info, err, sizeof err) == 0;
@@ -232,7 +232,7 @@ TEST(snapshot_db_refuses_writes)
 	findings f;
 	CHECK(gc_run(&h, &opt, &r) == 0);
 	CHECK(findings_collect(&h, &r, &f) == 0);
-	store_info info = {"random.ugct", &opt, 0, NULL};
+	store_info info = {"random.ugct", &opt, 0, NULL, STORE_AUTO, 0};
 	sqlite3 *db = NULL;
 	vtab_source src;
 	char err[512];

@@ -1,0 +1,467 @@
+/* store_pages.c — object_table, ref_table and their indexes as SQLite pages
+ * (see store_pages.h).  What each b-tree holds (fileformat2 2.3-2.5):
+ *   object_table       table b-tree: rowid idx, the record of the 18
+ *                      columns with idx (the rowid alias) stored as NULL
+ *   objects_<column>   index b-tree: (column, rowid), for path_hash, class,
+ *                      outer, idom and retained
+ *   ref_table          WITHOUT ROWID: index b-tree of (src, pos, dst, kind,
+ *                      prop), the primary key first
+ *   ref_table_dst      index b-tree: (dst, src, pos), the primary key after
+ * The row values come from heap_row.c, as on the SQL path. */
+#include "store_pages.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "key_sort.h"
+#include "progress.h"
+
+/* What the writer knows, as describe() renders the schema: a table as
+ * "name TYPE[ pkN]" a column, an index b-tree as "column[+]" a column ('+':
+ * part of the key; "rowid" for the rowid). */
+static const struct tree_spec {
+	const char *name, *table;
+	int column; /* indexes over objects: the object_table column indexed */
+	const char *layout;
+} specs[ST_COUNT] = {
+	[ST_OBJECTS] = {"object_table", "object_table", -1,
+			"idx INTEGER pk1, serial INTEGER, class INTEGER, outer INTEGER, name TEXT, class_name TEXT, "
+			"size INTEGER, flags TEXT, cluster INTEGER, garbage INTEGER, reachable INTEGER, root_kind TEXT, "
+			"distance INTEGER, parent INTEGER, parent_property TEXT, path_hash INTEGER, idom INTEGER, "
+			"retained INTEGER"},
+	[ST_REFS] = {"ref_table", "ref_table", -1, "src+, pos+, dst, kind, prop"},
+	[ST_REFS_DST] = {"ref_table_dst", "ref_table", -1, "dst+, src, pos"},
+	[ST_PATH_HASH] = {"objects_path_hash", "object_table", 15, "path_hash+, rowid"},
+	[ST_CLASS] = {"objects_class", "object_table", 2, "class+, rowid"},
+	[ST_OUTER] = {"objects_outer", "object_table", 3, "outer+, rowid"},
+	[ST_IDOM] = {"objects_idom", "object_table", 16, "idom+, rowid"},
+	[ST_RETAINED] = {"objects_retained", "object_table", 17, "retained+, rowid"},
+};
+/* ref_table's columns (its b-tree is checked through its primary key) */
+static const char refs_columns[] = "src INTEGER pk1, pos INTEGER pk2, dst INTEGER, kind INTEGER, prop INTEGER";
+
+/* ---- the schema check ---- */
+
+/* Append to OUT (cap bytes) the rows of SQL bound to NAME, each rendered
+ * by ROW; 0, or -1 on an SQLite error. */
+typedef void (*render_fn)(sqlite3_stmt *st, char *out, size_t cap);
+
+static int describe(sqlite3 *db, const char *sql, const char *name, render_fn row, char *out, size_t cap)
+{
+	sqlite3_stmt *st;
+	out[0] = '\0';
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		size_t n = strlen(out);
+		if (n)
+			snprintf(out + n, cap - n, ", ");
+		n = strlen(out);
+		row(st, out + n, cap - n);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static const char *text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	return s ? (const char *)s : "";
+}
+
+/* pragma_table_xinfo: name, type, pk, hidden */
+static void table_column(sqlite3_stmt *st, char *out, size_t cap)
+{
+	int n = snprintf(out, cap, "%s %s", text(st, 0), text(st, 1));
+	if (n >= 0 && (size_t)n < cap && sqlite3_column_int(st, 2))
+		n += snprintf(out + n, cap - (size_t)n, " pk%d", sqlite3_column_int(st, 2));
+	if (n >= 0 && (size_t)n < cap && sqlite3_column_int(st, 3))
+		snprintf(out + n, cap - (size_t)n, " hidden");
+}
+
+/* pragma_index_xinfo: cid, name, desc, coll, key */
+static void index_column(sqlite3_stmt *st, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s%s%s%s%s", sqlite3_column_int(st, 0) == -1 ? "rowid" : text(st, 1),
+		 sqlite3_column_int(st, 4) ? "+" : "", sqlite3_column_int(st, 2) ? " desc" : "",
+		 strcmp(text(st, 3), "BINARY") ? " collate " : "", strcmp(text(st, 3), "BINARY") ? text(st, 3) : "");
+}
+
+static void name_only(sqlite3_stmt *st, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s", text(st, 0));
+}
+
+#define TABLE_SQL "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?1) ORDER BY cid"
+#define INDEX_SQL "SELECT cid, name, desc, coll, key FROM pragma_index_xinfo(?1) ORDER BY seqno"
+
+static int unknown(char *why, size_t whysize, const char *what, const char *got)
+{
+	snprintf(why, whysize, "not written by pages: %s is %s", what, got);
+	return BT_UNSUPPORTED;
+}
+
+/* Is every index on TABLE (besides a WITHOUT ROWID primary key, named in
+ * *PK) one of the specs, and none partial? */
+static int known_indexes(sqlite3 *db, const char *table, char *pk, size_t pkcap, char *why, size_t whysize)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT name, origin, partial FROM pragma_index_list(?1)", -1, &st, NULL) != SQLITE_OK)
+		return BT_ERROR;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	int rc = BT_OK, step;
+	pk[0] = '\0';
+	while (rc == BT_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = text(st, 0);
+		int known = 0;
+		for (int k = 0; k < ST_COUNT; k++)
+			known |= strcmp(specs[k].name, name) == 0 && strcmp(specs[k].table, table) == 0;
+		if (strcmp(text(st, 1), "pk") == 0 && !pk[0])
+			snprintf(pk, pkcap, "%s", name);
+		else if (!known || sqlite3_column_int(st, 2))
+			rc = unknown(why, whysize, "an index", name);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int root_of(sqlite3 *db, const char *name, const char *table, uint32_t *root)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE name = ?1 AND tbl_name = ?2", -1, &st,
+			       NULL) != SQLITE_OK)
+		return BT_ERROR;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, table, -1, SQLITE_STATIC);
+	int rc = BT_UNSUPPORTED;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 1 &&
+	    sqlite3_column_int64(st, 0) <= UINT32_MAX) {
+		*root = (uint32_t)sqlite3_column_int64(st, 0);
+		rc = BT_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t whysize)
+{
+	char got[2048], objects_pk[256], refs_pk[256];
+	int rc = known_indexes(db, "object_table", objects_pk, sizeof objects_pk, why, whysize);
+	if (rc == BT_OK)
+		rc = known_indexes(db, "ref_table", refs_pk, sizeof refs_pk, why, whysize);
+	if (rc == BT_OK && objects_pk[0]) /* idx would not be the rowid */
+		rc = unknown(why, whysize, "object_table's primary key", objects_pk);
+	if (rc == BT_OK && !refs_pk[0])
+		rc = unknown(why, whysize, "ref_table", "not WITHOUT ROWID");
+	if (rc == BT_OK && describe(db, TABLE_SQL, "ref_table", table_column, got, sizeof got))
+		rc = BT_ERROR;
+	if (rc == BT_OK && strcmp(got, refs_columns))
+		rc = unknown(why, whysize, "ref_table", got);
+	for (int k = 0; k < ST_COUNT && rc == BT_OK; k++) {
+		const char *of = k == ST_REFS ? refs_pk : specs[k].name;
+		if (describe(db, k == ST_OBJECTS ? TABLE_SQL : INDEX_SQL, of, k == ST_OBJECTS ? table_column : index_column,
+			     got, sizeof got))
+			rc = BT_ERROR;
+		else if (strcmp(got, specs[k].layout))
+			rc = unknown(why, whysize, specs[k].name, got[0] ? got : "missing");
+		else if ((rc = root_of(db, specs[k].name, specs[k].table, &plan->root[k])) == BT_UNSUPPORTED)
+			unknown(why, whysize, specs[k].name, "without a root page");
+	}
+	if (rc == BT_OK && (describe(db, "SELECT EXISTS (SELECT 1 FROM object_table) OR EXISTS (SELECT 1 FROM ref_table)",
+				     NULL, name_only, got, sizeof got)))
+		rc = BT_ERROR;
+	if (rc == BT_OK && strcmp(got, "0"))
+		rc = unknown(why, whysize, "object_table or ref_table", "not empty");
+	if (rc == BT_ERROR)
+		snprintf(why, whysize, "reading the schema: %s", sqlite3_errmsg(db));
+	return rc;
+}
+
+/* ---- filling ---- */
+
+/* The work shared by the threads: the jobs are taken in ORDER, the
+ * largest first. */
+typedef struct fill {
+	bt_file f;
+	const store_pages_plan *plan;
+	const row_source *src;
+	pthread_mutex_t lock; /* guards next, rc and err */
+	int next;
+	int rc; /* the first failure */
+	char err[512];
+} fill;
+
+#define JOBS 4
+static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_PATH_HASH /* and the other indexes */};
+
+/* Has another tree failed?  Asked now and then, to stop early (the error
+ * reported is the other's); keeps the progress line alive meanwhile (only
+ * the thread that draws it is heard: progress.h). */
+static int stopped(fill *c)
+{
+	progress_at(0, 1);
+	pthread_mutex_lock(&c->lock);
+	int rc = c->rc;
+	pthread_mutex_unlock(&c->lock);
+	return rc != BT_OK;
+}
+
+#define POLL 65535 /* entries between two stopped() */
+
+/* Encode the N values of V and add them to the table T as row ROWID. */
+static int add_row(fill *c, bt_tree *t, const row_value *v, int n, int64_t rowid, uint8_t *rec)
+{
+	size_t len = bt_record(&c->f, v, n, rec, BT_RECORD_MAX);
+	if (len > BT_RECORD_MAX) {
+		snprintf(t->err, t->errsize, "writing the database pages: a row needs overflow pages");
+		return BT_UNSUPPORTED;
+	}
+	return bt_tree_add_row(t, rowid, rec, len);
+}
+
+static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
+{
+	const heap *h = c->src->h;
+	row_value v[OBJECT_NCOLUMNS];
+	int rc = BT_OK;
+	for (obj_t i = 0; i < (obj_t)h->slots && rc == BT_OK; i++) {
+		if (h->cls[i] == OBJ_FREE)
+			continue;
+		for (int col = 1; col < OBJECT_NCOLUMNS; col++)
+			object_value(c->src, i, col, &v[col], buf);
+		v[0].type = RV_NULL; /* the rowid alias */
+		rc = add_row(c, t, v, OBJECT_NCOLUMNS, i, rec);
+		if ((i & POLL) == 0 && rc == BT_OK && stopped(c))
+			rc = BT_ERROR;
+	}
+	return rc;
+}
+
+/* An index over one object_table column (all integers or NULL). */
+static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row *tmp, row_buf *buf)
+{
+	const heap *h = c->src->h;
+	size_t n = 0;
+	for (obj_t i = 0; i < (obj_t)h->slots && n < h->objects; i++) {
+		if (h->cls[i] == OBJ_FREE)
+			continue;
+		row_value v;
+		object_value(c->src, i, specs[k].column, &v, buf);
+		if (v.type == RV_TEXT) {
+			snprintf(t->err, t->errsize, "writing the database pages: %s has a text key", specs[k].name);
+			return BT_UNSUPPORTED;
+		}
+		rows[n++] = (key_row){v.i, (uint32_t)i, v.type == RV_NULL};
+	}
+	key_sort(rows, tmp, n);
+	int rc = BT_OK;
+	for (size_t j = 0; j < n && rc == BT_OK; j++) {
+		int64_t v[2] = {rows[j].key, rows[j].rowid};
+		rc = bt_tree_add_ints(t, v, rows[j].null, 2);
+		if ((j & POLL) == 0 && rc == BT_OK && stopped(c))
+			rc = BT_ERROR;
+	}
+	return rc;
+}
+
+/* ref_table's values as heap_row.c's ref_value gives them (prop 0: NULL) */
+static int fill_refs(fill *c, bt_tree *t)
+{
+	const heap *h = c->src->h;
+	int rc = BT_OK;
+	for (obj_t src = 0; src < (obj_t)h->slots && rc == BT_OK; src++) {
+		for (uint32_t pos = h->ref_start[src]; pos < h->ref_start[src + 1] && rc == BT_OK; pos++) {
+			int64_t v[REF_NCOLUMNS] = {src, pos, h->ref_dst[pos], h->ref_kind[pos], h->ref_prop[pos]};
+			rc = bt_tree_add_ints(t, v, h->ref_prop[pos] ? 0 : 1u << 4, REF_NCOLUMNS);
+		}
+		if ((src & POLL) == 0 && rc == BT_OK && stopped(c))
+			rc = BT_ERROR;
+	}
+	return rc;
+}
+
+/* References by target, a range of targets at a time: a counting sort of
+ * the targets in the range, by one scan of all references in (source,
+ * position) order, so that each target's come in that order.  A range
+ * holds at most CHUNK_REFS references or an eighth of them, whichever is
+ * more (8 bytes each), and two ranges in a row hold more than that: memory
+ * stays small, the scans at most 17, and the time linear. */
+#define CHUNK_REFS (1u << 22)
+#define CHUNKS 8
+
+static int fill_refs_by_dst(fill *c, bt_tree *t)
+{
+	const heap *h = c->src->h;
+	uint32_t *start = calloc((size_t)h->slots + 1, sizeof *start); /* then: the next place of each target */
+	uint32_t cap = h->nrefs / CHUNKS + 1 > CHUNK_REFS ? h->nrefs / CHUNKS + 1 : CHUNK_REFS;
+	if (cap > h->nrefs)
+		cap = h->nrefs;
+	obj_t *src_of = malloc((size_t)(cap ? cap : 1) * sizeof *src_of);
+	uint32_t *pos_of = malloc((size_t)(cap ? cap : 1) * sizeof *pos_of);
+	int rc = start && src_of && pos_of ? BT_OK : BT_ERROR;
+	for (uint32_t pos = 0; pos < h->nrefs && rc == BT_OK; pos++) {
+		if ((uint32_t)h->ref_dst[pos] >= h->slots) {
+			snprintf(t->err, t->errsize, "writing the database pages: a reference to no object");
+			rc = BT_ERROR;
+		} else {
+			start[h->ref_dst[pos] + 1]++;
+		}
+	}
+	for (uint32_t d = 0; d < h->slots && rc == BT_OK; d++)
+		start[d + 1] += start[d];
+	for (uint32_t d0 = 0, d1; d0 < h->slots && rc == BT_OK; d0 = d1) {
+		uint32_t base = start[d0];
+		for (d1 = d0 + 1; d1 < h->slots && start[d1 + 1] - base <= cap; d1++)
+			;
+		uint32_t m = start[d1] - base;
+		if (m > cap) { /* one target with more references than a chunk */
+			obj_t *s = realloc(src_of, (size_t)m * sizeof *s);
+			uint32_t *p = s ? realloc(pos_of, (size_t)m * sizeof *p) : NULL;
+			src_of = s ? s : src_of;
+			pos_of = p ? p : pos_of;
+			if (!s || !p) {
+				rc = BT_ERROR;
+				break;
+			}
+			cap = m;
+		}
+		for (obj_t src = 0; src < (obj_t)h->slots; src++)
+			for (uint32_t pos = h->ref_start[src]; pos < h->ref_start[src + 1]; pos++) {
+				uint32_t d = (uint32_t)h->ref_dst[pos];
+				if (d >= d0 && d < d1) {
+					uint32_t k = start[d]++ - base;
+					src_of[k] = src;
+					pos_of[k] = pos;
+				}
+			}
+		/* start[d] is now the end of d's references */
+		uint32_t k = 0;
+		for (uint32_t d = d0; d < d1 && rc == BT_OK; d++) {
+			for (; k < start[d] - base && rc == BT_OK; k++) {
+				int64_t v[3] = {d, src_of[k], pos_of[k]};
+				rc = bt_tree_add_ints(t, v, 0, 3);
+			}
+		}
+		if (rc == BT_OK && stopped(c))
+			rc = BT_ERROR;
+	}
+	if (rc == BT_ERROR && !t->err[0])
+		snprintf(t->err, t->errsize, "out of memory");
+	free(start);
+	free(src_of);
+	free(pos_of);
+	return rc;
+}
+
+/* CPU seconds of the calling thread (for UGC_TRACE: the machine may be
+ * shared). */
+static double thread_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Build tree K; an index over objects sorts in ROWS and TMP (room for
+ * every object each). */
+static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t errsize)
+{
+	bt_tree t;
+	double t0 = now_seconds(), c0 = thread_seconds();
+	err[0] = '\0';
+	uint8_t *rec = malloc(BT_RECORD_MAX);
+	row_buf *buf = malloc(sizeof *buf);
+	int rc = rec && buf ? bt_tree_begin(&t, &c->f, k != ST_OBJECTS, c->plan->root[k], err, errsize) : BT_ERROR;
+	if (rc == BT_OK) {
+		if (k == ST_OBJECTS)
+			rc = fill_objects(c, &t, rec, buf);
+		else if (k == ST_REFS)
+			rc = fill_refs(c, &t);
+		else if (k == ST_REFS_DST)
+			rc = fill_refs_by_dst(c, &t);
+		else
+			rc = fill_object_index(c, &t, k, rows, tmp, buf);
+		if (rc == BT_OK)
+			rc = bt_tree_finish(&t);
+		bt_tree_free(&t);
+	}
+	if (rc == BT_ERROR && !err[0])
+		snprintf(err, errsize, "out of memory");
+	if (getenv("UGC_TRACE"))
+		fprintf(stderr, "store: pages of %-17s %.3f s (%.3f s CPU)\n", specs[k].name, now_seconds() - t0,
+			thread_seconds() - c0);
+	free(rec);
+	free(buf);
+	return rc;
+}
+
+/* Job K: tree K, or for ST_PATH_HASH all five indexes over objects, one
+ * after the other in the same sort buffers (so that more threads do not
+ * mean more of them). */
+static int job(fill *c, int k, char *err, size_t errsize)
+{
+	if (k != ST_PATH_HASH)
+		return build(c, k, NULL, NULL, err, errsize);
+	size_t n = c->src->h->objects ? c->src->h->objects : 1;
+	key_row *rows = malloc(n * sizeof *rows), *tmp = malloc(n * sizeof *tmp);
+	int rc = rows && tmp ? BT_OK : BT_ERROR;
+	if (rc)
+		snprintf(err, errsize, "out of memory");
+	for (int index = ST_PATH_HASH; index <= ST_RETAINED && rc == BT_OK; index++)
+		rc = build(c, index, rows, tmp, err, errsize);
+	free(rows);
+	free(tmp);
+	return rc;
+}
+
+static void *worker(void *arg)
+{
+	fill *c = arg;
+	char err[512];
+	for (;;) {
+		pthread_mutex_lock(&c->lock);
+		int k = c->rc == BT_OK && c->next < JOBS ? order[c->next++] : -1;
+		pthread_mutex_unlock(&c->lock);
+		if (k < 0)
+			return NULL;
+		int rc = job(c, k, err, sizeof err);
+		pthread_mutex_lock(&c->lock);
+		if (rc != BT_OK && c->rc == BT_OK) {
+			c->rc = rc;
+			snprintf(c->err, sizeof c->err, "%s", err);
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+int store_pages_fill(const char *path, const store_pages_plan *plan, const row_source *src, int threads,
+		     char *err, size_t errsize)
+{
+	fill c;
+	memset(&c, 0, sizeof c);
+	int rc = bt_file_open(&c.f, path, err, errsize);
+	if (rc != BT_OK)
+		return rc;
+	c.plan = plan;
+	c.src = src;
+	pthread_mutex_init(&c.lock, NULL);
+	pthread_t th[JOBS - 1]; /* and this thread */
+	int started = 0;
+	for (; started < threads - 1 && started < JOBS - 1; started++)
+		if (pthread_create(&th[started], NULL, worker, &c))
+			break;
+	worker(&c);
+	for (int k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&c.lock);
+	if (c.rc != BT_OK) {
+		bt_file_abort(&c.f);
+		snprintf(err, errsize, "%s", c.err);
+		return c.rc;
+	}
+	return bt_file_commit(&c.f, err, errsize) ? BT_ERROR : BT_OK;
+}

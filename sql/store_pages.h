@@ -1,0 +1,38 @@
+/* store_pages.h — the store's fast path: the two big tables (object_table,
+ * ref_table) and their six indexes written as SQLite file-format pages in
+ * key order (btree_write.h) instead of row by row through SQLite.
+ *
+ * store.c lets SQLite create the whole schema and fill the small tables,
+ * leaving these eight b-trees empty, and closes the database; then
+ * store_pages_fill writes them, on up to THREADS threads.  Anything not
+ * handled is BT_UNSUPPORTED with the file unchanged, and store.c writes the
+ * database through SQL instead. */
+#ifndef UGC_STORE_PAGES_H
+#define UGC_STORE_PAGES_H
+
+#include <sqlite3.h>
+
+#include "btree_write.h"
+#include "heap_row.h"
+
+enum store_tree {
+	ST_OBJECTS, ST_REFS, ST_REFS_DST, ST_PATH_HASH, ST_CLASS, ST_OUTER, ST_IDOM, ST_RETAINED, ST_COUNT
+};
+
+/* The root page of each b-tree written, from the database's schema. */
+typedef struct store_pages_plan {
+	uint32_t root[ST_COUNT];
+} store_pages_plan;
+
+/* Does DB (the schema created, object_table and ref_table empty) hold
+ * exactly the b-trees this writer knows: the same columns, types, keys and
+ * indexes?  BT_OK with PLAN filled, BT_UNSUPPORTED with what differs in
+ * WHY, or BT_ERROR (WHY). */
+int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t whysize);
+
+/* Fill the b-trees of PLAN in the closed database PATH from SRC.  BT_OK,
+ * BT_UNSUPPORTED (ERR says why; PATH as it was) or BT_ERROR (ERR). */
+int store_pages_fill(const char *path, const store_pages_plan *plan, const row_source *src, int threads,
+		     char *err, size_t errsize);
+
+#endif
