@@ -30,6 +30,25 @@ enum { OC_IDX, OC_SERIAL, OC_CLASS, OC_OUTER, OC_NAME, OC_CLASS_NAME, OC_SIZE, O
        OC_REACHABLE, OC_ROOT_KIND, OC_DISTANCE, OC_PARENT, OC_PARENT_PROPERTY, OC_PATH_HASH, OC_IDOM, OC_RETAINED };
 enum { RC_SRC, RC_POS, RC_DST, RC_KIND, RC_PROP };
 
+/* What each object column needs beyond the heap (vtab_source.need). */
+static const unsigned char object_needs[OBJECT_NCOLUMNS] = {
+	[OC_REACHABLE] = NEED_GC, [OC_ROOT_KIND] = NEED_GC, [OC_DISTANCE] = NEED_GC, [OC_PARENT] = NEED_GC,
+	[OC_PARENT_PROPERTY] = NEED_GC, [OC_IDOM] = NEED_DOM, [OC_RETAINED] = NEED_DOM};
+/* ... and each table, whatever it reads */
+static const unsigned char table_needs[HV_COUNT] = {[HV_PURGE] = NEED_GC, [HV_PACKAGES] = NEED_DOM};
+
+/* Have the source compute WHAT (NEED_* bits) unless it has:
+ * SQLITE_OK, or SQLITE_ERROR with the reason in *MSG (sqlite3_malloc'd). */
+static int need(const vtab_source *src, int what, char **msg)
+{
+	char err[256];
+	if (!what || hv_need(src, what, err, sizeof err) == 0)
+		return SQLITE_OK;
+	sqlite3_free(*msg);
+	*msg = sqlite3_mprintf("%s", err);
+	return SQLITE_ERROR;
+}
+
 /* A plan (idxNum): MODE * 64 + the column it looks up or orders by. */
 enum { PLAN_SCAN, PLAN_EQ, PLAN_SRC_POS, PLAN_ASC, PLAN_DESC };
 #define PLAN(mode, col) ((mode) * 64 + (col))
@@ -188,6 +207,12 @@ static void plan_name(int kind, sqlite3_index_info *info)
 static int x_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 {
 	hv_table *t = (hv_table *)v;
+	int wants = table_needs[t->kind];
+	for (int k = 0; k < info->nConstraint; k++) /* planned on the dominators' own key spread */
+		if (t->kind == HV_OBJECTS && info->aConstraint[k].iColumn == OC_IDOM && info->aConstraint[k].usable)
+			wants |= NEED_DOM;
+	if (need(t->src, wants, &v->zErrMsg))
+		return SQLITE_ERROR;
 	double n = full_rows(t);
 	info->idxNum = PLAN(PLAN_SCAN, 0);
 	info->estimatedRows = (sqlite3_int64)n;
@@ -451,6 +476,10 @@ static int x_filter(sqlite3_vtab_cursor *cur, int plan, const char *idxstr, int 
 	c->desc = 0;
 	c->match = -1;
 	c->eof = 0;
+	int wants = table_needs[c->kind] | (mode == PLAN_ASC || mode == PLAN_DESC || (c->kind == HV_OBJECTS && col == OC_IDOM)
+					     ? NEED_DOM : 0);
+	if (need(c->src, wants, &cur->pVtab->zErrMsg))
+		return SQLITE_ERROR;
 	int64_t key = 0, pos = 0;
 	int got = mode == PLAN_EQ || mode == PLAN_SRC_POS ? (argc >= 1 ? int_arg(argv[0], &key) : -1) : -1;
 	if (got == 1 && mode == PLAN_SRC_POS)
@@ -506,6 +535,12 @@ static void result_value(sqlite3_context *ctx, const row_value *v)
 
 static int object_column(hv_cursor *c, sqlite3_context *ctx, int col)
 {
+	char *msg = NULL;
+	if (need(c->src, object_needs[col], &msg)) {
+		sqlite3_result_error(ctx, msg ? msg : "out of memory", -1);
+		sqlite3_free(msg);
+		return SQLITE_ERROR;
+	}
 	row_source rs = {c->src->h, c->src->r, NULL, c->src->dom};
 	if (col == OC_PATH_HASH && !(rs.path_hash = hv_path_hashes((vtab_source *)c->src)))
 		return SQLITE_NOMEM;
@@ -579,6 +614,11 @@ static const sqlite3_module refs_module = MODULE(NULL, connect_refs);
 static const sqlite3_module objects_module = MODULE(NULL, connect_objects);
 /* CREATE VIRTUAL TABLE <one of heap_vtab_tables> USING ugc_heap */
 static const sqlite3_module named_module = MODULE(connect_named, connect_named);
+
+int heap_vtab_on_demand(vtab_source *src, vtab_need_fn *need, void *owner)
+{
+	return hv_set_need(src, need, owner);
+}
 
 static void release(void *src)
 {

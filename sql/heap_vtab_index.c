@@ -12,6 +12,9 @@ struct hv_built {
 	double spread[HK_COUNT];   /* 0: not counted yet */
 	uint32_t *by_hash, *by_retained, *by_package;
 	uint64_t *path_hash;       /* when the source came without */
+	vtab_need_fn *need;        /* heap_vtab_on_demand's, or NULL: R and DOM are complete */
+	void *owner;               /* NEED's */
+	int ready;                 /* NEED_* bits NEED has computed */
 };
 
 static struct hv_built *built(vtab_source *s)
@@ -221,4 +224,25 @@ void hv_built_free(vtab_source *s)
 	free(b->path_hash);
 	free(b);
 	s->built = NULL;
+}
+
+int hv_set_need(vtab_source *s, vtab_need_fn *need, void *owner)
+{
+	struct hv_built *b = built(s);
+	if (!b)
+		return -1;
+	b->need = need;
+	b->owner = owner;
+	return 0;
+}
+
+int hv_need(const vtab_source *s, int what, char *err, size_t errsize)
+{
+	struct hv_built *b = s->built;
+	if (!b || !b->need || (b->ready & what) == what)
+		return 0;
+	if (b->need(b->owner, what & ~b->ready, err, errsize))
+		return -1;
+	b->ready |= what;
+	return 0;
 }
