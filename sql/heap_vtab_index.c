@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "key_sort.h"
 #include "path_hash.h"
 
 struct hv_built {
@@ -134,27 +135,31 @@ const uint32_t *hv_by_hash(vtab_source *s, uint64_t hash, uint64_t *lo, uint64_t
 	return b->by_hash;
 }
 
-static int cmp_retained(const void *a, const void *b, void *dom)
-{
-	const dom_result *d = dom;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int nx = !d || d->idom[x] == OBJ_NONE, ny = !d || d->idom[y] == OBJ_NONE;
-	if (nx != ny)
-		return nx ? -1 : 1; /* NULL first, as SQLite orders */
-	if (!nx && d->retained[x] != d->retained[y])
-		return d->retained[x] < d->retained[y] ? -1 : 1;
-	return (x > y) - (x < y);
-}
-
 const uint32_t *hv_by_retained(vtab_source *s)
 {
 	struct hv_built *b = built(s);
 	if (!b)
 		return NULL;
 	if (!b->by_retained) {
-		if (!(b->by_retained = all_objects(s->h)))
-			return NULL;
-		qsort_r(b->by_retained, s->h->objects, sizeof *b->by_retained, cmp_retained, (void *)s->dom);
+		/* the order of the database's index on retained (key_sort.h) */
+		const dom_result *d = s->dom;
+		size_t n = s->h->objects;
+		uint32_t *by = all_objects(s->h);
+		key_row *rows = malloc(n * sizeof *rows + 1), *tmp = malloc(n * sizeof *tmp + 1);
+		if (by && rows && tmp) {
+			for (size_t k = 0; k < n; k++) {
+				int reached = d && d->idom[by[k]] != OBJ_NONE; /* else retained is NULL */
+				rows[k] = (key_row){reached ? (int64_t)d->retained[by[k]] : 0, by[k], !reached};
+			}
+			key_sort(rows, tmp, n);
+			for (size_t k = 0; k < n; k++)
+				by[k] = rows[k].rowid;
+			b->by_retained = by;
+			by = NULL;
+		}
+		free(by);
+		free(rows);
+		free(tmp);
 	}
 	return b->by_retained;
 }
