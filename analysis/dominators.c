@@ -139,7 +139,8 @@ static uint32_t succ_row(const graph *g, uint32_t x, uint32_t *out)
 		return n;
 	const cluster *cl = &h->clusters[c];
 	if (cl->root != (obj_t)x) {
-		if (enters(h, cl->root))
+		/* a member in the disregard pool is never traced: it keeps nothing */
+		if (enters(h, (obj_t)x) && enters(h, cl->root))
 			out[n++] = (uint32_t)cl->root;
 		return n;
 	}

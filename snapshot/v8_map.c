@@ -4,7 +4,8 @@
  *  - the disregard pool holds the package /V8 (0), the classes Package (1)
  *    and Class (2), then one class object per distinct V8 class in order of
  *    first use; node ordinal i is object first-gc-index + i, Outer /V8;
- *  - class: the node's name for "object" and "native" nodes, else
+ *  - class: the node's name for "object" and "native" nodes ("(anonymous)"
+ *    when it is empty), else
  *    "(system)" for "hidden", "(compiled code)" for "code" and "(TYPE)" for
  *    the rest, as DevTools' summary groups them;
  *  - name: the node's name cut on a UTF-8 boundary so that "@ID" still fits
@@ -23,6 +24,7 @@
 #define PROP_LIMIT 4096   /* a PROPERTY's */
 #define POOL_FIXED 3      /* /V8, Package, Class */
 #define ELEM_CACHE (1u << 20)
+#define ANON_CLASS "(anonymous)" /* the class of an object or native node with an empty name */
 
 typedef struct mapper {
 	const char *path;
@@ -126,6 +128,8 @@ static int assign_classes(mapper *m, obj_t *cls)
 			if (!m->class_of_str[k]) {
 				size_t len;
 				const char *s = v8_str(raw, k, &len);
+				if (len == 0) /* a class needs a name: DevTools shows these unnamed */
+					s = ANON_CLASS, len = strlen(ANON_CLASS);
 				if ((c = class_named(m, s, len)) < 0)
 					return -1;
 				m->class_of_str[k] = (uint32_t)c + 1;

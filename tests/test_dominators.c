@@ -99,6 +99,21 @@ TEST(dominators_cluster_with_a_garbage_mutable)
 	done(&h, &r, &d);
 }
 
+/* A disregard-pool object listed as a cluster member does not keep its
+ * cluster: the GC never traces it (found by fuzzing: the gc graph had the
+ * member's edge to its root and reached a cluster the GC destroys). */
+TEST(dominators_pool_member_keeps_no_cluster)
+{
+	heap h;
+	gc_result r;
+	dom_result d;
+	CHECK(dom("o 20 1 4 10 Root 8 -\no 21 1 4 10 M 16 -\nc 20 21,4 - -\n", POLICY_GC, &h, &r, &d) == 0);
+	CHECK(!r.reachable[20] && !r.reachable[21] && r.reachable[4]);
+	CHECK(d.idom[20] == OBJ_NONE && d.idom[21] == OBJ_NONE && d.retained[20] == 0);
+	CHECK(d.idom[4] == TOP && d.retained[4] == 900);
+	done(&h, &r, &d);
+}
+
 /* Classes and packages count each byte once; cross-package pairs charge a
  * package for what its objects dominate in another. */
 TEST(dominators_class_and_package_aggregates)
@@ -229,7 +244,7 @@ static edges_list naive_graph(const heap *h, const gc_result *r, int policy)
 			obj_t m = h->cluster_items[cl->members + k];
 			if (IN(m))
 				add_edge(&e, (uint32_t)cl->root, (uint32_t)m);
-			if (IN(cl->root))
+			if (IN(m) && IN(cl->root)) /* a pool member is never traced */
 				add_edge(&e, (uint32_t)m, (uint32_t)cl->root);
 		}
 		if (!r->cluster_walked[c])

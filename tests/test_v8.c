@@ -460,6 +460,22 @@ TEST(v8_names_stay_interned_once)
 	free(d);
 }
 
+TEST(v8_an_unnamed_object_gets_the_anonymous_class)
+{
+	/* an object node and a native node named "" (found by fuzzing: the class
+	 * object had an empty name, which no heap may hold) */
+	char *d = doc(3, 0, "9,0,1,0,0,0,0,3,0,3,4,0,0,0,8,0,5,4,0,0,0", "", "\"\"");
+	char err[SNAP_ERR_MAX];
+	heap h;
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
+	obj_t f = h.first_gc_index;
+	CHECK(h.cls[f + 1] == h.cls[f + 2]);
+	CHECK_STR(name_of(&h, h.cls[f + 1]), "(anonymous)");
+	CHECK_STR(name_of(&h, f + 1), "@3");
+	heap_free(&h);
+	free(d);
+}
+
 /* Load TEXT, run the GC and the gc policy's dominators; node ordinal i is
  * object h->first_gc_index + i. */
 static int v8_dominators(const char *text, heap *h, gc_result *r, dom_result *d)
