@@ -202,38 +202,62 @@ int findings_collect(const heap *h, const gc_result *r, findings *out)
 	return rc;
 }
 
+uint32_t finding_referencer(const heap *h, const finding *f)
+{
+	return f->gcref ? h->gcrefs[f->edge].referencer : 0;
+}
+
+/* Object X's path name, so that a detail names objects rather than
+ * indexes; "#N" for an index that holds no object. */
+typedef struct objname {
+	char s[320];
+} objname;
+
+static const char *name_of(const heap *h, obj_t x, objname *n)
+{
+	char *p = heap_exists(h, x) ? heap_path(h, x) : NULL;
+	if (p)
+		snprintf(n->s, sizeof n->s, "%s", p);
+	else
+		snprintf(n->s, sizeof n->s, "#%d", x);
+	free(p);
+	return n->s;
+}
+
 void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 {
+	objname a, b, c;
 	switch (f->kind) {
 	case FK_ELIMINATED_REF:
 		if (f->gcref) {
 			const gc_ref *g = &h->gcrefs[f->edge];
-			snprintf(buf, cap, "FGCObject %s reference %s to garbage object %d is nulled",
-				 heap_str(h, g->referencer), g->prop ? heap_str(h, g->prop) : "(unnamed)", f->other);
+			snprintf(buf, cap, "reference %s of FGCObject %s to garbage object %s is nulled",
+				 g->prop ? heap_str(h, g->prop) : "(unnamed)", heap_str(h, g->referencer), name_of(h, f->other, &a));
 		} else {
-			snprintf(buf, cap, "%s reference %s to garbage object %d is nulled",
-				 ref_kind_names[h->ref_kind[f->edge - 2]], edge_property(h, f->edge), f->other);
+			snprintf(buf, cap, "%s reference %s to garbage object %s is nulled",
+				 ref_kind_names[h->ref_kind[f->edge - 2]], edge_property(h, f->edge), name_of(h, f->other, &a));
 		}
 		return;
 	case FK_GARBAGE_SURVIVES:
 		if (f->other != OBJ_NONE && f->edge == VIA_CLASS)
-			snprintf(buf, cap, "kept as the Class of %d", f->other);
+			snprintf(buf, cap, "kept as the Class of %s", name_of(h, f->other, &a));
 		else if (f->other != OBJ_NONE && f->edge == VIA_OUTER)
-			snprintf(buf, cap, "kept as the Outer of %d", f->other);
+			snprintf(buf, cap, "kept as the Outer of %s", name_of(h, f->other, &a));
 		else if (f->other != OBJ_NONE)
-			snprintf(buf, cap, "kept by immutable reference %s of %d", edge_property(h, f->edge), f->other);
+			snprintf(buf, cap, "kept by immutable reference %s of %s", edge_property(h, f->edge),
+				 name_of(h, f->other, &a));
 		else if (h->iflags[f->idx] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
 			snprintf(buf, cap, "kept as a root by its internal flags");
 		else if (f->cluster != OBJ_NONE)
-			snprintf(buf, cap, "kept by its cluster (root %d)", f->cluster);
+			snprintf(buf, cap, "kept by its cluster (root %s)", name_of(h, f->cluster, &a));
 		else
 			snprintf(buf, cap, "kept through a cluster's lists");
 		return;
 	case FK_DANGLING_REF:
 		if (f->gcref) {
 			const gc_ref *g = &h->gcrefs[f->edge];
-			snprintf(buf, cap, "FGCObject %s reference %s names free slot %d", heap_str(h, g->referencer),
-				 g->prop ? heap_str(h, g->prop) : "(unnamed)", f->other);
+			snprintf(buf, cap, "reference %s of FGCObject %s names free slot %d",
+				 g->prop ? heap_str(h, g->prop) : "(unnamed)", heap_str(h, g->referencer), f->other);
 		} else {
 			const dangling_ref *d = &h->dangling[f->edge];
 			snprintf(buf, cap, "%s reference %s names free slot %d", ref_kind_names[d->kind],
@@ -243,21 +267,24 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 	case FK_CLUSTER_MISSING_MUTABLE:
 	case FK_CLUSTER_MISSING_CLUSTER:
 		if (f->edge >= VIA_INHERITED(0)) {
-			snprintf(buf, cap, "%d is listed by referenced cluster %d but missing from cluster %d's %s%s",
-				 f->other, (obj_t)(f->edge - VIA_INHERITED(0)), f->cluster,
+			snprintf(buf, cap, "%s is listed by referenced cluster %s but missing from cluster %s's %s%s",
+				 name_of(h, f->other, &a), name_of(h, (obj_t)(f->edge - VIA_INHERITED(0)), &b),
+				 name_of(h, f->cluster, &c),
 				 f->kind == FK_CLUSTER_MISSING_MUTABLE ? "MutableObjects" : "ReferencedClusters",
 				 f->use_after_free ? "; use-after-free: the GC collects it while the referenced cluster's members still reference it" : "");
 			return;
 		}
-		snprintf(buf, cap, "%s -> %d of cluster %d is missing from its %s%s", edge_property(h, f->edge), f->other,
-			 f->cluster, f->kind == FK_CLUSTER_MISSING_MUTABLE ? "MutableObjects" : "ReferencedClusters",
+		snprintf(buf, cap, "%s -> %s of cluster %s is missing from its %s%s", edge_property(h, f->edge),
+			 name_of(h, f->other, &a), name_of(h, f->cluster, &b),
+			 f->kind == FK_CLUSTER_MISSING_MUTABLE ? "MutableObjects" : "ReferencedClusters",
 			 f->use_after_free ? "; use-after-free: the GC collects it while it is still referenced" : "");
 		return;
 	case FK_CLUSTER_KEEPS_ALIVE:
 		if (f->other == f->idx)
 			snprintf(buf, cap, "cluster root alive only through cluster lists: no reference chain reaches it");
 		else if (f->other != OBJ_NONE)
-			snprintf(buf, cap, "alive only as a member of cluster %d: no reference chain reaches it", f->other);
+			snprintf(buf, cap, "alive only as a member of cluster %s: no reference chain reaches it",
+				 name_of(h, f->other, &a));
 		else
 			snprintf(buf, cap, "alive, but no reference chain from a surviving root reaches it: the GC marked it "
 				 "through a cluster's lists, or from a rooted cluster member it then destroyed");
@@ -266,20 +293,21 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 		snprintf(buf, cap, "in the RootSet and marked garbage: it is never collected");
 		return;
 	case FK_WEAK_UNCLEARED:
-		snprintf(buf, cap, "weak reference %s to %d is not cleared although the GC destroys its target: "
-			 "the GC never traced the holder (%s), so after this GC it points at a destroyed object",
-			 edge_property(h, f->edge), f->other,
+		snprintf(buf, cap, "weak reference %s to %s is not cleared though the GC destroys its target: this is "
+			 "the engine's behaviour and a real hazard (it clears only weak references of objects it traced, "
+			 "never traced the holder, %s, and the reference now points at a destroyed object)",
+			 edge_property(h, f->edge), name_of(h, f->other, &a),
 			 heap_in_disregard(h, f->idx) ? "a disregard-pool object"
 			 : f->cluster == f->idx ? "a cluster root it only marked"
 			 : f->cluster != OBJ_NONE ? "a cluster member" : "an object it only marked");
 		return;
 	case FK_ROOTED_MEMBER_DESTROYED:
 		if (h->iflags[f->idx] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
-			snprintf(buf, cap, "has a root flag, but nothing reached its cluster's root %d or another member: "
-				 "the GC dissolves cluster %d and destroys it with the other members", f->cluster, f->cluster);
+			snprintf(buf, cap, "has a root flag, but nothing reached its cluster's root %s or another member: "
+				 "the GC dissolves the cluster and destroys it with the other members", name_of(h, f->cluster, &a));
 		else
-			snprintf(buf, cap, "kept by KeepFlags, which do not keep a cluster: nothing reached cluster %d's "
-				 "root or another member, so the GC destroys it with the other members", f->cluster);
+			snprintf(buf, cap, "kept by KeepFlags, which do not keep a cluster: nothing reached cluster %s's "
+				 "root or another member, so the GC destroys it with the other members", name_of(h, f->cluster, &a));
 		return;
 	case FK_KEEPFLAGS_CLUSTER_ROOT:
 		snprintf(buf, cap, "a cluster root kept only by KeepFlags: the GC traces it but never walks its cluster's "

@@ -46,8 +46,15 @@ typedef struct findings {
 
 int findings_collect(const heap *h, const gc_result *r, findings *out);
 void findings_free(findings *f);
-/* One line describing F (property names, kinds, the reason). */
+/* One line describing F (property names, kinds, the reason), naming the
+ * objects involved by their path names; DETAIL_MAX bytes hold any such
+ * line (each name is cut at 320 bytes), so the database and the in-memory
+ * view keep the same text. */
+#define DETAIL_MAX 2048
 void finding_detail(const heap *h, const finding *f, char *buf, size_t cap);
+/* The string id of the FGCObject that holds F's reference (0: an object,
+ * named by F's idx, holds it). */
+uint32_t finding_referencer(const heap *h, const finding *f);
 /* Name of an edge: "Class", "Outer", or the property (or "(unnamed)"). */
 const char *edge_property(const heap *h, uint32_t via);
 

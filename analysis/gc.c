@@ -478,6 +478,7 @@ static void dissolve(marker *m, gc_result *r)
 		}
 	}
 	for (uint32_t c = 0; c < h->nclusters; c++) {
+		r->cluster_dissolving[c] = !m->live[c] || closure[c];
 		if (!m->live[c])
 			continue;
 		const cluster *cl = &h->clusters[c];
@@ -607,10 +608,12 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->gc_target = calloc(s, 1);
 	r->cluster_fate = calloc(nc, 1);
 	r->cluster_walked = calloc(nc, 1);
+	r->cluster_dissolving = calloc(nc, 1);
 	r->keep_flags = opt->keep_flags;
 	int rc = -1;
 	if (!m.state || !m.queued || !m.live || !m.needs_dissolving || !m.step5_queued || !m.cqueue ||
-	    !r->reachable || !r->gc_target || !r->cluster_fate || !r->cluster_walked)
+	    !r->reachable || !r->gc_target || !r->cluster_fate || !r->cluster_walked ||
+	    !r->cluster_dissolving)
 		goto out;
 	double t0 = now_seconds();
 	for (uint32_t i = 0; i < h->slots; i++)
@@ -650,7 +653,7 @@ out:
 void gc_result_free(gc_result *r)
 {
 	free(r->reachable); free(r->root_kind); free(r->distance); free(r->parent); free(r->via);
-	free(r->cluster_fate); free(r->cluster_walked); free(r->cluster_live); free(r->was_traced); free(r->gc_target); free(r->eliminated); free(r->cleared);
+	free(r->cluster_fate); free(r->cluster_walked); free(r->cluster_live); free(r->cluster_dissolving); free(r->was_traced); free(r->gc_target); free(r->eliminated); free(r->cleared);
 	free(r->uncleared); free(r->purged);
 	memset(r, 0, sizeof *r);
 }

@@ -87,6 +87,10 @@ typedef struct gc_result {
 	uint8_t *gc_target;     /* per slot: 1 if a "g" record names it */
 	uint8_t *cluster_walked;/* per cluster: 1 if it did step 5 (its lists were walked) */
 	uint8_t *cluster_live;  /* per cluster: 1 if not dissolved in step 2 */
+	uint8_t *cluster_dissolving; /* per cluster: 1 if step 2 dissolved it, or step 6
+				 * found it needs dissolving (a garbage list entry, or
+				 * it references such a cluster): dissolved, or gone
+				 * as unreachable-root when its root was not reached */
 	uint8_t *was_traced;    /* per slot: 1 if the GC traced it (put it on the work list) */
 	uint32_t keep_flags;    /* the KeepFlags this GC ran with */
 

@@ -69,8 +69,9 @@ typedef struct sources {
 /* One finding or one cluster, as rows. */
 typedef struct finding_row {
 	char kind[32];
-	obj_t idx, other;
+	obj_t idx, other;              /* idx OBJ_NONE: an FGCObject holds the reference */
 	const char *detail; /* display form, in the view's pool (valid until it closes) */
+	const char *referencer;        /* that FGCObject's name, "" for none (as detail) */
 } finding_row;
 
 typedef struct finding_rows {
@@ -122,7 +123,9 @@ struct view {
 	int (*findings)(view *v, obj_t about, finding_rows *out); /* about OBJ_NONE: all */
 	/* root OBJ_NONE: all; BYTES 0: leave cluster_row.bytes 0 (cheaper from a database) */
 	int (*clusters)(view *v, obj_t root, int bytes, cluster_rows *out);
-	int (*cluster_list)(view *v, obj_t root, int which, obj_t **out, size_t *n); /* 0 members 1 mutable 2 refs 3 referenced-by */
+	/* one of a cluster's lists: 0 members 1 mutable 2 refs 3 referenced-by,
+	 * 4 what dissolved it (cluster_causes.h) */
+	int (*cluster_list)(view *v, obj_t root, int which, obj_t **out, size_t *n);
 	/* selectors */
 	int (*find_path)(view *v, const char *path, obj_t *out); /* OBJ_NONE when none */
 	int (*find_glob)(view *v, const char *name_glob, const char *class_name, obj_t **out, size_t *n);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster_causes.h"
 #include "escape.h"
 #include "dominators.h"
 #include "findings.h"
@@ -392,9 +393,11 @@ static int hv_findings(view *v, obj_t about, finding_rows *out)
 		snprintf(row.kind, sizeof row.kind, "%s", finding_kind_names[f->kind]);
 		row.idx = f->idx;
 		row.other = f->other;
-		char detail[VIEW_TEXT];
+		char detail[DETAIL_MAX];
 		finding_detail(hv->h, f, detail, sizeof detail);
-		if (!(row.detail = view_text(v, detail)) || finding_rows_push(out, &row))
+		uint32_t g = finding_referencer(hv->h, f);
+		if (!(row.detail = view_text(v, detail)) ||
+		    !(row.referencer = view_text(v, g ? heap_str(hv->h, g) : NULL)) || finding_rows_push(out, &row))
 			return -1;
 	}
 	return 0;
@@ -434,6 +437,12 @@ static int hv_cluster_list(view *v, obj_t root, int which, obj_t **out, size_t *
 		return 0;
 	uint32_t c = (uint32_t)h->cluster[root];
 	const cluster *cl = &h->clusters[c];
+	if (which == 4) {
+		if (cluster_causes(h, HV(v)->r, c, out, n) == 0)
+			return 0;
+		snprintf(v->err, sizeof v->err, "out of memory");
+		return -1;
+	}
 	uint32_t start, count;
 	switch (which) {
 	case 0: start = cl->members; count = cl->n_members; break;

@@ -39,14 +39,19 @@ const command *find_command(const char *name);
 int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
+/* `info` on an analysis database (cmd_info_db.c). */
+int info_database(const char *path, enum out_format fmt);
 
 /* Options several commands share (options.h), into an int or a const char *
  * field F of T: --format text|json|csv, --policy P (-1 when not given is the
- * caller's default), and the --name/--class selectors of select_objects(). */
+ * caller's default), and the --name/--class selectors of select_objects();
+ * --limit N into a long long field (see LIMIT_UNSET below). */
 #define OPT_FORMAT(T, f, help) OPT_CHOICE(0, "format", T, f, format_choices, 3, "F", help)
 #define OPT_POLICY(T, f, help) OPT_CHOICE(0, "policy", T, f, dom_policy_names, POLICY_COUNT, "P", help)
 #define OPT_NAME_GLOB(T, f) OPT_STRING(0, "name", T, f, "GLOB", "every object whose name matches GLOB (shell wildcards)")
 #define OPT_CLASS_NAME(T, f) OPT_STRING(0, "class", T, f, "NAME", "every object of class NAME (with --name: both)")
+#define OPT_LIMIT(T, f, help) OPT_INT(0, "limit", T, f, 0, 1LL << 40, "N", help)
+
 /* CSV string output. */
 void csv_str(FILE *fp, const char *s);
 /* S as a JSON string, quoted and escaped: valid UTF-8 whatever S holds. */
@@ -56,6 +61,19 @@ void json_str(FILE *fp, const char *s);
 const char *disp(const char *s);
 /* Parse a non-negative integer option value; -1 when bad. */
 long long parse_count(const char *s, long long max);
+
+/* --limit N, the one row cap of the listing commands (OPT_LIMIT): its
+ * field starts at LIMIT_UNSET; 0 means all. */
+#define LIMIT_UNSET (-1LL)
+/* The rows a listing shows: LIMIT when given (0: all), else TEXT_DEFAULT
+ * in text output and all in JSON and CSV.  SIZE_MAX stands for all. */
+size_t listing_limit(long long limit, enum out_format fmt, size_t text_default);
+/* What this GC does to an object: "purged" (unreachable: destroyed),
+ * "garbage" (marked garbage but kept alive), "survives". */
+const char *fate_name(int reachable, int garbage);
+/* The text line that says what a capped listing left out: "showing N of
+ * TOTAL WHAT (--limit 0 shows all)" when N < TOTAL, nothing otherwise. */
+void print_shown(size_t shown, size_t total, const char *what);
 
 /* Global options, accepted before or after the command name by every
  * command (main.c takes them out of argv): --quiet sets CLI_QUIET (no

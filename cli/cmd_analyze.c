@@ -75,8 +75,22 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 	uint32_t disregard = 0;
 	for (uint32_t i = 0; i < h->slots && (obj_t)i < h->first_gc_index; i++)
 		disregard += h->cls[i] != OBJ_FREE;
-	printf("LogGarbage: %u objects scanned (%u in the disregard pool), %u references, %u roots, %u objects traced\n",
-	       h->objects, disregard, h->nrefs, r->roots, r->traced);
+	/* roots counted as the roots view and info count them: every object
+	 * with a root kind, the disregard pool and FGCObject targets included */
+	uint32_t roots[RK_COUNT] = {0}, nroots = 0;
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (r->root_kind[i] != RK_NONE && RK_IS_ROOT(r->root_kind[i])) {
+			roots[r->root_kind[i]]++;
+			nroots++;
+		}
+	printf("LogGarbage: %u objects scanned (%u in the disregard pool), %u references, %u roots (", h->objects, disregard,
+	       h->nrefs, nroots);
+	for (int k = 0, first = 1; k <= RK_GCOBJECT; k++)
+		if (roots[k]) {
+			printf("%s%u %s", first ? "" : ", ", roots[k], root_kind_names[k]);
+			first = 0;
+		}
+	printf("), %u objects traced\n", r->traced);
 	printf("LogGarbage: %u objects reachable, %u unreachable: %u objects purged (%.2f MiB)\n", r->reachable_count,
 	       r->npurged, r->npurged, mib(r->purged_bytes));
 	printf("LogGarbage: %u clusters: %u alive, dissolved: %u garbage-root, %u references-dissolved, "

@@ -1,7 +1,9 @@
 /* cmd_clusters.c — `ugc-analyze clusters INPUT [ROOT]`: every GC cluster
  * with its lists' sizes, bytes and fate in this GC (sortable, like the
- * engine's gc.ListClusters), one cluster in detail, or --check: every
- * disagreement between a cluster's lists and its members' references. */
+ * engine's gc.ListClusters), one cluster in detail (what dissolved it
+ * first), or --check: every disagreement between a cluster's lists and its
+ * members' references, the use-after-free risks first (--risks: only
+ * them).  Every listing shows --limit rows and says how many there are. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,91 +61,149 @@ static void row_out(view *v, const cluster_row *r, enum out_format fmt, int firs
 		obj_info_free(&o);
 }
 
-static int detail(view *v, const cluster_row *r, enum out_format fmt)
+/* One list entry of cluster ROOT's list TITLE. */
+static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_format fmt)
 {
-	static const char *const titles[4] = {"members", "mutable", "referenced", "referenced_by"};
+	obj_info o;
+	if (v->object(v, x, &o))
+		return;
+	if (fmt == FMT_TEXT) {
+		printf("  #%d %s %s", x, o.class_name, o.path);
+		if (!o.reachable || o.garbage) /* purged or garbage marked */
+			printf("  (%s)", fate_name(o.reachable, o.garbage));
+		putchar('\n');
+	} else if (fmt == FMT_CSV) {
+		printf("%d,%s,%d,", root, title, x);
+		csv_str(stdout, o.path);
+		printf(",%d,%d\n", o.reachable, o.garbage);
+	} else {
+		printf("{\"list\":\"%s\",\"idx\":%d,\"path\":", title, x);
+		json_str(stdout, o.path);
+		printf(",\"reachable\":%s,\"garbage\":%s}\n", o.reachable ? "true" : "false", o.garbage ? "true" : "false");
+	}
+	obj_info_free(&o);
+}
+
+/* Cluster R in detail: what dissolved it first, then what its root
+ * dominates and its four lists, each capped at LIMIT entries. */
+static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t limit)
+{
+	static const char *const titles[5] = {"members", "mutable", "referenced", "referenced_by", "dissolved_by"};
+	static const int order[5] = {4, 0, 1, 2, 3};
 	if (fmt == FMT_JSON) {
 		row_out(v, r, fmt, 1);
 		printf("\n");
 	}
-	obj_t idom;
-	long long kept;
-	if (v->retained(v, r->root, &idom, &kept) < 0)
-		return die("%s", v->err);
-	if (fmt == FMT_TEXT && kept >= 0)
-		printf("retained: the root dominates %lld bytes (itself included; a member referenced from outside "
-		       "is not dominated by it)\n", kept);
-	for (int which = 0; which < 4; which++) {
+	for (int o = 0; o < 5; o++) {
+		int which = order[o];
+		if (which == 0) {
+			obj_t idom;
+			long long kept;
+			if (v->retained(v, r->root, &idom, &kept) < 0)
+				return die("%s", v->err);
+			if (fmt == FMT_TEXT && kept >= 0)
+				printf("retained: the root dominates %lld bytes (itself included; a member referenced from "
+				       "outside is not dominated by it)\n", kept);
+		}
 		obj_t *list;
 		size_t n;
 		if (v->cluster_list(v, r->root, which, &list, &n))
 			return die("%s", v->err);
-		if (fmt == FMT_TEXT)
+		if (fmt == FMT_TEXT && which == 4 && r->reason[0])
+			printf("dissolved (%s) by %s:\n", r->reason,
+			       n ? (strcmp(r->reason, "garbage-root") == 0 ? "its garbage root"
+				    : strcmp(r->reason, "garbage-mutable") == 0 ? "these garbage list entries"
+				    : "these referenced clusters, themselves dissolved")
+			       : "nothing in its lists: its root was not reached");
+		else if (fmt == FMT_TEXT && which != 4)
 			printf("%s (%zu):\n", titles[which], n);
-		for (size_t k = 0; k < n; k++) {
-			obj_info o;
-			if (v->object(v, list[k], &o))
-				continue;
-			if (fmt == FMT_TEXT)
-				printf("  #%d %s %s%s\n", list[k], o.class_name, o.path, o.reachable ? "" : "  (purged)");
-			else if (fmt == FMT_CSV) {
-				printf("%d,%s,%d,", r->root, titles[which], list[k]);
-				csv_str(stdout, o.path);
-				printf(",%d\n", o.reachable);
-			} else {
-				printf("{\"list\":\"%s\",\"idx\":%d,\"path\":", titles[which], list[k]);
-				json_str(stdout, o.path);
-				printf(",\"reachable\":%s}\n", o.reachable ? "true" : "false");
-			}
-			obj_info_free(&o);
-		}
+		size_t shown = n < limit ? n : limit;
+		for (size_t k = 0; k < shown; k++)
+			entry_out(v, r->root, titles[which], list[k], fmt);
+		if (fmt == FMT_TEXT)
+			print_shown(shown, n, "entries");
 		free(list);
 	}
 	return 0;
 }
 
-static int check(view *v, enum out_format fmt)
+/* Does finding F make a use-after-free? */
+static int is_risk(const finding_row *f)
+{
+	return strstr(f->detail, "use-after-free") != NULL;
+}
+
+static void check_out(view *v, const finding_row *f, enum out_format fmt, int first)
+{
+	int u = is_risk(f);
+	obj_info o, t;
+	int have = v->object(v, f->idx, &o) == 0, have_t = v->object(v, f->other, &t) == 0;
+	if (fmt == FMT_TEXT) /* the detail names the target and the cluster */
+		printf("%s#%d %s: %s\n", u ? "USE-AFTER-FREE " : "", f->idx, have ? o.path : "?", f->detail);
+	else if (fmt == FMT_CSV) {
+		printf("%s,%d,%d,%d,", f->kind, f->idx, f->other, u);
+		csv_str(stdout, f->detail);
+		putchar(',');
+		csv_str(stdout, have ? o.path : "");
+		putchar(',');
+		csv_str(stdout, have_t ? t.path : "");
+		putchar('\n');
+	} else {
+		printf("%s{\"kind\":\"%s\",\"idx\":%d,\"other\":%d,\"use_after_free\":%s,\"detail\":", first ? "" : ",\n",
+		       f->kind, f->idx, f->other, u ? "true" : "false");
+		json_str(stdout, f->detail);
+		printf(",\"path\":");
+		json_str(stdout, have ? o.path : "");
+		printf(",\"other_path\":");
+		json_str(stdout, have_t ? t.path : "");
+		printf("}");
+	}
+	if (have)
+		obj_info_free(&o);
+	if (have_t)
+		obj_info_free(&t);
+}
+
+/* --check: the disagreements, use-after-free risks first (in finding
+ * order), then the rest unless RISKS_ONLY; LIMIT of them shown. */
+static int check(view *v, enum out_format fmt, int risks_only, size_t limit)
 {
 	finding_rows fs = {0};
 	if (v->findings(v, OBJ_NONE, &fs)) {
 		free(fs.v);
 		return die("%s", v->err);
 	}
-	size_t n = 0, uaf = 0;
-	for (size_t k = 0; k < fs.n; k++) {
-		const finding_row *f = &fs.v[k];
-		if (strncmp(f->kind, "cluster-missing", 15) != 0)
-			continue;
-		int u = strstr(f->detail, "use-after-free") != NULL;
-		obj_info o;
-		int have = v->object(v, f->idx, &o) == 0;
-		if (fmt == FMT_TEXT)
-			printf("%s#%d %s -> #%d: %s\n", u ? "USE-AFTER-FREE " : "", f->idx, have ? o.path : "?", f->other, f->detail);
-		else if (fmt == FMT_CSV) {
-			printf("%s,%d,%d,%d,", f->kind, f->idx, f->other, u);
-			csv_str(stdout, f->detail);
-			putchar('\n');
-		} else {
-			printf("%s{\"kind\":\"%s\",\"idx\":%d,\"other\":%d,\"use_after_free\":%s,\"detail\":", n ? ",\n" : "",
-			       f->kind, f->idx, f->other, u ? "true" : "false");
-			json_str(stdout, f->detail);
-			printf("}");
+	size_t n = 0, uaf = 0, shown = 0;
+	if (fmt == FMT_CSV)
+		printf("kind,idx,other,use_after_free,detail,path,other_path\n");
+	if (fmt == FMT_JSON)
+		printf("{\"disagreements\":[");
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < fs.n; k++) {
+			const finding_row *f = &fs.v[k];
+			if (strncmp(f->kind, "cluster-missing", 15) != 0 || is_risk(f) != (pass == 0))
+				continue;
+			n++;
+			uaf += pass == 0;
+			if ((risks_only && pass) || shown >= limit)
+				continue;
+			check_out(v, f, fmt, shown == 0);
+			shown++;
 		}
-		if (have)
-			obj_info_free(&o);
-		n++;
-		uaf += u;
-	}
-	if (fmt == FMT_TEXT)
+	if (fmt == FMT_TEXT) {
+		print_shown(shown, risks_only ? uaf : n, risks_only ? "use-after-free risks" : "disagreements");
 		printf("%zu disagreement%s between cluster lists and references, %zu of them use-after-free\n", n,
 		       n == 1 ? "" : "s", uaf);
+	}
+	if (fmt == FMT_JSON)
+		printf("],\"shown\":%zu,\"total\":%zu,\"use_after_free\":%zu}\n", shown, n, uaf);
 	free(fs.v);
 	return 0;
 }
 
 struct clusters_opts {
-	int format, sort, check;
-	long long top;
+	int format, sort, check, risks;
+	long long limit;
 };
 
 static const char *const sort_names[] = {"members", "bytes", "mutable", "referenced", "root"};
@@ -152,11 +212,14 @@ static const char *const sort_names[] = {"members", "bytes", "mutable", "referen
 static const option options[] = {
 	OPT_CHOICE(0, "sort", C, sort, sort_names, 5, "KEY",
 		   "members (default), bytes, mutable, referenced (largest first)\nor root (by index)"),
-	OPT_INT(0, "top", C, top, 1, 100000000, "N", "only the first N clusters"),
 	OPT_FLAG(0, "check", C, check,
 		 "every disagreement between a cluster's lists and its members' real\n"
-		 "references, with the member and property; USE-AFTER-FREE marks those\n"
-		 "where the engine collects an object that is still referenced"),
+		 "references, the use-after-free risks first (marked USE-AFTER-FREE: the\n"
+		 "engine collects an object that is still referenced)"),
+	OPT_FLAG(0, "risks", C, risks, "only the use-after-free risks"),
+	OPT_LIMIT(C, limit, "clusters, entries of each list, or disagreements shown (text:\n"
+		  "default 20; json, csv: all unless given; 0: all); the totals are always said"),
+	OPT_INT(0, "top", C, limit, 0, 1LL << 40, "N", "the old name of --limit"),
 	OPT_FORMAT(C, format, "text (default), json or csv"),
 	OPT_END(),
 };
@@ -165,33 +228,39 @@ static const option options[] = {
 const command command_clusters = {
 	"clusters", cmd_clusters, "GC clusters: sizes, bytes, fate; one in detail; --check their lists",
 	"usage: ugc-analyze clusters INPUT [ROOT] [--sort members|bytes|mutable|referenced|root]\n"
-	"                            [--top N] [--check] [--format text|json|csv]\n",
+	"                            [--limit N] [--format text|json|csv]\n"
+	"       ugc-analyze clusters INPUT --check | --risks [--limit N] [--format text|json|csv]\n",
 	"Lists every cluster with its members, mutable objects, referenced and referencing\n"
 	"clusters, bytes (root and members) and its fate in this GC (alive, or dissolved and\n"
-	"why), largest first like gc.ListClusters.  With ROOT, that cluster's lists in full.\n",
+	"why), largest first like gc.ListClusters.  With ROOT, that cluster: first what\n"
+	"dissolved it (its garbage root, the garbage entries of its lists, or the dissolved\n"
+	"clusters it references), then the bytes its root dominates and its four lists.\n",
 	options, 2, NULL,
 };
 
 int cmd_clusters(int argc, char **argv)
 {
-	struct clusters_opts opts = {FMT_TEXT, 0, 0, 0};
+	struct clusters_opts opts = {FMT_TEXT, 0, 0, 0, LIMIT_UNSET};
 	const char *operands[2] = {NULL, NULL};
 	int parsed = parse_options(&command_clusters, argc, argv, &opts, operands);
 	if (parsed < 0)
 		return OPT_EXIT_STATUS(parsed);
 	const char *input = operands[0], *sel = operands[1];
 	enum out_format fmt = opts.format;
-	int do_check = opts.check;
-	long long top = opts.top;
+	int do_check = opts.check || opts.risks;
 	sort_key = sort_names[opts.sort];
 	if (!input)
 		return usage_error("clusters", "needs INPUT");
 	view *v = open_input(input);
 	if (!v)
 		return 1;
+	if (do_check && sel) {
+		close_input(v);
+		return usage_error("clusters", "--check and --risks take no ROOT");
+	}
 	int rc = 0;
 	if (do_check) {
-		rc = check(v, fmt);
+		rc = check(v, fmt, opts.risks, listing_limit(opts.limit, fmt, 20));
 		close_input(v);
 		return rc;
 	}
@@ -216,11 +285,13 @@ int cmd_clusters(int argc, char **argv)
 			       "state", "reason", "path");
 		if (fmt != FMT_JSON)
 			row_out(v, &rows.v[0], fmt == FMT_CSV ? FMT_TEXT : fmt, 1);
-		rc = detail(v, &rows.v[0], fmt);
+		rc = detail(v, &rows.v[0], fmt, listing_limit(opts.limit, fmt, 20));
 	} else {
 		if (rows.n) /* no clusters: rows.v is NULL, and qsort(NULL, 0) is undefined */
 			qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
-		size_t n = top && (size_t)top < rows.n ? (size_t)top : rows.n;
+		size_t n = listing_limit(opts.limit, fmt, 20);
+		if (n > rows.n)
+			n = rows.n;
 		uint32_t alive = 0;
 		uint64_t bytes = 0, members = 0;
 		if (fmt == FMT_TEXT)
@@ -239,6 +310,8 @@ int cmd_clusters(int argc, char **argv)
 		}
 		if (fmt == FMT_JSON)
 			printf("]\n");
+		if (fmt == FMT_TEXT)
+			print_shown(n, rows.n, "clusters");
 		if (fmt == FMT_TEXT)
 			printf("%zu clusters (%u alive, %zu dissolved), %llu members, %llu bytes\n", rows.n, alive,
 			       rows.n - alive, (unsigned long long)members, (unsigned long long)bytes);

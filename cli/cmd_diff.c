@@ -633,7 +633,8 @@ static const option options[] = {
 	OPT_STRING(0, "baseline", D, baseline, "A", "leak mode: the snapshot before"),
 	OPT_STRING(0, "target", D, target, "B", "leak mode: the snapshot with the objects to follow"),
 	OPT_STRING(0, "final", D, final, "C", "leak mode: the snapshot after, where they should be gone"),
-	OPT_INT(0, "top", D, top, 1, 1000000000, "N", "rows a list (default 20)"),
+	OPT_LIMIT(D, top, "rows a list (default 20, 0: all); counts are always complete"),
+	OPT_INT(0, "top", D, top, 0, 1LL << 40, "N", "the old name of --limit"),
 	OPT_FORMAT(D, format, "text (default), json or csv"),
 	OPT_END(),
 };
@@ -641,8 +642,8 @@ static const option options[] = {
 
 const command command_diff = {
 	"diff", cmd_diff, "compare two snapshots or databases; or find leaks across three",
-	"usage: ugc-analyze diff A B [-o DIFF.db [--force]] [--top N] [--format text|json|csv]\n"
-	"       ugc-analyze diff --baseline A --target B --final C [--top N] [--format text|json|csv]\n",
+	"usage: ugc-analyze diff A B [-o DIFF.db [--force]] [--limit N] [--format text|json|csv]\n"
+	"       ugc-analyze diff --baseline A --target B --final C [--limit N] [--format text|json|csv]\n",
 	"Two-way: matches the objects of A and B by class and path name (and, when both come\n"
 	"from one process, by index and serial too, so that a re-created object or a reused\n"
 	"slot is not taken for the same object), then reports the class histogram delta\n"
@@ -669,7 +670,7 @@ int cmd_diff(int argc, char **argv)
 		return OPT_EXIT_STATUS(parsed);
 	const char *baseline = opts.baseline, *target = opts.target, *final = opts.final, *out = opts.out;
 	enum out_format fmt = opts.format;
-	long long top = opts.top;
+	long long top = opts.top ? opts.top : 1LL << 40; /* 0: all */
 	int force = opts.force;
 	if (baseline || target || final) {
 		if (!baseline || !target || !final || parsed)

@@ -1,5 +1,6 @@
 /* cmd_findings.c — `ugc-analyze findings INPUT [--kind K]`: what the
- * analysis found (spec §4), grouped by kind, with counts. */
+ * analysis found (spec §4), grouped by kind, with counts; --limit of each
+ * kind shown, objects named by path, an FGCObject by its name. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +16,9 @@ struct findings_opts {
 #define F struct findings_opts
 static const option options[] = {
 	OPT_CHOICE(0, "kind", F, kind, finding_kind_names, FK_COUNT, "K", "only findings of kind K"),
-	OPT_INT(0, "limit", F, limit, 0, 1000000000, "N", "text: the first N of each kind (default 20, 0 for all)"),
-	OPT_FORMAT(F, format, "text (default), json or csv (json and csv: all)"),
+	OPT_LIMIT(F, limit, "findings of each kind shown (text: default 20; json, csv: all\n"
+		  "unless given; 0: all); each kind's count is always said"),
+	OPT_FORMAT(F, format, "text (default), json or csv"),
 	OPT_END(),
 };
 #undef F
@@ -26,21 +28,20 @@ const command command_findings = {
 	"usage: ugc-analyze findings INPUT [--kind K] [--limit N] [--format text|json|csv]\n",
 	"Kinds: eliminated-ref, garbage-survives, dangling-ref, cluster-missing-mutable,\n"
 	"cluster-missing-cluster, cluster-keeps-alive, rootset-garbage, uncleared-weak-ref,\n"
-	"rooted-member-destroyed, keepflags-cluster-root, garbage-flag-mismatch.  Text shows\n"
-	"the first N of each kind (--limit, default 20, 0 for all); json and csv show all.\n",
+	"rooted-member-destroyed, keepflags-cluster-root, garbage-flag-mismatch.  Objects\n"
+	"are named by path; a reference an FGCObject holds by 'NAME (FGCObject)'.\n",
 	options, 1, NULL,
 };
 
 int cmd_findings(int argc, char **argv)
 {
-	struct findings_opts opts = {FMT_TEXT, -1, 20};
+	struct findings_opts opts = {FMT_TEXT, -1, LIMIT_UNSET};
 	const char *input = NULL;
 	int parsed = parse_options(&command_findings, argc, argv, &opts, &input);
 	if (parsed < 0)
 		return OPT_EXIT_STATUS(parsed);
 	const char *kind = opts.kind >= 0 ? finding_kind_names[opts.kind] : NULL;
 	enum out_format fmt = opts.format;
-	long long limit = opts.limit;
 	if (!input)
 		return usage_error("findings", "needs INPUT");
 	view *v = open_input(input);
@@ -53,8 +54,9 @@ int cmd_findings(int argc, char **argv)
 		close_input(v);
 		return rc;
 	}
+	size_t cap = listing_limit(opts.limit, fmt, 20);
 	if (fmt == FMT_CSV)
-		printf("kind,idx,other,detail,path\n");
+		printf("kind,idx,other,detail,path,referencer\n");
 	if (fmt == FMT_JSON)
 		printf("{");
 	int first_group = 1;
@@ -73,18 +75,26 @@ int cmd_findings(int argc, char **argv)
 		}
 		for (size_t i = 0; i < fs.n; i++) {
 			const finding_row *f = &fs.v[i];
-			if (strcmp(f->kind, name) != 0 || (fmt == FMT_TEXT && limit && shown >= (size_t)limit))
+			if (strcmp(f->kind, name) != 0 || shown >= cap)
 				continue;
 			obj_info o;
 			int have = f->idx != OBJ_NONE && v->object(v, f->idx, &o) == 0;
 			const char *path = have ? o.path : "";
-			if (fmt == FMT_TEXT) {
-				printf("  #%d %s: %s\n", f->idx, have ? path : "(FGCObject)", f->detail);
+			if (fmt == FMT_TEXT && f->idx == OBJ_NONE) {
+				printf("  %s (FGCObject): %s\n", f->referencer, f->detail);
+			} else if (fmt == FMT_TEXT) {
+				printf("  #%d %s: %s\n", f->idx, have ? path : "?", f->detail);
 			} else if (fmt == FMT_CSV) {
-				printf("%s,%d,%d,", name, f->idx, f->other);
+				printf("%s,", name);
+				if (f->idx != OBJ_NONE) printf("%d", f->idx);
+				putchar(',');
+				if (f->other != OBJ_NONE) printf("%d", f->other);
+				putchar(',');
 				csv_str(stdout, f->detail);
 				putchar(',');
 				csv_str(stdout, path);
+				putchar(',');
+				csv_str(stdout, f->referencer);
 				putchar('\n');
 			} else {
 				printf("%s{\"idx\":", shown ? "," : "");
@@ -95,14 +105,19 @@ int cmd_findings(int argc, char **argv)
 				json_str(stdout, f->detail);
 				printf(",\"path\":");
 				json_str(stdout, path);
+				printf(",\"referencer\":");
+				if (f->referencer[0]) json_str(stdout, f->referencer); else printf("null");
 				printf("}");
 			}
 			if (have)
 				obj_info_free(&o);
 			shown++;
 		}
-		if (fmt == FMT_TEXT && count > shown)
-			printf("  (and %zu more; --limit 0 shows all)\n", count - shown);
+		if (fmt == FMT_TEXT) {
+			char what[64];
+			snprintf(what, sizeof what, "%s findings", name);
+			print_shown(shown, count, what);
+		}
 		if (fmt == FMT_JSON)
 			printf("]}");
 	}

@@ -1,5 +1,6 @@
 /* cmd_info.c — `ugc-analyze info SNAPSHOT`: header, counts, roots by kind,
- * top classes by count and by bytes.  No GC is run. */
+ * top classes by count and by bytes.  No GC is run.  An analysis database
+ * is summarised by cmd_info_db.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include "progress.h"
 #include "gc.h"
 #include "snapshot.h"
+#include "view_db.h"
 
 typedef struct info {
 	uint32_t classes, packages, garbage, gc_referencers, cluster_members;
@@ -88,7 +90,10 @@ static void print_text(const char *path, const heap *h, const info *in, int top)
 	uint64_t mem = heap_memory(h);
 	printf("memory          %llu bytes resident in the loaded model (%.2f MiB)\n", (unsigned long long)mem,
 	       (double)mem / 1048576.0);
-	printf("roots          ");
+	uint32_t roots = 0;
+	for (int k = 0; k <= RK_GCOBJECT; k++)
+		roots += in->roots_by_kind[k];
+	printf("roots           %u:", roots);
 	for (int k = 0; k <= RK_GCOBJECT; k++)
 		printf(" %s %u", root_kind_names[k], in->roots_by_kind[k]);
 	printf("\n");
@@ -129,9 +134,12 @@ static void print_json(const char *path, const heap *h, const info *in, int top)
 	       in->gc_referencers);
 	printf("\"clusters\":%u,\"cluster_members\":%u,\"memory_bytes\":%llu,\"roots\":{", h->nclusters,
 	       in->cluster_members, (unsigned long long)heap_memory(h));
-	for (int k = 0; k <= RK_GCOBJECT; k++)
-		printf("%s\"%s\":%u", k ? "," : "", root_kind_names[k], in->roots_by_kind[k]);
-	printf("}");
+	uint32_t roots = 0;
+	for (int k = 0; k <= RK_GCOBJECT; k++) {
+		printf("\"%s\":%u,", root_kind_names[k], in->roots_by_kind[k]);
+		roots += in->roots_by_kind[k];
+	}
+	printf("\"total\":%u}", roots);
 	uint32_t best[256];
 	char name[HEAP_NAME_MAX];
 	for (int by = 0; by < 2; by++) {
@@ -155,16 +163,20 @@ struct info_opts {
 
 static const option options[] = {
 	OPT_CHOICE(0, "format", struct info_opts, format, format_choices, 2, "F", "text (default) or json"),
-	OPT_INT(0, "top", struct info_opts, top, 0, 256, "N", "how many classes in each top list (default 10)"),
+	OPT_INT(0, "limit", struct info_opts, top, 0, 256, "N", "how many classes in each top list (default 10)"),
+	OPT_INT(0, "top", struct info_opts, top, 0, 256, "N", "the old name of --limit"),
 	OPT_END(),
 };
 
 const command command_info = {
-	"info", cmd_info, "summarise a snapshot: header, counts, roots, top classes",
-	"usage: ugc-analyze info SNAPSHOT [--format text|json] [--top N]\n",
+	"info", cmd_info, "summarise a snapshot (header, counts, roots, top classes) or a database",
+	"usage: ugc-analyze info SNAPSHOT|DB [--format text|json] [--limit N]\n",
 	"Prints the header fields and counts of objects, classes, packages, references by\n"
-	"kind, FGCObject referencers, clusters, roots by kind, garbage objects and bytes,\n"
-	"and the top classes by count and by bytes.\n",
+	"kind, FGCObject referencers, clusters, roots by kind (as the GC would count them\n"
+	"before it runs), garbage objects and bytes, and the top classes by count and by\n"
+	"bytes.  Given a database written by analyze, says so and what it holds: its\n"
+	"schema version, source and mode, objects, references, roots by kind (as the\n"
+	"roots view), clusters and findings.\n",
 	options, 1, NULL,
 };
 
@@ -179,6 +191,8 @@ int cmd_info(int argc, char **argv)
 	long long top = opts.top;
 	if (!path)
 		return usage_error("info", "needs a SNAPSHOT");
+	if (is_sqlite_file(path))
+		return info_database(path, fmt);
 	heap h;
 	if (load_or_die(path, &h))
 		return 1;

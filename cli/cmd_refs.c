@@ -1,6 +1,7 @@
 /* cmd_refs.c — `ugc-analyze refs INPUT OBJ`: every direct referencer of an
- * object (or, with --out, everything it references), with kinds and
- * properties, the implicit Class and Outer references and FGCObjects. */
+ * object (or, with --out, everything it references), with kinds, properties
+ * and each one's fate in this GC, the implicit Class and Outer references and
+ * FGCObjects; --limit rows, the counts always over all of them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,12 +34,37 @@ static int parse_kinds(const char *list, unsigned *mask)
 	return 0;
 }
 
-static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask, enum out_format fmt, int first)
+/* The fates a referencer (or, with --out, a target) can have: fate_name's,
+ * and "-" for an FGCObject, which is no UObject. */
+#define FATES 4
+static const char *const fates[FATES] = {"survives", "garbage", "purged", "-"};
+
+static int fate_index(const char *name)
+{
+	for (int k = 0; k < FATES; k++)
+		if (strcmp(fates[k], name) == 0)
+			return k;
+	return FATES - 1;
+}
+
+/* "N KIND, N KIND" for the non-zero counts, after SEP. */
+static void print_counts(const char *sep, const unsigned *count, const char *const *names, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (count[k]) {
+			printf("%s%u %s", sep, count[k], names[k]);
+			sep = ", ";
+		}
+}
+
+static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask, enum out_format fmt, int first,
+		       size_t limit)
 {
 	obj_info me;
 	if (v->object(v, x, &me))
 		return;
-	unsigned count[KIND_NAMES] = {0}, total = 0;
+	unsigned count[KIND_NAMES] = {0}, fate_count[FATES] = {0}, total = 0;
+	size_t shown = 0;
 	if (fmt == FMT_TEXT)
 		printf("%s #%d %s %s\n", out ? "references of" : "referencers of", x, me.class_name, me.path);
 	if (fmt == FMT_JSON) {
@@ -54,56 +80,69 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 		if (!(mask & (1u << kind)))
 			continue;
 		count[kind]++;
+		total++;
 		obj_t other = out ? e->dst : e->src;
+		obj_state st; /* the fate of every one, the names of those shown */
+		int known = other != OBJ_NONE && v->state(v, other, &st) == 0;
+		const char *fate = known ? fate_name(st.reachable, st.garbage) : "-";
+		fate_count[fate_index(fate)]++;
+		if (shown >= limit)
+			continue;
 		obj_info o;
-		int have = other != OBJ_NONE && v->object(v, other, &o) == 0;
-		const char *cls = have ? o.class_name : "FGCObject", *path = have ? o.path : e->referencer;
+		int have = known && v->object(v, other, &o) == 0;
+		const char *prop = e->prop[0] ? e->prop : "-";
 		if (fmt == FMT_TEXT) {
-			if (other == OBJ_NONE)
-				printf("  %-9s %-32s FGCObject %s\n", kinds[kind], e->prop[0] ? e->prop : "-", e->referencer);
+			if (!have)
+				printf("  %-9s %-32s %-8s %s (FGCObject)\n", kinds[kind], prop, fate, e->referencer);
 			else
-				printf("  %-9s %-32s #%d %s %s\n", kinds[kind], e->prop[0] ? e->prop : "-", other, cls, path);
+				printf("  %-9s %-32s %-8s #%d %s %s\n", kinds[kind], prop, fate, other, o.class_name, o.path);
 		} else if (fmt == FMT_CSV) {
 			printf("%s,%d,%s,", out ? "out" : "in", x, kinds[kind]);
 			csv_str(stdout, e->prop);
-			if (other == OBJ_NONE)
-				printf(",,,");
-			else
+			if (have) {
 				printf(",%d,", other);
-			csv_str(stdout, cls);
-			putchar(',');
-			csv_str(stdout, path);
-			putchar('\n');
+				csv_str(stdout, o.class_name);
+				putchar(',');
+				csv_str(stdout, o.path);
+				printf(",%s,\n", fate);
+			} else {
+				printf(",,,,%s,", fate);
+				csv_str(stdout, e->referencer);
+				putchar('\n');
+			}
 		} else {
-			printf("%s{\"kind\":\"%s\",\"property\":", total ? "," : "", kinds[kind]);
+			printf("%s{\"kind\":\"%s\",\"property\":", shown ? "," : "", kinds[kind]);
 			json_str(stdout, e->prop);
-			if (other == OBJ_NONE) {
+			if (!have) {
 				printf(",\"referencer\":");
 				json_str(stdout, e->referencer);
 			} else {
 				printf(",\"idx\":%d,\"class\":", other);
-				json_str(stdout, cls);
+				json_str(stdout, o.class_name);
 				printf(",\"path\":");
-				json_str(stdout, path);
+				json_str(stdout, o.path);
+				printf(",\"fate\":\"%s\"", fate);
 			}
 			printf("}");
 		}
-		total++;
+		shown++;
 		if (have)
 			obj_info_free(&o);
 	}
 	if (fmt == FMT_TEXT) {
+		print_shown(shown, total, out ? "references" : "referencers");
 		printf("%u %s", total, out ? "references" : "referencers");
-		for (int k = 0, first_kind = 1; k < KIND_NAMES; k++)
-			if (count[k]) {
-				printf("%s%u %s", first_kind ? ": " : ", ", count[k], kinds[k]);
-				first_kind = 0;
-			}
+		print_counts(": ", count, kinds, KIND_NAMES);
+		print_counts("; ", fate_count, fates, FATES - 1);
+		if (fate_count[FATES - 1])
+			printf("%s%u FGCObject", total > fate_count[FATES - 1] ? ", " : "; ", fate_count[FATES - 1]);
 		printf("\n");
 	} else if (fmt == FMT_JSON) {
-		printf("],\"counts\":{\"total\":%u", total);
+		printf("],\"shown\":%zu,\"counts\":{\"total\":%u", shown, total);
 		for (int k = 0; k < KIND_NAMES; k++)
 			printf(",\"%s\":%u", kinds[k], count[k]);
+		for (int k = 0; k < FATES - 1; k++)
+			printf(",\"%s\":%u", fates[k], fate_count[k]);
 		printf("}}");
 	}
 	obj_info_free(&me);
@@ -113,6 +152,7 @@ struct refs_opts {
 	const char *glob, *cls;
 	int format, out;
 	unsigned mask;
+	long long limit;
 };
 
 static const char *kind_list(const option *opt, void *mask, const char *arg)
@@ -123,9 +163,10 @@ static const char *kind_list(const option *opt, void *mask, const char *arg)
 
 #define R struct refs_opts
 static const option options[] = {
-	OPT_FLAG(0, "out", R, out, "what OBJ references instead"),
+	OPT_FLAG(0, "out", R, out, "what OBJ references instead (the fate is the target's)"),
 	OPT_CALLBACK(0, "kind", R, mask, unsigned, kind_list, 0, "LIST",
 		     "only these kinds: strong,aro,immutable,weak,soft,class,outer,gcobject"),
+	OPT_LIMIT(R, limit, "rows shown (text: default 100; json, csv: all unless given;\n0: all); the counts are always over all"),
 	OPT_NAME_GLOB(R, glob),
 	OPT_CLASS_NAME(R, cls),
 	OPT_FORMAT(R, format, "text (default), json or csv"),
@@ -135,11 +176,13 @@ static const option options[] = {
 
 const command command_refs = {
 	"refs", cmd_refs, "who references an object (or, with --out, what it references)",
-	"usage: ugc-analyze refs INPUT OBJ [--out] [--kind K[,K...]] [--format text|json|csv]\n"
+	"usage: ugc-analyze refs INPUT OBJ [--out] [--kind K[,K...]] [--limit N] [--format text|json|csv]\n"
 	"       ugc-analyze refs INPUT --name GLOB | --class NAME ...\n",
-	"Lists every direct referencer of OBJ: the object, the property and the reference\n"
-	"kind (strong, aro, immutable, weak, soft), the implicit class and outer references\n"
-	"(objects whose Class or Outer OBJ is) and FGCObjects (gcobject), with counts.\n"
+	"Lists every direct referencer of OBJ: the reference kind (strong, aro, immutable,\n"
+	"weak, soft), the implicit class and outer references (objects whose Class or Outer\n"
+	"OBJ is) and FGCObjects (gcobject, shown as 'NAME (FGCObject)'), the property, the\n"
+	"referencer's fate in this GC (survives, garbage: marked garbage but kept, purged)\n"
+	"and the referencer, then the counts by kind and by fate over all of them.\n"
 	"INPUT is a snapshot (analysed in memory) or a database written by analyze.\n"
 	"OBJ is an index (123 or #123), a path name or a full name ('Class /Path').\n",
 	options, 2, NULL,
@@ -147,7 +190,7 @@ const command command_refs = {
 
 int cmd_refs(int argc, char **argv)
 {
-	struct refs_opts opts = {.format = FMT_TEXT, .mask = (1u << KIND_NAMES) - 1};
+	struct refs_opts opts = {.format = FMT_TEXT, .mask = (1u << KIND_NAMES) - 1, .limit = LIMIT_UNSET};
 	const char *operands[2] = {NULL, NULL};
 	int parsed = parse_options(&command_refs, argc, argv, &opts, operands);
 	if (parsed < 0)
@@ -165,7 +208,7 @@ int cmd_refs(int argc, char **argv)
 	size_t n;
 	int rc = select_objects(v, sel, glob, cls, &objs, &n);
 	if (fmt == FMT_CSV && rc == 0)
-		printf("direction,object,kind,property,idx,class,path\n");
+		printf("direction,object,kind,property,idx,class,path,fate,referencer\n");
 	if (fmt == FMT_JSON && rc == 0)
 		printf("[");
 	for (size_t k = 0; k < n && rc == 0; k++) {
@@ -175,7 +218,7 @@ int cmd_refs(int argc, char **argv)
 			edges_free(&es);
 			break;
 		}
-		print_refs(v, objs[k], &es, out, mask, fmt, k == 0);
+		print_refs(v, objs[k], &es, out, mask, fmt, k == 0, listing_limit(opts.limit, fmt, 100));
 		edges_free(&es);
 	}
 	if (fmt == FMT_JSON && rc == 0)

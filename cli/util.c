@@ -1,5 +1,6 @@
 /* util.c — helpers shared by the commands: errors, help, formats, loading. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,24 @@ long long parse_count(const char *s, long long max)
 	if (*end || v < 0 || v > max || s[0] == '-' || s[0] == '+' || s[0] == ' ')
 		return -1;
 	return v;
+}
+
+size_t listing_limit(long long limit, enum out_format fmt, size_t text_default)
+{
+	if (limit == LIMIT_UNSET)
+		return fmt == FMT_TEXT ? text_default : SIZE_MAX;
+	return limit == 0 ? SIZE_MAX : (size_t)limit;
+}
+
+const char *fate_name(int reachable, int garbage)
+{
+	return !reachable ? "purged" : garbage ? "garbage" : "survives";
+}
+
+void print_shown(size_t shown, size_t total, const char *what)
+{
+	if (shown < total)
+		printf("showing %zu of %zu %s (--limit 0 shows all)\n", shown, total, what);
 }
 
 int load_or_die(const char *path, heap *h)

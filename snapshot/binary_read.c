@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #define LOAD_THREADS 2
 
@@ -42,6 +43,7 @@ struct job {
 	uint64_t csize, raw;
 	void *dst;
 	size_t result; /* zstd return code */
+	int no_memory; /* the worker could not allocate its decompression context */
 };
 
 struct pool {
@@ -61,6 +63,7 @@ static void *worker(void *arg)
 		struct job *jb = &pl->jobs[j];
 		jb->result = dx ? ZSTD_decompressDCtx(dx, jb->dst, jb->raw ? jb->raw : 1, jb->src, jb->csize)
 				: (size_t)-1;
+		jb->no_memory = !dx;
 	}
 	ZSTD_freeDCtx(dx);
 	return NULL;
@@ -273,7 +276,7 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 	};
 	struct job jobs[BIN_NSECTIONS];
 	for (int s = 1; s <= BIN_NSECTIONS; s++)
-		jobs[s - 1] = (struct job){data + sec[s].offset, sec[s].csize, sec[s].count * sec[s].elem_size, dst[s], 0};
+		jobs[s - 1] = (struct job){data + sec[s].offset, sec[s].csize, sec[s].count * sec[s].elem_size, dst[s], 0, 0};
 	struct pool pl = {jobs, BIN_NSECTIONS, 0};
 	pthread_t th[LOAD_THREADS - 1];
 	int started = 0;
@@ -285,6 +288,11 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 		pthread_join(th[t], NULL);
 	for (int s = 1; s <= BIN_NSECTIONS; s++) {
 		size_t r = jobs[s - 1].result;
+		if (jobs[s - 1].no_memory || (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)) {
+			rc = fail(err, errsize, path, sec[s].offset, "section %s: out of memory decompressing it",
+				  bin_section_names[s]);
+			goto out;
+		}
 		if (ZSTD_isError(r) || r != jobs[s - 1].raw) {
 			rc = fail(err, errsize, path, sec[s].offset, "section %s: corrupt data (%s)", bin_section_names[s],
 				  ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short frame");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_version.h"
 #include "schema.h"
 
 typedef struct loader {
@@ -93,8 +94,8 @@ static int load_header(loader *l, gc_options *opt, int64_t *slots)
 		  "(SELECT value FROM snapshot WHERE key = 'keep_flags')") || step(l, t) != 1)
 		return l->err[0] ? -1 : fail(l, t, "no header");
 	int64_t version, first;
-	if (col_int(l, 0, 0, 0, SCHEMA_VERSION, SCHEMA_VERSION, &version))
-		return fail(l, t, "schema_version is not %d: not an analysis database written by this version", SCHEMA_VERSION);
+	if (col_int(l, 0, 0, 0, SCHEMA_VERSION, SCHEMA_VERSION, &version)) /* checked by db_check_version */
+		return fail(l, t, "schema_version is not %d", SCHEMA_VERSION);
 	if (col_int(l, 1, 0, 0, 0, (int64_t)OBJ_INDEX_MAX + 1, slots))
 		return fail(l, t, "slots is missing or not a count of slots");
 	if (col_int(l, 2, 0, 0, 0, *slots, &first))
@@ -376,6 +377,11 @@ int db_heap_load(const char *path, heap *h, gc_options *opt, char *err, size_t e
 	int rc = -1;
 	if (sqlite3_open_v2(path, &l.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", path, sqlite3_errmsg(l.db));
+		goto out;
+	}
+	char version[300];
+	if (db_check_version(l.db, version, sizeof version)) {
+		snprintf(err, errsize, "%s: %s", path, version);
 		goto out;
 	}
 	if (load_header(&l, opt, &slots))

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_version.h"
 #include "schema.h"
 
 /* Intern column C as an FName: base id, number. */
@@ -171,6 +172,11 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 	sqlite3_stmt *st = NULL;
 	const char *why = "table snapshot or object_table";
 	int rc = -1;
+	char version[300];
+	if (db_check_version(db, version, sizeof version)) {
+		why = version;
+		goto bad;
+	}
 	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'slots'), "
 			       "(SELECT value FROM snapshot WHERE key = 'schema_version'), "
 			       "(SELECT count(*) FROM object_table), (SELECT min(idx) FROM object_table), "
@@ -179,9 +185,7 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 		goto sqlerr;
 	sqlite3_int64 slots = sqlite3_column_int64(st, 0), count = sqlite3_column_int64(st, 2);
 	sqlite3_int64 lo = sqlite3_column_int64(st, 3), hi = sqlite3_column_int64(st, 4);
-	if (sqlite3_column_type(st, 1) != SQLITE_INTEGER || sqlite3_column_int64(st, 1) != SCHEMA_VERSION)
-		why = "table snapshot: not an analysis database written by this version (schema_version)";
-	else if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || slots < 0 || slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
+	if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || slots < 0 || slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
 		why = "table snapshot: slots is missing or not a count of slots";
 	else if (count > 0 && (lo < 0 || hi >= slots))
 		why = "table object_table: an object index is outside the slots of table snapshot";

@@ -4,8 +4,11 @@
 #define UGC_SCHEMA_H
 
 /* snapshot.schema_version: 2 since objects became a view over object_table,
- * 3 since objects carry idom and retained and the retention tables exist */
-#define SCHEMA_VERSION 3
+ * 3 since objects carry idom and retained and the retention tables exist,
+ * 4 since the refs view holds every edge (Class, Outer and FGCObject ones
+ * too), clusters say what dissolved them and findings name their FGCObject.
+ * A reader takes this version only (db_version.h). */
+#define SCHEMA_VERSION 4
 
 #define SCHEMA_TABLES \
 "CREATE TABLE snapshot(key TEXT PRIMARY KEY, value);\n" \
@@ -19,7 +22,8 @@
 "CREATE TABLE dangling_refs(src INTEGER, dst INTEGER, kind TEXT, property TEXT);\n" \
 "CREATE TABLE gc_object_refs(referencer TEXT, dst INTEGER, property TEXT);\n" \
 "CREATE TABLE clusters(root INTEGER PRIMARY KEY, members INTEGER, mutable INTEGER,\n" \
-"  referenced INTEGER, state TEXT, reason TEXT, position INTEGER);\n" \
+"  referenced INTEGER, state TEXT, reason TEXT, position INTEGER, dissolved_by INTEGER);\n" \
+"CREATE TABLE cluster_dissolved_by(root INTEGER, idx INTEGER);\n" \
 "CREATE TABLE cluster_members(root INTEGER, idx INTEGER);\n" \
 "CREATE TABLE cluster_mutable(root INTEGER, idx INTEGER);\n" \
 "CREATE TABLE cluster_refs(root INTEGER, referenced_root INTEGER);\n" \
@@ -27,7 +31,7 @@
 "CREATE TABLE cleared_weak_refs(src INTEGER, dst INTEGER, property TEXT);\n" \
 "CREATE TABLE purge(idx INTEGER PRIMARY KEY, size INTEGER, pending_finish_destroy INTEGER,\n" \
 "  game_thread INTEGER);\n" \
-"CREATE TABLE findings(kind TEXT, idx INTEGER, other INTEGER, detail TEXT);\n" \
+"CREATE TABLE findings(kind TEXT, idx INTEGER, other INTEGER, detail TEXT, referencer TEXT);\n" \
 "CREATE TABLE retained_by_class(class INTEGER PRIMARY KEY, class_name TEXT, objects INTEGER,\n" \
 "  shallow INTEGER, retained INTEGER);\n" \
 "CREATE TABLE retained_by_package(package INTEGER PRIMARY KEY, name TEXT, objects INTEGER,\n" \
@@ -53,6 +57,22 @@
 "  o.parent AS parent, o.parent_property AS parent_property, o.idom AS idom, o.retained AS retained\n" \
 "  FROM object_table o;\n"
 
+/* Every edge the GC follows, as `refs` and `path` show them: the "r"
+ * records, each object's implicit Class and Outer references (kind class
+ * and outer, property Class and Outer), and the FGCObject "g" records to
+ * objects that exist (kind gcobject, SRC NULL, REFERENCER the FGCObject's
+ * name; NULL for the others).  Each branch has an index on dst and on src,
+ * and SQLite pushes a WHERE on either into the branches. */
+#define REFS_VIEW \
+"CREATE VIEW refs AS SELECT r.src AS src, r.dst AS dst,\n" \
+"  CASE r.kind WHEN 0 THEN 'strong' WHEN 1 THEN 'aro' WHEN 2 THEN 'immutable'\n" \
+"    WHEN 3 THEN 'weak' ELSE 'soft' END AS kind, s.text AS property, NULL AS referencer\n" \
+"  FROM ref_table r LEFT JOIN strings s ON s.id = r.prop\n" \
+"UNION ALL SELECT idx, class, 'class', 'Class', NULL FROM object_table\n" \
+"UNION ALL SELECT idx, outer, 'outer', 'Outer', NULL FROM object_table WHERE outer IS NOT NULL\n" \
+"UNION ALL SELECT NULL, g.dst, 'gcobject', g.property, g.referencer FROM gc_object_refs g\n" \
+"  WHERE EXISTS (SELECT 1 FROM object_table o WHERE o.idx = g.dst);\n"
+
 #define SCHEMA_INDEXES \
 "CREATE INDEX ref_table_dst ON ref_table(dst);\n" \
 "CREATE INDEX objects_path_hash ON object_table(path_hash);\n" \
@@ -66,15 +86,13 @@
 "CREATE INDEX cluster_mutable_root ON cluster_mutable(root);\n" \
 "CREATE INDEX cluster_refs_root ON cluster_refs(root);\n" \
 "CREATE INDEX cluster_refs_referenced ON cluster_refs(referenced_root);\n" \
+"CREATE INDEX cluster_dissolved_by_root ON cluster_dissolved_by(root);\n" \
 "CREATE INDEX eliminated_refs_dst ON eliminated_refs(dst);\n" \
 "CREATE INDEX findings_idx ON findings(idx);\n" \
 "CREATE INDEX findings_other ON findings(other);\n" \
 "CREATE INDEX cleared_weak_refs_dst ON cleared_weak_refs(dst);\n" \
 OBJECTS_VIEW \
-"CREATE VIEW refs AS SELECT r.src AS src, r.dst AS dst,\n" \
-"  CASE r.kind WHEN 0 THEN 'strong' WHEN 1 THEN 'aro' WHEN 2 THEN 'immutable'\n" \
-"    WHEN 3 THEN 'weak' ELSE 'soft' END AS kind, s.text AS property\n" \
-"  FROM ref_table r LEFT JOIN strings s ON s.id = r.prop;\n" \
+REFS_VIEW \
 "CREATE VIEW class_histogram AS SELECT class_name, count(*) AS objects, sum(size) AS bytes,\n" \
 "  sum(reachable = 0) AS purged, sum(CASE WHEN reachable = 0 THEN size ELSE 0 END) AS purged_bytes\n" \
 "  FROM objects GROUP BY class ORDER BY bytes DESC;\n" \

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cluster_causes.h"
 #include "fileio.h"
 #include "heap_vtab.h"
 #include "path_hash.h"
@@ -271,14 +272,49 @@ static int store_cluster_members(writer *w) { return store_lists(w, 0); }
 static int store_cluster_mutable(writer *w) { return store_lists(w, 1); }
 static int store_cluster_refs(writer *w) { return store_lists(w, 2); }
 
+/* What dissolved each cluster (cluster_causes.h): the first cause in
+ * clusters.dissolved_by (CL's column 8) when CL, all of them as rows of
+ * cluster_dissolved_by when BY. */
+static int store_causes(writer *w, sqlite3_stmt *cl, sqlite3_stmt *by, uint32_t c)
+{
+	obj_t *causes;
+	size_t n;
+	if (cluster_causes(w->h, w->r, c, &causes, &n)) {
+		snprintf(w->err, w->errsize, "out of memory");
+		return -1;
+	}
+	if (cl)
+		bind_obj(cl, 8, n ? causes[0] : OBJ_NONE);
+	int rc = 0;
+	for (size_t k = 0; by && k < n && rc == 0; k++) {
+		sqlite3_bind_int64(by, 1, w->h->clusters[c].root);
+		sqlite3_bind_int64(by, 2, causes[k]);
+		rc = row(w, by);
+	}
+	free(causes);
+	return rc;
+}
+
+static int store_cluster_dissolved_by(writer *w)
+{
+	sqlite3_stmt *by = prepare(w, "INSERT INTO cluster_dissolved_by VALUES(?,?)");
+	int rc = by ? 0 : -1;
+	for (uint32_t c = 0; c < w->h->nclusters && rc == 0; c++)
+		rc = store_causes(w, NULL, by, c);
+	sqlite3_finalize(by);
+	return rc;
+}
+
 static int store_clusters(writer *w)
 {
 	const heap *h = w->h;
 	const gc_result *r = w->r;
-	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?,?)");
+	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?,?,?)");
 	int rc = cl ? 0 : -1;
 	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
 		const cluster *x = &h->clusters[c];
+		if ((rc = store_causes(w, cl, NULL, c)) != 0)
+			break;
 		sqlite3_bind_int64(cl, 1, x->root);
 		sqlite3_bind_int64(cl, 2, x->n_members);
 		sqlite3_bind_int64(cl, 3, x->n_mutables);
@@ -353,15 +389,16 @@ static int store_findings(writer *w)
 {
 	const heap *h = w->h;
 	const findings *f = w->f;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?)");
+	sqlite3_stmt *st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?,?)");
 	int rc = st ? 0 : -1;
-	char detail[1024];
+	char detail[DETAIL_MAX];
 	for (uint32_t k = 0; k < f->n && rc == 0; k++) {
 		finding_detail(h, &f->v[k], detail, sizeof detail);
 		sqlite3_bind_text(st, 1, finding_kind_names[f->v[k].kind], -1, SQLITE_STATIC);
 		bind_obj(st, 2, f->v[k].idx);
 		bind_obj(st, 3, f->v[k].other);
 		sqlite3_bind_text(st, 4, detail, -1, SQLITE_STATIC);
+		bind_prop(h, st, 5, finding_referencer(h, &f->v[k]));
 		rc = row(w, st);
 	}
 	sqlite3_finalize(st);
@@ -377,6 +414,7 @@ static const struct {
 	{"ref_table", store_refs}, {"dangling_refs", store_dangling}, {"gc_object_refs", store_gc_object_refs},
 	{"clusters", store_clusters}, {"cluster_members", store_cluster_members},
 	{"cluster_mutable", store_cluster_mutable}, {"cluster_refs", store_cluster_refs},
+	{"cluster_dissolved_by", store_cluster_dissolved_by},
 	{"eliminated_refs", store_eliminated}, {"cleared_weak_refs", store_cleared}, {"purge", store_purge},
 	{"findings", store_findings}, {"retained_by_class", store_retained_by_class},
 	{"retained_by_package", store_retained_by_package}, {"package_retention", store_package_retention},

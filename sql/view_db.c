@@ -10,6 +10,7 @@
 #include "view_db.h"
 
 #include "dominators.h"
+#include "db_version.h"
 #include "escape.h"
 #include "path_hash.h"
 #include "schema.h"
@@ -23,7 +24,7 @@
 
 enum {
 	Q_STATE, Q_OBJECT, Q_UP, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_BETWEEN, Q_ELIM, Q_CLEARED,
-	Q_FIND_ABOUT, Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_CLUSTER_STATE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_PATH,
+	Q_FIND_ABOUT, Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_CLUSTER_STATE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_LIST4, Q_PATH,
 	Q_GLOB, Q_RETAINED, Q_SRC_REFS, Q_SRC_CLASS, Q_SRC_OUTER, Q_COUNT
 };
 
@@ -44,8 +45,8 @@ static const char *const queries[Q_COUNT] = {
 		      "WHERE r.src = ?1 AND r.dst = ?2 ORDER BY r.pos",
 	[Q_ELIM] = "SELECT src, referencer, property, kind FROM eliminated_refs WHERE dst = ?1 ORDER BY rowid",
 	[Q_CLEARED] = "SELECT src, property FROM cleared_weak_refs WHERE dst = ?1 ORDER BY rowid",
-	[Q_FIND_ABOUT] = "SELECT kind, idx, other, detail FROM findings WHERE idx = ?1 OR other = ?1 ORDER BY rowid",
-	[Q_FIND_ALL] = "SELECT kind, idx, other, detail FROM findings ORDER BY rowid",
+	[Q_FIND_ABOUT] = "SELECT kind, idx, other, detail, referencer FROM findings WHERE idx = ?1 OR other = ?1 ORDER BY rowid",
+	[Q_FIND_ALL] = "SELECT kind, idx, other, detail, referencer FROM findings ORDER BY rowid",
 #define CLUSTER_COLUMNS \
 	"SELECT c.root, c.members, c.mutable, c.referenced, " \
 	"(SELECT count(*) FROM cluster_refs r WHERE r.referenced_root = c.root), " \
@@ -61,6 +62,7 @@ static const char *const queries[Q_COUNT] = {
 	[Q_LIST1] = "SELECT idx FROM cluster_mutable WHERE root = ?1 ORDER BY rowid",
 	[Q_LIST2] = "SELECT referenced_root FROM cluster_refs WHERE root = ?1 ORDER BY rowid",
 	[Q_LIST3] = "SELECT root FROM cluster_refs WHERE referenced_root = ?1 ORDER BY rowid",
+	[Q_LIST4] = "SELECT idx FROM cluster_dissolved_by WHERE root = ?1 ORDER BY rowid",
 	[Q_PATH] = "SELECT idx FROM object_table WHERE path_hash = ?1 ORDER BY idx",
 	[Q_GLOB] = "SELECT idx FROM object_table WHERE (?1 IS NULL OR name GLOB ?1) AND (?2 IS NULL OR class_name = ?2) "
 		   "ORDER BY idx",
@@ -80,7 +82,7 @@ static const char *const tables[Q_COUNT] = {
 	[Q_CLEARED] = "cleared_weak_refs", [Q_FIND_ABOUT] = "findings", [Q_FIND_ALL] = "findings",
 	[Q_CLUSTERS] = "clusters", [Q_CLUSTER_ONE] = "clusters", [Q_CLUSTER_STATE] = "clusters",
 	[Q_LIST0] = "cluster_members", [Q_LIST1] = "cluster_mutable", [Q_LIST2] = "cluster_refs",
-	[Q_LIST3] = "cluster_refs", [Q_PATH] = "object_table", [Q_GLOB] = "object_table",
+	[Q_LIST3] = "cluster_refs", [Q_LIST4] = "cluster_dissolved_by", [Q_PATH] = "object_table", [Q_GLOB] = "object_table",
 	[Q_RETAINED] = "object_table", [Q_SRC_REFS] = "ref_table", [Q_SRC_CLASS] = "object_table",
 	[Q_SRC_OUTER] = "object_table",
 };
@@ -583,7 +585,8 @@ static int dv_findings(view *v, obj_t about, finding_rows *out)
 		col_text(st, 0, row.kind, sizeof row.kind);
 		if (col_id(v, st, 1, 1, &row.idx) || col_id(v, st, 2, 1, &row.other))
 			return -1;
-		if (!(row.detail = col_pool(v, st, 3)) || finding_rows_push(out, &row))
+		if (!(row.detail = col_pool(v, st, 3)) || !(row.referencer = col_pool(v, st, 4)) ||
+		    finding_rows_push(out, &row))
 			return -1;
 	}
 	return rc;
@@ -709,19 +712,15 @@ static int read_header(sqlite3 *db, view *v, char *err, size_t errsize)
 	int rc = -1;
 	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'slots'), "
 			       "(SELECT value FROM snapshot WHERE key = 'first_gc_index'), "
-			       "(SELECT value FROM snapshot WHERE key = 'schema_version'), "
 			       "(SELECT min(idx) FROM object_table), (SELECT max(idx) FROM object_table)",
 			       -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
 		snprintf(err, errsize, "table snapshot or object_table: %s", sqlite3_errmsg(db));
 		goto out;
 	}
 	sqlite3_int64 slots = sqlite3_column_int64(st, 0), first = sqlite3_column_int64(st, 1);
-	sqlite3_int64 version = sqlite3_column_int64(st, 2), lo = sqlite3_column_int64(st, 3), hi = sqlite3_column_int64(st, 4);
-	int empty = sqlite3_column_type(st, 4) == SQLITE_NULL;
-	if (sqlite3_column_type(st, 2) != SQLITE_INTEGER || version != SCHEMA_VERSION)
-		snprintf(err, errsize, "table snapshot: schema_version is not %d: not an analysis database written by this "
-			 "version", SCHEMA_VERSION);
-	else if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || slots < 0 || slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
+	sqlite3_int64 lo = sqlite3_column_int64(st, 2), hi = sqlite3_column_int64(st, 3);
+	int empty = sqlite3_column_type(st, 3) == SQLITE_NULL;
+	if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || slots < 0 || slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
 		snprintf(err, errsize, "table snapshot: slots is missing or not a count of slots");
 	else if (sqlite3_column_type(st, 1) != SQLITE_INTEGER || first < 0 || first > slots)
 		snprintf(err, errsize, "table snapshot: first_gc_index is missing or beyond slots");
@@ -753,6 +752,11 @@ view *view_db_open(const char *dbpath, char *err, size_t errsize)
 	}
 	if (sqlite3_open_v2(dbpath, &d->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", dbpath, sqlite3_errmsg(d->db));
+		dv_close(&d->base);
+		return NULL;
+	}
+	if (db_check_version(d->db, why, sizeof why)) {
+		snprintf(err, errsize, "%s: %s", dbpath, why);
 		dv_close(&d->base);
 		return NULL;
 	}

@@ -197,13 +197,16 @@ expect "path --external keeps roots outside the package" "1,1,17,strong,External
 expect "path --direct" "#15 Actor /Game/Chains.Target: 3 direct referencers" sh -c "'$ugc' path $q 15 --direct | head -1"
 expect "path of a root gives its reason" "#11 Actor /Game/Chains.RootA: a root: in the RootSet (AddToRoot)" sh -c "'$ugc' path $q 11 | head -1"
 expect "path --format dot" "digraph retention {" sh -c "'$ugc' path $q 15 --roots --format dot | head -1"
-expect "refs: referencers with counts" "referencers of #15 Actor /Game/Chains.Target
-  strong    Hit                              #13 Actor /Game/Chains.Mid1
-  aro       Also                             #14 Actor /Game/Chains.Mid2
-  strong    External                         #17 Actor /Game/Other.Outsider
-3 referencers: 2 strong, 1 aro" "$ugc" refs $q 15
-expect "refs --out, class and outer included" "3 references: 1 weak, 1 class, 1 outer" sh -c "'$ugc' refs $q 15 --out | tail -1"
-expect "refs --kind" "1 referencers: 1 aro" sh -c "'$ugc' refs $q 15 --kind aro | tail -1"
+expect "refs: referencers with counts and fates" "referencers of #15 Actor /Game/Chains.Target
+  strong    Hit                              survives #13 Actor /Game/Chains.Mid1
+  aro       Also                             survives #14 Actor /Game/Chains.Mid2
+  strong    External                         survives #17 Actor /Game/Other.Outsider
+3 referencers: 2 strong, 1 aro; 3 survives" "$ugc" refs $q 15
+expect "refs --out, class and outer included" "3 references: 1 weak, 1 class, 1 outer; 3 survives" sh -c "'$ugc' refs $q 15 --out | tail -1"
+expect "refs --kind" "1 referencers: 1 aro; 1 survives" sh -c "'$ugc' refs $q 15 --kind aro | tail -1"
+expect "refs --limit: the rows capped, the total said" "  strong    Hit                              survives #13 Actor /Game/Chains.Mid1
+showing 1 of 3 referencers (--limit 0 shows all)
+3 referencers: 2 strong, 1 aro; 3 survives" sh -c "'$ugc' refs $q 15 --limit 1 | tail -n +2"
 expect "select by path name" "referencers of #15 Actor /Game/Chains.Target" sh -c "'$ugc' refs $q /Game/Chains.Target | head -1"
 expect "select by full name" "referencers of #13 Actor /Game/Chains.Mid1" sh -c "'$ugc' refs $q 'Actor /Game/Chains.Mid1' | head -1"
 expect "select many by --name and --class" "referencers of #13 Actor /Game/Chains.Mid1
@@ -215,14 +218,146 @@ case "$msg" in *"did you mean #15 Actor /Game/Chains.Target"*) [ $rc -ne 0 ] && 
 # cluster-quirks: the disagreements and the objects they doom
 "$ugc" analyze testdata/cluster-quirks.ugct -o "$out/quirks.db" -q >/dev/null 2>&1
 expect "clusters --check finds both use-after-frees" "2 disagreements between cluster lists and references, 2 of them use-after-free" sh -c "'$ugc' clusters '$out/quirks.db' --check | tail -1"
-expect "clusters --check names member, property and target" "USE-AFTER-FREE #20 /Game/Quirks.Level -> #22: Unlisted -> 22 of cluster 20 is missing from its MutableObjects; use-after-free: the GC collects it while it is still referenced" sh -c "'$ugc' clusters '$out/quirks.db' --check | head -1"
+expect "clusters --check names member, property and target" "USE-AFTER-FREE #20 /Game/Quirks.Level: Unlisted -> /Game/Quirks.Orphan of cluster /Game/Quirks.Level is missing from its MutableObjects; use-after-free: the GC collects it while it is still referenced" sh -c "'$ugc' clusters '$out/quirks.db' --check | head -1"
 expect "why: the cluster is what keeps Chest" "  cluster:   member of cluster #30, alive; the cluster is what keeps it alive" sh -c "'$ugc' why testdata/cluster-quirks.ugct 31 | grep '^  cluster:'"
 expect "why: Loot dies under Chest's reference" "  #31 Actor /Game/Quirks.Chest Contents (strong): the referencer is in cluster #30: the GC does not trace cluster members, and no cluster list it acted on names this object" sh -c "'$ugc' why '$out/quirks.db' 32 | grep Chest"
 expect "clusters: the garbage-mutable dissolution" "50,2,1,0,0,1400,dissolved,garbage-mutable,/Game/Quirks.Squad" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct --format csv | grep '^50,'"
 expect "findings grouped with counts" "eliminated-ref: 1" sh -c "'$ugc' findings '$out/quirks.db' | head -1"
 expect "why: a rooted member dies with its never-reached cluster" "  cluster #60 was never reached (no reference to its root or a member): the GC dissolves it and destroys every member; a member's root flag makes the cluster walk its lists but does not keep it" sh -c "'$ugc' why '$out/quirks.db' 61 | grep '^  cluster #60'"
-expect "findings: the rooted member destroyed" "  #61 /Game/Quirks.HeldLid: has a root flag, but nothing reached its cluster's root 60 or another member: the GC dissolves cluster 60 and destroys it with the other members" sh -c "'$ugc' findings '$out/quirks.db' --kind rooted-member-destroyed | sed -n 2p"
+expect "findings: the rooted member destroyed" "  #61 /Game/Quirks.HeldLid: has a root flag, but nothing reached its cluster's root /Game/Quirks.Crate or another member: the GC dissolves the cluster and destroys it with the other members" sh -c "'$ugc' findings '$out/quirks.db' --kind rooted-member-destroyed | sed -n 2p"
 expect "findings: the member's weak reference is left dangling" "uncleared-weak-ref: 1" sh -c "'$ugc' findings testdata/cluster-quirks.ugct --kind uncleared-weak-ref | head -1"
+w=$("$ugc" findings testdata/cluster-quirks.ugct --kind uncleared-weak-ref | sed -n 2p)
+case "$w" in *"Door_1: weak reference LastOpener to /Game/Quirks.Ghost "*"this is the engine's behaviour"*"a real hazard"*)
+	ok "uncleared-weak-ref names its target and says it is the engine's behaviour and a real hazard" ;;
+*) bad "uncleared-weak-ref names its target and says it is the engine's behaviour and a real hazard" "$w" ;; esac
+
+# --- issue 13.4-8: one edge set, the cause first, one --limit, names --------
+# Level (cluster A) dissolves for its garbage mutable Bomb; Other (B) lists A
+# in ReferencedClusters and goes with it; DeadRoot (C) is garbage; Fan (D)
+# references C and dissolves in the pre-pass; Hub (E) stays alive, and its
+# member Spoke holds Lost, which no list names.  Target is held by a purged
+# DeadMember, a garbage Husk an immutable reference keeps, a surviving
+# Keeper and an FGCObject, which also holds the garbage Husk.
+cat > "$out/causes.ugct" <<'EOF'
+ugc-text 1
+engine 5.5.4
+mode game
+first-gc-index 5
+o 0 1 2 - /Script/CoreUObject 64 Native
+o 1 2 2 0 Object 256 Native
+o 2 3 2 0 Class 512 Native
+o 3 4 2 0 Package 256 Native
+o 4 5 2 0 Actor 900 Native
+o 10 11 3 - /Game/Causes 128 -
+o 11 12 4 10 Level 1000 RootSet
+o 12 13 4 10 Bomb 100 Garbage,RF_MirroredGarbage
+o 13 14 4 10 Member 100 -
+o 14 15 4 10 Other 100 RootSet
+o 15 16 4 10 OtherMember 100 -
+o 16 17 4 10 DeadRoot 100 Garbage,RF_MirroredGarbage
+o 17 18 4 10 DeadMember 100 -
+o 18 19 4 10 Fan 100 RootSet
+o 19 20 4 10 FanMember 100 -
+o 20 21 4 10 Husk 100 Garbage,RF_MirroredGarbage
+o 21 22 4 10 Target 100 -
+o 22 23 4 10 Keeper 100 RootSet
+o 23 24 4 10 Lost 100 -
+o 24 25 4 10 Hub 100 RootSet
+o 25 26 4 10 Spoke 100 -
+r 17 21 strong Old
+r 20 21 strong Ptr
+r 22 20 immutable Archetype
+r 22 21 strong Live
+r 25 23 strong Lost
+g FStreamableManager 20 Handles[0]
+g FStreamableManager 21 Cache
+c 11 13 12 -
+c 14 15 - 11
+c 16 17 - -
+c 18 19 - 16
+c 24 25 - -
+EOF
+cdb="$out/causes.db"
+summary=$("$ugc" analyze "$out/causes.ugct" -o "$cdb" --force | sed -n 2p)
+# who references the package /Game/Maps/Arena (10 in spec-example): only Arena, as its Outer
+expect "README's 'who references' query returns the Outer referencer" "11,/Game/Maps/Arena.Arena,outer,Outer" \
+	sql "$db" "SELECT r.src, coalesce(o.path, r.referencer), r.kind, r.property
+	FROM refs r LEFT JOIN objects o ON o.idx = r.src WHERE r.dst = 10"
+expect "refs view: Class edges of every instance" "11 12 13 14" \
+	sql "$db" "SELECT group_concat(src, ' ') FROM (SELECT src FROM refs WHERE dst = 4 AND kind = 'class' ORDER BY src)"
+expect "refs view: an FGCObject's record, its name in referencer" "NULL|gcobject|Handles[0]|FStreamableManager" \
+	sql "$db" "SELECT coalesce(src, 'NULL') || '|' || kind || '|' || property || '|' || referencer FROM refs WHERE dst = 13 AND kind = 'gcobject'"
+agree=1
+for d in "$db" "$cdb"; do
+	for x in $(sql "$d" "SELECT idx FROM object_table"); do
+		a=$("$ugc" refs "$d" "$x" --limit 1 | tail -1 | cut -d' ' -f1)
+		b=$(sql "$d" "SELECT count(*) FROM refs WHERE dst = $x")
+		c=$("$ugc" refs "$d" "$x" --out --limit 1 | tail -1 | cut -d' ' -f1)
+		e=$(sql "$d" "SELECT count(*) FROM refs WHERE src = $x")
+		[ "$a" = "$b" ] && [ "$c" = "$e" ] || { agree=0; echo "    object $x of $d: refs $a/$c, SQL $b/$e"; }
+	done
+done
+[ $agree = 1 ] && ok "the refs view and refs (in and --out) count the same edges for every object" ||
+	bad "the refs view and refs (in and --out) count the same edges for every object"
+expect "refs marks each referencer's fate; an FGCObject by name" "  strong    Old                              purged   #17 Actor /Game/Causes.DeadMember
+  strong    Ptr                              garbage  #20 Actor /Game/Causes.Husk
+  strong    Live                             survives #22 Actor /Game/Causes.Keeper
+  gcobject  Cache                            -        FStreamableManager (FGCObject)
+4 referencers: 3 strong, 1 gcobject; 1 survives, 1 garbage, 1 purged, 1 FGCObject" sh -c "'$ugc' refs '$cdb' 21 | tail -n +2"
+expect "refs: an FGCObject in CSV, named in the referencer column" "in,21,gcobject,Cache,,,,-,FStreamableManager" \
+	sh -c "'$ugc' refs '$out/causes.ugct' 21 --format csv | tail -1"
+expect "clusters: what dissolved each, in the database" "11,garbage-mutable,12
+14,references-dissolved,11
+16,garbage-root,16
+18,references-dissolved,16
+24,," sql "$cdb" "SELECT root, reason, dissolved_by FROM clusters ORDER BY root"
+expect "clusters ROOT: the cause first" "dissolved (garbage-mutable) by these garbage list entries:
+  #12 Actor /Game/Causes.Bomb  (purged)" sh -c "'$ugc' clusters '$cdb' 11 | sed -n 3,4p"
+for x in "$out/causes.ugct" "$cdb"; do
+	expect "clusters ROOT: a cluster dissolved with the one it references names it ($(basename "$x"))" \
+		"dissolved (references-dissolved) by these referenced clusters, themselves dissolved:
+  #11 Actor /Game/Causes.Level" sh -c "'$ugc' clusters '$x' 14 | sed -n 3,4p"
+	expect "clusters ROOT: a pre-pass dissolution names the garbage root ($(basename "$x"))" \
+		"  #16 Actor /Game/Causes.DeadRoot  (purged)" sh -c "'$ugc' clusters '$x' 18 | sed -n 4p"
+done
+expect "clusters ROOT --limit: each list capped, the total said" "members (2):
+  #51 Actor /Game/Quirks.Soldier_1
+showing 1 of 2 entries (--limit 0 shows all)" sh -c "'$ugc' clusters '$out/quirks.db' 50 --limit 1 | grep -A2 '^members'"
+first=$(sql "$cdb" "SELECT detail LIKE '%use-after-free%' FROM findings WHERE kind LIKE 'cluster-missing%' LIMIT 1")
+risks=$("$ugc" clusters "$cdb" --check | head -2 | cut -c1-15 | sort -u)
+[ "$first" = 0 ] && [ "$risks" = "USE-AFTER-FREE " ] && ok "clusters --check: the use-after-free risks first" ||
+	bad "clusters --check: the use-after-free risks first" "first=$first risks=$risks"
+expect "clusters --risks: only the risks, the totals said" "2 8 2" \
+	sh -c "'$ugc' clusters '$cdb' --risks | awk '/^USE-AFTER-FREE/ { n++ } END { print n, \$1, \$(NF - 3) }'"
+expect "clusters --check --limit 1" "showing 1 of 8 disagreements (--limit 0 shows all)" sh -c "'$ugc' clusters '$cdb' --check --limit 1 | sed -n 2p"
+expect "clusters --limit: the list capped, the total said" "showing 2 of 5 clusters (--limit 0 shows all)" sh -c "'$ugc' clusters '$cdb' --limit 2 | sed -n 4p"
+expect "findings name their targets by path" "  #13 /Game/Maps/Arena.Arena:Enemy_1: strong reference TargetPickup to garbage object /Game/Maps/Arena.Arena:Pickup_1 is nulled" \
+	sh -c "'$ugc' findings '$db' --kind eliminated-ref | sed -n 2p"
+expect "findings: an FGCObject holder by name in text" "  FStreamableManager (FGCObject): reference Handles[0] of FGCObject FStreamableManager to garbage object /Game/Causes.Husk is nulled" \
+	sh -c "'$ugc' findings '$cdb' --kind eliminated-ref | sed -n 2p"
+for x in "$out/causes.ugct" "$cdb"; do
+	expect "findings: an FGCObject holder in JSON ($(basename "$x"))" '"idx":null,"other":20,|"referencer":"FStreamableManager"' \
+		sh -c "'$ugc' findings '$x' --kind eliminated-ref --format json | grep -o -e '\"idx\":null,\"other\":20,' -e '\"referencer\":\"[A-Za-z]*\"' | paste -sd'|'"
+done
+expect "findings: an FGCObject holder in CSV" "eliminated-ref,,20,reference Handles[0] of FGCObject FStreamableManager to garbage object /Game/Causes.Husk is nulled,,FStreamableManager" \
+	sh -c "'$ugc' findings '$cdb' --kind eliminated-ref --format csv | tail -1"
+expect "findings and eliminated_refs: an FGCObject holder in SQL" "NULL,FStreamableManager,NULL,FStreamableManager" \
+	sql "$cdb" "SELECT coalesce(f.idx, 'NULL'), f.referencer, coalesce(e.src, 'NULL'), e.referencer FROM findings f, eliminated_refs e WHERE f.kind = 'eliminated-ref'"
+expect "findings --limit: each kind capped, its total said" "showing 1 of 2 cluster-missing-mutable findings (--limit 0 shows all)" \
+	sh -c "'$ugc' findings testdata/cluster-quirks.ugct --kind cluster-missing-mutable --limit 1 | sed -n 3p"
+# the roots by hand: disregard 0-4; RootSet Level, Other, Fan, Keeper, Hub; Target held by an FGCObject
+r11="roots           11: disregard 5 rootset 5 refcounted 0 internal-keep 0 keepflags 0 gcobject 1"
+got=$({ echo "$summary" | grep -o '11 roots ([^)]*)'; "$ugc" info "$out/causes.ugct" | grep '^roots'
+	"$ugc" info "$cdb" | grep '^roots'; sql "$cdb" "SELECT count(*) FROM roots"; } | paste -sd'|')
+[ "$got" = "11 roots (5 disregard, 5 rootset, 1 gcobject)|$r11|$r11|11" ] &&
+	ok "roots: the analyze summary, info on the snapshot and on the database, and the roots view agree" ||
+	bad "roots: the analyze summary, info on the snapshot and on the database, and the roots view agree" "$got"
+expect "info on a database says what it is" "database        $cdb: an analysis database (schema version 4) written by analyze, not a snapshot" sh -c "'$ugc' info '$cdb' | head -1"
+check "info on a database in JSON" sh -c "'$ugc' info '$cdb' --format json | grep -q '\"schema_version\":4,'"
+check "diff --limit" sh -c "'$ugc' diff testdata/spec-example.ugct '$out/causes.ugct' --limit 1 >/dev/null"
+# the GC contract ships with the tool: nothing links the project's private specs
+check "README and ugc-analyze(1) point to ugc-gc(7)" sh -c "grep -q 'man/ugc-gc.7' README.md && grep -q 'BR ugc-gc (7)' man/ugc-analyze.1 && [ -f man/ugc-gc.7 ]"
+check "no document links ../shared" sh -c "! grep -rn '\.\./shared' README.md BENCHMARKS.md man engine/UE5/README.md"
 
 
 # --- queries: a snapshot and its database give the same answers -------------
@@ -501,7 +636,7 @@ r 13 14 strong Blob
 r 17 16 immutable OldMap
 EOF
 expect "suspects: signals (World first), accumulation points, classes under them" "section,rank,idx,class,path,bytes,objects,accum_idx,accum_path,accum_bytes,steps,detail
-signal,1,16,World,/Game/Leak.OldMap,50,1,,,,,kept by immutable reference OldMap of 17
+signal,1,16,World,/Game/Leak.OldMap,50,1,,,,,kept by immutable reference OldMap of /Game/Leak.Keeper
 signal,2,18,Texture2D,/Game/Leak.LeakedTex,10,1,,,,,kept as a root by its internal flags
 object,1,11,Actor,/Game/Leak.Holder,6500,1,12,/Game/Leak.Cache,6400,1,
 object-under,1,5,Texture2D,,6200,2,,,,,
@@ -553,7 +688,7 @@ got=$(sql "$out/v8.db" "SELECT count(*), sum(size), sum(retained IS NOT NULL) FR
 	ok "analyze a .heapsnapshot: every node an object, bytes summed, reachable ones retained" ||
 	bad "analyze a .heapsnapshot: every node an object, bytes summed, reachable ones retained" "rc=$rc got=$got"
 [ "$(sql "$out/v8.db" "SELECT value FROM snapshot WHERE key = 'engine'")" = v8 ] &&
-	[ "$(sql "$out/v8.db" "SELECT count(*) FROM refs")" = "$(fig edges)" ] &&
+	[ "$(sql "$out/v8.db" "SELECT count(*) FROM refs WHERE kind NOT IN ('class', 'outer', 'gcobject')")" = "$(fig edges)" ] &&
 	ok "a .heapsnapshot's engine and references stored" || bad "a .heapsnapshot's engine and references stored"
 "$ugc" convert "$v8" "$out/v8.ugcs" --force >/dev/null 2>&1 &&
 	"$ugc" info "$v8" --format json > "$out/v8a.json" 2>/dev/null &&

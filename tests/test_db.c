@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "db_heap.h"
 #include "diff_db.h"
 #include "findings.h"
 #include "query.h"
+#include "schema.h"
 #include "store.h"
 #include "unit.h"
 #include "view_db.h"
@@ -264,9 +266,38 @@ TEST(db_foreign_database_names_the_table)
 	unlink(path);
 	CHECK(damage(path, "CREATE TABLE snapshot(key, value); CREATE TABLE x(a)") == 0);
 	view *v = view_db_open(path, err, sizeof err);
-	CHECK(v == NULL && has(err, "table ") && has(err, "no such table") && strchr(err, '\n') == NULL);
+	CHECK(v == NULL && has(err, "table snapshot") && has(err, "not an analysis database") && strchr(err, '\n') == NULL);
 	diff_side s;
 	CHECK(diff_side_from_db(path, &s, err, sizeof err) == -1 && has(err, "table"));
+}
+
+/* Issue #13.7: a database of another schema version is refused by every
+ * reader, with a message that says which version it has and which this
+ * build reads; one of this version opens. */
+TEST(db_other_schema_versions_are_refused)
+{
+	char path[128], err[512], want[64];
+	snprintf(want, sizeof want, "reads schema version %d only", SCHEMA_VERSION);
+	static const char *const versions[] = {"3", "999"};
+	for (int k = 0; k < 2; k++) {
+		char sql[128], got[32];
+		CHECK(make_db(CHAINS_BODY, "version.db", path, sizeof path) == 0);
+		view *v = view_db_open(path, err, sizeof err);
+		CHECK(v != NULL);
+		if (v)
+			v->close(v);
+		snprintf(sql, sizeof sql, "UPDATE snapshot SET value = %s WHERE key = 'schema_version'", versions[k]);
+		CHECK(damage(path, sql) == 0);
+		snprintf(got, sizeof got, "schema_version %s:", versions[k]);
+		v = view_db_open(path, err, sizeof err);
+		CHECK(v == NULL && has(err, got) && has(err, want) && has(err, k ? "a newer" : "an older"));
+		diff_side s;
+		CHECK(diff_side_from_db(path, &s, err, sizeof err) == -1 && has(err, got) && has(err, want));
+		heap h;
+		gc_options opt;
+		CHECK(db_heap_load(path, &h, &opt, err, sizeof err) == -1 && has(err, got) && has(err, want));
+		heap_free(&h);
+	}
 }
 
 /* Issue #8.5: diff allocated by the stored slots (500M: 2 GB). */
