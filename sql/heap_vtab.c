@@ -56,14 +56,15 @@ enum { PLAN_SCAN, PLAN_EQ, PLAN_SRC_POS, PLAN_ASC, PLAN_DESC };
 typedef struct hv_table {
 	sqlite3_vtab base;
 	vtab_source *src;
-	int kind;           /* HV_* */
-	unsigned dst_scans; /* references looked up by dst without the reverse rows */
+	int kind;                        /* HV_* */
+	unsigned scans[OBJECT_NCOLUMNS]; /* lookups on each column served by a scan */
 } hv_table;
 
-/* The first lookups of references by dst scan them all (tens of ms on 19M
- * references) instead of building the reverse rows (half a second): a
- * question about one object costs no index; the next lookups build it. */
-#define DST_SCANS 8
+/* The first lookups of objects by outer, class or idom, and of references
+ * by dst, scan the table (a few ms on 2M objects, 0.06 s on 19M
+ * references) instead of building what serves the key (0.1-0.4 s): a
+ * question about one object builds nothing; the next lookups build it. */
+#define LOOKUP_SCANS 8
 
 /* A cursor walks runs of row ids: positions k .. end-1, each the row id
  * itself or, with LIST, LIST[k] (read backwards when DESC).  Row ids are
@@ -71,8 +72,8 @@ typedef struct hv_table {
  * heap.cluster_items.  References and cluster lists come in groups (a
  * source's row, a cluster's list): groups g .. gend-1 are visited in turn,
  * GROUP being the current one (with GROUP_OF, the group of each listed
- * row instead).  MATCH >= 0 keeps only the cluster-list rows naming it, or
- * the references to it. */
+ * row instead).  MATCH >= 0 keeps only the rows whose value in MATCH_ON
+ * (a column indexed by row id) is MATCH. */
 typedef struct hv_cursor {
 	sqlite3_vtab_cursor base;
 	const vtab_source *src;
@@ -82,6 +83,7 @@ typedef struct hv_cursor {
 	const obj_t *group_of;
 	int desc, eof;
 	uint32_t g, gend, group, row;
+	const obj_t *match_on;
 	int64_t match;
 	char name[HEAP_NAME_MAX];
 	row_buf buf; /* an object row's texts */
@@ -315,8 +317,7 @@ static void settle(hv_cursor *c)
 			uint32_t row = c->list ? c->list[at] : (uint32_t)at;
 			if (c->kind == HV_OBJECTS && h->cls[row] == OBJ_FREE)
 				continue;
-			if (c->match >= 0 &&
-			    (c->kind == HV_REFS ? (int64_t)h->ref_dst[row] : (int64_t)h->cluster_items[row]) != c->match)
+			if (c->match >= 0 && c->match_on[row] != c->match)
 				continue;
 			c->row = row;
 			if (c->group_of)
@@ -378,6 +379,21 @@ static int int_arg(sqlite3_value *v, int64_t *key)
 	return -1;
 }
 
+/* Is this one of the first LOOKUP_SCANS lookups on column COL of C's
+ * table?  Then it scans instead of building an index. */
+static int scan_instead(hv_cursor *c, int col)
+{
+	return ((hv_table *)c->base.pVtab)->scans[col]++ < LOOKUP_SCANS;
+}
+
+/* Every row of the table whose value in ON is KEY. */
+static void match(hv_cursor *c, const obj_t *on, int64_t key)
+{
+	scan_all(c); /* objects and references: no allocation */
+	c->match_on = on;
+	c->match = key;
+}
+
 /* Equality lookup of KEY on column COL (PLAN_SRC_POS: and of POS). */
 static int lookup(hv_cursor *c, int col, int64_t key, int64_t pos, int mode)
 {
@@ -399,6 +415,11 @@ static int lookup(hv_cursor *c, int col, int64_t key, int64_t pos, int mode)
 			run(c, lo, hi, by);
 			return SQLITE_OK;
 		}
+		if (scan_instead(c, col)) {
+			if (in)
+				match(c, col == OC_OUTER ? h->outer : col == OC_CLASS ? h->cls : s->dom->idom, key);
+			return SQLITE_OK;
+		}
 		if (col == OC_OUTER) {
 			if (heap_build_children(s->lookups))
 				return SQLITE_NOMEM;
@@ -414,11 +435,9 @@ static int lookup(hv_cursor *c, int col, int64_t key, int64_t pos, int mode)
 			return SQLITE_OK;
 		}
 	case HV_REFS:
-		if (col == RC_DST && !h->rev_start && ((hv_table *)c->base.pVtab)->dst_scans++ < DST_SCANS) {
-			if (in) { /* every source's references, those to KEY */
-				c->gend = h->slots;
-				c->match = key;
-			}
+		if (col == RC_DST && scan_instead(c, col)) {
+			if (in)
+				match(c, h->ref_dst, key);
 		} else if (col == RC_DST) {
 			if (heap_build_reverse(s->lookups))
 				return SQLITE_NOMEM;
@@ -470,6 +489,7 @@ static int lookup(hv_cursor *c, int col, int64_t key, int64_t pos, int mode)
 			if (col == 0 ? root : !root) {
 				c->g = (uint32_t)id;
 				c->gend = c->g + 1;
+				c->match_on = h->cluster_items;
 				c->match = col == 0 ? -1 : key;
 			}
 		}

@@ -20,7 +20,8 @@ static const struct {
 } table_needs[] = {
 	{"snapshot", 0}, /* its policy is the option's, known before the dominators */
 	{"dangling_refs", 0}, {"gc_object_refs", 0}, {"cluster_refs", 0},
-	{"clusters", NEED_GC}, {"eliminated_refs", NEED_GC}, {"cleared_weak_refs", NEED_GC},
+	{"clusters", NEED_GC}, {"cluster_dissolved_by", NEED_GC}, {"eliminated_refs", NEED_GC},
+	{"cleared_weak_refs", NEED_GC},
 	{"findings", NEED_GC | NEED_FINDINGS},
 	{"retained_by_class", NEED_GC | NEED_DOM}, {"package_retention", NEED_GC | NEED_DOM},
 };

@@ -10,8 +10,9 @@
  * Computed on first use: with a NEED function, the GC result, findings and
  * dominators need not exist when the database is opened.  The virtual
  * tables ask for them when a statement reads what needs them (heap_vtab.h);
- * the small tables filled from them (clusters, eliminated_refs,
- * cleared_weak_refs, findings, retained_by_class, package_retention) stay
+ * the small tables filled from them (clusters, cluster_dissolved_by,
+ * eliminated_refs, cleared_weak_refs, findings, retained_by_class,
+ * package_retention) stay
  * empty until snapshot_db_prepare prepares a statement that reads them
  * (SQLite's authorizer names every table a statement reads, also through
  * views), and then are computed and filled before it runs.  So `SELECT 1`

@@ -6,8 +6,9 @@
  * before a statement reads what needs it (the GC for reachable, the
  * findings for findings, the dominators for retained), and a lookup of
  * references and paths needs nothing; every key the virtual tables serve
- * finds, for every object, the rows the database's indexes find (by dst:
- * the first lookups by a scan, the later ones by the reverse rows; and odd
+ * finds, for every object, the rows the database's indexes find (by outer,
+ * class, idom and dst: the first lookups by a scan, the later ones by
+ * what is built for them; and odd
  * keys: text, real, NULL, IN lists); the lookups show in the query plan;
  * and writes are refused. */
 #include <sqlite3.h>
