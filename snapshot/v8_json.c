@@ -178,7 +178,9 @@ int v8r_string(rd *r, char *out, size_t keep, size_t *len, int *cut)
 				return -1;
 			break;
 		default:
-			return v8r_fail(r, v8r_at(r) - 1, "bad escape '\\%c' in a string", c);
+			if (c > 0x20 && c < 0x7f)
+				return v8r_fail(r, v8r_at(r) - 1, "bad escape '\\%c' in a string", c);
+			return v8r_fail(r, v8r_at(r) - 1, "bad escape (byte 0x%02x after '\\') in a string", (unsigned)c);
 		}
 		if (pending_high) {
 			if (cp >= 0xDC00 && cp <= 0xDFFF) {

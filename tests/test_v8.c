@@ -319,6 +319,11 @@ TEST(v8_bad_input_names_the_offset)
 	d = doc(1, 0, "9,0,1,0,0,0,0", "", "\"\\x\"");
 	bad_case(d, "x\"]", 0, "bad escape '\\x'");
 	free(d);
+	/* a control byte after the backslash is named, never echoed (found by
+	 * fuzzing: the message held a raw newline) */
+	d = doc(1, 0, "9,0,1,0,0,0,0", "", "\"\\\n\"");
+	bad_case(d, "\n\"]", 0, "bad escape (byte 0x0a after '\\')");
+	free(d);
 	bad_case("{", NULL, 0, "unexpected end of the file");
 	bad_case("{\"snapshot\":{\"meta\":{},\"node_count\":1,\"edge_count\":0}}", "{\"meta", 0,
 		 "snapshot.meta: missing node_fields");
