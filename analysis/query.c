@@ -77,11 +77,11 @@ static char *unescape(const char *s, int *oom)
  * \xHH escapes undone); OBJ_NONE when none.  0, or -1 on an error. */
 static int find_printed_path(view *v, const char *path, obj_t *out)
 {
-	if (v->find_path(v, path, out))
+	if (v->ops->find_path(v, path, out))
 		return -1;
 	int oom = 0;
 	char *raw = *out == OBJ_NONE ? unescape(path, &oom) : NULL;
-	int rc = raw ? v->find_path(v, raw, out) : 0;
+	int rc = raw ? v->ops->find_path(v, raw, out) : 0;
 	free(raw);
 	if (oom)
 		snprintf(v->err, sizeof v->err, "out of memory");
@@ -92,7 +92,7 @@ static int find_printed_path(view *v, const char *path, obj_t *out)
 static int class_is(view *v, obj_t i, const char *cls, size_t len)
 {
 	obj_info o;
-	if (v->object(v, i, &o))
+	if (v->ops->object(v, i, &o))
 		return -1;
 	int same = strlen(o.class_name) == len && memcmp(o.class_name, cls, len) == 0;
 	obj_info_free(&o);
@@ -107,7 +107,7 @@ int query_find(view *v, const char *sel, obj_t *out)
 		char *end;
 		long long i = strtoll(s, &end, 10);
 		obj_info o;
-		int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->object(v, (obj_t)i, &o) : 1;
+		int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->ops->object(v, (obj_t)i, &o) : 1;
 		if (rc < 0)
 			return -1;
 		obj_info_free(&o);
@@ -177,7 +177,7 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 		snprintf(v->err, sizeof v->err, "out of memory");
 		return -1;
 	}
-	rc = v->find_glob(v, glob, NULL, &cand, &n);
+	rc = v->ops->find_glob(v, glob, NULL, &cand, &n);
 	free(glob);
 	if (rc) {
 		free(cand);
@@ -186,7 +186,7 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 	size_t len = (size_t)snprintf(err, errsize, "no object is '%s'", sel), shown = 0, others = 0;
 	for (size_t k = 0; k < n; k++) {
 		obj_info o;
-		if (v->object(v, cand[k], &o))
+		if (v->ops->object(v, cand[k], &o))
 			continue;
 		size_t cl = strlen(o.class_name);
 		int same = strcmp(o.path, sel) == 0 || (strncmp(sel, o.class_name, cl) == 0 && sel[cl] == ' ' &&
@@ -221,7 +221,7 @@ int edge_retains(const view *v, const edge *e, int dst_garbage)
 static int gc_root_edge(view *v, obj_t x, edge *out)
 {
 	edges in = {0};
-	if (v->incoming(v, x, &in)) {
+	if (v->ops->incoming(v, x, &in)) {
 		edges_free(&in);
 		return -1;
 	}
@@ -258,7 +258,7 @@ static int fill_hop(view *v, chain *c, size_t k, int dst_garbage, const char *pr
 {
 	obj_t src = c->nodes[k], dst = c->nodes[k + 1];
 	edges between = {0};
-	if (v->between(v, src, dst, &between)) {
+	if (v->ops->between(v, src, dst, &between)) {
 		edges_free(&between);
 		return -1;
 	}
@@ -313,7 +313,7 @@ static int finish_chain(view *v, chain *c, int root_kind)
 int query_shortest(view *v, obj_t x, chains *out)
 {
 	obj_state s;
-	int rc = v->state(v, x, &s);
+	int rc = v->ops->state(v, x, &s);
 	if (rc) {
 		if (rc > 0)
 			snprintf(v->err, sizeof v->err, "no object has index %d", x);
@@ -336,7 +336,7 @@ int query_shortest(view *v, obj_t x, chains *out)
 			break;
 		obj_t p = s.parent;
 		obj_state ps;
-		rc = p == OBJ_NONE ? 1 : v->state(v, p, &ps);
+		rc = p == OBJ_NONE ? 1 : v->ops->state(v, p, &ps);
 		if (rc < 0)
 			goto fail;
 		if (rc > 0 || ps.distance != s.distance - 1) {
@@ -487,7 +487,7 @@ static int read_sources(search *s, uint32_t at)
 		return 0;
 	}
 	sources in = {0};
-	if (s->v->sources(s->v, st->obj, &in)) {
+	if (s->v->ops->sources(s->v, st->obj, &in)) {
 		free(in.v);
 		return -1;
 	}
@@ -542,7 +542,7 @@ static obj_t outermost(view *v, obj_t i)
 	obj_t mark = i;
 	for (size_t power = 1, lam = 0;;) {
 		obj_state o;
-		if (v->state(v, i, &o) || o.outer == OBJ_NONE || o.outer == mark)
+		if (v->ops->state(v, i, &o) || o.outer == OBJ_NONE || o.outer == mark)
 			return i;
 		i = o.outer;
 		if (++lam == power) {
@@ -583,7 +583,7 @@ static int take_step(search *s, obj_t x, uint32_t next, chains *out)
 {
 	view *v = s->v;
 	obj_state o;
-	int rc = v->state(v, x, &o);
+	int rc = v->ops->state(v, x, &o);
 	if (rc)
 		return rc < 0 ? -1 : 0;
 	if (!o.reachable || o.distance == UINT32_MAX)
@@ -664,8 +664,8 @@ int query_direct(view *v, obj_t x, chains *out)
 {
 	edges in = {0};
 	obj_state xs;
-	int rc = v->state(v, x, &xs);
-	if (rc || v->incoming(v, x, &in)) {
+	int rc = v->ops->state(v, x, &xs);
+	if (rc || v->ops->incoming(v, x, &in)) {
 		if (rc > 0)
 			snprintf(v->err, sizeof v->err, "no object has index %d", x);
 		edges_free(&in);

@@ -100,10 +100,12 @@ typedef struct obj_state {
 } obj_state;
 
 typedef struct view view;
-struct view {
-	obj_t first_gc_index;
-	uint32_t slots;
-	/* all return 0, or -1 with a message in err (out of memory, SQL error) */
+
+/* A backend's operations, one const table per backend (view_heap.c,
+ * sql/view_db.c); every member is set.  Callers go through the table:
+ * v->ops->incoming(v, i, &out).  All return 0, or -1 with a message in
+ * V's err (out of memory, SQL error). */
+typedef struct view_ops {
 	int (*object)(view *v, obj_t i, obj_info *out);  /* 1 when there is no object I */
 	int (*state)(view *v, obj_t i, obj_state *out);  /* 1 when there is no object I */
 	/* references to I: records by source index then position, objects whose
@@ -134,6 +136,14 @@ struct view {
 	 * database, computed on first use from a snapshot */
 	int (*retained)(view *v, obj_t i, obj_t *idom, long long *bytes);
 	void (*close)(view *v);
+} view_ops;
+
+/* One open view: its backend's operations and what every backend keeps
+ * per instance.  A backend embeds it as its first member. */
+struct view {
+	const view_ops *ops;
+	obj_t first_gc_index;
+	uint32_t slots;
 	char err[512];
 	strpool pool; /* the strings edges point to */
 };

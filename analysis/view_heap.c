@@ -547,6 +547,25 @@ static void hv_close(view *v)
 	free(hv);
 }
 
+/* The operations of a heap view; see view.h. */
+static const view_ops heap_view_ops = {
+	.object = hv_object,
+	.state = hv_state,
+	.incoming = hv_incoming,
+	.sources = hv_sources,
+	.outgoing = hv_outgoing,
+	.between = hv_between,
+	.eliminated_to = hv_eliminated_to,
+	.cleared_to = hv_cleared_to,
+	.findings = hv_findings,
+	.clusters = hv_clusters,
+	.cluster_list = hv_cluster_list,
+	.find_path = hv_find_path,
+	.find_glob = hv_find_glob,
+	.retained = hv_retained,
+	.close = hv_close,
+};
+
 static view *open_view(heap *h, gc_result *r, int borrowed, char *err, size_t errsize)
 {
 	heap_view *hv = calloc(1, sizeof *hv);
@@ -568,21 +587,7 @@ static view *open_view(heap *h, gc_result *r, int borrowed, char *err, size_t er
 	view *v = &hv->base;
 	v->first_gc_index = h->first_gc_index;
 	v->slots = h->slots;
-	v->object = hv_object;
-	v->retained = hv_retained;
-	v->state = hv_state;
-	v->incoming = hv_incoming;
-	v->sources = hv_sources;
-	v->outgoing = hv_outgoing;
-	v->between = hv_between;
-	v->eliminated_to = hv_eliminated_to;
-	v->cleared_to = hv_cleared_to;
-	v->findings = hv_findings;
-	v->clusters = hv_clusters;
-	v->cluster_list = hv_cluster_list;
-	v->find_path = hv_find_path;
-	v->find_glob = hv_find_glob;
-	v->close = hv_close;
+	v->ops = &heap_view_ops;
 	return v;
 }
 

@@ -27,9 +27,10 @@ int analysis_options_check(const char *cmd, analysis_options *o)
 	return 0;
 }
 
-int analysis_run(const char *path, const analysis_options *o, analysis *a)
+int analysis_load(const char *path, const analysis_options *o, analysis *a)
 {
 	double t0 = now_seconds();
+	memset(a, 0, sizeof *a);
 	if (load_or_die(path, &a->h))
 		return 1;
 	a->load_s = now_seconds() - t0;
@@ -37,33 +38,71 @@ int analysis_run(const char *path, const analysis_options *o, analysis *a)
 	if (o->mode >= 0)
 		a->opt.mode = o->mode;
 	a->opt.keep_flags = o->keep ? o->keep_flags : gc_default_keep_flags(a->opt.mode);
-	int rc = 1;
-	progress_phase("gc");
-	if (gc_run(&a->h, &a->opt, &a->r)) {
-		die("out of memory running the GC");
-		goto out_heap;
+	a->dom.policy = o->policy >= 0 ? o->policy : POLICY_GC;
+	if (getenv("UGC_TRACE"))
+		fprintf(stderr, "trace: load %.3f s\n", a->load_s);
+	return 0;
+}
+
+/* Trace PHASE's time since *T (with UGC_TRACE), and restart *T. */
+static void trace_phase(const char *phase, double *t)
+{
+	double now = now_seconds();
+	if (getenv("UGC_TRACE"))
+		fprintf(stderr, "trace: %s %.3f s\n", phase, now - *t);
+	*t = now;
+}
+
+int analysis_need(analysis *a, int what, char *err, size_t errsize)
+{
+	double t = now_seconds();
+	const char *fail = NULL;
+	int todo = what & ~a->done;
+	if (!todo)
+		return 0;
+	if (!(a->done & AN_GC)) {
+		progress_phase("gc");
+		if (gc_run(&a->h, &a->opt, &a->r))
+			fail = "running the GC";
+		else
+			a->done |= AN_GC;
+		trace_phase("GC", &t);
 	}
-	double t1 = now_seconds();
-	if (findings_collect(&a->h, &a->r, &a->f)) {
-		die("out of memory collecting findings");
-		goto out_gc;
+	if (!fail && (todo & AN_FINDINGS)) {
+		if (findings_collect(&a->h, &a->r, &a->f))
+			fail = "collecting findings";
+		else
+			a->done |= AN_FINDINGS;
+		trace_phase("findings", &t);
 	}
-	progress_phase("retention");
-	if (dom_compute(&a->h, &a->r, o->policy, &a->dom)) {
-		die("out of memory computing dominators");
-		findings_free(&a->f);
-		goto out_gc;
+	if (!fail && (todo & AN_DOM)) {
+		int policy = a->dom.policy;
+		progress_phase("retention");
+		if (dom_compute(&a->h, &a->r, policy, &a->dom)) {
+			fail = "computing dominators";
+			a->dom.policy = policy; /* for a later try */
+		} else {
+			a->done |= AN_DOM;
+		}
+		trace_phase("dominators", &t);
 	}
 	progress_phase(NULL);
-	if (getenv("UGC_TRACE"))
-		fprintf(stderr, "trace: load %.3f s, GC %.3f s, findings %.3f s, dominators %.3f s\n", a->load_s,
-			t1 - t0 - a->load_s, a->dom.seconds > 0 ? now_seconds() - t1 - a->dom.seconds : 0, a->dom.seconds);
+	if (fail)
+		snprintf(err, errsize, "out of memory %s", fail);
+	return fail ? -1 : 0;
+}
+
+int analysis_run(const char *path, const analysis_options *o, analysis *a)
+{
+	char err[128];
+	if (analysis_load(path, o, a))
+		return 1;
+	if (analysis_need(a, AN_ALL, err, sizeof err)) {
+		die("%s", err);
+		analysis_free(a);
+		return 1;
+	}
 	return 0;
-out_gc:
-	gc_result_free(&a->r);
-out_heap:
-	heap_free(&a->h);
-	return rc;
 }
 
 void analysis_free(analysis *a)

@@ -32,7 +32,7 @@ void object_tags(const obj_info *o, char *buf, size_t cap)
 static void object_line(view *v, FILE *fp, obj_t i)
 {
 	obj_info o;
-	if (v->object(v, i, &o)) {
+	if (v->ops->object(v, i, &o)) {
 		fprintf(fp, " #%d", i);
 		return;
 	}
@@ -75,7 +75,7 @@ void print_chain_text(view *v, FILE *fp, const chain *c)
 		size_t n;
 		const edge *e = chain_hop(c, k, &n);
 		obj_info src;
-		int have = v->object(v, e->src, &src) == 0;
+		int have = v->ops->object(v, e->src, &src) == 0;
 		const char *cls = have ? src.class_name : "UObject";
 		fprintf(fp, "%*s-> ", indent, "");
 		if (e->type == EDGE_REF && e->kind == REF_ARO) {
@@ -104,7 +104,7 @@ void print_chain_text(view *v, FILE *fp, const chain *c)
 static void json_object(view *v, FILE *fp, obj_t i)
 {
 	obj_info o;
-	if (v->object(v, i, &o)) {
+	if (v->ops->object(v, i, &o)) {
 		fprintf(fp, "{\"idx\":%d}", i);
 		return;
 	}
@@ -175,7 +175,7 @@ void print_chains_csv(view *v, FILE *fp, const chains *cs)
 		}
 		for (size_t k = 0; k + 1 < ch->n; k++) {
 			obj_info o;
-			int have = v->object(v, ch->nodes[k + 1], &o) == 0;
+			int have = v->ops->object(v, ch->nodes[k + 1], &o) == 0;
 			size_t n;
 			const edge *e = chain_hop(ch, k, &n);
 			for (size_t j = 0; j < n; j++) { /* one row a reference; parallel ones share the hop number */
@@ -225,7 +225,7 @@ void print_chains_dot(view *v, FILE *fp, const chains *cs, obj_t target)
 		const chain *ch = &cs->v[c];
 		for (size_t k = 0; k < ch->n; k++) {
 			obj_info o;
-			if (idmap_add(&nodes, (uint32_t)ch->nodes[k], 0) == 1 || v->object(v, ch->nodes[k], &o))
+			if (idmap_add(&nodes, (uint32_t)ch->nodes[k], 0) == 1 || v->ops->object(v, ch->nodes[k], &o))
 				continue; /* printed already (out of memory: printed again, harmless) */
 			size_t len = strlen(o.class_name) + strlen(o.path) + 2;
 			char *label = malloc(len);

@@ -35,7 +35,7 @@ static int cmp_rows(const void *pa, const void *pb)
 static void row_out(view *v, const cluster_row *r, enum out_format fmt, int first)
 {
 	obj_info o;
-	int have = v->object(v, r->root, &o) == 0;
+	int have = v->ops->object(v, r->root, &o) == 0;
 	const char *path = have ? o.path : "?";
 	if (fmt == FMT_TEXT)
 		printf("%10d %8u %8u %6u %6u %14llu  %-9s %-21s %s\n", r->root, r->members, r->mutables, r->referenced,
@@ -65,7 +65,7 @@ static void row_out(view *v, const cluster_row *r, enum out_format fmt, int firs
 static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_format fmt)
 {
 	obj_info o;
-	if (v->object(v, x, &o))
+	if (v->ops->object(v, x, &o))
 		return;
 	if (fmt == FMT_TEXT) {
 		printf("  #%d %s %s", x, o.class_name, o.path);
@@ -99,7 +99,7 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 		if (which == 0) {
 			obj_t idom;
 			long long kept;
-			if (v->retained(v, r->root, &idom, &kept) < 0)
+			if (v->ops->retained(v, r->root, &idom, &kept) < 0)
 				return die("%s", v->err);
 			if (fmt == FMT_TEXT && kept >= 0)
 				printf("retained: the root dominates %lld bytes (itself included; a member referenced from "
@@ -107,7 +107,7 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 		}
 		obj_t *list;
 		size_t n;
-		if (v->cluster_list(v, r->root, which, &list, &n))
+		if (v->ops->cluster_list(v, r->root, which, &list, &n))
 			return die("%s", v->err);
 		if (fmt == FMT_TEXT && which == 4 && r->reason[0])
 			printf("dissolved (%s) by %s:\n", r->reason,
@@ -137,7 +137,7 @@ static void check_out(view *v, const finding_row *f, enum out_format fmt, int fi
 {
 	int u = is_risk(f);
 	obj_info o, t;
-	int have = v->object(v, f->idx, &o) == 0, have_t = v->object(v, f->other, &t) == 0;
+	int have = v->ops->object(v, f->idx, &o) == 0, have_t = v->ops->object(v, f->other, &t) == 0;
 	if (fmt == FMT_TEXT) /* the detail names the target and the cluster */
 		printf("%s#%d %s: %s\n", u ? "USE-AFTER-FREE " : "", f->idx, have ? o.path : "?", f->detail);
 	else if (fmt == FMT_CSV) {
@@ -169,7 +169,7 @@ static void check_out(view *v, const finding_row *f, enum out_format fmt, int fi
 static int check(view *v, enum out_format fmt, int risks_only, size_t limit)
 {
 	finding_rows fs = {0};
-	if (v->findings(v, OBJ_NONE, &fs)) {
+	if (v->ops->findings(v, OBJ_NONE, &fs)) {
 		free(fs.v);
 		return die("%s", v->err);
 	}
@@ -275,7 +275,7 @@ int cmd_clusters(int argc, char **argv)
 		}
 	}
 	cluster_rows rows = {0};
-	if (v->clusters(v, root, 1, &rows)) {
+	if (v->ops->clusters(v, root, 1, &rows)) {
 		rc = die("%s", v->err);
 	} else if (sel && rows.n == 0) {
 		rc = die("#%d is not a cluster root", root);

@@ -607,7 +607,7 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 	if (fmt == FMT_JSON)
 		printf("]}\n");
 	if (cv)
-		cv->close(cv);
+		cv->ops->close(cv);
 	diff_result_free(&bc);
 done:
 	diff_result_free(&ab);

@@ -48,7 +48,7 @@ int cmd_findings(int argc, char **argv)
 	if (!v)
 		return 1;
 	finding_rows fs = {0};
-	if (v->findings(v, OBJ_NONE, &fs)) {
+	if (v->ops->findings(v, OBJ_NONE, &fs)) {
 		int rc = die("%s", v->err);
 		free(fs.v);
 		close_input(v);
@@ -78,7 +78,7 @@ int cmd_findings(int argc, char **argv)
 			if (strcmp(f->kind, name) != 0 || shown >= cap)
 				continue;
 			obj_info o;
-			int have = f->idx != OBJ_NONE && v->object(v, f->idx, &o) == 0;
+			int have = f->idx != OBJ_NONE && v->ops->object(v, f->idx, &o) == 0;
 			const char *path = have ? o.path : "";
 			if (fmt == FMT_TEXT && f->idx == OBJ_NONE) {
 				printf("  %s (FGCObject): %s\n", f->referencer, f->detail);

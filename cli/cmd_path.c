@@ -21,7 +21,7 @@ struct path_ctx {
 static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 {
 	obj_info o;
-	if (v->object(v, x, &o))
+	if (v->ops->object(v, x, &o))
 		return die("%s", v->err);
 	chains cs = {0};
 	int rc = 0;

@@ -61,7 +61,7 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 		       size_t limit)
 {
 	obj_info me;
-	if (v->object(v, x, &me))
+	if (v->ops->object(v, x, &me))
 		return;
 	unsigned count[KIND_NAMES] = {0}, fate_count[FATES] = {0}, total = 0;
 	size_t shown = 0;
@@ -83,13 +83,13 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 		total++;
 		obj_t other = out ? e->dst : e->src;
 		obj_state st; /* the fate of every one, the names of those shown */
-		int known = other != OBJ_NONE && v->state(v, other, &st) == 0;
+		int known = other != OBJ_NONE && v->ops->state(v, other, &st) == 0;
 		const char *fate = known ? fate_name(st.reachable, st.garbage) : "-";
 		fate_count[fate_index(fate)]++;
 		if (shown >= limit)
 			continue;
 		obj_info o;
-		int have = known && v->object(v, other, &o) == 0;
+		int have = known && v->ops->object(v, other, &o) == 0;
 		const char *prop = e->prop[0] ? e->prop : "-";
 		if (fmt == FMT_TEXT) {
 			if (!have)
@@ -213,7 +213,7 @@ int cmd_refs(int argc, char **argv)
 		printf("[");
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		edges es = {0};
-		if ((out ? v->outgoing : v->incoming)(v, objs[k], &es)) {
+		if ((out ? v->ops->outgoing : v->ops->incoming)(v, objs[k], &es)) {
 			rc = die("%s", v->err);
 			edges_free(&es);
 			break;

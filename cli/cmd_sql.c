@@ -1,5 +1,6 @@
 /* cmd_sql.c — `ugc-analyze sql SNAPSHOT|DB [SQL]`: read-only queries over
- * an analysis database, or over a snapshot analysed in memory and presented
+ * an analysis database, or over a snapshot analysed in memory (each part of
+ * the analysis when a statement first reads what needs it) and presented
  * with the database's tables and views (snapshot_db.h), printed as aligned
  * text, CSV or JSON, streamed: memory does not grow with the result (an
  * endless recursive query runs until stopped, in constant memory).  Values
@@ -235,16 +236,35 @@ static int run_statement(sqlite3_stmt *st, enum out_format fmt, int *first_json)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* A snapshot analysed in memory, and the source of its virtual tables. */
+/* A snapshot loaded in memory, analysed as statements need it. */
 typedef struct in_memory {
 	analysis an;
-	vtab_source src;
 	store_info info;
+	snapshot_db *sdb;
 } in_memory;
 
-/* Open PATH: a database read-only, or a snapshot analysed with AO into an
- * in-memory one (*MEM, to free after the connection).  NULL after printing
- * the error. */
+_Static_assert((int)NEED_GC == (int)AN_GC && (int)NEED_FINDINGS == (int)AN_FINDINGS && (int)NEED_DOM == (int)AN_DOM,
+	       "the tables' needs are the analysis' parts");
+
+/* vtab_need_fn (heap_vtab.h): compute what a statement reads. */
+static int compute(void *owner, int what, char *err, size_t errsize)
+{
+	in_memory *m = owner;
+	return analysis_need(&m->an, what, err, errsize);
+}
+
+static void in_memory_free(in_memory *m)
+{
+	if (m) {
+		snapshot_db_close(m->sdb);
+		analysis_free(&m->an);
+		free(m);
+	}
+}
+
+/* Open PATH: a database read-only, or a snapshot loaded into an in-memory
+ * one (*MEM, to free after the connection, whose statements are prepared
+ * with snapshot_db_prepare).  NULL after printing the error. */
 static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_memory **mem)
 {
 	sqlite3 *db = NULL;
@@ -257,30 +277,28 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 		}
 		return db;
 	}
-	in_memory *m = malloc(sizeof *m);
+	in_memory *m = calloc(1, sizeof *m);
 	if (!m) {
 		die("out of memory");
 		return NULL;
 	}
-	double t0 = now_seconds();
-	if (analysis_run(path, ao, &m->an)) {
+	if (analysis_load(path, ao, &m->an)) {
 		free(m);
 		return NULL;
 	}
 	double t1 = now_seconds();
 	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom, STORE_AUTO, 0};
 	char err[1024];
-	if (snapshot_db_open(&db, &m->src, &m->an.h, &m->an.r, &m->an.f, &m->info, err, sizeof err)) {
+	m->sdb = snapshot_db_open(&m->an.h, &m->an.r, &m->an.f, &m->info, compute, m, err, sizeof err);
+	if (!m->sdb) {
 		die("%s: %s", path, err);
-		analysis_free(&m->an);
-		free(m);
+		in_memory_free(m);
 		return NULL;
 	}
 	if (getenv("UGC_TRACE"))
-		fprintf(stderr, "trace: loaded in %.3f s, analysed in %.3f s, tables ready in %.3f s\n", m->an.load_s,
-			t1 - t0 - m->an.load_s, now_seconds() - t1);
+		fprintf(stderr, "trace: loaded in %.3f s, tables ready in %.3f s\n", m->an.load_s, now_seconds() - t1);
 	*mem = m;
-	return db;
+	return snapshot_db_handle(m->sdb);
 }
 
 struct sql_opts {
@@ -304,7 +322,8 @@ const command command_sql = {
 	"Runs the statements given (or read from standard input) against DB, opened\n"
 	"read-only, or against a SNAPSHOT (.ugct, .ugcs, .zst, .heapsnapshot) analysed in\n"
 	"memory as analyze would, with the same tables and views: no database is\n"
-	"written.  The schema is in ugc-analyze(1).\n",
+	"written, and the GC, findings and dominators are computed only when a\n"
+	"statement reads what needs them.  The schema is in ugc-analyze(1).\n",
 	options, 2, "(quote the SQL)",
 };
 
@@ -343,8 +362,10 @@ int cmd_sql(int argc, char **argv)
 	const char *tail = sql;
 	while (rc == 0 && tail && *tail) {
 		sqlite3_stmt *st = NULL;
-		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
-			rc = die("%s: %s", dbpath, sqlite3_errmsg(db));
+		char err[1024];
+		if (mem ? snapshot_db_prepare(mem->sdb, tail, &st, &tail, err, sizeof err)
+			: sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
+			rc = die("%s: %s", dbpath, mem ? err : sqlite3_errmsg(db));
 			break;
 		}
 		if (!st)
@@ -359,11 +380,10 @@ int cmd_sql(int argc, char **argv)
 		printf("]\n");
 	fflush(stdout);
 	answered_at = now_seconds();
-	sqlite3_close(db);
-	if (mem) {
-		analysis_free(&mem->an);
-		free(mem);
-	}
+	if (mem)
+		in_memory_free(mem);
+	else
+		sqlite3_close(db);
 	free(owned);
 	return rc;
 }

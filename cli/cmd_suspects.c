@@ -21,7 +21,7 @@ static int class_of(void *ctx, obj_t i, obj_t *cls)
 		return 0;
 	}
 	obj_state st;
-	if (in->v->state(in->v, i, &st) != 0)
+	if (in->v->ops->state(in->v, i, &st) != 0)
 		return -1;
 	*cls = st.cls;
 	return 0;
@@ -34,7 +34,7 @@ static double share(uint64_t bytes, uint64_t reached)
 
 static int get(retention_input *in, obj_t x, obj_info *o)
 {
-	if (in->v->object(in->v, x, o) != 0)
+	if (in->v->ops->object(in->v, x, o) != 0)
 		return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
 	return 0;
 }
@@ -57,7 +57,7 @@ static int print_signals(retention_input *in, size_t limit, enum out_format fmt)
 {
 	view *v = in->v;
 	finding_rows rows = {0};
-	if (v->findings(v, OBJ_NONE, &rows) != 0) {
+	if (v->ops->findings(v, OBJ_NONE, &rows) != 0) {
 		free(rows.v);
 		return die("%s", v->err);
 	}

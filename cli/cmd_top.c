@@ -126,7 +126,7 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 	}
 	for (size_t k = 0; k < shown; k++) {
 		obj_info o;
-		if (in->v->object(in->v, v[k].key, &o) != 0)
+		if (in->v->ops->object(in->v, v[k].key, &o) != 0)
 			return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
 		const char *name = by == BY_OBJECT || by == BY_PACKAGE ? o.path : o.name;
 		long long diff = (long long)v[k].retained - (long long)v[k].other;

@@ -210,7 +210,7 @@ static void print_changes(const report *r, view *v, const whatif_change *c, size
 		uint32_t removed = n == 1 ? w->refs_removed + w->gcrefs_removed + w->implicit_removed + w->list_entries_removed
 				 : whatif_count(h, &c[k]);
 		obj_info o;
-		int have = c[k].obj != OBJ_NONE && v->object(v, c[k].obj, &o) == 0;
+		int have = c[k].obj != OBJ_NONE && v->ops->object(v, c[k].obj, &o) == 0;
 		char what[VIEW_TEXT] = "";
 		if (c[k].kind == WI_NULL_PROPERTY || c[k].kind == WI_DROP_REFERENCER)
 			view_copy(what, sizeof what, heap_str(h, c[k].str));
@@ -283,7 +283,7 @@ static int print_targets(const report *r, view *after, const obj_t *t, uint32_t 
 			continue;
 		}
 		obj_info o;
-		if (after->object(after, x, &o))
+		if (after->ops->object(after, x, &o))
 			return die("%s", after->err);
 		if (r->fmt == FMT_CSV) {
 			printf("target,%d,", x);
@@ -346,7 +346,7 @@ static int print_report(report *r, view *before, const whatif_change *c, size_t 
 		rc = after ? print_targets(r, after, targets, ntargets) : die("%s", err);
 	}
 	if (after)
-		after->close(after);
+		after->ops->close(after);
 	if (rc == 0 && r->fmt == FMT_JSON)
 		printf("}\n");
 	free(targets);
@@ -500,7 +500,7 @@ int cmd_whatif(int argc, char **argv)
 		whatif_free(&w);
 	}
 	if (v)
-		v->close(v);
+		v->ops->close(v);
 	gc_result_free(&before);
 	heap_free(&h);
 	free(changes);

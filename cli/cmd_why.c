@@ -16,7 +16,7 @@ static void edge_list_text(view *v, const char *title, const edges *es)
 		obj_info s;
 		if (e->src == OBJ_NONE)
 			printf("  FGCObject %s %s\n", e->referencer, e->prop);
-		else if (v->object(v, e->src, &s) == 0) {
+		else if (v->ops->object(v, e->src, &s) == 0) {
 			printf("  #%d %s %s %s (%s)\n", e->src, s.class_name, s.path, e->prop, edge_kind_name(e));
 			obj_info_free(&s);
 		}
@@ -44,15 +44,15 @@ static void edge_list_json(const char *key, const edges *es)
 static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 {
 	obj_info o;
-	if (v->object(v, x, &o))
+	if (v->ops->object(v, x, &o))
 		return die("%s", v->err);
 	chains cs = {0};
 	edges elim = {0}, cleared = {0};
 	finding_rows fs = {0};
 	cluster_rows cl = {0};
 	int rc = 0;
-	if (query_shortest(v, x, &cs) || v->eliminated_to(v, x, &elim) || v->cleared_to(v, x, &cleared) ||
-	    v->findings(v, x, &fs) || (o.cluster != OBJ_NONE && v->clusters(v, o.cluster, 0, &cl)))
+	if (query_shortest(v, x, &cs) || v->ops->eliminated_to(v, x, &elim) || v->ops->cleared_to(v, x, &cleared) ||
+	    v->ops->findings(v, x, &fs) || (o.cluster != OBJ_NONE && v->ops->clusters(v, o.cluster, 0, &cl)))
 		rc = die("%s", v->err);
 	int cluster_keeps = o.reachable && (o.root_kind == RK_CLUSTER || o.distance == UINT32_MAX) && o.cluster != OBJ_NONE;
 	if (rc == 0 && fmt == FMT_TEXT) {
@@ -69,7 +69,7 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 			printf("  distance:  none%s\n", o.reachable ? " (no reference chain: kept only through cluster lists)" : "");
 		obj_t idom;
 		long long kept;
-		if (v->retained(v, x, &idom, &kept) < 0) {
+		if (v->ops->retained(v, x, &idom, &kept) < 0) {
 			rc = die("%s", v->err);
 		} else if (kept >= 0) {
 			printf("  retains:   %lld bytes (itself and what it dominates); immediate dominator ", kept);

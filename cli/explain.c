@@ -25,13 +25,13 @@ const char *root_reason(int kind)
 int explain_unreachable(view *v, obj_t x, enum out_format fmt)
 {
 	edges in = {0}, elim = {0};
-	if (v->incoming(v, x, &in) || v->eliminated_to(v, x, &elim)) {
+	if (v->ops->incoming(v, x, &in) || v->ops->eliminated_to(v, x, &elim)) {
 		edges_free(&in);
 		edges_free(&elim);
 		return die("%s", v->err);
 	}
 	obj_info me;
-	if (v->object(v, x, &me)) {
+	if (v->ops->object(v, x, &me)) {
 		edges_free(&in);
 		edges_free(&elim);
 		return die("%s", v->err);
@@ -41,7 +41,7 @@ int explain_unreachable(view *v, obj_t x, enum out_format fmt)
 		const edge *e = &in.v[k];
 		char why[256];
 		obj_info s;
-		int have = e->src != OBJ_NONE && v->object(v, e->src, &s) == 0;
+		int have = e->src != OBJ_NONE && v->ops->object(v, e->src, &s) == 0;
 		if (e->type == EDGE_REF && (e->kind == REF_WEAK || e->kind == REF_SOFT))
 			snprintf(why, sizeof why, "%s reference: does not keep it alive", e->kind == REF_WEAK ? "weak" : "soft");
 		else if ((e->type == EDGE_GC || e->kind == REF_STRONG || e->kind == REF_ARO) && me.garbage)

@@ -35,7 +35,7 @@ void close_input(view *v)
 {
 	fflush(stdout);
 	answered_at = now_seconds();
-	v->close(v);
+	v->ops->close(v);
 }
 
 view *open_input(const char *path)
@@ -93,7 +93,7 @@ int select_objects(view *v, const char *sel, const char *glob, const char *cls, 
 		*n = 1;
 		return 0;
 	}
-	if (v->find_glob(v, glob, cls, out, n))
+	if (v->ops->find_glob(v, glob, cls, out, n))
 		return die("%s", v->err[0] ? v->err : "out of memory");
 	if (*n == 0)
 		return die("no object matches%s%s%s%s", glob ? " --name " : "", glob ? glob : "", cls ? " --class " : "",

@@ -17,16 +17,24 @@
  * A plan's index string names the lookup (EXPLAIN QUERY PLAN shows
  * "VIRTUAL TABLE INDEX n:dst=", "...:order by retained desc").
  * The tables are read-only.  The heap and result must outlive the
- * connection. */
+ * connection.  Over a source made on demand (heap_vtab_on_demand), a
+ * table asks for the GC result or the dominators only when a statement
+ * reads a column (or plans a lookup or an order) that needs them: the GC
+ * for reachable, root_kind, distance, parent, parent_property and purge;
+ * the dominators for idom, retained and retained_by_package. */
 #ifndef UGC_HEAP_VTAB_H
 #define UGC_HEAP_VTAB_H
 
 #include <sqlite3.h>
+#include <stddef.h>
 
 #include "dominators.h"
 #include "gc.h"
 
 struct hv_built;
+
+/* What rows are computed from beyond the heap, a bit each (vtab_need_fn). */
+enum { NEED_GC = 1, NEED_FINDINGS = 2, NEED_DOM = 4 };
 
 typedef struct vtab_source {
 	const heap *h;
@@ -36,7 +44,8 @@ typedef struct vtab_source {
 	heap *lookups;             /* H itself, writable: set, the tables serve lookups (and
 				    * build the heap's reverse rows and children when asked);
 				    * NULL: full scans only */
-	struct hv_built *built;    /* what lookups built; freed with the connection */
+	struct hv_built *built;    /* what lookups built, and how to complete R and DOM
+				    * (heap_vtab_on_demand); freed with the connection */
 } vtab_source;
 
 /* The tables a heap serves, by their schema.h names (then NULL). */
@@ -45,5 +54,13 @@ extern const char *const heap_vtab_tables[HV_COUNT + 1];
 
 /* Register the modules on DB for SRC (which must outlive DB). */
 int heap_vtab_register(sqlite3 *db, vtab_source *src);
+
+/* Computes the NEED_* bits WHAT, with what they depend on, into what the
+ * source's R and DOM point at: 0, or -1 with the reason in ERR. */
+typedef int vtab_need_fn(void *owner, int what, char *err, size_t errsize);
+/* After heap_vtab_register: SRC's R and DOM are filled only when first
+ * needed, by NEED(OWNER, ...), called by a table about to read what it
+ * lacks (see above).  0, or -1 when out of memory. */
+int heap_vtab_on_demand(vtab_source *src, vtab_need_fn *need, void *owner);
 
 #endif

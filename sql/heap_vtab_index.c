@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "key_sort.h"
 #include "path_hash.h"
 
 struct hv_built {
@@ -12,6 +13,9 @@ struct hv_built {
 	double spread[HK_COUNT];   /* 0: not counted yet */
 	uint32_t *by_hash, *by_retained, *by_package;
 	uint64_t *path_hash;       /* when the source came without */
+	vtab_need_fn *need;        /* heap_vtab_on_demand's, or NULL: R and DOM are complete */
+	void *owner;               /* NEED's */
+	int ready;                 /* NEED_* bits NEED has computed */
 };
 
 static struct hv_built *built(vtab_source *s)
@@ -131,27 +135,31 @@ const uint32_t *hv_by_hash(vtab_source *s, uint64_t hash, uint64_t *lo, uint64_t
 	return b->by_hash;
 }
 
-static int cmp_retained(const void *a, const void *b, void *dom)
-{
-	const dom_result *d = dom;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int nx = !d || d->idom[x] == OBJ_NONE, ny = !d || d->idom[y] == OBJ_NONE;
-	if (nx != ny)
-		return nx ? -1 : 1; /* NULL first, as SQLite orders */
-	if (!nx && d->retained[x] != d->retained[y])
-		return d->retained[x] < d->retained[y] ? -1 : 1;
-	return (x > y) - (x < y);
-}
-
 const uint32_t *hv_by_retained(vtab_source *s)
 {
 	struct hv_built *b = built(s);
 	if (!b)
 		return NULL;
 	if (!b->by_retained) {
-		if (!(b->by_retained = all_objects(s->h)))
-			return NULL;
-		qsort_r(b->by_retained, s->h->objects, sizeof *b->by_retained, cmp_retained, (void *)s->dom);
+		/* the order of the database's index on retained (key_sort.h) */
+		const dom_result *d = s->dom;
+		size_t n = s->h->objects;
+		uint32_t *by = all_objects(s->h);
+		key_row *rows = malloc(n * sizeof *rows + 1), *tmp = malloc(n * sizeof *tmp + 1);
+		if (by && rows && tmp) {
+			for (size_t k = 0; k < n; k++) {
+				int reached = d && d->idom[by[k]] != OBJ_NONE; /* else retained is NULL */
+				rows[k] = (key_row){reached ? (int64_t)d->retained[by[k]] : 0, by[k], !reached};
+			}
+			key_sort(rows, tmp, n);
+			for (size_t k = 0; k < n; k++)
+				by[k] = rows[k].rowid;
+			b->by_retained = by;
+			by = NULL;
+		}
+		free(by);
+		free(rows);
+		free(tmp);
 	}
 	return b->by_retained;
 }
@@ -221,4 +229,25 @@ void hv_built_free(vtab_source *s)
 	free(b->path_hash);
 	free(b);
 	s->built = NULL;
+}
+
+int hv_set_need(vtab_source *s, vtab_need_fn *need, void *owner)
+{
+	struct hv_built *b = built(s);
+	if (!b)
+		return -1;
+	b->need = need;
+	b->owner = owner;
+	return 0;
+}
+
+int hv_need(const vtab_source *s, int what, char *err, size_t errsize)
+{
+	struct hv_built *b = s->built;
+	if (!b || !b->need || (b->ready & what) == what)
+		return 0;
+	if (b->need(b->owner, what & ~b->ready, err, errsize))
+		return -1;
+	b->ready |= what;
+	return 0;
 }

@@ -35,5 +35,10 @@ const uint64_t *hv_path_hashes(vtab_source *s);
 const uint32_t *hv_by_package(vtab_source *s);
 uint32_t hv_find_package(const vtab_source *s, obj_t p);
 void hv_built_free(vtab_source *s);
+/* heap_vtab_on_demand's record: 0, or -1 when out of memory. */
+int hv_set_need(vtab_source *s, vtab_need_fn *need, void *owner);
+/* Have the source's NEED compute WHAT (NEED_* bits) unless done before or
+ * there is no NEED: 0, or -1 with the reason in ERR. */
+int hv_need(const vtab_source *s, int what, char *err, size_t errsize);
 
 #endif

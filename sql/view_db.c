@@ -737,6 +737,25 @@ out:
 	return rc;
 }
 
+/* The operations of a database view; see view.h. */
+static const view_ops db_view_ops = {
+	.object = dv_object,
+	.state = dv_state,
+	.incoming = dv_incoming,
+	.sources = dv_sources,
+	.outgoing = dv_outgoing,
+	.between = dv_between,
+	.eliminated_to = dv_eliminated_to,
+	.cleared_to = dv_cleared_to,
+	.findings = dv_findings,
+	.clusters = dv_clusters,
+	.cluster_list = dv_cluster_list,
+	.find_path = dv_find_path,
+	.find_glob = dv_find_glob,
+	.retained = dv_retained,
+	.close = dv_close,
+};
+
 view *view_db_open(const char *dbpath, char *err, size_t errsize)
 {
 	db_view *d = calloc(1, sizeof *d);
@@ -773,20 +792,6 @@ view *view_db_open(const char *dbpath, char *err, size_t errsize)
 		dv_close(v);
 		return NULL;
 	}
-	v->object = dv_object;
-	v->retained = dv_retained;
-	v->state = dv_state;
-	v->incoming = dv_incoming;
-	v->sources = dv_sources;
-	v->outgoing = dv_outgoing;
-	v->between = dv_between;
-	v->eliminated_to = dv_eliminated_to;
-	v->cleared_to = dv_cleared_to;
-	v->findings = dv_findings;
-	v->clusters = dv_clusters;
-	v->cluster_list = dv_cluster_list;
-	v->find_path = dv_find_path;
-	v->find_glob = dv_find_glob;
-	v->close = dv_close;
+	v->ops = &db_view_ops;
 	return v;
 }

@@ -5,7 +5,9 @@
 # heap analysed in memory as on the database `analyze` writes from it (as a
 # set where the query has no ORDER BY), and each returns rows on some heap;
 # the plan of a lookup uses the virtual table's index; writes are refused;
-# the analysis options apply; a bad snapshot gets the one-line error.
+# the analysis options apply; a statement computes only the parts of the
+# analysis it reads (no dominators unless it reads retention data); a bad
+# snapshot gets the one-line error.
 # Usage: tests/sql_snapshot.sh UGC_ANALYZE OUTDIR.  Prints "ok  NAME" or
 # "FAIL NAME" per test and ends with "sql-snapshot: N passed, N failed".
 ugc=$1
@@ -94,6 +96,33 @@ c=$("$ugc" sql "$out/game.db" "SELECT count(*) FROM purge" --format csv | tail -
 "$ugc" sql "$out/game.db" "SELECT 1" --threads 2 > /dev/null 2>&1
 [ $? -eq 2 ] && ok "analysis options on a database are a usage error" || bad "analysis options on a database are a usage error"
 "$ugc" sql --help | grep -q 'SNAPSHOT' && ok "sql --help names SNAPSHOT" || bad "sql --help names SNAPSHOT"
+
+# only what a statement reads is computed (UGC_TRACE names each part of the
+# analysis as it runs), and the answers are the database's
+f=testdata/gen-1000-editor.ugct
+db=$out/gen-1000-editor.ugct.db
+obj=$("$ugc" sql "$db" "SELECT dst FROM ref_table GROUP BY dst ORDER BY count(*) DESC, dst LIMIT 1" --format csv | tail -n +2)
+for q in "SELECT 1|" \
+	 "SELECT r.src, o.path, r.kind, r.property FROM refs r JOIN objects o ON o.idx = r.src WHERE r.dst = $obj|" \
+	 "SELECT idx, path, flags, garbage FROM objects WHERE class = (SELECT class FROM object_table WHERE idx = $obj)|" \
+	 "SELECT key, value FROM snapshot WHERE key IN ('policy', 'mode')|" \
+	 "SELECT idx, reachable, root_kind FROM objects WHERE idx = $obj|GC" \
+	 "SELECT count(*), sum(size) FROM purge|GC" \
+	 "SELECT kind, count(*) FROM findings GROUP BY kind; SELECT count(*) FROM findings|GC findings" \
+	 "SELECT idx, retained FROM objects ORDER BY retained DESC LIMIT 20|GC dominators" \
+	 "SELECT * FROM objects WHERE idx = $obj|GC dominators" \
+	 "SELECT * FROM retained_by_class ORDER BY retained DESC LIMIT 5|GC dominators"; do
+	sql=${q%|*} want=${q#*|}
+	UGC_TRACE=1 "$ugc" sql "$f" "$sql" --format csv > "$out/snap.csv" 2> "$out/trace"
+	rs=$?
+	got=$(sed -n 's/^trace: \(GC\|findings\|dominators\) [0-9.]* s$/\1/p' "$out/trace" | tr '\n' ' ' | sed 's/ $//')
+	"$ugc" sql "$db" "$sql" --format csv > "$out/db.csv" 2>&1
+	if [ $rs -eq 0 ] && [ "$got" = "$want" ] && cmp -s "$out/snap.csv" "$out/db.csv" && [ "$(wc -l < "$out/db.csv")" -gt 1 ]; then
+		ok "'$sql' computes ${want:-nothing but the load}, as on the database"
+	else
+		bad "'$sql' computes ${want:-nothing but the load}, as on the database" "rc $rs, computed '$got'; $(diff "$out/snap.csv" "$out/db.csv" | head -4)"
+	fi
+done
 
 # bad input: one line naming the file and line (text) or offset (binary)
 for f in testdata/bad/*.ugct; do

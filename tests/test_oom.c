@@ -77,7 +77,7 @@ static int pipeline(const char *snap, const char *db, char *from_db, char *from_
 	if (!v)
 		goto out;
 	int rc = answer(v, from_db, cap, err, errsize);
-	v->close(v);
+	v->ops->close(v);
 	if (rc)
 		goto out;
 	step++;
@@ -85,7 +85,7 @@ static int pipeline(const char *snap, const char *db, char *from_db, char *from_
 	if (!v)
 		goto out;
 	rc = answer(v, from_heap, cap, err, errsize);
-	v->close(v);
+	v->ops->close(v);
 	if (rc)
 		goto out;
 	step = 0;

@@ -81,7 +81,7 @@ TEST(query_all_chains_differ_in_objects)
 	/* a budget of two steps finds the first chain's start and stops, saying so */
 	CHECK(query_chains(v, 14, CHAINS_ALL, 100, 0, 2, &cs) == 0 && cs.truncated && cs.n < 4);
 	chains_free(&cs);
-	v->close(v);
+	v->ops->close(v);
 }
 
 TEST(query_selectors_take_printed_paths)
@@ -106,5 +106,5 @@ TEST(query_selectors_take_printed_paths)
 		  "/Game/Maps/My Map.My Map:PersistentLevel.Say \"Hi\", Bob's [1]*?");
 	CHECK(query_select(v, "/Game/Nowhere.Target", &x, err, sizeof err) == 1);
 	CHECK_STR(err, "no object is '/Game/Nowhere.Target'; did you mean #14 Actor /Game/Maps/My Map.My Map:PersistentLevel.Target");
-	v->close(v);
+	v->ops->close(v);
 }

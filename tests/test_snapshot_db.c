@@ -1,10 +1,16 @@
 /* test_snapshot_db.c — the in-memory database over an analysed heap
  * (snapshot_db.h) holds what the store writes: on random heaps every table
  * and view of schema.h has the same rows as the database store_write
- * writes from the same analysis; every key the virtual tables serve finds,
- * for every object, the rows the database's indexes find (and odd keys:
- * text, real, NULL, IN lists); the lookups show in the query plan; and
- * writes are refused. */
+ * writes from the same analysis, whether the analysis is complete when the
+ * database opens or computed on demand; on demand, nothing is computed
+ * before a statement reads what needs it (the GC for reachable, the
+ * findings for findings, the dominators for retained), and a lookup of
+ * references and paths needs nothing; every key the virtual tables serve
+ * finds, for every object, the rows the database's indexes find (by outer,
+ * class, idom and dst: the first lookups by a scan, the later ones by
+ * what is built for them; and odd
+ * keys: text, real, NULL, IN lists); the lookups show in the query plan;
+ * and writes are refused. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -22,13 +28,18 @@ static int cmp_line(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* SQL's rows on DB as text, one a line, each value typed (so 5 and '5'
- * differ), sorted unless ORDERED; malloc'd, NULL on an SQL error. */
-static char *rows(sqlite3 *db, const char *sql, int ordered)
+/* SQL's rows on DB (or on S's, prepared by snapshot_db_prepare, when S is
+ * set) as text, one a line, each value typed (so 5 and '5' differ), sorted
+ * unless ORDERED; malloc'd, NULL on an SQL error. */
+static char *rows(sqlite3 *db, snapshot_db *s, const char *sql, int ordered)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		printf("    %s: %s\n", sql, sqlite3_errmsg(db));
+	char err[512];
+	if (s)
+		db = snapshot_db_handle(s);
+	if (s ? snapshot_db_prepare(s, sql, &st, NULL, err, sizeof err)
+	      : sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		printf("    %s: %s\n", sql, s ? err : sqlite3_errmsg(db));
 		return NULL;
 	}
 	char **line = NULL;
@@ -68,9 +79,9 @@ static char *rows(sqlite3 *db, const char *sql, int ordered)
 }
 
 /* SQL gives the same rows on A (the snapshot's) and B (the database). */
-static int same_rows(sqlite3 *a, sqlite3 *b, const char *sql, int ordered)
+static int same_rows(snapshot_db *a, sqlite3 *b, const char *sql, int ordered)
 {
-	char *x = rows(a, sql, ordered), *y = rows(b, sql, ordered);
+	char *x = rows(NULL, a, sql, ordered), *y = rows(b, NULL, sql, ordered);
 	int same = x && y && strcmp(x, y) == 0;
 	if (!same)
 		printf("    %s:\n      snapshot: %.300s\n      database: %.300s\n", sql, x ? x : "(error)", y ? y : "(error)");
@@ -126,10 +137,10 @@ static const char *const plans[][2] = {
 };
 
 /* Does the plan of SQL name a virtual-table lookup WANT? */
-static int plan_uses(sqlite3 *db, const char *sql, const char *want)
+static int plan_uses(snapshot_db *s, const char *sql, const char *want)
 {
 	char *eqp = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
-	char *plan = rows(db, eqp, 1);
+	char *plan = rows(NULL, s, eqp, 1);
 	int found = plan && strstr(plan, want) != NULL;
 	if (!found)
 		printf("    %s: no %s in\n%s", sql, want, plan ? plan : "(error)\n");
@@ -148,9 +159,58 @@ static void remove_dir(void)
 	rmdir(dir);
 }
 
+/* An analysis computed on demand (snapshot_db's NEED), the way `sql`
+ * computes it: DONE says what has been. */
+typedef struct on_demand {
+	heap *h;
+	const gc_options *opt;
+	gc_result r;
+	findings f;
+	dom_result d; /* before it is computed: zeroed but for the policy */
+	int done;     /* NEED_* */
+} on_demand;
+
+static int compute(void *owner, int what, char *err, size_t errsize)
+{
+	on_demand *a = owner;
+	int rc = 0;
+	if (!(a->done & NEED_GC) && (rc = gc_run(a->h, a->opt, &a->r)) == 0)
+		a->done |= NEED_GC;
+	if (rc == 0 && (what & NEED_FINDINGS) && !(a->done & NEED_FINDINGS) && (rc = findings_collect(a->h, &a->r, &a->f)) == 0)
+		a->done |= NEED_FINDINGS;
+	if (rc == 0 && (what & NEED_DOM) && !(a->done & NEED_DOM) && (rc = dom_compute(a->h, &a->r, a->d.policy, &a->d)) == 0)
+		a->done |= NEED_DOM;
+	if (rc)
+		snprintf(err, errsize, "out of memory");
+	return rc ? -1 : 0;
+}
+
+/* On demand, S (over A) computes only what each statement reads; each
+ * answers as on DB. */
+static void check_on_demand(snapshot_db *s, sqlite3 *db, const on_demand *a)
+{
+	CHECK(a->done == 0);
+	CHECK(same_rows(s, db, "SELECT value FROM snapshot WHERE key = 'policy'", 0));
+	CHECK(same_rows(s, db, "SELECT r.src, o.path, r.kind, r.property FROM refs r JOIN objects o ON o.idx = r.src "
+			       "WHERE r.dst = 12", 0));
+	CHECK(same_rows(s, db, "SELECT o.idx, o.path, t.class_name, t.size, t.flags, t.garbage, t.cluster, t.path_hash "
+			       "FROM objects o JOIN object_table t ON t.idx = o.idx", 0));
+	CHECK(same_rows(s, db, "SELECT * FROM cluster_members JOIN cluster_refs USING (root)", 0));
+	CHECK(a->done == 0);
+	CHECK(same_rows(s, db, "SELECT idx, reachable, distance, parent FROM objects", 0));
+	CHECK(a->done == NEED_GC);
+	CHECK(same_rows(s, db, "SELECT c.root, c.state, p.size FROM clusters c, purge p", 0));
+	CHECK(a->done == NEED_GC);
+	CHECK(same_rows(s, db, "SELECT kind, count(*) FROM findings GROUP BY kind", 0));
+	CHECK(a->done == (NEED_GC | NEED_FINDINGS));
+	CHECK(same_rows(s, db, "SELECT idx, retained FROM objects ORDER BY retained DESC", 1));
+	CHECK(a->done == (NEED_GC | NEED_FINDINGS | NEED_DOM));
+}
+
 /* One random heap of N objects analysed under POLICY: the in-memory
- * database against the stored one. */
-static void compare(int n, int policy)
+ * database (the analysis complete first, or ON_DEMAND) against the stored
+ * one. */
+static void compare(int n, int policy, int on_demand_)
 {
 	if (!dir[0]) {
 		snprintf(dir, sizeof dir, "/tmp/ugc-test-snapdb-XXXXXX");
@@ -173,15 +233,20 @@ static void compare(int n, int policy)
 	CHECK(findings_collect(&h, &r, &f) == 0);
 	CHECK(dom_compute(&h, &r, policy, &d) == 0);
 	store_info info = {"random.ugct", &opt, 1234567, &d, STORE_AUTO, 0};
-	sqlite3 *mem = NULL, *db = NULL;
-	vtab_source src;
+	sqlite3 *db = NULL;
 	int stored = store_write(path, 1, &h, &r, &f, &info, err, sizeof err) == 0;
 	CHECK(stored);
-	int opened = snapshot_db_open(&mem, &src, &h, &r, &f, &info, err, sizeof err) == 0;
-	if (!opened)
+	on_demand a = {&h, &opt, {0}, {0}, {.policy = policy}, 0};
+	store_info lazy_info = info;
+	lazy_info.dom = &a.d;
+	snapshot_db *mem = on_demand_ ? snapshot_db_open(&h, &a.r, &a.f, &lazy_info, compute, &a, err, sizeof err)
+				      : snapshot_db_open(&h, &r, &f, &info, NULL, NULL, err, sizeof err);
+	if (!mem)
 		printf("    snapshot_db_open: %s\n", err);
-	CHECK(opened);
-	if (stored && opened && sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+	CHECK(mem != NULL);
+	if (stored && mem && sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+		if (on_demand_)
+			check_on_demand(mem, db, &a);
 		/* every table and view, whole, from the schema text itself */
 		const char *texts[2] = {SCHEMA_TABLES, SCHEMA_INDEXES};
 		schema_stmt s;
@@ -208,7 +273,10 @@ static void compare(int n, int policy)
 			CHECK(plan_uses(mem, plans[k][0], plans[k][1]));
 	}
 	sqlite3_close(db);
-	sqlite3_close(mem);
+	snapshot_db_close(mem);
+	dom_free(&a.d);
+	findings_free(&a.f);
+	gc_result_free(&a.r);
 	dom_free(&d);
 	findings_free(&f);
 	gc_result_free(&r);
@@ -217,8 +285,10 @@ static void compare(int n, int policy)
 
 TEST(snapshot_db_is_the_database)
 {
-	for (int k = 0; k < 8; k++)
-		compare(20 + 25 * k, k % POLICY_COUNT);
+	for (int k = 0; k < 8; k++) {
+		compare(20 + 25 * k, k % POLICY_COUNT, 0);
+		compare(20 + 25 * k, k % POLICY_COUNT, 1);
+	}
 }
 
 /* Every write is refused: to a virtual table and to a filled one. */
@@ -233,16 +303,16 @@ TEST(snapshot_db_refuses_writes)
 	CHECK(gc_run(&h, &opt, &r) == 0);
 	CHECK(findings_collect(&h, &r, &f) == 0);
 	store_info info = {"random.ugct", &opt, 0, NULL, STORE_AUTO, 0};
-	sqlite3 *db = NULL;
-	vtab_source src;
 	char err[512];
-	CHECK(snapshot_db_open(&db, &src, &h, &r, &f, &info, err, sizeof err) == 0);
+	snapshot_db *s = snapshot_db_open(&h, &r, &f, &info, NULL, NULL, err, sizeof err);
+	CHECK(s != NULL);
+	sqlite3 *db = s ? snapshot_db_handle(s) : NULL;
 	static const char *const writes[] = {
 		"DELETE FROM object_table", "INSERT INTO ref_table VALUES(1, 2, 3, 0, NULL)",
 		"UPDATE purge SET size = 0", "DELETE FROM findings", "INSERT INTO snapshot VALUES('x', 1)",
 		"DROP TABLE clusters", "CREATE TABLE t(x)",
 	};
-	char *before = rows(db, "SELECT count(*), (SELECT count(*) FROM findings) FROM object_table", 1);
+	char *before = rows(db, NULL, "SELECT count(*), (SELECT count(*) FROM findings) FROM object_table", 1);
 	for (size_t k = 0; db && k < sizeof writes / sizeof *writes; k++) {
 		int rc = sqlite3_exec(db, writes[k], NULL, NULL, NULL);
 		CHECK(rc != SQLITE_OK);
@@ -252,11 +322,11 @@ TEST(snapshot_db_refuses_writes)
 	CHECK(sqlite3_exec(db, "PRAGMA query_only = 0", NULL, NULL, NULL) == SQLITE_OK);
 	CHECK(sqlite3_exec(db, "DELETE FROM object_table", NULL, NULL, NULL) != SQLITE_OK);
 	CHECK(strstr(sqlite3_errmsg(db), "may not be modified") != NULL);
-	char *after = rows(db, "SELECT count(*), (SELECT count(*) FROM findings) FROM object_table", 1);
+	char *after = rows(db, NULL, "SELECT count(*), (SELECT count(*) FROM findings) FROM object_table", 1);
 	CHECK(before && after && strcmp(before, after) == 0);
 	free(before);
 	free(after);
-	sqlite3_close(db);
+	snapshot_db_close(s);
 	findings_free(&f);
 	gc_result_free(&r);
 	heap_free(&h);
