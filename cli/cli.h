@@ -50,7 +50,10 @@ int info_database(const char *path, enum out_format fmt);
 #define OPT_POLICY(T, f, help) OPT_CHOICE(0, "policy", T, f, dom_policy_names, POLICY_COUNT, "P", help)
 #define OPT_NAME_GLOB(T, f) OPT_STRING(0, "name", T, f, "GLOB", "every object whose name matches GLOB (shell wildcards)")
 #define OPT_CLASS_NAME(T, f) OPT_STRING(0, "class", T, f, "NAME", "every object of class NAME (with --name: both)")
-#define OPT_LIMIT(T, f, help) OPT_INT(0, "limit", T, f, 0, 1LL << 40, "N", help)
+#define OPT_LIMIT_RANGE(T, f, lo, hi, help) OPT_INT(0, "limit", T, f, lo, hi, "N", help)
+#define OPT_LIMIT(T, f, help) OPT_LIMIT_RANGE(T, f, 0, 1LL << 40, help)
+/* --top, the old name of --limit where a command had it (same field and range) */
+#define OPT_TOP_ALIAS(T, f, lo, hi) OPT_INT(0, "top", T, f, lo, hi, "N", "the old name of --limit")
 
 /* CSV string output. */
 void csv_str(FILE *fp, const char *s);

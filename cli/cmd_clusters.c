@@ -219,7 +219,7 @@ static const option options[] = {
 	OPT_FLAG(0, "risks", C, risks, "only the use-after-free risks"),
 	OPT_LIMIT(C, limit, "clusters, entries of each list, or disagreements shown (text:\n"
 		  "default 20; json, csv: all unless given; 0: all); the totals are always said"),
-	OPT_INT(0, "top", C, limit, 0, 1LL << 40, "N", "the old name of --limit"),
+	OPT_TOP_ALIAS(C, limit, 0, 1LL << 40),
 	OPT_FORMAT(C, format, "text (default), json or csv"),
 	OPT_END(),
 };

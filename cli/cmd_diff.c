@@ -634,7 +634,7 @@ static const option options[] = {
 	OPT_STRING(0, "target", D, target, "B", "leak mode: the snapshot with the objects to follow"),
 	OPT_STRING(0, "final", D, final, "C", "leak mode: the snapshot after, where they should be gone"),
 	OPT_LIMIT(D, top, "rows a list (default 20, 0: all); counts are always complete"),
-	OPT_INT(0, "top", D, top, 0, 1LL << 40, "N", "the old name of --limit"),
+	OPT_TOP_ALIAS(D, top, 0, 1LL << 40),
 	OPT_FORMAT(D, format, "text (default), json or csv"),
 	OPT_END(),
 };

@@ -65,8 +65,8 @@ struct dominators_opts {
 #define D struct dominators_opts
 static const option options[] = {
 	OPT_INT(0, "depth", D, depth, 0, 1000, "N", "levels of dominated objects to show (default 1; 0 counts them)"),
-	OPT_INT(0, "limit", D, limit, 1, 1000000, "N", "objects shown per level and parent (default 10)"),
-	OPT_INT(0, "top", D, limit, 1, 1000000, "N", "the same as --limit"),
+	OPT_LIMIT_RANGE(D, limit, 1, 1000000, "objects shown per level and parent (default 10)"),
+	OPT_TOP_ALIAS(D, limit, 1, 1000000),
 	OPT_POLICY(D, policy, "gc (default), refs, refs+weak or refs+weak+soft"),
 	OPT_FORMAT(D, format, "text (default), json or csv"),
 	OPT_END(),

@@ -163,8 +163,8 @@ struct info_opts {
 
 static const option options[] = {
 	OPT_CHOICE(0, "format", struct info_opts, format, format_choices, 2, "F", "text (default) or json"),
-	OPT_INT(0, "limit", struct info_opts, top, 0, 256, "N", "how many classes in each top list (default 10)"),
-	OPT_INT(0, "top", struct info_opts, top, 0, 256, "N", "the old name of --limit"),
+	OPT_LIMIT_RANGE(struct info_opts, top, 0, 256, "how many classes in each top list (default 10)"),
+	OPT_TOP_ALIAS(struct info_opts, top, 0, 256),
 	OPT_END(),
 };
 

@@ -98,7 +98,7 @@ static const option path_options[] = {
 	OPT_FLAG(0, "roots", Q, roots, "the shortest chain of each distinct root, nearest roots first"),
 	OPT_FLAG(0, "all", Q, all, "chains that differ in the objects they pass through, shortest first"),
 	OPT_FLAG(0, "direct", Q, direct, "direct referencers only, as one-hop chains"),
-	OPT_INT(0, "limit", Q, limit, 1, 1000000, "N", "at most N chains with --roots or --all (default 100)"),
+	OPT_LIMIT_RANGE(Q, limit, 1, 1000000, "at most N chains with --roots or --all (default 100)"),
 	OPT_INT(0, "max", Q, limit, 1, 1000000, "N", "the same as --limit"),
 	OPT_FLAG(0, "external", Q, external, "only chains whose root lies outside OBJ's package"),
 	OPT_NAME_GLOB(Q, glob),

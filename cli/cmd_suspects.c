@@ -273,8 +273,8 @@ static const option options[] = {
 	OPT_CALLBACK(0, "threshold", S, pct, double, threshold_arg, 0, "PCT",
 		     "share of the reached bytes, above 0 and up to 100 (default 10)"),
 	OPT_POLICY(S, policy, "gc (default), refs, refs+weak or refs+weak+soft"),
-	OPT_INT(0, "limit", S, limit, 1, 1000000, "N", "signals, object suspects and class suspects shown (default 10)"),
-	OPT_INT(0, "top", S, limit, 1, 1000000, "N", "the same as --limit"),
+	OPT_LIMIT_RANGE(S, limit, 1, 1000000, "signals, object suspects and class suspects shown (default 10)"),
+	OPT_TOP_ALIAS(S, limit, 1, 1000000),
 	OPT_FORMAT(S, format, "text (default), json or csv (CSV: no chains; `path` has them)"),
 	OPT_END(),
 };

@@ -196,8 +196,8 @@ static const option options[] = {
 		   "a second policy beside the first, with the difference: gc vs refs\n"
 		   "shows what only cluster lists keep, refs+weak vs refs what weak\n"
 		   "references would keep (snapshot input)"),
-	OPT_INT(0, "limit", T, limit, 1, 1000000000, "N", "lines to print (default 20); the total is said"),
-	OPT_INT(0, "top", T, limit, 1, 1000000000, "N", "the same as --limit"),
+	OPT_LIMIT_RANGE(T, limit, 1, 1000000000, "lines to print (default 20); the total is said"),
+	OPT_TOP_ALIAS(T, limit, 1, 1000000000),
 	OPT_FORMAT(T, format, "text (default), json or csv"),
 	OPT_END(),
 };

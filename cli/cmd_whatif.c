@@ -415,7 +415,7 @@ static const option options[] = {
 	CHANGE("drop-referencer", WI_DROP_REFERENCER, "NAME", "every g record of the FGCObject NAME goes"),
 	OPT_GROUP("Options:"),
 	OPT_FORMAT(W, format, "text (default), json or csv (no chains: see 'path')"),
-	OPT_INT(0, "limit", W, limit, 0, 1000000000, "N",
+	OPT_LIMIT_RANGE(W, limit, 0, 1000000000,
 		"classes listed, and objects aimed at shown (default\n10, 0: all); the totals are always printed"),
 	OPT_INT(0, "threads", W, threads, 1, 64, "N", "marking threads (default: the number of cores)"),
 	OPT_STRING(0, "keep-flags", W, keep_arg, "LIST",
