@@ -630,9 +630,24 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	}
 }
 
+/* The database's rowid of the current row: the key of a table keyed by an
+ * INTEGER PRIMARY KEY, a list row's place over all lists (heap_row.h). */
 static int x_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 {
-	*rowid = ((hv_cursor *)cur)->row;
+	hv_cursor *c = (hv_cursor *)cur;
+	if (c->kind == HV_PACKAGES) {
+		*rowid = c->src->dom->packages[c->row].key;
+	} else if (c->kind == HV_MEMBERS || c->kind == HV_MUTABLE) {
+		int list = c->kind == HV_MEMBERS ? 0 : 1;
+		const uint32_t *first = hv_list_first(((hv_table *)cur->pVtab)->src, list);
+		if (!first)
+			return SQLITE_NOMEM;
+		uint32_t start, n;
+		cluster_list(&c->src->h->clusters[c->group], list, &start, &n);
+		*rowid = (sqlite3_int64)first[c->group] + (c->row - start) + 1;
+	} else {
+		*rowid = c->row;
+	}
 	return SQLITE_OK;
 }
 

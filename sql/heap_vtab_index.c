@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_row.h"
 #include "key_sort.h"
 #include "path_hash.h"
 
@@ -12,6 +13,7 @@ struct hv_built {
 	hv_csr by_key[HK_COUNT];
 	double spread[HK_COUNT];   /* 0: not counted yet */
 	uint32_t *by_hash, *by_retained, *by_package;
+	uint32_t *list_first[2];   /* per cluster: rows of list 0/1 before its own (hv_list_first) */
 	uint64_t *path_hash;       /* when the source came without */
 	vtab_need_fn *need;        /* heap_vtab_on_demand's, or NULL: R and DOM are complete */
 	void *owner;               /* NEED's */
@@ -188,6 +190,27 @@ const uint32_t *hv_by_package(vtab_source *s)
 	return b->by_package;
 }
 
+const uint32_t *hv_list_first(vtab_source *s, int list)
+{
+	struct hv_built *b = built(s);
+	if (!b)
+		return NULL;
+	if (!b->list_first[list]) {
+		const heap *h = s->h;
+		uint32_t *f = malloc((size_t)h->nclusters * sizeof *f + 1), rows = 0;
+		if (!f)
+			return NULL;
+		for (uint32_t c = 0; c < h->nclusters; c++) {
+			uint32_t start, n;
+			cluster_list(&h->clusters[c], list, &start, &n);
+			f[c] = rows;
+			rows += n;
+		}
+		b->list_first[list] = f;
+	}
+	return b->list_first[list];
+}
+
 uint32_t hv_find_package(const vtab_source *s, obj_t p)
 {
 	const uint32_t *by = s->built ? s->built->by_package : NULL;
@@ -226,6 +249,8 @@ void hv_built_free(vtab_source *s)
 	free(b->by_hash);
 	free(b->by_retained);
 	free(b->by_package);
+	free(b->list_first[0]);
+	free(b->list_first[1]);
 	free(b->path_hash);
 	free(b);
 	s->built = NULL;

@@ -34,6 +34,11 @@ const uint64_t *hv_path_hashes(vtab_source *s);
  * package P's row, UINT32_MAX when none (after hv_by_package). */
 const uint32_t *hv_by_package(vtab_source *s);
 uint32_t hv_find_package(const vtab_source *s, obj_t p);
+/* Per cluster, how many rows of its list LIST (0: members, 1: mutable
+ * objects) the clusters before it have: the database's rowid of a list row
+ * is that plus its place in its own list plus 1 (heap_row.h); NULL when out
+ * of memory. */
+const uint32_t *hv_list_first(vtab_source *s, int list);
 void hv_built_free(vtab_source *s);
 /* heap_vtab_on_demand's record: 0, or -1 when out of memory. */
 int hv_set_need(vtab_source *s, vtab_need_fn *need, void *owner);

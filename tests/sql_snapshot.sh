@@ -56,6 +56,18 @@ $(diff "$out/a" "$out/b" | head -6)"
 		fi
 	done < "$out/queries"
 done
+# every virtual table's rowids are the database's (the key of an INTEGER
+# PRIMARY KEY table; a cluster list row's place over all lists, from 1)
+f=testdata/gen-1000-editor.ugct db=$out/gen-1000-editor.ugct.db
+for q in "SELECT rowid, idx FROM object_table" "SELECT rowid, id FROM strings" "SELECT rowid, * FROM purge" \
+	 "SELECT rowid, * FROM cluster_members" "SELECT rowid, * FROM cluster_mutable" \
+	 "SELECT rowid, * FROM retained_by_package"; do
+	"$ugc" sql "$f" "$q ORDER BY 1" --format csv | tail -n +2 > "$out/a"
+	"$ugc" sql "$db" "$q ORDER BY 1" --format csv | tail -n +2 > "$out/b"
+	[ -s "$out/a" ] && cmp -s "$out/a" "$out/b" && ok "rowids as on the database: $q" ||
+		bad "rowids as on the database: $q" "$(diff "$out/a" "$out/b" | head -4)"
+done
+
 n=0
 while [ $n -lt "$nq" ]; do
 	n=$((n + 1))
