@@ -12,6 +12,7 @@
 
 #include "analysis.h"
 #include "cli.h"
+#include "db_version.h"
 #include "escape.h"
 #include "snapshot_db.h"
 #include "view_db.h"
@@ -262,6 +263,17 @@ static void in_memory_free(in_memory *m)
 	}
 }
 
+/* Does DB have the analysis database's table snapshot? */
+static int has_snapshot_table(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int yes = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'snapshot'", -1,
+				     &st, NULL) == SQLITE_OK &&
+		  sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
 /* Open PATH: a database read-only, or a snapshot loaded into an in-memory
  * one (*MEM, to free after the connection, whose statements are prepared
  * with snapshot_db_prepare).  NULL after printing the error. */
@@ -272,6 +284,14 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 	if (is_sqlite_file(path)) {
 		if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 			die("%s: %s", path, sqlite3_errmsg(db));
+			sqlite3_close(db);
+			return NULL;
+		}
+		/* an analysis database must be of this build's schema; any other
+		 * SQLite file (a diff -o database) is queried as it is */
+		char err[512];
+		if (has_snapshot_table(db) && db_check_version(db, err, sizeof err)) {
+			die("%s: %s", path, err);
 			sqlite3_close(db);
 			return NULL;
 		}

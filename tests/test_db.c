@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "db_heap.h"
 #include "diff_db.h"
 #include "findings.h"
@@ -338,6 +339,8 @@ TEST(db_other_schema_versions_are_refused)
 		gc_options opt;
 		CHECK(db_heap_load(path, &h, &opt, err, sizeof err) == -1 && has(err, got) && has(err, want));
 		heap_free(&h);
+		char *argv[] = {"sql", path, "SELECT 1", NULL}; /* sql refuses it too (the error on stderr) */
+		CHECK(cmd_sql(3, argv) == 1);
 	}
 }
 
