@@ -110,9 +110,10 @@ int query_find(view *v, const char *sel, obj_t *out)
 		int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->ops->object(v, (obj_t)i, &o) : 1;
 		if (rc < 0)
 			return -1;
-		obj_info_free(&o);
-		if (rc == 0)
+		if (rc == 0) { /* O holds an object only then */
+			obj_info_free(&o);
 			*out = (obj_t)i;
+		}
 		return rc;
 	}
 	/* the whole text as a path name first: a path may hold spaces */

@@ -94,13 +94,17 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 				       "dissolves it and destroys every member%s\n", o.cluster,
 				       o.cluster != x && (o.iflags & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
 				       ? "; a member's root flag makes the cluster walk its lists but does not keep it" : "");
-			rc = explain_unreachable(v, x, fmt);
+			if (rc == 0) /* never hide an earlier error's status */
+				rc = explain_unreachable(v, x, fmt);
 		}
 		edge_list_text(v, "  references to it the GC nulls", &elim);
 		edge_list_text(v, "  weak references to it the GC clears", &cleared);
 		printf("  findings: %s\n", fs.n ? "" : "none");
-		for (size_t k = 0; k < fs.n; k++)
-			printf("    %s #%d -> #%d: %s\n", fs.v[k].kind, fs.v[k].idx, fs.v[k].other, fs.v[k].detail);
+		for (size_t k = 0; k < fs.n; k++) /* the detail names the objects */
+			if (fs.v[k].idx == OBJ_NONE)
+				printf("    %s, %s (FGCObject): %s\n", fs.v[k].kind, fs.v[k].referencer, fs.v[k].detail);
+			else
+				printf("    %s, #%d: %s\n", fs.v[k].kind, fs.v[k].idx, fs.v[k].detail);
 	} else if (rc == 0 && fmt == FMT_JSON) {
 		printf("%s{\"object\":", first ? "" : ",\n");
 		print_object_json(&o);
@@ -115,9 +119,14 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 		edge_list_json("cleared", &cleared);
 		printf(",\"findings\":[");
 		for (size_t k = 0; k < fs.n; k++) {
-			printf("%s{\"kind\":\"%s\",\"idx\":%d,\"other\":%d,\"detail\":", k ? "," : "", fs.v[k].kind, fs.v[k].idx,
-			       fs.v[k].other);
+			printf("%s{\"kind\":\"%s\",\"idx\":", k ? "," : "", fs.v[k].kind);
+			if (fs.v[k].idx == OBJ_NONE) printf("null"); else printf("%d", fs.v[k].idx);
+			printf(",\"other\":");
+			if (fs.v[k].other == OBJ_NONE) printf("null"); else printf("%d", fs.v[k].other);
+			printf(",\"detail\":");
 			json_str(stdout, fs.v[k].detail);
+			printf(",\"referencer\":");
+			if (fs.v[k].referencer[0]) json_str(stdout, fs.v[k].referencer); else printf("null");
 			printf("}");
 		}
 		printf("]}");

@@ -339,6 +339,9 @@ for x in "$out/causes.ugct" "$cdb"; do
 	expect "findings: an FGCObject holder in JSON ($(basename "$x"))" '"idx":null,"other":20,|"referencer":"FStreamableManager"' \
 		sh -c "'$ugc' findings '$x' --kind eliminated-ref --format json | grep -o -e '\"idx\":null,\"other\":20,' -e '\"referencer\":\"[A-Za-z]*\"' | paste -sd'|'"
 done
+expect "why: an FGCObject holder's finding by name, as findings says it" "    eliminated-ref, FStreamableManager (FGCObject): reference Handles[0] of FGCObject FStreamableManager to garbage object /Game/Causes.Husk is nulled" \
+	sh -c "'$ugc' why '$cdb' 20 | grep 'eliminated-ref'"
+expect "why: an FGCObject holder in JSON" '"idx":null,"other":20,' sh -c "'$ugc' why '$cdb' 20 --format json | grep -o '\"idx\":null,\"other\":20,'"
 expect "findings: an FGCObject holder in CSV" "eliminated-ref,,20,reference Handles[0] of FGCObject FStreamableManager to garbage object /Game/Causes.Husk is nulled,,FStreamableManager" \
 	sh -c "'$ugc' findings '$cdb' --kind eliminated-ref --format csv | tail -1"
 expect "findings and eliminated_refs: an FGCObject holder in SQL" "NULL,FStreamableManager,NULL,FStreamableManager" \

@@ -96,6 +96,10 @@ TEST(query_selectors_take_printed_paths)
 	CHECK(query_select(v, "Actor /Game/Maps/My Map.My Map:Enemy (Copy)", &x, err, sizeof err) == 0 && x == 13);
 	CHECK(query_select(v, "World /Game/Maps/My Map.My Map:Enemy (Copy)", &x, err, sizeof err) == 1);
 	CHECK(query_select(v, "/Game/Maps/My Map", &x, err, sizeof err) == 0 && x == 10);
+	/* indexes beyond any object, and past what an index can be (nothing
+	 * to free then: ASan saw a free of an unset pointer) */
+	CHECK(query_find(v, "999", &x) == 1 && x == OBJ_NONE);
+	CHECK(query_find(v, "99999999999", &x) == 1 && x == OBJ_NONE);
 	CHECK(query_select(v, "/Game/Maps/My Map.My Map:PersistentLevel.Say \"Hi\", Bob's [1]*?", &x, err, sizeof err) == 0 &&
 	      x == 15);
 	CHECK(query_select(v, "/Game/Other.Tab\\x09Name", &x, err, sizeof err) == 0 && x == 18);
