@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "gc.h"
+#include "escape.h"
 #include "progress.h"
 #include "tempfiles.h"
 
@@ -41,11 +42,11 @@ static void draw(double now)
 	double elapsed = now - pg.start;
 	if (pg.fraction >= 0.01 && pg.fraction < 1.0 && elapsed >= 1.0) {
 		double s = elapsed * (1.0 - pg.fraction) / pg.fraction;
-		if (s < 60)
-			snprintf(left, sizeof left, ", about %.0f s left", s < 1 ? 1 : s);
+		long t = s < 1 ? 1 : (long)(s + 0.5); /* whole seconds, so never "1 min 60 s" */
+		if (t < 60)
+			snprintf(left, sizeof left, ", about %ld s left", t);
 		else
-			snprintf(left, sizeof left, ", about %.0f min %02.0f s left", (double)(long)(s / 60),
-				 s - 60 * (double)(long)(s / 60));
+			snprintf(left, sizeof left, ", about %ld min %02ld s left", t / 60, t % 60);
 	}
 	fprintf(stderr, "\r%s %3d%%%s\033[K", pg.name, pct > 100 ? 100 : pct, left);
 	fflush(stderr);
@@ -125,7 +126,9 @@ void progress_setup(int mode)
 void progress_begin_file(const char *what, const char *path)
 {
 	const char *base = strrchr(path, '/');
-	char name[96];
-	snprintf(name, sizeof name, "%s %s", what, base ? base + 1 : path);
+	char shown[80], name[96];
+	base = base ? base + 1 : path;
+	display_escape(shown, sizeof shown, base, strlen(base)); /* a name never drives the terminal */
+	snprintf(name, sizeof name, "%s %s", what, shown);
 	progress_phase(name);
 }

@@ -120,6 +120,15 @@ progress() { "$ugc" "$@" 2>&1 >/dev/null | tr '\r' '\n' | sed 's/\x1b\[K//g' | g
 got=$(progress convert "$small" "$out/p1.ugct" --progress)
 echo "$got" | grep -q '^load small.ugcs  *[0-9]*%$' && echo "$got" | grep -q '^write p1.ugct  *[0-9]*%' &&
 	ok "--progress: each phase with its percentage on stderr" || bad "--progress: each phase with its percentage on stderr" "$got"
+# a file name with control bytes is escaped on the progress line
+esc=$(printf 'p\033[31mred\nx.ugct')
+"$ugc" convert "$small" "$out/$esc" --progress 2> "$out/p-esc.err" >/dev/null
+if grep -q 'p\\x1b\[31mred\\x0ax.ugct' "$out/p-esc.err" && ! grep -q "$(printf '\033')\[31m" "$out/p-esc.err"; then
+	ok "--progress escapes a file name's control bytes"
+else
+	bad "--progress escapes a file name's control bytes" "$(cat -v "$out/p-esc.err" | head -3)"
+fi
+rm -f "$out/$esc"
 got=$(progress --progress gen --objects 20000 -o "$out/p2.ugcs")
 echo "$got" | grep -q '^generate  *[0-9]*%' && ok "--progress before the command" || bad "--progress before the command" "$got"
 got=$(progress convert "$small" "$out/p3.ugct" --progress --quiet)
