@@ -59,7 +59,8 @@ static const char *header_typed(sqlite3 *db, const char *key, char *buf, size_t 
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	*is_int = 0;
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-		snprintf(buf, cap, "%s", (const char *)sqlite3_column_text(st, 0));
+		const unsigned char *text = sqlite3_column_text(st, 0); /* NULL when out of memory */
+		snprintf(buf, cap, "%s", text ? (const char *)text : "?");
 		*is_int = sqlite3_column_type(st, 0) == SQLITE_INTEGER;
 		v = buf;
 	}

@@ -25,14 +25,18 @@ static void main_usage(FILE *fp)
 	fprintf(fp, "\nSee ugc-analyze(1) and ugc-snapshot(5).\n");
 }
 
-/* Take the global options out of ARGV, wherever they are; the new argc. */
+/* Take the global options out of ARGV, wherever they are before a "--";
+ * the new argc. */
 static int global_options(int argc, char **argv, int *progress)
 {
 	int n = 1;
 	*progress = PROGRESS_AUTO;
 	cli_quiet = 0;
+	int operands = 0; /* past "--": everything is an operand */
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--quiet") == 0)
+		if (operands || strcmp(argv[i], "--") == 0)
+			operands = 1, argv[n++] = argv[i];
+		else if (strcmp(argv[i], "--quiet") == 0)
 			cli_quiet = 1;
 		else if (strcmp(argv[i], "--progress") == 0)
 			*progress = PROGRESS_ON;

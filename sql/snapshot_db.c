@@ -154,8 +154,13 @@ snapshot_db *snapshot_db_open(heap *h, const gc_result *r, const findings *f, co
 		snapshot_db_close(s);
 		return NULL;
 	}
-	if (heap_vtab_register(s->db, &s->src) != SQLITE_OK || (need && heap_vtab_on_demand(&s->src, need, owner))) {
+	if (heap_vtab_register(s->db, &s->src) != SQLITE_OK) {
 		snprintf(err, errsize, "registering the heap tables: %s", sqlite3_errmsg(s->db));
+		snapshot_db_close(s);
+		return NULL;
+	}
+	if (need && heap_vtab_on_demand(&s->src, need, owner)) {
+		snprintf(err, errsize, "registering the heap tables: out of memory");
 		snapshot_db_close(s);
 		return NULL;
 	}

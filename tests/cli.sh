@@ -179,6 +179,7 @@ expect() { # NAME WANT COMMAND...: the command's stdout must equal WANT
 	got=$("$@" 2>&1)
 	[ "$got" = "$want" ] && ok "$name" || bad "$name" "got: $got"
 }
+expect "a global option after -- is an operand" "ugc-analyze: no object is '--quiet'" sh -c "'$ugc' refs testdata/spec-example.ugct -- --quiet 2>&1"
 expect "path: the true shortest chain" "#15 Actor /Game/Chains.Target: 1 chain
  (root)  Actor /Game/Other.Outsider
  -> UObject* Actor::External =  Actor /Game/Chains.Target
