@@ -57,12 +57,15 @@ static void print_counts(const char *sep, const unsigned *count, const char *con
 		}
 }
 
-static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask, enum out_format fmt, int first,
-		       size_t limit)
+/* 0, or 1 after printing the error (a view that fails, an object a damaged
+ * database names but does not have). */
+static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask, enum out_format fmt, int first,
+		      size_t limit)
 {
 	obj_info me;
-	if (v->ops->object(v, x, &me))
-		return;
+	int rc = v->ops->object(v, x, &me);
+	if (rc)
+		return rc < 0 ? die("%s", v->err) : die("no object #%d", x);
 	unsigned count[KIND_NAMES] = {0}, fate_count[FATES] = {0}, total = 0;
 	size_t shown = 0;
 	if (fmt == FMT_TEXT)
@@ -83,13 +86,22 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 		total++;
 		obj_t other = out ? e->dst : e->src;
 		obj_state st; /* the fate of every one, the names of those shown */
-		int known = other != OBJ_NONE && v->ops->state(v, other, &st) == 0;
+		int known = other != OBJ_NONE;
+		if (known && (rc = v->ops->state(v, other, &st)) != 0) {
+			rc = rc < 0 ? die("%s", v->err) : die("#%d: a reference names no object #%d", x, other);
+			break;
+		}
 		const char *fate = known ? fate_name(st.reachable, st.garbage) : "-";
 		fate_count[fate_index(fate)]++;
 		if (shown >= limit)
 			continue;
 		obj_info o;
-		int have = known && v->ops->object(v, other, &o) == 0;
+		int have = 0;
+		if (known && (rc = v->ops->object(v, other, &o)) != 0) {
+			rc = rc < 0 ? die("%s", v->err) : die("#%d: a reference names no object #%d", x, other);
+			break;
+		}
+		have = known;
 		const char *prop = e->prop[0] ? e->prop : "-";
 		if (fmt == FMT_TEXT) {
 			if (!have)
@@ -129,6 +141,10 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 		if (have)
 			obj_info_free(&o);
 	}
+	if (rc) {
+		obj_info_free(&me);
+		return rc;
+	}
 	if (fmt == FMT_TEXT) {
 		print_shown(shown, total, out ? "references" : "referencers");
 		printf("%u %s", total, out ? "references" : "referencers");
@@ -146,6 +162,7 @@ static void print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask
 		printf("}}");
 	}
 	obj_info_free(&me);
+	return rc;
 }
 
 struct refs_opts {
@@ -218,7 +235,7 @@ int cmd_refs(int argc, char **argv)
 			edges_free(&es);
 			break;
 		}
-		print_refs(v, objs[k], &es, out, mask, fmt, k == 0, listing_limit(opts.limit, fmt, 100));
+		rc = print_refs(v, objs[k], &es, out, mask, fmt, k == 0, listing_limit(opts.limit, fmt, 100));
 		edges_free(&es);
 	}
 	if (fmt == FMT_JSON && rc == 0)

@@ -199,6 +199,19 @@ TEST(db_negative_and_huge_ids_are_errors)
 	}
 }
 
+/* refs on a damaged database: a reference whose source is no object is an
+ * error (exit 1), not an FGCObject with an empty name and exit 0. */
+TEST(db_refs_of_a_reference_from_no_object_is_an_error)
+{
+	char path[128];
+	CHECK(make_db(CHAINS_BODY, "refs.db", path, sizeof path) == 0);
+	CHECK(damage(path, "UPDATE ref_table SET src = 7 WHERE dst = 15 AND src = 13") == 0); /* slot 7 is free */
+	char *argv[] = {"refs", path, "15", "--format", "csv", NULL};
+	fflush(stdout);
+	CHECK(cmd_refs(5, argv) == 1);
+	printf("\n");
+}
+
 /* Issue #8.1 and #8.5: slots is checked against the rows. */
 TEST(db_slots_that_lie_are_refused)
 {
