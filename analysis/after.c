@@ -42,7 +42,7 @@ static int copy_clusters(const heap *h, const gc_result *r, heap *o)
 				obj_t t = h->cluster_items[from[l] + k];
 				if (!r->reachable[t])
 					continue;
-				if (l == 2 && r->cluster_fate[h->cluster[t]] != CF_ALIVE)
+				if (l == 2 && r->cluster_fate[heap_cluster(h, t)] != CF_ALIVE)
 					continue;
 				o->cluster_items[o->ncluster_items++] = t;
 				(*counts[l])++;

@@ -11,7 +11,7 @@ static int is_cause(const heap *h, const gc_result *r, obj_t x, int fate, int in
 	if (fate == CF_GARBAGE_MUTABLE)
 		return heap_is_garbage(h, x);
 	/* references-dissolved: a referenced cluster that was dissolving */
-	return in_refs && h->cluster[x] >= 0 && r->cluster_dissolving[h->cluster[x]];
+	return in_refs && heap_cluster(h, x) >= 0 && r->cluster_dissolving[heap_cluster(h, x)];
 }
 
 int cluster_causes(const heap *h, const gc_result *r, uint32_t c, obj_t **out, size_t *n)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "progress.h"
+#include "trace.h"
 #include "vec.h"
 
 const char *const dom_policy_names[POLICY_COUNT] = {"gc", "refs", "refs+weak", "refs+weak+soft"};
@@ -77,7 +78,7 @@ static inline int own_edges(const graph *g, obj_t x)
 		return OWN_NONE;
 	if (!g->r->reachable[x])
 		return OWN_TOP;
-	int32_t c = h->cluster[x];
+	int32_t c = heap_cluster(h, x);
 	if (c >= 0 && g->r->cluster_live[c] && h->clusters[c].root != x &&
 	    (root_kind_static(h, x, g->r->keep_flags, 0) != RK_NONE || g->member_kept[c]))
 		return OWN_TOP;
@@ -134,7 +135,7 @@ static uint32_t succ_row(const graph *g, uint32_t x, uint32_t *out)
 			if (ref_edge(g, k))
 				out[n++] = (uint32_t)h->ref_dst[k];
 	}
-	int32_t c = h->cluster[x];
+	int32_t c = heap_cluster(h, x);
 	if (g->policy != POLICY_GC || c < 0 || !g->r->cluster_live[c])
 		return n;
 	const cluster *cl = &h->clusters[c];
@@ -161,7 +162,7 @@ static uint32_t succ_row(const graph *g, uint32_t x, uint32_t *out)
 static uint64_t succ_bound(const heap *h, uint32_t x)
 {
 	uint64_t n = 2 + (uint64_t)h->ref_start[x + 1] - h->ref_start[x];
-	int32_t c = h->cluster[x];
+	int32_t c = heap_cluster(h, x);
 	if (c >= 0) {
 		const cluster *cl = &h->clusters[c];
 		n += cl->root == (obj_t)x ? (uint64_t)cl->n_members + cl->n_refs + cl->n_mutables : 1;
@@ -180,7 +181,7 @@ static int top_successors(graph *g)
 	for (uint32_t i = 0; i < h->slots; i++) {
 		if (h->cls[i] == OBJ_FREE)
 			continue;
-		int32_t c = h->cluster[i];
+		int32_t c = heap_cluster(h, i);
 		if (!heap_in_disregard(h, (obj_t)i) &&
 		    (root_kind_static(h, (obj_t)i, r->keep_flags, r->gc_target[i]) == RK_NONE ||
 		     (gc && c >= 0 && r->cluster_live[c] && h->clusters[c].root != (obj_t)i)))
@@ -608,12 +609,16 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 	if (!g.member_kept || top_successors(&g))
 		goto out;
 	uint32_t *rstart = NULL, *rows = NULL;
-	int bad = walk(&g, &w, &rstart, &rows) || predecessors(&w, rstart, rows);
+	int bad = walk(&g, &w, &rstart, &rows);
+	trace_point("dominators: walk");
+	bad = bad || predecessors(&w, rstart, rows);
+	trace_point("dominators: predecessors");
 	free(rstart);
 	free(rows);
 	if (bad || (progress_at(1, 3), semi_nca(&w)))
 		goto out;
 	progress_at(2, 3); /* the steps, for the progress line */
+	trace_point("dominators: semi-nca");
 	/* from here on, each array is allocated once those before it are gone:
 	 * the peak is the walk's */
 	free(w.pred);

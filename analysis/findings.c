@@ -86,10 +86,10 @@ static int cluster_checks(const heap *h, const gc_result *r, findings *out)
 					t = h->ref_dst[pos]; via = VIA_REF(pos);
 				}
 				/* roots by internal flags are never collected: a missing entry is harmless */
-				if (t < 0 || heap_in_disregard(h, t) || h->cluster[t] == (int32_t)c ||
+				if (t < 0 || heap_in_disregard(h, t) || heap_cluster(h, t) == (int32_t)c ||
 				    (h->iflags[t] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)))
 					continue;
-				int32_t tc = h->cluster[t];
+				int32_t tc = heap_cluster(h, t);
 				finding f = {0, 0, 0, x, t, cl->root, via};
 				if (tc >= 0) {
 					if (ref_stamp[h->clusters[tc].root] == c + 1)
@@ -109,7 +109,7 @@ static int cluster_checks(const heap *h, const gc_result *r, findings *out)
 		 * referenced cluster's MutableObjects and ReferencedClusters too */
 		for (uint32_t k = 0; k < cl->n_refs && rc == 0; k++) {
 			obj_t br = h->cluster_items[cl->refs + k];
-			const cluster *b = &h->clusters[h->cluster[br]];
+			const cluster *b = &h->clusters[heap_cluster(h, br)];
 			for (uint32_t q = 0; q < b->n_mutables + b->n_refs && rc == 0; q++) {
 				int is_mut = q < b->n_mutables;
 				obj_t t = h->cluster_items[is_mut ? b->mutables + q : b->refs + q - b->n_mutables];
@@ -138,7 +138,7 @@ static int engine_quirks(const heap *h, const gc_result *r, findings *out)
 		uint32_t pos = r->uncleared[k];
 		while (h->ref_start[i + 1] <= pos)
 			i++;
-		obj_t src = (obj_t)i, c = h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE;
+		obj_t src = (obj_t)i, c = heap_cluster(h, i) >= 0 ? h->clusters[heap_cluster(h, i)].root : OBJ_NONE;
 		rc = add(out, (finding){FK_WEAK_UNCLEARED, 0, 0, src, h->ref_dst[pos], c, VIA_REF(pos)});
 	}
 	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
@@ -174,8 +174,8 @@ int findings_collect(const heap *h, const gc_result *r, findings *out)
 		if (!r->reachable[i] || !heap_is_garbage(h, (obj_t)i) || heap_in_disregard(h, (obj_t)i))
 			continue;
 		finding f = {FK_GARBAGE_SURVIVES, 0, 0, (obj_t)i, r->parent[i], OBJ_NONE, r->via[i]};
-		if (h->cluster[i] >= 0)
-			f.cluster = h->clusters[h->cluster[i]].root;
+		if (heap_cluster(h, i) >= 0)
+			f.cluster = h->clusters[heap_cluster(h, i)].root;
 		rc = add(out, f);
 	}
 	for (uint32_t k = 0; k < h->ndangling && rc == 0; k++)
@@ -188,7 +188,7 @@ int findings_collect(const heap *h, const gc_result *r, findings *out)
 	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
 		if (!r->reachable[i] || r->distance[i] != UINT32_MAX)
 			continue;
-		int32_t c = h->cluster[i];
+		int32_t c = heap_cluster(h, i);
 		rc = add(out, (finding){FK_CLUSTER_KEEPS_ALIVE, 0, 0, (obj_t)i, c >= 0 ? h->clusters[c].root : OBJ_NONE,
 					OBJ_NONE, VIA_NONE});
 	}

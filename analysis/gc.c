@@ -154,7 +154,7 @@ static void activate(marker *m, uint32_t c)
 /* Step 4 for target T on the sequential path (roots, "g" records, step 5). */
 static int visit_seq(marker *m, obj_t t)
 {
-	int32_t c = m->h->cluster[t];
+	int32_t c = heap_cluster(m->h, t);
 	if (c >= 0 && m->live[c]) {
 		activate(m, (uint32_t)c);
 		return 0;
@@ -186,7 +186,7 @@ static int step5(marker *m, uint32_t c)
 		}
 		if (heap_in_disregard(h, t))
 			continue;
-		int32_t tc = h->cluster[t];
+		int32_t tc = heap_cluster(h, t);
 		if (tc >= 0 && m->live[tc] && h->clusters[tc].root != t) {
 			activate(m, (uint32_t)tc);
 		} else if (m->state[t] == S_MAYBE) {
@@ -216,7 +216,7 @@ static int drain_step5(marker *m)
  * work is recorded with the position of the reference (X, EDGE). */
 static inline int visit_par(marker *m, trace_out *o, obj_t x, uint32_t edge, obj_t t)
 {
-	int32_t c = m->h->cluster[t];
+	int32_t c = heap_cluster(m->h, t);
 	if (c >= 0 && m->live[c]) {
 		obj_t r = m->h->clusters[c].root;
 		if (__atomic_load_n(&m->state[r], __ATOMIC_RELAXED) == S_MAYBE)

@@ -40,7 +40,7 @@ int gc_retention(heap *h, gc_result *r, uint32_t keep)
 			continue;
 		int k = root_kind_static(h, (obj_t)i, keep, r->gc_target[i]);
 		if (k == RK_NONE) {
-			int32_t c = h->cluster[i];
+			int32_t c = heap_cluster(h, i);
 			int member = c >= 0 && h->clusters[c].root != (obj_t)i;
 			k = member && r->cluster_live[c] ? RK_CLUSTER : RK_REFERENCED;
 		}

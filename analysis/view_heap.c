@@ -140,7 +140,7 @@ static int hv_object(view *v, obj_t i, obj_info *o)
 	o->idx = i;
 	o->cls = h->cls[i];
 	o->outer = h->outer[i];
-	o->cluster = h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE;
+	o->cluster = heap_cluster(h, i) >= 0 ? h->clusters[heap_cluster(h, i)].root : OBJ_NONE;
 	o->serial = h->serial[i];
 	o->size = h->size[i];
 	o->distance = r->distance[i];
@@ -433,9 +433,9 @@ static int hv_cluster_list(view *v, obj_t root, int which, obj_t **out, size_t *
 	const heap *h = HV(v)->h;
 	*out = NULL;
 	*n = 0;
-	if (!heap_exists(h, root) || h->cluster[root] < 0 || h->clusters[h->cluster[root]].root != root)
+	if (!heap_exists(h, root) || heap_cluster(h, root) < 0 || h->clusters[heap_cluster(h, root)].root != root)
 		return 0;
-	uint32_t c = (uint32_t)h->cluster[root];
+	uint32_t c = (uint32_t)heap_cluster(h, root);
 	const cluster *cl = &h->clusters[c];
 	if (which == 4) {
 		if (cluster_causes(h, HV(v)->r, c, out, n) == 0)

@@ -194,10 +194,10 @@ static int cut_lists(whatif_result *w, const uint8_t *cut)
 	g->cluster_items = out;
 	g->ncluster_items = n;
 	/* derived: the cluster column (unchanged) and ReferencedByClusters */
-	g->cluster = malloc((size_t)g->slots * sizeof *g->cluster + 1);
+	g->in_cluster = calloc((size_t)g->slots + 1, sizeof *g->in_cluster);
 	g->refby_start = NULL;
 	g->cluster_refby = NULL;
-	if (own_new(w, g->cluster))
+	if (own_new(w, g->in_cluster))
 		return -1;
 	int rc = heap_index_clusters(g);
 	rc |= own_new(w, g->refby_start);

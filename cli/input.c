@@ -8,6 +8,7 @@
 #include "progress.h"
 #include "query.h"
 #include "snapshot.h"
+#include "trace.h"
 #include "view_db.h"
 
 double input_ready_at, answered_at;
@@ -22,6 +23,7 @@ int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r)
 {
 	if (load_or_die(path, h))
 		return 1;
+	trace_point("load");
 	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), threads, 0};
 	progress_phase("gc");
 	if (gc_run(h, &opt, r)) {

@@ -8,6 +8,7 @@
 #include "progress.h"
 #include "snapshot.h"
 #include "tempfiles.h"
+#include "trace.h"
 
 static void main_usage(FILE *fp)
 {
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	double start = now_seconds();
+	trace_on(); /* its clock starts here */
 	progress_setup(progress);
 	tempfiles_catch_signals();
 	int rc = c->run(argc - 1, argv + 1);

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "retention_db.h"
+#include "trace.h"
 #include "view_db.h"
 
 int retention_open(const char *path, int policy, retention_input *in)
@@ -36,6 +37,7 @@ int retention_open(const char *path, int policy, retention_input *in)
 		free(in->r);
 		return 1;
 	}
+	trace_point("gc");
 	progress_phase("retention");
 	if (dom_compute(in->h, in->r, policy < 0 ? POLICY_GC : policy, &in->d)) {
 		gc_result_free(in->r);
@@ -47,6 +49,7 @@ int retention_open(const char *path, int policy, retention_input *in)
 	/* borrowed: the reverse rows, instance lists and findings the query
 	 * view could build are built only if a command asks for them (top
 	 * never does), so a large snapshot pays only for what is printed */
+	trace_point("dominators");
 	in->v = view_heap_borrow(in->h, in->r, err, sizeof err);
 	progress_phase(NULL);
 	if (!in->v) {

@@ -25,7 +25,7 @@ void heap_init(heap *h)
 void heap_free(heap *h)
 {
 	free(h->serial); free(h->cls); free(h->outer); free(h->name); free(h->name_num);
-	free(h->size); free(h->oflags); free(h->iflags); free(h->traits); free(h->cluster);
+	free(h->size); free(h->oflags); free(h->iflags); free(h->traits); free(h->in_cluster);
 	free(h->ref_start); free(h->ref_dst); free(h->ref_prop); free(h->ref_kind);
 	free(h->rev_start); free(h->rev_src); free(h->rev_ref);
 	free(h->dangling); free(h->gcrefs);
@@ -54,12 +54,12 @@ int heap_grow_slots(heap *h, uint32_t slots)
 	if (RESIZE(h->serial, slots) || RESIZE(h->cls, slots) || RESIZE(h->outer, slots) ||
 	    RESIZE(h->name, slots) || RESIZE(h->name_num, slots) || RESIZE(h->size, slots) ||
 	    RESIZE(h->oflags, slots) || RESIZE(h->iflags, slots) || RESIZE(h->traits, slots) ||
-	    RESIZE(h->cluster, slots))
+	    RESIZE(h->in_cluster, slots))
 		return -1;
 	for (uint32_t i = h->slots; i < slots; i++) {
 		h->serial[i] = 0; h->cls[i] = OBJ_FREE; h->outer[i] = OBJ_NONE;
 		h->name[i] = 0; h->name_num[i] = 0; h->size[i] = 0;
-		h->oflags[i] = 0; h->iflags[i] = 0; h->traits[i] = 0; h->cluster[i] = -1;
+		h->oflags[i] = 0; h->iflags[i] = 0; h->traits[i] = 0; h->in_cluster[i] = 0;
 	}
 	h->slots = slots;
 	return 0;
@@ -76,7 +76,7 @@ int heap_trim_slots(heap *h)
 	RESIZE(h->serial, n); RESIZE(h->cls, n); RESIZE(h->outer, n);
 	RESIZE(h->name, n); RESIZE(h->name_num, n); RESIZE(h->size, n);
 	RESIZE(h->oflags, n); RESIZE(h->iflags, n); RESIZE(h->traits, n);
-	RESIZE(h->cluster, n);
+	RESIZE(h->in_cluster, n);
 	h->slots = n;
 	return 0;
 }
@@ -85,7 +85,7 @@ uint64_t heap_memory(const heap *h)
 {
 	const uint64_t per_slot = sizeof *h->serial + sizeof *h->cls + sizeof *h->outer + sizeof *h->name +
 				  sizeof *h->name_num + sizeof *h->size + sizeof *h->oflags + sizeof *h->iflags +
-				  sizeof *h->traits + sizeof *h->cluster + sizeof *h->ref_start;
+				  sizeof *h->traits + sizeof *h->in_cluster + sizeof *h->ref_start;
 	const uint64_t per_ref = sizeof *h->ref_dst + sizeof *h->ref_prop + sizeof *h->ref_kind;
 	return per_slot * h->slots + per_ref * h->nrefs + (uint64_t)h->ndangling * sizeof *h->dangling +
 	       (uint64_t)h->ngcrefs * sizeof *h->gcrefs + (uint64_t)h->nclusters * sizeof *h->clusters +
@@ -95,17 +95,20 @@ uint64_t heap_memory(const heap *h)
 
 int heap_index_clusters(heap *h)
 {
+	/* cluster column: roots first, then members (validation checks
+	 * overlaps); entries already 0 are left unwritten, so a heap without
+	 * clusters keeps its column's pages untouched */
 	for (uint32_t i = 0; i < h->slots; i++)
-		h->cluster[i] = -1;
-	/* cluster column: roots first, then members (validation checks overlaps) */
+		if (h->in_cluster[i])
+			h->in_cluster[i] = 0;
 	for (uint32_t c = 0; c < h->nclusters; c++) {
 		const cluster *cl = &h->clusters[c];
 		if (heap_exists(h, cl->root))
-			h->cluster[cl->root] = (int32_t)c;
+			h->in_cluster[cl->root] = c + 1;
 		for (uint32_t k = 0; k < cl->n_members; k++) {
 			obj_t m = h->cluster_items[cl->members + k];
-			if (heap_exists(h, m) && h->cluster[m] < 0)
-				h->cluster[m] = (int32_t)c;
+			if (heap_exists(h, m) && !h->in_cluster[m])
+				h->in_cluster[m] = c + 1;
 		}
 	}
 	/* ReferencedByClusters: for every A listing B in ReferencedClusters, A is in B's list */
@@ -121,8 +124,8 @@ int heap_index_clusters(heap *h)
 	for (uint32_t c = 0; c < h->nclusters; c++)
 		for (uint32_t k = 0; k < h->clusters[c].n_refs; k++) {
 			obj_t r = h->cluster_items[h->clusters[c].refs + k];
-			if (heap_exists(h, r) && h->cluster[r] >= 0)
-				h->refby_start[h->cluster[r] + 1]++;
+			if (heap_exists(h, r) && heap_cluster(h, r) >= 0)
+				h->refby_start[heap_cluster(h, r) + 1]++;
 		}
 	for (uint32_t c = 0; c < h->nclusters; c++)
 		h->refby_start[c + 1] += h->refby_start[c];
@@ -133,8 +136,8 @@ int heap_index_clusters(heap *h)
 	for (uint32_t c = 0; c < h->nclusters; c++)
 		for (uint32_t k = 0; k < h->clusters[c].n_refs; k++) {
 			obj_t r = h->cluster_items[h->clusters[c].refs + k];
-			if (heap_exists(h, r) && h->cluster[r] >= 0)
-				h->cluster_refby[fill[h->cluster[r]]++] = c;
+			if (heap_exists(h, r) && heap_cluster(h, r) >= 0)
+				h->cluster_refby[fill[heap_cluster(h, r)]++] = c;
 		}
 	free(fill);
 	return 0;

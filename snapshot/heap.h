@@ -4,7 +4,9 @@
  * slot i holds object i, and a slot may be free (cls[i] == OBJ_FREE).  Each
  * per-object attribute is its own column (struct of arrays), so that a pass
  * touching one attribute streams through memory and the loaders can fill a
- * column with one decompression.  Resident cost: 39 bytes a slot.
+ * column with one decompression.  Resident cost: 39 bytes a slot (columns
+ * a loader leaves zeroed from calloc and never writes, as a V8 heap does
+ * serial, flags and clusters, stay untouched pages and cost nothing).
  *
  * References ("r" records whose target exists) are compressed sparse rows by
  * source: the references of object i are ref_dst/ref_kind/ref_prop at
@@ -80,7 +82,9 @@ typedef struct heap {
 	uint32_t *oflags;   /* EObjectFlags */
 	uint16_t *iflags;   /* IF_* internal flags */
 	uint8_t *traits;    /* TR_* capture traits */
-	int32_t *cluster;   /* id of the cluster the object roots or belongs to, -1 none */
+	uint32_t *in_cluster; /* 1 + id of the cluster the object roots or belongs to, 0 none
+			       * (so a zeroed column, never written, means none: read
+			       * it through heap_cluster()) */
 
 	/* references, CSR by source (see above) */
 	uint32_t nrefs;
@@ -122,6 +126,8 @@ static inline int heap_exists(const heap *h, int64_t i)
 {
 	return i >= 0 && i < h->slots && h->cls[i] != OBJ_FREE;
 }
+/* The cluster object I roots or belongs to, -1 none. */
+static inline int32_t heap_cluster(const heap *h, obj_t i) { return (int32_t)h->in_cluster[i] - 1; }
 /* Garbage is the internal Garbage flag alone: the GC never tests
  * RF_MirroredGarbage (a mismatch between the two is a finding). */
 static inline int heap_is_garbage(const heap *h, obj_t i)

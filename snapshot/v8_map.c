@@ -419,8 +419,6 @@ static void *fill_objects(void *arg)
 	struct fill_job *j = arg;
 	uint32_t n = j->raw->node_count;
 	memcpy(j->h->cls + j->first, j->cls, (size_t)n * sizeof *j->cls);
-	for (uint32_t i = 0; i < n; i++)
-		j->h->outer[j->first + i] = 0;
 	memcpy(j->h->size + j->first, j->raw->nsize, (size_t)n * sizeof *j->h->size);
 	j->unique = ids_unique(j->raw);
 	return NULL;
@@ -433,18 +431,17 @@ static int alloc_columns(mapper *m, uint32_t slots)
 	size_t n = slots;
 	h->serial = calloc(n, sizeof *h->serial);
 	h->cls = malloc(n * sizeof *h->cls);
-	h->outer = malloc(n * sizeof *h->outer);
+	h->outer = calloc(n, sizeof *h->outer); /* every node's Outer is /V8, object 0 */
 	h->name = malloc(n * sizeof *h->name);
 	h->name_num = calloc(n, sizeof *h->name_num);
 	h->size = malloc(n * sizeof *h->size);
 	h->oflags = calloc(n, sizeof *h->oflags);
 	h->iflags = calloc(n, sizeof *h->iflags);
 	h->traits = calloc(n, sizeof *h->traits);
-	h->cluster = malloc(n * sizeof *h->cluster);
+	h->in_cluster = calloc(n, sizeof *h->in_cluster);
 	if (!h->serial || !h->cls || !h->outer || !h->name || !h->name_num || !h->size || !h->oflags ||
-	    !h->iflags || !h->traits || !h->cluster)
+	    !h->iflags || !h->traits || !h->in_cluster)
 		return oom(m, "objects");
-	memset(h->cluster, 0xff, n * sizeof *h->cluster); /* -1: no cluster */
 	h->slots = h->objects = slots;
 	return 0;
 }

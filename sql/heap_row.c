@@ -46,7 +46,7 @@ void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *
 	case 5: heap_name(h, h->cls[i], buf->cname, sizeof buf->cname); set_text(v, buf->cname); break;
 	case 6: set_int(v, h->size[i]); break;
 	case 7: flags_format(buf->flags, h->oflags[i], h->iflags[i], h->traits[i]); set_text(v, buf->flags); break;
-	case 8: set_obj(v, h->cluster[i] >= 0 ? h->clusters[h->cluster[i]].root : OBJ_NONE); break;
+	case 8: set_obj(v, heap_cluster(h, i) >= 0 ? h->clusters[heap_cluster(h, i)].root : OBJ_NONE); break;
 	case 9: set_int(v, heap_is_garbage(h, i)); break;
 	case 10: set_int(v, r->reachable[i]); break;
 	case 11: set_text(v, r->root_kind[i] == RK_NONE ? NULL : root_kind_names[r->root_kind[i]]); break;

@@ -484,8 +484,8 @@ static int lookup(hv_cursor *c, int col, int64_t key, int64_t pos, int mode)
 		return SQLITE_OK;
 	}
 	default: /* a cluster's list by its root, or the members' list naming KEY */
-		if (in && h->cls[key] != OBJ_FREE && h->cluster[key] >= 0) {
-			int32_t id = h->cluster[key];
+		if (in && h->cls[key] != OBJ_FREE && heap_cluster(h, key) >= 0) {
+			int32_t id = heap_cluster(h, key);
 			int root = h->clusters[id].root == key;
 			if (col == 0 ? root : !root) {
 				c->g = (uint32_t)id;

@@ -56,7 +56,7 @@ static int same_heap(const heap *a, const heap *b)
 		return 0;
 	ok = SAME(serial, a->slots) && SAME(cls, a->slots) && SAME(outer, a->slots) && SAME(name, a->slots) &&
 	     SAME(name_num, a->slots) && SAME(size, a->slots) && SAME(oflags, a->slots) && SAME(iflags, a->slots) &&
-	     SAME(traits, a->slots) && SAME(cluster, a->slots) && SAME(ref_start, a->slots + 1) &&
+	     SAME(traits, a->slots) && SAME(in_cluster, a->slots) && SAME(ref_start, a->slots + 1) &&
 	     SAME(ref_dst, a->nrefs) && SAME(ref_prop, a->nrefs) && SAME(ref_kind, a->nrefs) &&
 	     SAME(cluster_items, a->ncluster_items) && SAME(refby_start, a->nclusters + 1) &&
 	     memcmp(a->strings.arena, b->strings.arena, a->strings.arena_len) == 0;

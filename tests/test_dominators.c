@@ -195,7 +195,7 @@ static edges_list naive_graph(const heap *h, const gc_result *r, int policy)
 		int pool = (obj_t)i < h->first_gc_index;
 		int root = pool || (h->iflags[i] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)) ||
 			   ((h->oflags[i] & r->keep_flags) && !GARB(i)) || (gt[i] && !GARB(i));
-		int c = h->cluster[i];
+		int c = heap_cluster(h, i);
 		int live_member = c >= 0 && r->cluster_live[c] && h->clusters[c].root != (obj_t)i;
 		if (root && (pool || !gc || !live_member))
 			add_edge(&e, top, i);
@@ -217,7 +217,7 @@ static edges_list naive_graph(const heap *h, const gc_result *r, int policy)
 		if (h->cls[x] == OBJ_FREE || (obj_t)x < h->first_gc_index || (gc && !r->was_traced[x]))
 			continue;
 		/* what the GC traced on no reached object's behalf hangs off TOP */
-		int c = h->cluster[x];
+		int c = heap_cluster(h, x);
 		int member = c >= 0 && r->cluster_live[c] && h->clusters[c].root != (obj_t)x;
 		int is_root = (h->iflags[x] & rf) || ((h->oflags[x] & r->keep_flags) && !GARB(x));
 		uint32_t src = gc && (!r->reachable[x] || (member && (is_root || by_member[c]))) ? top : x;

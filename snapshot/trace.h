@@ -1,0 +1,14 @@
+/* trace.h — UGC_TRACE's phase lines for benchmarks: with the variable set,
+ * trace_point() writes to stderr the seconds since the first call, this
+ * thread's CPU seconds and the process's resident memory, current and
+ * peak, so a run shows where its time and memory go.  Without it, each
+ * call is one test. */
+#ifndef UGC_TRACE_H
+#define UGC_TRACE_H
+
+/* Is UGC_TRACE set? */
+int trace_on(void);
+/* One line: "trace: WHAT at S s, cpu C s, rss R MiB, peak P MiB". */
+void trace_point(const char *what);
+
+#endif
