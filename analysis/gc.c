@@ -637,7 +637,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	m.queued = m.live = NULL;
 	progress_at(3, 4);
 	double t3 = now_seconds();
-	if (gc_retention(h, r, opt->keep_flags))
+	if (!opt->defer_retention && gc_retention(h, r, opt->keep_flags))
 		goto out;
 	r->time.distances = now_seconds() - t3;
 	rc = 0;

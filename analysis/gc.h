@@ -45,6 +45,9 @@ typedef struct gc_options {
 	uint32_t keep_flags; /* object flags that keep an object alive */
 	int threads;         /* marking threads, >= 1 */
 	uint32_t parallel_min; /* smallest level traced on several threads; 0: default */
+	int defer_retention; /* 1: leave §3 (root kinds, distances) to a later
+			      * gc_retention() call, so a caller that first needs
+			      * other large arrays does not hold both at once */
 } gc_options;
 
 /* KeepFlags the engine uses in MODE (GARBAGE_COLLECTION_KEEPFLAGS). */

@@ -99,7 +99,7 @@ int load_or_die(const char *path, heap *h);
 
 /* Load the snapshot at PATH and run the GC with its own mode's keep flags
  * on THREADS threads.  0, or 1 after printing the error (nothing to free). */
-int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r);
+int analyse_snapshot(const char *path, int threads, int defer_retention, heap *h, gc_result *r);
 /* The marking threads to use: the cores. */
 int default_threads(void);
 /* Among I < N with COUNT[I] > 0, the TOP indexes with the largest KEY[I]

@@ -19,12 +19,12 @@ int default_threads(void)
 	return cores > 0 && cores < 64 ? (int)cores : 1;
 }
 
-int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r)
+int analyse_snapshot(const char *path, int threads, int defer_retention, heap *h, gc_result *r)
 {
 	if (load_or_die(path, h))
 		return 1;
 	trace_point("load");
-	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), threads, 0};
+	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), threads, 0, defer_retention};
 	progress_phase("gc");
 	if (gc_run(h, &opt, r)) {
 		heap_free(h);
@@ -58,7 +58,7 @@ view *open_input(const char *path)
 		die("out of memory");
 		return NULL;
 	}
-	if (analyse_snapshot(path, default_threads(), h, r)) {
+	if (analyse_snapshot(path, default_threads(), 0, h, r)) {
 		free(h);
 		free(r);
 		return NULL;

@@ -32,7 +32,9 @@ int retention_open(const char *path, int policy, retention_input *in)
 		free(in->r);
 		return die("out of memory");
 	}
-	if (analyse_snapshot(path, default_threads(), in->h, in->r)) {
+	/* §3's distances (12 bytes an object) are computed after the
+	 * dominators, whose work arrays are then gone */
+	if (analyse_snapshot(path, default_threads(), 1, in->h, in->r)) {
 		free(in->h);
 		free(in->r);
 		return 1;
@@ -50,6 +52,14 @@ int retention_open(const char *path, int policy, retention_input *in)
 	 * view could build are built only if a command asks for them (top
 	 * never does), so a large snapshot pays only for what is printed */
 	trace_point("dominators");
+	if (gc_retention(in->h, in->r, in->r->keep_flags)) {
+		dom_free(&in->d);
+		gc_result_free(in->r);
+		heap_free(in->h);
+		free(in->h);
+		free(in->r);
+		return die("out of memory computing retention paths");
+	}
 	in->v = view_heap_borrow(in->h, in->r, err, sizeof err);
 	progress_phase(NULL);
 	if (!in->v) {

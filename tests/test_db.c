@@ -57,7 +57,7 @@ static int make_db(const char *body, const char *name, char *path, size_t cap)
 	findings f;
 	if (load_heap(body, &h))
 		return -1;
-	gc_options opt = {MODE_GAME, 0, 1, 0};
+	gc_options opt = {MODE_GAME, 0, 1, 0, 0};
 	int rc = gc_run(&h, &opt, &r);
 	if (rc == 0 && (rc = findings_collect(&h, &r, &f)) == 0) {
 		char err[512];
