@@ -2,13 +2,14 @@
  * the class and package aggregates (see dominators.h).
  *
  * The policy's graph is read off the heap's own rows, the GC result and
- * the cluster lists by succ_row(), once per reached node: one depth-first
- * walk from ⊤ numbers the reached nodes in preorder and lists each one's
- * successors as it reaches it (the forward rows of the reached graph, by
- * preorder number); those rows are turned into predecessor rows and
- * dropped; semi-NCA (Georgiadis, "Finding dominators in practice") then
- * needs only arrays indexed by preorder number.  Every loop
- * is iterative: heaps can hold chains millions long. */
+ * the cluster lists by succ_row(): one depth-first walk from ⊤ numbers the
+ * reached nodes in preorder (keeping only the rows of the nodes on its
+ * current path); the successors are then listed twice more to build the
+ * predecessor rows by preorder number, so that no copy of the forward
+ * graph is held beside them (4 bytes an edge less at the peak); semi-NCA
+ * (Georgiadis, "Finding dominators in practice") then needs only arrays
+ * indexed by preorder number.  Every loop is iterative: heaps can hold
+ * chains millions long. */
 #include "dominators.h"
 
 #include <pthread.h>
@@ -253,95 +254,136 @@ static void work_free(work *w)
 	free(w->vertex); free(w->parent); free(w->pstart); free(w->pred); free(w->idom); free(w->ret);
 }
 
-/* The depth-first walk from ⊤.  Each node's successors are listed once,
- * when the walk first reaches it, into rows by preorder number (*RSTART,
- * *ROWS: the forward graph of the reached nodes, later renumbered); the
- * walk then follows those rows, so the policy's edge rules run once an
- * edge.  ROWS is allocated for the most edges the heap could give and
- * shrunk to those it gave: the pages never written are never resident. */
-static int walk(const graph *g, work *w, uint32_t **rstart, uint32_t **rows)
+/* Room in *BUF (capacity *CAP) for N more values after USED; 0 or -1. */
+static int reserve(uint32_t **buf, size_t *cap, size_t used, uint64_t n)
+{
+	if (used + n <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 1024;
+	while (c < used + n)
+		c *= 2;
+	uint32_t *p = realloc(*buf, c * sizeof *p);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = c;
+	return 0;
+}
+
+/* The depth-first walk from ⊤: numbers the reached nodes in preorder
+ * (*PRE: node -> number, NONE when unreached; w->vertex, w->parent) and
+ * counts each node's incoming edges (*INDEG, by node).  A node's successors
+ * are listed when the walk reaches it, onto a stack of rows that holds only
+ * the rows of the nodes on the current path, so the walk's memory is its
+ * arrays plus that path's edges, not every edge. */
+static int walk(const graph *g, work *w, uint32_t **pre_out, uint32_t **indeg_out)
 {
 	const heap *h = g->h;
 	uint32_t nodes = g->top + 1;
-	uint64_t cap = g->top_succ.n;
-	for (uint32_t i = 0; i < h->slots; i++)
-		cap += succ_bound(h, i);
 	uint32_t *pre = malloc((size_t)nodes * sizeof *pre);
-	uint32_t *stack = malloc((size_t)nodes * sizeof *stack), *cursor = malloc((size_t)nodes * sizeof *cursor);
+	uint32_t *stack = malloc((size_t)nodes * sizeof *stack);
+	size_t *cursor = malloc((size_t)nodes * sizeof *cursor), *end = malloc((size_t)nodes * sizeof *end);
 	w->vertex = malloc((size_t)nodes * sizeof *w->vertex);
 	w->parent = malloc((size_t)nodes * sizeof *w->parent);
-	*rstart = malloc(((size_t)nodes + 1) * sizeof **rstart);
-	*rows = malloc((size_t)cap * sizeof **rows + 1);
+	uint32_t *indeg = calloc(nodes, sizeof *indeg);
+	uint32_t *rows = NULL; /* the rows of the nodes on the path, back to back */
+	size_t cap = 0;
+	uint64_t edges = g->top_succ.n;
 	int rc = -1;
-	if (!pre || !stack || !cursor || !w->vertex || !w->parent || !*rstart || !*rows)
+	if (!pre || !stack || !cursor || !end || !w->vertex || !w->parent || !indeg ||
+	    reserve(&rows, &cap, 0, g->top_succ.n + 1))
 		goto out;
 	memset(pre, 0xff, (size_t)nodes * sizeof *pre);
-	uint32_t *rs = *rstart, *r = *rows;
-	uint64_t used = g->top_succ.n;
-	if (used) /* ⊤ may have no successors at all */
-		memcpy(r, g->top_succ.v, used * sizeof *r);
+	if (g->top_succ.n) /* ⊤ may have no successors at all */
+		memcpy(rows, g->top_succ.v, g->top_succ.n * sizeof *rows);
+	for (size_t k = 0; k < g->top_succ.n; k++)
+		indeg[rows[k]]++;
 	uint32_t n = 1, sp = 0;
 	pre[g->top] = 0;
 	w->vertex[0] = g->top;
 	w->parent[0] = NONE;
-	rs[0] = 0;
-	rs[1] = (uint32_t)used;
 	stack[sp] = 0;
-	cursor[sp++] = 0;
+	cursor[sp] = 0;
+	end[sp++] = g->top_succ.n;
 	while (sp) {
-		uint32_t v = stack[sp - 1];
-		if (cursor[sp - 1] == rs[v + 1]) {
+		if (cursor[sp - 1] == end[sp - 1]) {
 			sp--;
 			continue;
 		}
-		uint32_t t = r[cursor[sp - 1]++];
+		uint32_t t = rows[cursor[sp - 1]++];
 		if (pre[t] != NONE)
 			continue;
 		pre[t] = n;
 		w->vertex[n] = t;
-		w->parent[n] = v;
-		used += succ_row(g, t, r + used);
-		if (used > UINT32_MAX - 1)
-			goto out; /* more edges than the rows can index */
-		rs[n + 1] = (uint32_t)used;
-		stack[sp] = n;
-		cursor[sp++] = rs[n++];
+		w->parent[n] = stack[sp - 1];
+		size_t at = end[sp - 1];
+		if (reserve(&rows, &cap, at, succ_bound(h, t)))
+			goto out;
+		uint32_t k = succ_row(g, t, rows + at);
+		for (uint32_t j = 0; j < k; j++)
+			indeg[rows[at + j]]++;
+		if ((edges += k) > UINT32_MAX - 1)
+			goto out; /* more edges than the predecessor rows can index */
+		stack[sp] = n++;
+		cursor[sp] = at;
+		end[sp] = at + k;
+		sp++;
 	}
 	w->n = n;
-	for (uint64_t k = 0; k < used; k++) /* every target was reached: renumber */
-		r[k] = pre[r[k]];
-	uint32_t *shrunk = realloc(r, (size_t)used * sizeof *r + 1);
-	if (shrunk)
-		*rows = shrunk;
+	*pre_out = pre;
+	*indeg_out = indeg;
+	pre = indeg = NULL;
 	rc = 0;
 out:
 	free(pre);
+	free(indeg);
 	free(stack);
 	free(cursor);
+	free(end);
+	free(rows);
 	return rc;
 }
 
-/* The predecessor rows of the forward rows (both by preorder number): the
- * predecessors of each node in ascending order. */
-static int predecessors(work *w, const uint32_t *rstart, const uint32_t *rows)
+/* The predecessor rows by preorder number, from the walk's in-degrees: the
+ * reached nodes' successors are listed again, in preorder, and placed, so
+ * no row of successors is kept and each row is in ascending order (which
+ * semi-NCA's memory accesses profit from: listing in slot order reads the
+ * heap's rows faster but costs semi-NCA more, measured at 4M nodes). */
+static int predecessors(const graph *g, work *w, const uint32_t *pre, const uint32_t *indeg)
 {
-	uint32_t n = w->n, e = rstart[n];
+	const heap *h = g->h;
+	uint32_t n = w->n;
 	uint32_t *ps = w->pstart = calloc((size_t)n + 1, sizeof *w->pstart);
-	w->pred = malloc((size_t)e * sizeof *w->pred + 1);
-	if (!ps || !w->pred)
+	uint32_t *buf = NULL;
+	size_t cap = 0;
+	int rc = -1;
+	if (!ps)
 		return -1;
-	for (uint32_t k = 0; k < e; k++)
-		ps[rows[k] + 1]++;
-
 	for (uint32_t v = 0; v < n; v++)
-		ps[v + 1] += ps[v];
-	for (uint32_t u = 0; u < n; u++) /* ps[t] walks along t's row */
-		for (uint32_t k = rstart[u]; k < rstart[u + 1]; k++)
-			w->pred[ps[rows[k]]++] = u;
+		ps[v + 1] = ps[v] + indeg[w->vertex[v]];
+	if (!(w->pred = malloc((size_t)ps[n] * sizeof *w->pred + 1)))
+		goto out;
+	for (uint32_t u = 0; u < n; u++) {
+		uint32_t x = w->vertex[u], k;
+		const uint32_t *succ = g->top_succ.v;
+		if (x == g->top) {
+			k = (uint32_t)g->top_succ.n;
+		} else {
+			if (reserve(&buf, &cap, 0, succ_bound(h, x)))
+				goto out;
+			k = succ_row(g, x, buf);
+			succ = buf;
+		}
+		for (uint32_t j = 0; j < k; j++)
+			w->pred[ps[pre[succ[j]]]++] = u; /* ps[t] walks along t's row */
+	}
 	for (uint32_t v = n; v > 0; v--) /* each ps[t] ended at the next row's start */
 		ps[v] = ps[v - 1];
 	ps[0] = 0;
-	return 0;
+	rc = 0;
+out:
+	free(buf);
+	return rc;
 }
 
 /* Semi-NCA: immediate dominators, as preorder numbers. */
@@ -514,20 +556,33 @@ static void *group_walk(void *arg)
 	return NULL;
 }
 
+/* One more than the largest KEY[x] of the reached objects. */
+static size_t key_bound(const work *w, const obj_t *key)
+{
+	obj_t most = -1;
+	for (uint32_t v = 1; v < w->n; v++)
+		if (key[w->vertex[v]] > most)
+			most = key[w->vertex[v]];
+	return (size_t)(most + 1);
+}
+
 /* Class and package aggregates (two group walks, on two threads), and the
  * cross-package pairs. */
 static int aggregates(const heap *h, const work *w, dom_result *d)
 {
 	uint32_t n = w->n;
 	int rc = -1;
-	int32_t *cmap = malloc((size_t)h->slots * sizeof *cmap + 1), *pmap = malloc((size_t)h->slots * sizeof *pmap + 1);
+	/* the key -> group maps cover the keys in use only: a V8 heap's
+	 * classes and package all sit at the start of the slots */
+	size_t ckeys = key_bound(w, h->cls), pkeys = key_bound(w, d->package);
+	int32_t *cmap = malloc(ckeys * sizeof *cmap + 1), *pmap = malloc(pkeys * sizeof *pmap + 1);
 	uint32_t *cstart = calloc((size_t)n + 1, sizeof *cstart), *child = malloc((size_t)n * sizeof *child + 1);
 	uint32_t *fill = malloc((size_t)n * sizeof *fill + 1);
 	dom_pair *pairs = NULL;
 	if (!cmap || !pmap || !cstart || !child || !fill)
 		goto out;
-	memset(cmap, 0xff, (size_t)h->slots * sizeof *cmap);
-	memset(pmap, 0xff, (size_t)h->slots * sizeof *pmap);
+	memset(cmap, 0xff, ckeys * sizeof *cmap);
+	memset(pmap, 0xff, pkeys * sizeof *pmap);
 	if (!(d->classes = groups_for(w, h->cls, cmap, &d->nclasses)) ||
 	    !(d->packages = groups_for(w, d->package, pmap, &d->npackages)))
 		goto out;
@@ -608,13 +663,13 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 	int rc = -1;
 	if (!g.member_kept || top_successors(&g))
 		goto out;
-	uint32_t *rstart = NULL, *rows = NULL;
-	int bad = walk(&g, &w, &rstart, &rows);
+	uint32_t *pre = NULL, *indeg = NULL;
+	int bad = walk(&g, &w, &pre, &indeg);
 	trace_point("dominators: walk");
-	bad = bad || predecessors(&w, rstart, rows);
+	bad = bad || predecessors(&g, &w, pre, indeg);
 	trace_point("dominators: predecessors");
-	free(rstart);
-	free(rows);
+	free(pre);
+	free(indeg);
 	if (bad || (progress_at(1, 3), semi_nca(&w)))
 		goto out;
 	progress_at(2, 3); /* the steps, for the progress line */

@@ -2,6 +2,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cli.h"
 #include "gc.h"
@@ -78,6 +81,13 @@ int main(int argc, char **argv)
 	}
 	double start = now_seconds();
 	trace_on(); /* its clock starts here */
+#ifdef __GLIBC__
+	/* A fixed threshold: every large array is its own mapping, given back
+	 * when freed.  glibc's default raises the threshold after the first
+	 * such free, and the heap then keeps freed work arrays resident (20
+	 * MiB more at the peak of a 4M-node snapshot's dominators). */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
 	progress_setup(progress);
 	tempfiles_catch_signals();
 	int rc = c->run(argc - 1, argv + 1);

@@ -114,7 +114,7 @@ static size_t reframe(uint32_t hdr[16], bin_part parts[], unsigned k, uint8_t *d
 	FILE *fp = open_memstream(&out, &n);
 	if (!fp)
 		return 0;
-	int rc = bin_frame(hdr, parts, fp, err, sizeof err);
+	int rc = bin_frame(BIN_VERSION_OLDEST, hdr, parts, fp, err, sizeof err);
 	fclose(fp);
 	if (rc || n > max_size) {
 		free(out);

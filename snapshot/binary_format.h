@@ -4,7 +4,7 @@
  *
  *   offset  size  field
  *   0       8     magic 89 'U' 'G' 'C' 'S' 0D 0A 1A
- *   8       4     version (1)
+ *   8       4     version: 1, or 2 when a name number is "@N" (NAME_NUM_AT)
  *   12      4     section count (BIN_NSECTIONS)
  *   16      64    struct bin_header (16 little-endian u32/i32 fields)
  *   80      32*N  section table: struct bin_section per section
@@ -19,7 +19,8 @@
 #include <stdint.h>
 
 #define BIN_MAGIC "\x89UGCS\r\n\x1a"
-#define BIN_VERSION 1
+#define BIN_VERSION 2
+#define BIN_VERSION_OLDEST 1
 
 struct bin_header {
 	uint32_t mode;          /* 0 game, 1 editor */
@@ -74,10 +75,11 @@ typedef struct bin_part {
 	uint64_t count;
 } bin_part;
 
-/* Write a .ugcs to FP: the prefix with the 16 header words HDR and the table
+/* Write a .ugcs of format VERSION to FP: the prefix with the 16 header words HDR and the table
  * for PARTS[1..BIN_NSECTIONS], then each part as one zstd frame with its
  * content size and checksum.  0, or -1 with a message in ERR. */
-int bin_frame(const uint32_t hdr[16], const bin_part parts[BIN_NSECTIONS + 1], FILE *fp, char *err, size_t errsize);
+int bin_frame(uint32_t version, const uint32_t hdr[16], const bin_part parts[BIN_NSECTIONS + 1], FILE *fp, char *err,
+	      size_t errsize);
 /* Take a .ugcs apart again (for the tests and the fuzzer): the header words
  * and each section decompressed into malloc'd PARTS (free with
  * bin_parts_free).  Only the framing is checked; a section over MAX bytes

@@ -36,7 +36,8 @@ static void put64(unsigned char *p, uint64_t v)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-int bin_frame(const uint32_t hdr[16], const bin_part parts[BIN_NSECTIONS + 1], FILE *fp, char *err, size_t errsize)
+int bin_frame(uint32_t version, const uint32_t hdr[16], const bin_part parts[BIN_NSECTIONS + 1], FILE *fp, char *err,
+	      size_t errsize)
 {
 	void *frames[BIN_NSECTIONS + 1] = {0};
 	size_t fsize[BIN_NSECTIONS + 1] = {0};
@@ -67,7 +68,7 @@ int bin_frame(const uint32_t hdr[16], const bin_part parts[BIN_NSECTIONS + 1], F
 	}
 	unsigned char prefix[BIN_PREFIX_BYTES] = {0};
 	memcpy(prefix, BIN_MAGIC, 8);
-	put32(prefix + 8, BIN_VERSION);
+	put32(prefix + 8, version);
 	put32(prefix + 12, BIN_NSECTIONS);
 	for (int i = 0; i < 16; i++)
 		put32(prefix + 16 + 4 * i, hdr[i]);

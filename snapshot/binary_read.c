@@ -73,16 +73,6 @@ static void *worker(void *arg)
 #define BAD(s, ...) fail(err, errsize, path, sec[s].offset, __VA_ARGS__)
 
 /* Bytes the number suffix "_N" of an FName adds (NUM: 0 none, else N + 1). */
-static uint32_t suffix_len(uint32_t num)
-{
-	if (num == 0)
-		return 0;
-	uint32_t n = 2; /* "_" and the first digit */
-	for (uint32_t v = (num - 1) / 10; v; v /= 10)
-		n++;
-	return n;
-}
-
 /* A property or referencer name (a string id already in range) within the format's limit. */
 static int prop_ok(const strtab *t, uint32_t id) { return strtab_len(t, id) <= PROP_LEN_MAX; }
 
@@ -107,9 +97,9 @@ static int check_columns(const char *path, heap *h, const struct bin_section *se
 			continue;
 		}
 		objects++;
-		if (h->name[i] == 0 || h->name[i] >= t->count || h->name_num[i] > 0x7fffffff)
+		if ((h->name[i] == 0 && !(h->name_num[i] & NAME_NUM_AT)) || h->name[i] >= t->count || h->name_num[i] == NAME_NUM_AT)
 			return BAD(SEC_NAME, "section name: object %u has a bad name", i);
-		if (strtab_len(t, h->name[i]) + suffix_len(h->name_num[i]) > NAME_LEN_MAX)
+		if (strtab_len(t, h->name[i]) + name_suffix_len(h->name_num[i]) > NAME_LEN_MAX)
 			return BAD(SEC_NAME, "section name: object %u's name is longer than %d bytes", i, NAME_LEN_MAX);
 		if ((h->oflags[i] & ~RF_KNOWN_MASK) || (h->iflags[i] & ~IF_ALL) || (h->traits[i] & ~TR_ALL))
 			return BAD(SEC_OFLAGS, "flags: object %u has unknown flag bits", i);
@@ -176,9 +166,9 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 {
 	if (len < BIN_PREFIX_BYTES || !is_binary_snapshot(data, len))
 		return fail(err, errsize, path, 0, "not a ugc binary snapshot, or truncated header");
-	if (bin_get32(data + 8) != BIN_VERSION)
-		return fail(err, errsize, path, 8, "unsupported binary snapshot version %u (this tool reads %d)",
-			    bin_get32(data + 8), BIN_VERSION);
+	if (bin_get32(data + 8) < BIN_VERSION_OLDEST || bin_get32(data + 8) > BIN_VERSION)
+		return fail(err, errsize, path, 8, "unsupported binary snapshot version %u (this tool reads %d to %d)",
+			    bin_get32(data + 8), BIN_VERSION_OLDEST, BIN_VERSION);
 	if (bin_get32(data + 12) != BIN_NSECTIONS)
 		return fail(err, errsize, path, 12, "expected %d sections, found %u", BIN_NSECTIONS, bin_get32(data + 12));
 	uint64_t sum = bin_get64(data + BIN_HEADER_BYTES + BIN_TABLE_BYTES);

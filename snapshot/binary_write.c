@@ -72,7 +72,13 @@ int binary_write(const heap *h, FILE *fp, char *err, size_t errsize)
 	uint32_t hdr[16] = {(uint32_t)h->mode, (uint32_t)h->first_gc_index, h->slots, h->objects, h->nrefs,
 			    h->ndangling, h->ngcrefs, h->nclusters, h->ncluster_items, h->strings.count,
 			    (uint32_t)h->strings.arena_len, h->engine, h->label, 0, 0, 0};
-	rc = bin_frame(hdr, parts, fp, err, errsize);
+	/* version 1 readers know no "@N" name numbers: only a heap with one
+	 * needs version 2 */
+	uint32_t version = BIN_VERSION_OLDEST;
+	for (uint32_t i = 0; i < h->slots && version < BIN_VERSION; i++)
+		if (h->name_num[i] & NAME_NUM_AT)
+			version = BIN_VERSION;
+	rc = bin_frame(version, hdr, parts, fp, err, errsize);
 out:
 	free(pk.dangling);
 	free(pk.gcrefs);

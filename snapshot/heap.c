@@ -274,8 +274,12 @@ void fname_split(const char *s, size_t len, size_t *base_len, uint32_t *number)
 	*base_len = len;
 	*number = 0;
 	/* "Base_N": N has no leading zero (unless it is "0"), at most 10 digits,
-	 * the base is not empty, and N + 1 fits the number field */
-	if (d == 0 || d > 10 || d + 1 >= len || s[len - d - 1] != '_')
+	 * the base is not empty, and N + 1 fits the number field; "Base@N" the
+	 * same, but its base may be empty (a V8 node without a name) */
+	if (d == 0 || d > 10 || d + 1 > len)
+		return;
+	char sep = s[len - d - 1];
+	if (!(sep == '@' || (sep == '_' && d + 1 < len)))
 		return;
 	const char *digits = s + len - d;
 	if (d > 1 && digits[0] == '0')
@@ -286,7 +290,17 @@ void fname_split(const char *s, size_t len, size_t *base_len, uint32_t *number)
 	if (v >= 0x7fffffff)
 		return;
 	*base_len = len - d - 1;
-	*number = (uint32_t)v + 1;
+	*number = ((uint32_t)v + 1) | (sep == '@' ? NAME_NUM_AT : 0);
+}
+
+size_t name_suffix_len(uint32_t num)
+{
+	if (num == 0)
+		return 0;
+	size_t n = 2; /* "_" or "@", and the first digit */
+	for (uint32_t v = ((num & ~NAME_NUM_AT) - 1) / 10; v; v /= 10)
+		n++;
+	return n;
 }
 
 size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap)
@@ -298,7 +312,8 @@ size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap)
 	memcpy(buf, base, bl);
 	size_t n = bl;
 	if (h->name_num[i]) {
-		int w = snprintf(buf + n, cap - n, "_%u", h->name_num[i] - 1);
+		uint32_t num = h->name_num[i];
+		int w = snprintf(buf + n, cap - n, "%c%u", num & NAME_NUM_AT ? '@' : '_', (num & ~NAME_NUM_AT) - 1);
 		n += (w > 0 && (size_t)w < cap - n) ? (size_t)w : 0;
 	}
 	buf[n] = '\0';
@@ -383,21 +398,15 @@ char *heap_full_name(const heap *h, obj_t i)
 	return out;
 }
 
-obj_t heap_find_path(heap *h, const char *path)
+/* The object whose name is BASE (LEN bytes) with number NUM and whose path
+ * name is PATH. */
+static obj_t find_named(heap *h, const char *path, const char *base, size_t len, uint32_t num)
 {
-	size_t len = strlen(path), start = len;
-	while (start > 0 && path[start - 1] != '.' && path[start - 1] != ':')
-		start--;
-	size_t base_len;
-	uint32_t num;
-	fname_split(path + start, len - start, &base_len, &num);
-	if (!h->strings.hash && strtab_reindex(&h->strings)) /* else "not found" could mean "no memory" */
-		return OBJ_ERROR;
-	uint32_t base = strtab_find(&h->strings, path + start, base_len);
-	if (base == UINT32_MAX)
+	uint32_t id = strtab_find(&h->strings, base, len);
+	if (id == UINT32_MAX)
 		return OBJ_NONE;
 	for (uint32_t i = 0; i < h->slots; i++) {
-		if (h->name[i] != base || h->name_num[i] != num || h->cls[i] == OBJ_FREE)
+		if (h->name[i] != id || h->name_num[i] != num || h->cls[i] == OBJ_FREE)
 			continue;
 		char *p = heap_path(h, (obj_t)i);
 		if (!p)
@@ -408,6 +417,24 @@ obj_t heap_find_path(heap *h, const char *path)
 			return (obj_t)i;
 	}
 	return OBJ_NONE;
+}
+
+obj_t heap_find_path(heap *h, const char *path)
+{
+	size_t len = strlen(path), start = len;
+	while (start > 0 && path[start - 1] != '.' && path[start - 1] != ':')
+		start--;
+	size_t base_len;
+	uint32_t num;
+	fname_split(path + start, len - start, &base_len, &num);
+	if (!h->strings.hash && strtab_reindex(&h->strings)) /* else "not found" could mean "no memory" */
+		return OBJ_ERROR;
+	obj_t found = find_named(h, path, path + start, base_len, num);
+	/* a name split differently when it was stored (a snapshot written
+	 * before "@N" was a number) holds the whole last element as its base */
+	if (found == OBJ_NONE && num)
+		found = find_named(h, path, path + start, len - start, 0);
+	return found;
 }
 
 obj_t heap_find_full_name(heap *h, const char *full)

@@ -77,7 +77,9 @@ typedef struct heap {
 	obj_t *cls;         /* class index; OBJ_FREE for a free slot */
 	obj_t *outer;       /* Outer index or OBJ_NONE */
 	uint32_t *name;     /* FName base, string id */
-	uint32_t *name_num; /* FName number: 0 = no suffix, else suffix + 1 */
+	uint32_t *name_num; /* the name's number: 0 = none, else N + 1 in the low
+			     * 31 bits for the suffix "_N" (an FName number), or
+			     * with NAME_NUM_AT set for "@N" (a V8 node id) */
 	uint32_t *size;     /* bytes the object alone accounts for */
 	uint32_t *oflags;   /* EObjectFlags */
 	uint16_t *iflags;   /* IF_* internal flags */
@@ -172,8 +174,15 @@ int heap_build_children(heap *h);
 #define HEAP_NAME_MAX 4096
 #define NAME_LEN_MAX 1023
 #define PROP_LEN_MAX 4096
-/* Split an FName "Base_12" into base and number the engine's way. */
+/* Split a name "Base_12" into base and number the engine's way (N has no
+ * leading zero, at most 10 digits, N + 1 < 2^31, the base is not empty);
+ * "Base@12" the same way, with NAME_NUM_AT in the number, and its base may
+ * be empty (V8 names: node ids kept out of the string table, which then
+ * holds each name once). */
+#define NAME_NUM_AT 0x80000000u
 void fname_split(const char *s, size_t len, size_t *base_len, uint32_t *number);
+/* Bytes the suffix of name number NUM takes ("_N", "@N"; 0 for none). */
+size_t name_suffix_len(uint32_t num);
 /* Write object I's name into BUF (cap bytes); returns the length. */
 size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap);
 /* Is object I a package (its class is named "Package")? */

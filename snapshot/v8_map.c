@@ -9,7 +9,9 @@
  *    "(system)" for "hidden", "(compiled code)" for "code" and "(TYPE)" for
  *    the rest, as DevTools' summary groups them;
  *  - name: the node's name cut on a UTF-8 boundary so that "@ID" still fits
- *    in 1023 bytes, then "@ID"; size: self_size; node 0 is in the RootSet;
+ *    in 1023 bytes, then "@ID"; size: self_size; node 0 is in the RootSet.
+ *    The id is the name's number (NAME_NUM_AT), so the string table holds
+ *    each V8 name once, not one "NAME@ID" string a node;
  *  - edges in order: weak -> weak; shortcut out of node 0 -> strong, other
  *    shortcuts -> soft; the rest strong; property: the edge name, or "[N]"
  *    for element and hidden edges. */
@@ -40,8 +42,6 @@ typedef struct mapper {
 	size_t class_of_sid_cap;
 	uint32_t *class_name;    /* string id of class object 0.. (index = object) */
 	uint32_t npool, pool_cap;
-	uint32_t at_sid[8];      /* interned strings that look like "...@123" */
-	int n_at;                /* how many (more than 8: too many to check) */
 } mapper;
 
 static int oom(mapper *m, const char *what)
@@ -50,25 +50,9 @@ static int oom(mapper *m, const char *what)
 	return -1;
 }
 
-static int ends_at_digits(const char *s, size_t len)
-{
-	size_t d = 0;
-	while (d < len && s[len - 1 - d] >= '0' && s[len - 1 - d] <= '9')
-		d++;
-	return d > 0 && d < len && s[len - 1 - d] == '@';
-}
-
 static uint32_t intern(mapper *m, const char *s, size_t len)
 {
-	uint32_t sid = strtab_intern(&m->h->strings, s, len);
-	if (sid != UINT32_MAX && ends_at_digits(s, len)) {
-		int seen = 0;
-		for (int k = 0; k < m->n_at && k < 8; k++)
-			seen |= m->at_sid[k] == sid;
-		if (!seen && m->n_at++ < 8)
-			m->at_sid[m->n_at - 1] = sid;
-	}
-	return sid;
+	return strtab_intern(&m->h->strings, s, len);
 }
 
 static const char *v8_str(const v8_raw *raw, uint32_t k, size_t *len)
@@ -216,36 +200,6 @@ static int map_edges(mapper *m, obj_t first)
 	return 0;
 }
 
-/* Are the node ids all different?  (Then "NAME@ID" names are.)  A radix
- * sort of a copy, then a look at neighbours: ids are sparse (V8 numbers
- * embedder objects in the billions), so no bitmap. */
-static int ids_unique(const v8_raw *raw)
-{
-	size_t n = raw->node_count;
-	uint32_t *a = malloc(n * sizeof *a + 1), *b = malloc(n * sizeof *b + 1);
-	int unique = a && b;
-	if (unique) {
-		memcpy(a, raw->nid, n * sizeof *a);
-		for (int shift = 0; shift < 32; shift += 8) {
-			size_t count[257] = {0};
-			for (size_t i = 0; i < n; i++)
-				count[((a[i] >> shift) & 255) + 1]++;
-			for (int d = 0; d < 256; d++)
-				count[d + 1] += count[d];
-			for (size_t i = 0; i < n; i++)
-				b[count[(a[i] >> shift) & 255]++] = a[i];
-			uint32_t *t = a;
-			a = b;
-			b = t;
-		}
-		for (size_t i = 1; i < n && unique; i++)
-			unique = a[i] != a[i - 1];
-	}
-	free(a);
-	free(b);
-	return unique;
-}
-
 static size_t digits(uint32_t v)
 {
 	size_t d = 1;
@@ -256,162 +210,55 @@ static size_t digits(uint32_t v)
 	return d;
 }
 
-/* Length of node I's name and of the part of its V8 name it keeps. */
-static size_t node_name_len(const v8_raw *raw, uint32_t i, const char **s, size_t *keep)
-{
-	size_t len, tail = 1 + digits(raw->nid[i]);
-	*s = v8_str(raw, raw->nname[i], &len);
-	*keep = v8_utf8_cut(*s, len, NAME_LIMIT - tail);
-	return *keep + tail;
-}
-
-static size_t write_name(const v8_raw *raw, uint32_t i, char *out)
-{
-	const char *s;
-	size_t keep, n = node_name_len(raw, i, &s, &keep);
-	memcpy(out, s, keep);
-	out[keep] = '@';
-	uint32_t id = raw->nid[i];
-	for (size_t k = n; k-- > keep + 1; id /= 10)
-		out[k] = (char)('0' + id % 10);
-	return n;
-}
-
-/* Nodes FROM..TO-1 get string ids FIRST_ID + i.  Pass 1 stores each name's
- * offset relative to the range's start in off[] and the range's length in
- * BYTES; pass 2 (after BASE, the range's arena offset, is known) fixes the
- * offsets and writes the names. */
-struct name_job {
-	const v8_raw *raw;
-	strtab *t;
-	uint32_t *name; /* the heap's name column, at node 0 */
-	uint32_t from, to, first_id;
-	uint64_t bytes, base;
-	int pass;
-};
-
-static void *name_pass(void *arg)
-{
-	struct name_job *j = arg;
-	uint32_t *off = j->t->off + j->first_id;
-	if (j->pass == 1) {
-		uint64_t at = 0;
-		for (uint32_t i = j->from; i < j->to; i++) {
-			const char *s;
-			size_t keep;
-			off[i] = (uint32_t)at; /* a range longer than 4 GiB is refused below */
-			at += node_name_len(j->raw, i, &s, &keep) + 1;
-			j->name[i] = j->first_id + i;
-			if (at > UINT32_MAX)
-				break;
-		}
-		j->bytes = at;
-		return NULL;
-	}
-	for (uint32_t i = j->from; i < j->to; i++) {
-		off[i] += (uint32_t)j->base;
-		size_t n = write_name(j->raw, i, j->t->arena + off[i]);
-		j->t->arena[off[i] + n] = '\0';
-	}
-	return NULL;
-}
-
-/* Run JOBS[0] here and JOBS[1] on another thread (or here too). */
-static void run_pair(struct name_job *jobs, int pass)
-{
-	pthread_t th;
-	jobs[0].pass = jobs[1].pass = pass;
-	int spawned = jobs[1].from < jobs[1].to && pthread_create(&th, NULL, name_pass, &jobs[1]) == 0;
-	name_pass(&jobs[0]);
-	if (spawned)
-		pthread_join(th, NULL);
-	else
-		name_pass(&jobs[1]);
-}
-
-/* Is some node named exactly like an interned "...@ID" string? */
-static int names_collide(const mapper *m)
-{
-	const v8_raw *raw = m->raw;
-	if (m->n_at > 8)
-		return 1;
-	for (int k = 0; k < m->n_at; k++) {
-		const char *s = heap_str(m->h, m->at_sid[k]);
-		const char *at = strrchr(s, '@');
-		uint64_t id = 0;
-		for (const char *d = at + 1; *d && id <= UINT32_MAX; d++)
-			id = id * 10 + (uint64_t)(*d - '0');
-		for (uint32_t i = 0; i < raw->node_count; i++)
-			if (raw->nid[i] == id) {
-				char buf[NAME_LIMIT + 1];
-				size_t n = write_name(raw, i, buf);
-				if (n == strtab_len(&m->h->strings, m->at_sid[k]) && memcmp(buf, s, n) == 0)
-					return 1;
-			}
-	}
-	return 0;
-}
-
-/* Node names.  When no two can be equal and none equals a string already
- * interned, they are appended to the string table directly (in parallel)
- * and its hash index is dropped, to be rebuilt on the next lookup. */
-static int map_names(mapper *m, obj_t first, int threads, int ids_are_unique)
+/* Node names.  NAME@ID is stored as NAME (interned, once per V8 string when
+ * it is not cut; possibly empty) with ID as its "@N" number: what
+ * fname_split() makes of the whole, so that a text round trip gives the
+ * same model.  Where it would not split (an id of 2^31 - 1 or more) the
+ * whole "NAME@ID" is the name, with no number. */
+static int map_names(mapper *m, obj_t first)
 {
 	v8_raw *raw = m->raw;
 	heap *h = m->h;
-	strtab *t = &h->strings;
-	uint32_t n = raw->node_count;
-	if (!ids_are_unique || names_collide(m)) {
-		char buf[NAME_LIMIT + 1];
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t sid = strtab_intern(t, buf, write_name(raw, i, buf));
-			if (sid == UINT32_MAX)
-				return oom(m, "names");
-			h->name[first + i] = sid;
+	uint32_t *sid_of_str = calloc((size_t)raw->nstrings + 1, sizeof *sid_of_str); /* string id + 1, 0 unset */
+	if (!sid_of_str)
+		return oom(m, "names");
+	int rc = 0;
+	for (uint32_t i = 0; i < raw->node_count && rc == 0; i++) {
+		uint32_t k = raw->nname[i], id = raw->nid[i];
+		size_t len, tail = 1 + digits(id);
+		const char *s = v8_str(raw, k, &len);
+		size_t keep = v8_utf8_cut(s, len, NAME_LIMIT - tail);
+		uint32_t sid, num = 0;
+		if (id < 0x7fffffff) { /* fname_split's limit: N + 1 < 2^31 */
+			num = (id + 1) | NAME_NUM_AT;
+			if (keep == len && sid_of_str[k]) {
+				sid = sid_of_str[k] - 1;
+			} else {
+				sid = intern(m, s, keep);
+				if (keep == len && sid != UINT32_MAX)
+					sid_of_str[k] = sid + 1; /* a cut's length depends on the id */
+			}
+		} else {
+			char buf[NAME_LIMIT + 1];
+			memcpy(buf, s, keep);
+			size_t n = keep + (size_t)snprintf(buf + keep, sizeof buf - keep, "@%u", id);
+			sid = intern(m, buf, n);
 		}
-		return 0;
+		if (sid == UINT32_MAX)
+			rc = oom(m, "names");
+		h->name[first + i] = sid;
+		h->name_num[first + i] = num;
 	}
-	uint32_t base = t->count;
-	if ((uint64_t)base + n + 2 > UINT32_MAX)
-		return oom(m, "too many names");
-	uint32_t *off = realloc(t->off, ((size_t)base + n + 2) * sizeof *off);
-	if (!off)
-		return oom(m, "names");
-	t->off = off;
-	t->cap = base + n + 2;
-	uint32_t half = threads > 1 ? n / 2 : n;
-	struct name_job jobs[2] = {{raw, t, h->name + first, 0, half, base, 0, 0, 0},
-				   {raw, t, h->name + first, half, n, base, 0, 0, 0}};
-	run_pair(jobs, 1);
-	jobs[0].base = t->arena_len;
-	jobs[1].base = t->arena_len + jobs[0].bytes;
-	uint64_t total = jobs[1].base + jobs[1].bytes;
-	if (total > UINT32_MAX) {
-		snprintf(m->err, m->errsize, "%s: node names need more than 4 GiB", m->path);
-		return -1;
-	}
-	t->off[base + n] = (uint32_t)total;
-	char *arena = realloc(t->arena, total + 1);
-	if (!arena)
-		return oom(m, "names");
-	t->arena = arena;
-	t->arena_cap = total + 1;
-	run_pair(jobs, 2);
-	t->arena_len = total;
-	t->count = base + n;
-	free(t->hash);
-	t->hash = NULL;
-	t->hash_mask = 0;
-	return 0;
+	free(sid_of_str);
+	return rc;
 }
 
-/* The nodes' object columns, and whether their ids are unique. */
+/* The nodes' object columns. */
 struct fill_job {
 	heap *h;
 	const v8_raw *raw;
 	const obj_t *cls;
 	obj_t first;
-	int unique;
 };
 
 static void *fill_objects(void *arg)
@@ -420,7 +267,6 @@ static void *fill_objects(void *arg)
 	uint32_t n = j->raw->node_count;
 	memcpy(j->h->cls + j->first, j->cls, (size_t)n * sizeof *j->cls);
 	memcpy(j->h->size + j->first, j->raw->nsize, (size_t)n * sizeof *j->h->size);
-	j->unique = ids_unique(j->raw);
 	return NULL;
 }
 
@@ -487,9 +333,9 @@ int v8_map(const char *path, v8_raw *raw, heap *h, int threads, char *err, size_
 	h->iflags[first] = IF_RootSet;
 	h->first_gc_index = first;
 	h->mode = MODE_GAME;
-	/* the object columns and the id check on a second thread, while this
-	 * one turns the edges into references (which interns strings) */
-	struct fill_job fj = {h, raw, cls, first, 0};
+	/* the object columns on a second thread, while this one turns the
+	 * edges into references (which interns strings) */
+	struct fill_job fj = {h, raw, cls, first};
 	pthread_t th;
 	int spawned = threads > 1 && pthread_create(&th, NULL, fill_objects, &fj) == 0;
 	if (!spawned)
@@ -499,7 +345,7 @@ int v8_map(const char *path, v8_raw *raw, heap *h, int threads, char *err, size_
 	int bad = (h->engine = intern(&m, engine, (size_t)el)) == UINT32_MAX ? oom(&m, "engine") : map_edges(&m, first);
 	if (spawned)
 		pthread_join(th, NULL);
-	if (bad || map_names(&m, first, threads, fj.unique))
+	if (bad || map_names(&m, first))
 		goto out;
 	if (heap_index_clusters(h)) {
 		oom(&m, "clusters");

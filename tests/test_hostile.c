@@ -60,7 +60,7 @@ static int reframed_parse(const unsigned char *bin, size_t len, void (*edit)(uin
 	char *out = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&out, &n);
-	int rc = bin_frame(hdr, parts, f, err, errsize);
+	int rc = bin_frame(BIN_VERSION_OLDEST, hdr, parts, f, err, errsize);
 	fclose(f);
 	bin_parts_free(parts);
 	if (rc) {

@@ -173,6 +173,10 @@ TEST(v8_same_heap_whatever_the_chunks_and_threads)
 	free(d);
 }
 
+/* Object I's whole name ("NAME@ID"), in a buffer of its own per call site. */
+#define NAME_OF(h, i) (heap_name((h), (i), name_buf, sizeof name_buf), name_buf)
+static char name_buf[HEAP_NAME_MAX];
+
 TEST(v8_strings_are_decoded_and_cut)
 {
 	/* escapes, a surrogate pair, a lone surrogate and NUL (both U+FFFD),
@@ -185,11 +189,11 @@ TEST(v8_strings_are_decoded_and_cut)
 	char *d = doc(4, 0, "9,0,1,0,0,0,0,2,1,3,0,0,0,0,2,2,5,0,0,0,0,2,3,123456,0,0,0,0", "", strings), err[SNAP_ERR_MAX];
 	heap h;
 	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
-	CHECK_STR(heap_str(&h, h.name[h.first_gc_index + 1]), "a\"b\\c\n\xc3\xa9\xf0\x9f\x98\x80@3");
-	CHECK_STR(heap_str(&h, h.name[h.first_gc_index + 2]), "x\xef\xbf\xbdy\xef\xbf\xbd@5");
+	CHECK_STR(NAME_OF(&h, h.first_gc_index + 1), "a\"b\\c\n\xc3\xa9\xf0\x9f\x98\x80@3");
+	CHECK_STR(NAME_OF(&h, h.first_gc_index + 2), "x\xef\xbf\xbdy\xef\xbf\xbd@5");
 	/* 1023 - len("@123456") = 1016 bytes of "zé" pairs (3 bytes each): 338
 	 * pairs are 1014 bytes, then 'z' = 1015; the next 'é' would end at 1017 */
-	const char *long_name = heap_str(&h, h.name[h.first_gc_index + 3]);
+	const char *long_name = NAME_OF(&h, h.first_gc_index + 3);
 	CHECK(strlen(long_name) == 1015 + 7);
 	CHECK(strcmp(long_name + 1015, "@123456") == 0 && long_name[1014] == 'z');
 	heap_free(&h);
@@ -441,26 +445,34 @@ TEST(v8_real_node_snapshot_is_read_whole)
 
 TEST(v8_names_stay_interned_once)
 {
-	/* an edge named "Foo@3" and the node Foo with id 3: one string; and two
-	 * nodes with the same name and id share theirs */
-	char *d = doc(4, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0,3,1,5,0,0,0,0,3,1,5,0,0,0,0", "2,2,7", "\"\",\"Foo\",\"Foo@3\"");
+	/* NAME@ID is the string NAME with the number "@ID": nodes named alike
+	 * share one string whatever their ids, an edge named "Foo@3" is a
+	 * string of its own, and the whole name reads back as one selector */
+	char *d = doc(5, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0,3,1,5,0,0,0,0,3,1,5,0,0,0,0,2,0,7,0,0,0,0", "2,2,7",
+		      "\"\",\"Foo\",\"Foo@3\"");
 	char err[SNAP_ERR_MAX];
 	heap h;
 	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
 	obj_t f = h.first_gc_index;
-	CHECK_STR(heap_str(&h, h.name[f + 1]), "Foo@3");
-	CHECK(h.ref_prop[0] == h.name[f + 1]);
-	CHECK(h.name[f + 2] == h.name[f + 3] && h.name[f + 1] != h.name[f + 2]);
-	CHECK(strtab_find(&h.strings, "Foo@5", 5) == h.name[f + 2]);
+	CHECK_STR(NAME_OF(&h, f + 1), "Foo@3");
+	CHECK_STR(heap_str(&h, h.name[f + 1]), "Foo");
+	CHECK(h.name_num[f + 1] == (NAME_NUM_AT | 4));
+	CHECK(h.name[f + 1] == h.name[f + 2] && h.name[f + 2] == h.name[f + 3]);
+	CHECK(h.name_num[f + 2] == h.name_num[f + 3] && h.name_num[f + 1] != h.name_num[f + 2]);
+	CHECK_STR(heap_str(&h, h.ref_prop[0]), "Foo@3");
+	CHECK(h.ref_prop[0] != h.name[f + 1]);
+	CHECK_STR(NAME_OF(&h, f + 4), "@7"); /* a node with an empty name */
+	CHECK(h.name[f + 4] == 0 && h.name_num[f + 4] == (NAME_NUM_AT | 8));
+	CHECK(heap_find_path(&h, "/V8.Foo@3") == f + 1 && heap_find_path(&h, "/V8.@7") == f + 4);
 	heap_free(&h);
 	free(d);
-	/* the fast path: distinct ids, nothing to collide with */
+	/* an id past the number's range stays in the string */
 	d = doc(3, 0, "9,0,1,0,0,0,0,3,1,3000000000,0,0,0,0,3,1,5,0,0,0,0", "", "\"\",\"Foo\"");
 	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
 	f = h.first_gc_index;
-	CHECK(strtab_find(&h.strings, "Foo@3000000000", 14) == h.name[f + 1]);
-	CHECK(strtab_find(&h.strings, "Foo@5", 5) == h.name[f + 2]);
-	CHECK(strtab_intern(&h.strings, "Foo@5", 5) == h.name[f + 2]);
+	CHECK(strtab_find(&h.strings, "Foo@3000000000", 14) == h.name[f + 1] && h.name_num[f + 1] == 0);
+	CHECK_STR(NAME_OF(&h, f + 2), "Foo@5");
+	CHECK(heap_find_path(&h, "/V8.Foo@3000000000") == f + 1 && heap_find_path(&h, "/V8.Foo@5") == f + 2);
 	heap_free(&h);
 	free(d);
 }
