@@ -44,7 +44,12 @@ void fuzz_check_heap(heap *h)
 			continue;
 		}
 		objects++;
-		FUZZ_ASSERT(h->name[i] > 0 && h->name[i] < nstr, "an object's name is no string");
+		/* an empty base only before an "@N" number (a V8 node without a name) */
+		FUZZ_ASSERT(h->name[i] < nstr && (h->name[i] > 0 || (h->name_num[i] & NAME_NUM_AT)),
+			    "an object's name is no string");
+		FUZZ_ASSERT(h->name_num[i] != NAME_NUM_AT, "an object's name number is malformed");
+		FUZZ_ASSERT(strtab_len(&h->strings, h->name[i]) + name_suffix_len(h->name_num[i]) <= NAME_LEN_MAX,
+			    "an object's name is longer than the format allows");
 	}
 	FUZZ_ASSERT(objects == h->objects, "object count disagrees with the slots in use");
 	for (uint32_t k = 0; k < h->nrefs; k++) {
