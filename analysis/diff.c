@@ -22,10 +22,7 @@ static char *fact(const char *a, const char *b, const char *c)
 
 void diff_name(const diff_side *s, uint32_t id, uint32_t num, char *buf, size_t cap)
 {
-	if (num)
-		snprintf(buf, cap, "%s_%u", strtab_get(&s->strings, id), num - 1);
-	else
-		snprintf(buf, cap, "%s", strtab_get(&s->strings, id));
+	fname_format(strtab_get(&s->strings, id), strtab_len(&s->strings, id), num, buf, cap);
 }
 
 static int is_package(const diff_side *s, const diff_obj *o)
@@ -387,13 +384,14 @@ void generic_name(const char *in, char *out, size_t cap)
 {
 	size_t n = 0;
 	for (size_t i = 0; in[i] && n + 3 < cap;) {
-		/* a run of digits after '_' that ends a path component becomes '*' */
-		if (in[i] == '_' && in[i + 1] >= '0' && in[i + 1] <= '9') {
+		/* a run of digits after '_' (an FName number) or '@' (a V8 node id)
+		 * that ends a path component becomes '*' */
+		if ((in[i] == '_' || in[i] == '@') && in[i + 1] >= '0' && in[i + 1] <= '9') {
 			size_t j = i + 1;
 			while (in[j] >= '0' && in[j] <= '9')
 				j++;
 			if (in[j] == '\0' || in[j] == '.' || in[j] == ':' || in[j] == ' ' || in[j] == '/' || in[j] == '[') {
-				out[n++] = '_';
+				out[n++] = in[i];
 				out[n++] = '*';
 				i = j;
 				continue;

@@ -4,8 +4,8 @@
  * The policy's graph is read off the heap's own rows, the GC result and
  * the cluster lists by succ_row(): one depth-first walk from ⊤ numbers the
  * reached nodes in preorder (keeping only the rows of the nodes on its
- * current path); the successors are then listed twice more to build the
- * predecessor rows by preorder number, so that no copy of the forward
+ * current path) and counts in-degrees; the successors are then listed once
+ * more to place the predecessor rows by preorder number, so that no copy of the forward
  * graph is held beside them (4 bytes an edge less at the peak); semi-NCA
  * (Georgiadis, "Finding dominators in practice") then needs only arrays
  * indexed by preorder number.  Every loop is iterative: heaps can hold
@@ -282,7 +282,7 @@ static int walk(const graph *g, work *w, uint32_t **pre_out, uint32_t **indeg_ou
 	uint32_t nodes = g->top + 1;
 	uint32_t *pre = malloc((size_t)nodes * sizeof *pre);
 	uint32_t *stack = malloc((size_t)nodes * sizeof *stack);
-	size_t *cursor = malloc((size_t)nodes * sizeof *cursor), *end = malloc((size_t)nodes * sizeof *end);
+	uint32_t *cursor = malloc((size_t)nodes * sizeof *cursor), *end = malloc((size_t)nodes * sizeof *end);
 	w->vertex = malloc((size_t)nodes * sizeof *w->vertex);
 	w->parent = malloc((size_t)nodes * sizeof *w->parent);
 	uint32_t *indeg = calloc(nodes, sizeof *indeg);
@@ -290,7 +290,7 @@ static int walk(const graph *g, work *w, uint32_t **pre_out, uint32_t **indeg_ou
 	size_t cap = 0;
 	uint64_t edges = g->top_succ.n;
 	int rc = -1;
-	if (!pre || !stack || !cursor || !end || !w->vertex || !w->parent || !indeg ||
+	if (!pre || !stack || !cursor || !end || !w->vertex || !w->parent || !indeg || edges > UINT32_MAX - 1 ||
 	    reserve(&rows, &cap, 0, g->top_succ.n + 1))
 		goto out;
 	memset(pre, 0xff, (size_t)nodes * sizeof *pre);
@@ -304,7 +304,7 @@ static int walk(const graph *g, work *w, uint32_t **pre_out, uint32_t **indeg_ou
 	w->parent[0] = NONE;
 	stack[sp] = 0;
 	cursor[sp] = 0;
-	end[sp++] = g->top_succ.n;
+	end[sp++] = (uint32_t)g->top_succ.n;
 	while (sp) {
 		if (cursor[sp - 1] == end[sp - 1]) {
 			sp--;
@@ -316,7 +316,7 @@ static int walk(const graph *g, work *w, uint32_t **pre_out, uint32_t **indeg_ou
 		pre[t] = n;
 		w->vertex[n] = t;
 		w->parent[n] = stack[sp - 1];
-		size_t at = end[sp - 1];
+		uint32_t at = end[sp - 1]; /* < edges, checked below UINT32_MAX */
 		if (reserve(&rows, &cap, at, succ_bound(h, t)))
 			goto out;
 		uint32_t k = succ_row(g, t, rows + at);

@@ -184,8 +184,11 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 		free(cand);
 		return -1;
 	}
-	size_t len = (size_t)snprintf(err, errsize, "no object is '%s'", sel), shown = 0, others = 0;
-	for (size_t k = 0; k < n; k++) {
+	size_t len = (size_t)snprintf(err, errsize, "no object is '%s'", sel), shown = 0, others = 0, k = 0;
+	/* describing a candidate builds its path (a query on a database): stop
+	 * once five are shown and count the rest (a common leaf name matches
+	 * a million objects) */
+	for (; k < n && shown < 5; k++) {
 		obj_info o;
 		if (v->ops->object(v, cand[k], &o))
 			continue;
@@ -196,11 +199,10 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 			len += (size_t)snprintf(err + len, errsize - len, "%s #%d %s %s", shown ? "," : "; did you mean",
 						cand[k], o.class_name, o.path);
 			shown++;
-		} else if (!same) {
-			others++;
 		}
 		obj_info_free(&o);
 	}
+	others = n - k;
 	if (others && len < errsize)
 		snprintf(err + len, errsize - len, " (and %zu more)", others);
 	free(cand);

@@ -61,8 +61,9 @@ static void row_out(view *v, const cluster_row *r, enum out_format fmt, int firs
 		obj_info_free(&o);
 }
 
-/* One list entry of cluster ROOT's list TITLE. */
-static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_format fmt)
+/* One list entry of cluster ROOT's list TITLE (JSON: FIRST says whether
+ * it opens the array of entries). */
+static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_format fmt, int first)
 {
 	obj_info o;
 	if (v->ops->object(v, x, &o))
@@ -77,22 +78,32 @@ static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_
 		csv_str(stdout, o.path);
 		printf(",%d,%d\n", o.reachable, o.garbage);
 	} else {
-		printf("{\"list\":\"%s\",\"idx\":%d,\"path\":", title, x);
+		printf("%s{\"list\":\"%s\",\"idx\":%d,\"path\":", first ? "" : ",\n", title, x);
 		json_str(stdout, o.path);
-		printf(",\"reachable\":%s,\"garbage\":%s}\n", o.reachable ? "true" : "false", o.garbage ? "true" : "false");
+		printf(",\"reachable\":%s,\"garbage\":%s}", o.reachable ? "true" : "false", o.garbage ? "true" : "false");
 	}
 	obj_info_free(&o);
 }
 
 /* Cluster R in detail: what dissolved it first, then what its root
- * dominates and its four lists, each capped at LIMIT entries. */
+ * dominates and its four lists, each capped at LIMIT entries.  Text: the
+ * row, then the lists; CSV: one row a list entry; JSON: one document
+ * {"cluster": row, "lists": [entries]}. */
 static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t limit)
 {
 	static const char *const titles[5] = {"members", "mutable", "referenced", "referenced_by", "dissolved_by"};
 	static const int order[5] = {4, 0, 1, 2, 3};
+	size_t entries = 0;
 	if (fmt == FMT_JSON) {
+		printf("{\"cluster\":");
 		row_out(v, r, fmt, 1);
-		printf("\n");
+		printf(",\"lists\":[");
+	} else if (fmt == FMT_CSV) {
+		printf("root,list,idx,path,reachable,garbage\n");
+	} else {
+		printf("%10s %8s %8s %6s %6s %14s  %-9s %-21s %s\n", "root", "members", "mutable", "refs", "refby", "bytes",
+		       "state", "reason", "path");
+		row_out(v, r, fmt, 1);
 	}
 	for (int o = 0; o < 5; o++) {
 		int which = order[o];
@@ -107,8 +118,11 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 		}
 		obj_t *list;
 		size_t n;
-		if (v->ops->cluster_list(v, r->root, which, &list, &n))
+		if (v->ops->cluster_list(v, r->root, which, &list, &n)) {
+			if (fmt == FMT_JSON)
+				printf("]}\n");
 			return die("%s", v->err);
+		}
 		if (fmt == FMT_TEXT && which == 4 && r->reason[0])
 			printf("dissolved (%s) by %s:\n", r->reason,
 			       n ? (strcmp(r->reason, "garbage-root") == 0 ? "its garbage root"
@@ -119,11 +133,13 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 			printf("%s (%zu):\n", titles[which], n);
 		size_t shown = n < limit ? n : limit;
 		for (size_t k = 0; k < shown; k++)
-			entry_out(v, r->root, titles[which], list[k], fmt);
+			entry_out(v, r->root, titles[which], list[k], fmt, entries++ == 0);
 		if (fmt == FMT_TEXT)
 			print_shown(shown, n, "entries");
 		free(list);
 	}
+	if (fmt == FMT_JSON)
+		printf("]}\n");
 	return 0;
 }
 
@@ -251,13 +267,11 @@ int cmd_clusters(int argc, char **argv)
 	sort_key = sort_names[opts.sort];
 	if (!input)
 		return usage_error("clusters", "needs INPUT");
+	if (do_check && sel)
+		return usage_error("clusters", "--check and --risks take no ROOT");
 	view *v = open_input(input);
 	if (!v)
 		return 1;
-	if (do_check && sel) {
-		close_input(v);
-		return usage_error("clusters", "--check and --risks take no ROOT");
-	}
 	int rc = 0;
 	if (do_check) {
 		rc = check(v, fmt, opts.risks, listing_limit(opts.limit, fmt, 20));
@@ -280,11 +294,6 @@ int cmd_clusters(int argc, char **argv)
 	} else if (sel && rows.n == 0) {
 		rc = die("#%d is not a cluster root", root);
 	} else if (sel) {
-		if (fmt == FMT_TEXT)
-			printf("%10s %8s %8s %6s %6s %14s  %-9s %-21s %s\n", "root", "members", "mutable", "refs", "refby", "bytes",
-			       "state", "reason", "path");
-		if (fmt != FMT_JSON)
-			row_out(v, &rows.v[0], fmt == FMT_CSV ? FMT_TEXT : fmt, 1);
 		rc = detail(v, &rows.v[0], fmt, listing_limit(opts.limit, fmt, 20));
 	} else {
 		if (rows.n) /* no clusters: rows.v is NULL, and qsort(NULL, 0) is undefined */

@@ -76,7 +76,8 @@ static void *worker(void *arg)
 /* A property or referencer name (a string id already in range) within the format's limit. */
 static int prop_ok(const strtab *t, uint32_t id) { return strtab_len(t, id) <= PROP_LEN_MAX; }
 
-static int check_columns(const char *path, heap *h, const struct bin_section *sec, char *err, size_t errsize)
+static int check_columns(const char *path, heap *h, uint32_t version, const struct bin_section *sec, char *err,
+			 size_t errsize)
 {
 	const strtab *t = &h->strings;
 	if (t->off[0] != 0 || t->off[t->count] != t->arena_len || (t->count > 0 && t->off[1] != 1))
@@ -97,7 +98,8 @@ static int check_columns(const char *path, heap *h, const struct bin_section *se
 			continue;
 		}
 		objects++;
-		if ((h->name[i] == 0 && !(h->name_num[i] & NAME_NUM_AT)) || h->name[i] >= t->count || h->name_num[i] == NAME_NUM_AT)
+		if ((h->name[i] == 0 && !(h->name_num[i] & NAME_NUM_AT)) || h->name[i] >= t->count || h->name_num[i] == NAME_NUM_AT ||
+		    (version < 2 && (h->name_num[i] & NAME_NUM_AT)))
 			return BAD(SEC_NAME, "section name: object %u has a bad name", i);
 		if (strtab_len(t, h->name[i]) + name_suffix_len(h->name_num[i]) > NAME_LEN_MAX)
 			return BAD(SEC_NAME, "section name: object %u's name is longer than %d bytes", i, NAME_LEN_MAX);
@@ -291,7 +293,9 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 	}
 	h->strings.arena[hd.string_bytes] = '\0';
 	unpack_tables(h, dng, gc, cl);
-	rc = check_columns(path, h, sec, err, errsize);
+	rc = check_columns(path, h, bin_get32(data + 8), sec, err, errsize);
+	if (rc == 0 && bin_get32(data + 8) < 2 && heap_split_whole_names(h))
+		rc = fail(err, errsize, path, 0, "out of memory (names)");
 out:
 	free(dng);
 	free(gc);

@@ -293,6 +293,32 @@ void fname_split(const char *s, size_t len, size_t *base_len, uint32_t *number)
 	*number = ((uint32_t)v + 1) | (sep == '@' ? NAME_NUM_AT : 0);
 }
 
+int heap_split_whole_names(heap *h)
+{
+	uint32_t nstr = h->strings.count;
+	uint32_t *split = calloc((size_t)nstr + 1, sizeof *split); /* string id -> base id + 1, 0 unknown */
+	uint32_t *num = calloc((size_t)nstr + 1, sizeof *num);
+	int rc = split && num ? 0 : -1;
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
+		uint32_t id = h->name[i];
+		if (h->cls[i] == OBJ_FREE || h->name_num[i] || id >= nstr)
+			continue;
+		if (!split[id]) {
+			size_t base;
+			fname_split(heap_str(h, id), strtab_len(&h->strings, id), &base, &num[id]);
+			uint32_t b = num[id] ? strtab_intern(&h->strings, heap_str(h, id), base) : id;
+			if (b == UINT32_MAX)
+				rc = -1;
+			split[id] = b + 1;
+		}
+		h->name[i] = split[id] - 1;
+		h->name_num[i] = num[id];
+	}
+	free(split);
+	free(num);
+	return rc;
+}
+
 size_t name_suffix_len(uint32_t num)
 {
 	if (num == 0)
@@ -303,21 +329,21 @@ size_t name_suffix_len(uint32_t num)
 	return n;
 }
 
-size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap)
+size_t fname_format(const char *base, size_t len, uint32_t num, char *buf, size_t cap)
 {
-	const char *base = heap_str(h, h->name[i]);
-	size_t bl = strtab_len(&h->strings, h->name[i]);
-	if (bl >= cap)
-		bl = cap - 1;
-	memcpy(buf, base, bl);
-	size_t n = bl;
-	if (h->name_num[i]) {
-		uint32_t num = h->name_num[i];
+	size_t n = len < cap ? len : cap - 1;
+	memcpy(buf, base, n);
+	if (num) {
 		int w = snprintf(buf + n, cap - n, "%c%u", num & NAME_NUM_AT ? '@' : '_', (num & ~NAME_NUM_AT) - 1);
 		n += (w > 0 && (size_t)w < cap - n) ? (size_t)w : 0;
 	}
 	buf[n] = '\0';
 	return n;
+}
+
+size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap)
+{
+	return fname_format(heap_str(h, h->name[i]), strtab_len(&h->strings, h->name[i]), h->name_num[i], buf, cap);
 }
 
 static int name_is(const heap *h, obj_t i, const char *want)
@@ -429,12 +455,7 @@ obj_t heap_find_path(heap *h, const char *path)
 	fname_split(path + start, len - start, &base_len, &num);
 	if (!h->strings.hash && strtab_reindex(&h->strings)) /* else "not found" could mean "no memory" */
 		return OBJ_ERROR;
-	obj_t found = find_named(h, path, path + start, base_len, num);
-	/* a name split differently when it was stored (a snapshot written
-	 * before "@N" was a number) holds the whole last element as its base */
-	if (found == OBJ_NONE && num)
-		found = find_named(h, path, path + start, len - start, 0);
-	return found;
+	return find_named(h, path, path + start, base_len, num);
 }
 
 obj_t heap_find_full_name(heap *h, const char *full)

@@ -181,6 +181,14 @@ int heap_build_children(heap *h);
  * holds each name once). */
 #define NAME_NUM_AT 0x80000000u
 void fname_split(const char *s, size_t len, size_t *base_len, uint32_t *number);
+/* Split the names stored whole that fname_split() would split (a binary
+ * snapshot or a database written before "@N" was a number holds "Foo@12"
+ * as one string), so that every loader gives the same model.  Interns the
+ * bases; 0, or -1 when out of memory. */
+int heap_split_whole_names(heap *h);
+/* BASE (LEN bytes) with the suffix of name number NUM into BUF (CAP > 0
+ * bytes, cut to fit); returns the length. */
+size_t fname_format(const char *base, size_t len, uint32_t num, char *buf, size_t cap);
 /* Bytes the suffix of name number NUM takes ("_N", "@N"; 0 for none). */
 size_t name_suffix_len(uint32_t num);
 /* Write object I's name into BUF (cap bytes); returns the length. */

@@ -175,10 +175,12 @@ static int load_objects(loader *l)
 		size_t len = (size_t)sqlite3_column_bytes(l->st, 4), base;
 		uint32_t num, id;
 		fname_split(name, len, &base, &num);
-		if ((id = strtab_find(&h->strings, name, base)) == UINT32_MAX && num) {
-			/* written before "@N" was a number: the whole name is the base */
-			id = strtab_find(&h->strings, name, len);
-			num = 0;
+		if ((id = strtab_find(&h->strings, name, base)) == UINT32_MAX && num &&
+		    strtab_find(&h->strings, name, len) != UINT32_MAX) {
+			/* written before "@N" was a number: table strings holds the
+			 * whole name; its base joins the strings, as a fresh load has it */
+			if ((id = strtab_intern(&h->strings, name, base)) == UINT32_MAX)
+				return fail(l, t, "out of memory");
 		}
 		if (id == UINT32_MAX)
 			return fail(l, t, "object %lld: its name is not in table strings", (long long)i);

@@ -223,6 +223,19 @@ expect "clusters --check names member, property and target" "USE-AFTER-FREE #20 
 expect "why: the cluster is what keeps Chest" "  cluster:   member of cluster #30, alive; the cluster is what keeps it alive" sh -c "'$ugc' why testdata/cluster-quirks.ugct 31 | grep '^  cluster:'"
 expect "why: Loot dies under Chest's reference" "  #31 Actor /Game/Quirks.Chest Contents (strong): the referencer is in cluster #30: the GC does not trace cluster members, and no cluster list it acted on names this object" sh -c "'$ugc' why '$out/quirks.db' 32 | grep Chest"
 expect "clusters: the garbage-mutable dissolution" "50,2,1,0,0,1400,dissolved,garbage-mutable,/Game/Quirks.Squad" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct --format csv | grep '^50,'"
+# one cluster in detail: CSV is one row a list entry under its header; JSON
+# one document (c 50 51,52 53 -: members 51 and 52, mutable 53, garbage,
+# which dissolves it)
+expect "clusters ROOT --format csv: a header, then the lists" "root,list,idx,path,reachable,garbage
+50,dissolved_by,53,/Game/Quirks.DeadTarget,0,1
+50,members,51,/Game/Quirks.Soldier_1,1,0
+50,members,52,/Game/Quirks.Soldier_2,1,0
+50,mutable,53,/Game/Quirks.DeadTarget,0,1" "$ugc" clusters testdata/cluster-quirks.ugct 50 --format csv
+expect "clusters ROOT --format json: one document" '{"cluster":{"root":50,"members":2,"mutable":1,"referenced":0,"referenced_by":0,"bytes":1400,"state":"dissolved","reason":"garbage-mutable","path":"/Game/Quirks.Squad"},"lists":[{"list":"dissolved_by","idx":53,"path":"/Game/Quirks.DeadTarget","reachable":false,"garbage":true},
+{"list":"members","idx":51,"path":"/Game/Quirks.Soldier_1","reachable":true,"garbage":false},
+{"list":"members","idx":52,"path":"/Game/Quirks.Soldier_2","reachable":true,"garbage":false},
+{"list":"mutable","idx":53,"path":"/Game/Quirks.DeadTarget","reachable":false,"garbage":true}]}' "$ugc" clusters testdata/cluster-quirks.ugct 50 --format json
+expect "clusters --check with ROOT: a usage error before any load" "2" sh -c "'$ugc' clusters /nonexistent 50 --check >/dev/null 2>&1; echo \$?"
 expect "findings grouped with counts" "eliminated-ref: 1" sh -c "'$ugc' findings '$out/quirks.db' | head -1"
 expect "why: a rooted member dies with its never-reached cluster" "  cluster #60 was never reached (no reference to its root or a member): the GC dissolves it and destroys every member; a member's root flag makes the cluster walk its lists but does not keep it" sh -c "'$ugc' why '$out/quirks.db' 61 | grep '^  cluster #60'"
 expect "findings: the rooted member destroyed" "  #61 /Game/Quirks.HeldLid: has a root flag, but nothing reached its cluster's root /Game/Quirks.Crate or another member: the GC dissolves the cluster and destroys it with the other members" sh -c "'$ugc' findings '$out/quirks.db' --kind rooted-member-destroyed | sed -n 2p"

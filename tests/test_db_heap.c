@@ -109,7 +109,7 @@ TEST(db_heap_gives_back_the_heap_exactly)
 		"o 2 3 2 0 Class 512 Native\no 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\n"
 		"o 10 11 3 - /Game/Test 128 RootSet,RF_Public\no 11 7 4 10 A_3 10 RF_Standalone,NotReadyForFinishDestroy\n"
 		"o 12 0 4 11 B 20 Garbage,RF_MirroredGarbage\no 13 9 4 10 C_01 30 GameThreadDestroy\no 20 1 4 10 R2 1 -\n"
-		"o 21 1 4 20 M2 1 -\no 30 1 4 10 R1 1 RefCounted\no 31 1 4 30 M1 1 -\n"
+		"o 21 1 4 20 M2 1 -\no 30 1 4 10 R1 1 RefCounted\no 31 1 4 30 M1 1 -\no 32 1 4 10 V@5 1 -\no 33 1 4 10 @7 1 -\n"
 		"r 10 11 strong P\nr 11 12 weak\nr 11 99 strong Dangles\nr 13 12 immutable I\nr 11 13 soft S\nr 10 20 aro\n"
 		"g FOne 11 X\ng FTwo 77\ng FOne 13\nc 30 31 20 20\nc 20 21 12 -\n";
 	heap h;
@@ -130,6 +130,35 @@ TEST(db_heap_gives_back_the_heap_exactly)
 		heap_free(&h);
 		free(t);
 	}
+}
+
+TEST(db_heap_reads_a_name_stored_whole)
+{
+	/* a database written before "@N" was a name's number holds "V@5" in
+	 * table strings: the load splits it as a fresh one would */
+	heap h, back;
+	char err[512], path[128];
+	gc_options opt;
+	CHECK(parse_text("ugc-text 1\nfirst-gc-index 3\no 0 0 1 - /V8 0 -\no 1 0 2 0 Package 0 -\no 2 0 2 0 Class 0 -\n"
+			 "o 3 0 2 0 V@5 8 RootSet\n", &h, err, sizeof err) == 0);
+	CHECK(store(&h, MODE_GAME, "whole.db", path, sizeof path) == 0);
+	heap_free(&h);
+	sqlite3 *db;
+	CHECK(sqlite3_open(path, &db) == SQLITE_OK &&
+	      sqlite3_exec(db, "UPDATE strings SET text = 'V@5' WHERE text = 'V'", NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(db);
+	int rc = db_heap_load(path, &back, &opt, err, sizeof err);
+	CHECK(rc == 0);
+	if (rc) {
+		printf("    %s\n", err);
+		return;
+	}
+	char name[HEAP_NAME_MAX];
+	heap_name(&back, 3, name, sizeof name);
+	CHECK_STR(name, "V@5");
+	CHECK_STR(heap_str(&back, back.name[3]), "V");
+	CHECK(back.name_num[3] == (NAME_NUM_AT | 6) && heap_find_path(&back, "/V8.V@5") == 3);
+	heap_free(&back);
 }
 
 /* The hand heap's database damaged by SQL: the load fails with one line

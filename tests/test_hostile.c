@@ -94,6 +94,26 @@ TEST(binary_string_offset_past_the_arena_is_an_error)
 	free(bin);
 }
 
+/* An "@N" name number in a version-1 snapshot (which cannot hold one). */
+static void at_number_in_version_1(uint32_t *hdr, bin_part *parts)
+{
+	(void)hdr;
+	((uint32_t *)parts[SEC_NAME_NUM].data)[12] = NAME_NUM_AT | 3; /* Beta */
+}
+
+TEST(binary_at_number_in_version_1_is_an_error)
+{
+	size_t len;
+	unsigned char *bin = small_binary(&len);
+	CHECK(bin != NULL);
+	if (!bin)
+		return;
+	char err[512];
+	CHECK(reframed_parse(bin, len, at_number_in_version_1, err, sizeof err) == -1);
+	CHECK(strncmp(err, "x.ugcs: offset ", 15) == 0 && strstr(err, "object 12 has a bad name") != NULL);
+	free(bin);
+}
+
 /* A zstd frame that declares DECLARED content bytes and holds BLOCKS RLE
  * blocks of 128 KiB zeros (4 bytes each): a decompression bomb written by
  * hand after RFC 8878.  Into a temporary file; its path is returned. */

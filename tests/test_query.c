@@ -84,6 +84,28 @@ TEST(query_all_chains_differ_in_objects)
 	v->ops->close(v);
 }
 
+TEST(query_hint_shows_five_candidates_and_counts_the_rest)
+{
+	heap *h = malloc(sizeof *h);
+	gc_result *r = malloc(sizeof *r);
+	CHECK(h && r && load_heap("o 20 1 4 10 Dup 1 -\no 21 1 4 20 Dup 1 -\n"
+				  "o 11 1 3 - /Game/B 1 RootSet\no 22 1 4 11 Dup 1 -\no 23 1 4 22 Dup 1 -\n"
+				  "o 12 1 3 - /Game/C 1 RootSet\no 24 1 4 12 Dup 1 -\no 25 1 4 24 Dup 1 -\n"
+				  "o 13 1 3 - /Game/D 1 RootSet\no 26 1 4 13 Dup 1 -\n", h) == 0);
+	CHECK(run_gc(h, h->mode, 1, r) == 0);
+	char err[1024];
+	view *v = view_heap_open(h, r, err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	obj_t x;
+	/* seven objects named Dup*, none at this path: five shown, two counted */
+	CHECK(query_select(v, "/Game/E.Dup", &x, err, sizeof err) == 1);
+	CHECK(strstr(err, "; did you mean #20 ") && strstr(err, ", #24 ") && !strstr(err, "#25") &&
+	      strstr(err, " (and 2 more)"));
+	v->ops->close(v);
+}
+
 TEST(query_selectors_take_printed_paths)
 {
 	view *v = open_parallel();
