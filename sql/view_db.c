@@ -12,6 +12,7 @@
 #include "dominators.h"
 #include "db_version.h"
 #include "escape.h"
+#include "findings.h"
 #include "path_hash.h"
 #include "schema.h"
 #include "vec.h"
@@ -575,6 +576,16 @@ static int dv_cleared_to(view *v, obj_t i, edges *out)
 	return rc;
 }
 
+/* Is S one of the N names in NAMES?  (Texts a database holds that the
+ * commands print unquoted, as JSON strings or CSV fields, must be these.) */
+static int known_name(const char *s, const char *const *names, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (strcmp(s, names[k]) == 0)
+			return 1;
+	return 0;
+}
+
 static int dv_findings(view *v, obj_t about, finding_rows *out)
 {
 	sqlite3_stmt *st = about == OBJ_NONE ? stmt(v, Q_FIND_ALL, OBJ_NONE) : stmt(v, Q_FIND_ABOUT, about);
@@ -583,6 +594,11 @@ static int dv_findings(view *v, obj_t about, finding_rows *out)
 		finding_row row;
 		memset(&row, 0, sizeof row);
 		col_text(st, 0, row.kind, sizeof row.kind);
+		if (!known_name(row.kind, finding_kind_names, FK_COUNT)) {
+			snprintf(v->err, sizeof v->err, "%s: table findings: a finding of no known kind (a damaged database)",
+				 DV(v)->path);
+			return -1;
+		}
 		if (col_id(v, st, 1, 1, &row.idx) || col_id(v, st, 2, 1, &row.other))
 			return -1;
 		if (!(row.detail = col_pool(v, st, 3)) || !(row.referencer = col_pool(v, st, 4)) ||
@@ -609,6 +625,13 @@ static int dv_clusters(view *v, obj_t root, int bytes, cluster_rows *out)
 		row.bytes = (uint64_t)sqlite3_column_int64(st, 5);
 		col_text(st, 6, row.state, sizeof row.state);
 		col_text(st, 7, row.reason, sizeof row.reason);
+		static const char *const states[2] = {"alive", "dissolved"};
+		if (!known_name(row.state, states, 2) ||
+		    (row.reason[0] && !known_name(row.reason, cluster_fate_names + 1, CF_COUNT - 1))) {
+			snprintf(v->err, sizeof v->err, "%s: table clusters: cluster %d has no known state or reason "
+				 "(a damaged database)", DV(v)->path, row.root);
+			return -1;
+		}
 		if (cluster_rows_push(out, &row))
 			return -1;
 	}

@@ -199,6 +199,44 @@ TEST(db_negative_and_huge_ids_are_errors)
 	}
 }
 
+/* A finding kind, cluster state or reason the tool does not know is a
+ * damaged database (the commands print them unquoted into JSON and CSV). */
+TEST(db_unknown_finding_kinds_and_cluster_states_are_errors)
+{
+	static const char *const body = "o 11 1 4 10 R 1 -\no 12 1 4 10 M 1 -\nr 10 11 strong P\nc 11 12 - -\n";
+	static const char *const sql[] = {
+		"INSERT INTO findings VALUES('x\"y', 11, NULL, 'd', NULL)",
+		"UPDATE clusters SET state = 'alive\"' WHERE root = 11",
+		"UPDATE clusters SET reason = 'alive' WHERE root = 11",
+	};
+	for (size_t k = 0; k < sizeof sql / sizeof sql[0]; k++) {
+		char path[128], err[512];
+		CHECK(make_db(body, "kinds.db", path, sizeof path) == 0 && damage(path, sql[k]) == 0);
+		view *v = view_db_open(path, err, sizeof err);
+		CHECK(v != NULL);
+		if (!v)
+			continue;
+		finding_rows fs = {0};
+		cluster_rows cs = {0};
+		int rc = k == 0 ? v->ops->findings(v, OBJ_NONE, &fs) : v->ops->clusters(v, OBJ_NONE, 1, &cs);
+		CHECK(rc == -1 && has(v->err, "kinds.db: table ") && has(v->err, "(a damaged database)"));
+		free(fs.v);
+		free(cs.v);
+		v->ops->close(v);
+	}
+	/* intact: the same calls answer */
+	char path[128], err[512];
+	CHECK(make_db(body, "kinds.db", path, sizeof path) == 0);
+	view *v = view_db_open(path, err, sizeof err);
+	CHECK(v != NULL);
+	if (v) {
+		cluster_rows cs = {0};
+		CHECK(v->ops->clusters(v, OBJ_NONE, 1, &cs) == 0 && cs.n == 1 && strcmp(cs.v[0].state, "alive") == 0);
+		free(cs.v);
+		v->ops->close(v);
+	}
+}
+
 /* refs on a damaged database: a reference whose source is no object is an
  * error (exit 1), not an FGCObject with an empty name and exit 0. */
 TEST(db_refs_of_a_reference_from_no_object_is_an_error)
