@@ -304,9 +304,14 @@ int heap_split_whole_names(heap *h)
 		if (h->cls[i] == OBJ_FREE || h->name_num[i] || id >= nstr)
 			continue;
 		if (!split[id]) {
-			size_t base;
-			fname_split(heap_str(h, id), strtab_len(&h->strings, id), &base, &num[id]);
-			uint32_t b = num[id] ? strtab_intern(&h->strings, heap_str(h, id), base) : id;
+			/* a copy: interning may move the arena the string is in */
+			char name[HEAP_NAME_MAX];
+			size_t base, len = strtab_len(&h->strings, id);
+			if (len >= sizeof name)
+				len = sizeof name - 1; /* longer names are refused before this */
+			memcpy(name, heap_str(h, id), len);
+			fname_split(name, len, &base, &num[id]);
+			uint32_t b = num[id] ? strtab_intern(&h->strings, name, base) : id;
 			if (b == UINT32_MAX)
 				rc = -1;
 			split[id] = b + 1;
