@@ -649,7 +649,7 @@ out:
 	return rc;
 }
 
-int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
+static int compute(const heap *h, const gc_result *r, int policy, int groups, dom_result *d)
 {
 	double t0 = now_seconds();
 	memset(d, 0, sizeof *d);
@@ -701,6 +701,10 @@ int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 	d->reached = w.n - 1;
 	free(w.ret);
 	w.ret = NULL;
+	if (!groups) {
+		rc = 0;
+		goto out;
+	}
 	d->package = malloc(s * sizeof *d->package);
 	if (!d->package || packages(h, d->package))
 		goto out;
@@ -716,6 +720,16 @@ out:
 	else
 		d->seconds = now_seconds() - t0;
 	return rc;
+}
+
+int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
+{
+	return compute(h, r, policy, 1, d);
+}
+
+int dom_compute_objects(const heap *h, const gc_result *r, int policy, dom_result *d)
+{
+	return compute(h, r, policy, 0, d);
 }
 
 void dom_free(dom_result *d)

@@ -70,8 +70,12 @@ typedef struct dom_result {
 } dom_result;
 
 /* Build POLICY's graph over H and the GC result R, and fill OUT.
+ * dom_compute_objects stops at the objects' dominators and retained sizes:
+ * no package column, class and package aggregates or pairs (NULL, counts
+ * 0), for a caller that shows objects only.
  * Returns 0, or -1 when out of memory. */
 int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *out);
+int dom_compute_objects(const heap *h, const gc_result *r, int policy, dom_result *out);
 void dom_free(dom_result *d);
 
 /* The dominator tree as children rows: the objects slot I dominates

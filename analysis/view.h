@@ -107,6 +107,10 @@ typedef struct view view;
  * V's err (out of memory, SQL error). */
 typedef struct view_ops {
 	int (*object)(view *v, obj_t i, obj_info *out);  /* 1 when there is no object I */
+	/* object() for naming I: §3's fields may be left unknown (distance
+	 * UINT32_MAX, root_kind RK_NONE, parent OBJ_NONE, parent_property ""),
+	 * which a snapshot's view then need not compute */
+	int (*describe)(view *v, obj_t i, obj_info *out);
 	int (*state)(view *v, obj_t i, obj_state *out);  /* 1 when there is no object I */
 	/* references to I: records by source index then position, objects whose
 	 * Class or Outer is I (in index order, Class before Outer for one

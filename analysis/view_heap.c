@@ -129,10 +129,25 @@ void obj_info_free(obj_info *o)
 	o->name = o->class_name = o->flags = o->parent_property = o->path = "";
 }
 
-static int hv_object(view *v, obj_t i, obj_info *o)
+/* §3 (root kinds, distances, shortest-path parents) of a GC result that
+ * left it for later (gc_options.defer_retention): computed on first use,
+ * so a command that never asks for it (top) never pays for it. */
+static int need_retention(heap_view *hv)
 {
-	const heap *h = HV(v)->h;
-	const gc_result *r = HV(v)->r;
+	if (hv->r->distance)
+		return 0;
+	if (gc_retention(hv->h, hv->r, hv->r->keep_flags) == 0)
+		return 0;
+	snprintf(hv->base.err, sizeof hv->base.err, "out of memory computing retention paths");
+	return -1;
+}
+
+/* The object without §3's fields (see view_ops.describe); WITH_PATH 0
+ * leaves parent_property "" too. */
+static int describe(heap_view *hv, obj_t i, obj_info *o, int with_path)
+{
+	const heap *h = hv->h;
+	const gc_result *r = hv->r;
 	memset(o, 0, sizeof *o);
 	obj_info_free(o); /* strings "" until set */
 	if (!heap_exists(h, i))
@@ -143,11 +158,11 @@ static int hv_object(view *v, obj_t i, obj_info *o)
 	o->cluster = heap_cluster(h, i) >= 0 ? h->clusters[heap_cluster(h, i)].root : OBJ_NONE;
 	o->serial = h->serial[i];
 	o->size = h->size[i];
-	o->distance = r->distance[i];
+	o->distance = with_path ? r->distance[i] : UINT32_MAX;
 	o->garbage = heap_is_garbage(h, i);
 	o->reachable = r->reachable[i];
-	o->root_kind = r->root_kind[i] == RK_NONE ? RK_NONE : r->root_kind[i];
-	o->parent = r->parent[i];
+	o->root_kind = with_path && r->root_kind[i] != RK_NONE ? r->root_kind[i] : RK_NONE;
+	o->parent = with_path ? r->parent[i] : OBJ_NONE;
 	o->oflags = h->oflags[i];
 	o->iflags = h->iflags[i];
 	o->traits = h->traits[i];
@@ -156,21 +171,38 @@ static int hv_object(view *v, obj_t i, obj_info *o)
 	heap_name(h, h->cls[i], cname, sizeof cname);
 	flags_format(flags, h->oflags[i], h->iflags[i], h->traits[i]);
 	char *path = heap_path(h, i);
-	int rc = path ? obj_info_set_text(o, name, cname, flags, r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]),
-					  path) : -1;
+	const char *via = !with_path || r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]);
+	int rc = path ? obj_info_set_text(o, name, cname, flags, via, path) : -1;
 	free(path);
 	if (rc) {
 		obj_info_free(o);
-		snprintf(v->err, sizeof v->err, "out of memory");
+		snprintf(hv->base.err, sizeof hv->base.err, "out of memory");
 		return -1;
 	}
 	return 0;
+}
+
+static int hv_object(view *v, obj_t i, obj_info *o)
+{
+	if (need_retention(HV(v))) {
+		memset(o, 0, sizeof *o);
+		obj_info_free(o);
+		return -1;
+	}
+	return describe(HV(v), i, o, 1);
+}
+
+static int hv_describe(view *v, obj_t i, obj_info *o)
+{
+	return describe(HV(v), i, o, 0);
 }
 
 static int hv_state(view *v, obj_t i, obj_state *o)
 {
 	const heap *h = HV(v)->h;
 	const gc_result *r = HV(v)->r;
+	if (need_retention(HV(v)))
+		return -1;
 	if (!heap_exists(h, i))
 		return 1;
 	o->cls = h->cls[i];
@@ -274,6 +306,8 @@ static int hv_sources(view *v, obj_t i, sources *out)
 	heap_view *hv = HV(v);
 	const heap *h = hv->h;
 	const gc_result *r = hv->r;
+	if (need_retention(hv))
+		return -1;
 	if (ensure_indexed(hv))
 		goto oom;
 	for (uint32_t k = hv->inst_start[i]; k < hv->inst_start[i + 1]; k++) {
@@ -380,6 +414,8 @@ static int hv_cleared_to(view *v, obj_t i, edges *out)
 static int hv_findings(view *v, obj_t about, finding_rows *out)
 {
 	heap_view *hv = HV(v);
+	if (need_retention(hv))
+		return -1;
 	if (hv->borrowed && !hv->f.v && findings_collect(hv->h, hv->r, &hv->f)) {
 		snprintf(v->err, sizeof v->err, "out of memory");
 		return -1;
@@ -550,6 +586,7 @@ static void hv_close(view *v)
 /* The operations of a heap view; see view.h. */
 static const view_ops heap_view_ops = {
 	.object = hv_object,
+	.describe = hv_describe,
 	.state = hv_state,
 	.incoming = hv_incoming,
 	.sources = hv_sources,
@@ -577,7 +614,7 @@ static view *open_view(heap *h, gc_result *r, int borrowed, char *err, size_t er
 	hv->r = r;
 	hv->borrowed = borrowed;
 	/* the indexes every query needs, built once as part of loading */
-	if (!borrowed && (ensure_indexed(hv) || findings_collect(h, r, &hv->f))) {
+	if (!borrowed && (need_retention(hv) || ensure_indexed(hv) || findings_collect(h, r, &hv->f))) {
 		snprintf(err, errsize, "out of memory indexing the heap");
 		free(hv->inst_start);
 		free(hv->inst);

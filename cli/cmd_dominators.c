@@ -20,7 +20,7 @@ static int print_object(const retention_input *in, obj_t x, const char *rel, int
 			long children, int first)
 {
 	obj_info o;
-	if (in->v->ops->object(in->v, x, &o) != 0)
+	if (in->v->ops->describe(in->v, x, &o) != 0)
 		return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
 	unsigned long long ret = in->d.retained[x];
 	if (fmt == FMT_TEXT) {
@@ -97,7 +97,7 @@ int cmd_dominators(int argc, char **argv)
 		return usage_error("dominators", "needs an INPUT and an OBJ");
 	enum out_format fmt = opts.format;
 	retention_input in;
-	if (retention_open(input, policy, &in))
+	if (retention_open(input, policy, 0, &in))
 		return 1;
 	const dom_result *d = &in.d;
 	obj_t *objs = NULL, x;
@@ -110,7 +110,7 @@ int cmd_dominators(int argc, char **argv)
 		goto out;
 	x = objs[0];
 	obj_info o;
-	if (in.v->ops->object(in.v, x, &o) != 0) {
+	if (in.v->ops->describe(in.v, x, &o) != 0) {
 		die("%s", in.v->err[0] ? in.v->err : "no such object");
 		goto out;
 	}

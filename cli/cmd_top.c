@@ -126,7 +126,7 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 	}
 	for (size_t k = 0; k < shown; k++) {
 		obj_info o;
-		if (in->v->ops->object(in->v, v[k].key, &o) != 0)
+		if (in->v->ops->describe(in->v, v[k].key, &o) != 0)
 			return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
 		const char *name = by == BY_OBJECT || by == BY_PACKAGE ? o.path : o.name;
 		long long diff = (long long)v[k].retained - (long long)v[k].other;
@@ -230,7 +230,7 @@ int cmd_top(int argc, char **argv)
 		return usage_error("top", "--sort count is for --by class or package");
 	enum out_format fmt = opts.format;
 	retention_input in;
-	if (retention_open(input, policy, &in))
+	if (retention_open(input, policy, by != BY_OBJECT, &in))
 		return 1;
 	dom_result other = {0};
 	int rc = 1;

@@ -11,10 +11,11 @@
 #include "trace.h"
 #include "view_db.h"
 
-int retention_open(const char *path, int policy, retention_input *in)
+int retention_open(const char *path, int policy, int groups, retention_input *in)
 {
 	memset(in, 0, sizeof *in);
 	in->path = path;
+	in->groups = groups;
 	char err[1024];
 	if (is_sqlite_file(path)) {
 		if (!(in->v = open_input(path)))
@@ -32,8 +33,9 @@ int retention_open(const char *path, int policy, retention_input *in)
 		free(in->r);
 		return die("out of memory");
 	}
-	/* §3's distances (12 bytes an object) are computed after the
-	 * dominators, whose work arrays are then gone */
+	/* §3's distances (12 bytes an object) are left to the view, which
+	 * computes them if the command asks (after the dominators, whose
+	 * work arrays are then gone) */
 	if (analyse_snapshot(path, default_threads(), 1, in->h, in->r)) {
 		free(in->h);
 		free(in->r);
@@ -41,25 +43,17 @@ int retention_open(const char *path, int policy, retention_input *in)
 	}
 	trace_point("gc");
 	progress_phase("retention");
-	if (dom_compute(in->h, in->r, policy < 0 ? POLICY_GC : policy, &in->d)) {
+	if ((groups ? dom_compute : dom_compute_objects)(in->h, in->r, policy < 0 ? POLICY_GC : policy, &in->d)) {
 		gc_result_free(in->r);
 		heap_free(in->h);
 		free(in->h);
 		free(in->r);
 		return die("out of memory computing dominators");
 	}
-	/* borrowed: the reverse rows, instance lists and findings the query
-	 * view could build are built only if a command asks for them (top
-	 * never does), so a large snapshot pays only for what is printed */
+	/* borrowed: §3, the reverse rows, instance lists and findings the
+	 * query view could build are built only if a command asks for them
+	 * (top never does), so a large snapshot pays only for what is printed */
 	trace_point("dominators");
-	if (gc_retention(in->h, in->r, in->r->keep_flags)) {
-		dom_free(&in->d);
-		gc_result_free(in->r);
-		heap_free(in->h);
-		free(in->h);
-		free(in->r);
-		return die("out of memory computing retention paths");
-	}
 	in->v = view_heap_borrow(in->h, in->r, err, sizeof err);
 	progress_phase(NULL);
 	if (!in->v) {
@@ -82,7 +76,7 @@ int retention_other(retention_input *in, int policy, dom_result *out)
 		return die("%s: a database holds one policy (%s); give the snapshot to compare with %s", in->path,
 			   dom_policy_names[in->d.policy], dom_policy_names[policy]);
 	progress_phase("retention");
-	int rc = dom_compute(in->h, in->r, policy, out);
+	int rc = (in->groups ? dom_compute : dom_compute_objects)(in->h, in->r, policy, out);
 	progress_phase(NULL);
 	return rc ? die("out of memory computing dominators") : 0;
 }

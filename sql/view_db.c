@@ -763,6 +763,7 @@ out:
 /* The operations of a database view; see view.h. */
 static const view_ops db_view_ops = {
 	.object = dv_object,
+	.describe = dv_object, /* a database holds §3: nothing to save */
 	.state = dv_state,
 	.incoming = dv_incoming,
 	.sources = dv_sources,

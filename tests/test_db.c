@@ -127,8 +127,8 @@ TEST(db_intact_answers_chains)
  * The assertion below fails when view_ops grows, so the list stays whole. */
 static int ops_complete(const view_ops *o)
 {
-	_Static_assert(sizeof(view_ops) == 15 * sizeof(void (*)(void)), "list every view_ops member here");
-	return o && o->object && o->state && o->incoming && o->sources && o->outgoing && o->between &&
+	_Static_assert(sizeof(view_ops) == 16 * sizeof(void (*)(void)), "list every view_ops member here");
+	return o && o->object && o->describe && o->state && o->incoming && o->sources && o->outgoing && o->between &&
 	       o->eliminated_to && o->cleared_to && o->findings && o->clusters && o->cluster_list && o->find_path &&
 	       o->find_glob && o->retained && o->close;
 }
@@ -162,6 +162,43 @@ TEST(view_backends_set_every_operation)
 		heap_free(h);
 	free(h);
 	free(r);
+}
+
+/* A borrowed view over a GC result whose §3 was deferred: describe()
+ * names an object without computing §3; object() computes it on first
+ * use, and it is what a direct run gives. */
+TEST(view_heap_computes_deferred_retention_on_first_use)
+{
+	char err[512];
+	heap h;
+	gc_result direct, later;
+	CHECK(load_heap(CHAINS_BODY, &h) == 0);
+	gc_options now = {MODE_GAME, gc_default_keep_flags(MODE_GAME), 1, 0, 0};
+	gc_options deferred = {MODE_GAME, gc_default_keep_flags(MODE_GAME), 1, 0, 1};
+	CHECK(gc_run(&h, &now, &direct) == 0 && gc_run(&h, &deferred, &later) == 0);
+	CHECK(later.distance == NULL);
+	view *v = view_heap_borrow(&h, &later, err, sizeof err);
+	CHECK(v != NULL);
+	if (v) {
+		obj_info o;
+		CHECK(v->ops->describe(v, 15, &o) == 0);
+		CHECK(strcmp(o.path, "/Game/Test.Target") == 0 && strcmp(o.name, "Target") == 0);
+		CHECK(o.size == h.size[15] && o.distance == UINT32_MAX && o.parent == OBJ_NONE);
+		obj_info_free(&o);
+		CHECK(later.distance == NULL); /* describing computed nothing */
+		CHECK(v->ops->object(v, 15, &o) == 0);
+		CHECK(later.distance != NULL);
+		CHECK(direct.distance[15] > 0 && direct.distance[15] != UINT32_MAX);
+		CHECK(o.distance == direct.distance[15] && o.parent == direct.parent[15]);
+		CHECK(o.root_kind == (direct.root_kind[15] == RK_NONE ? RK_NONE : direct.root_kind[15]));
+		obj_info_free(&o);
+		CHECK(memcmp(later.distance, direct.distance, h.slots * sizeof *direct.distance) == 0);
+		CHECK(memcmp(later.parent, direct.parent, h.slots * sizeof *direct.parent) == 0);
+		v->ops->close(v);
+	}
+	gc_result_free(&direct);
+	gc_result_free(&later);
+	heap_free(&h);
 }
 
 /* Issue #8.1: DROP TABLE snapshot made slots 0 and path --roots wrote out of bounds. */

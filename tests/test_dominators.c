@@ -364,6 +364,13 @@ TEST(dominators_same_for_any_thread_count_on_a_generated_heap)
 	CHECK(dom_compute(&h, &one, POLICY_GC, &a) == 0 && dom_compute(&h, &two, POLICY_GC, &b) == 0);
 	CHECK(memcmp(a.idom, b.idom, h.slots * sizeof *a.idom) == 0);
 	CHECK(memcmp(a.retained, b.retained, h.slots * sizeof *a.retained) == 0);
+	dom_free(&b); /* the objects only: the same answers, and no aggregates */
+	CHECK(dom_compute_objects(&h, &one, POLICY_GC, &b) == 0);
+	CHECK(memcmp(a.idom, b.idom, h.slots * sizeof *a.idom) == 0);
+	CHECK(memcmp(a.retained, b.retained, h.slots * sizeof *a.retained) == 0);
+	CHECK(a.reached == b.reached && a.reached_bytes == b.reached_bytes);
+	CHECK(a.nclasses > 1 && a.npackages > 1 && a.classes && a.packages && a.package);
+	CHECK(b.nclasses == 0 && b.npackages == 0 && b.npairs == 0 && !b.classes && !b.packages && !b.pairs && !b.package);
 	uint32_t reached = 0;
 	for (uint32_t i = 0; i < h.slots; i++)
 		reached += one.reachable[i];
