@@ -2,14 +2,18 @@
  * the class and package aggregates (see dominators.h).
  *
  * The policy's graph is read off the heap's own rows, the GC result and
- * the cluster lists by succ_row(): one depth-first walk from ⊤ numbers the
- * reached nodes in preorder (keeping only the rows of the nodes on its
- * current path) and counts in-degrees; the successors are then listed once
- * more to place the predecessor rows by preorder number, so that no copy of the forward
- * graph is held beside them (4 bytes an edge less at the peak); semi-NCA
- * (Georgiadis, "Finding dominators in practice") then needs only arrays
- * indexed by preorder number.  Every loop is iterative: heaps can hold
- * chains millions long. */
+ * the cluster lists by succ_row().  A first pass, in slot order and on two
+ * threads, counts every node's incoming edges (an upper bound: it counts
+ * the edges of nodes the walk may not reach), which sizes the predecessor
+ * rows, kept by node.  Then one depth-first walk from ⊤ numbers the reached
+ * nodes in preorder, keeping only the rows of the nodes on its current
+ * path, and places each edge it follows, as its source's number, in its
+ * target's predecessor row; the places the walk leaves unused hold NONE.
+ * So no copy of the forward graph is held beside the predecessor rows and
+ * the successors are listed twice, once in slot order.  Semi-NCA
+ * (Georgiadis, "Finding dominators in practice") then needs only those
+ * rows and arrays indexed by preorder number.  Every loop is iterative:
+ * heaps can hold chains millions long. */
 #include "dominators.h"
 
 #include <pthread.h>
@@ -40,6 +44,9 @@ typedef struct graph {
 	uint32_t top;
 	vec top_succ; /* ⊤'s successors, in order (duplicates are harmless) */
 	uint8_t *member_kept; /* per cluster: kept_by_member() */
+	/* what the heap lacks, so the per-edge tests can skip it (a V8 heap
+	 * has neither): no cluster, no object flagged Garbage */
+	int no_clusters, no_garbage;
 } graph;
 
 /* Can an edge end at T?  Never in the disregard pool, never at no object. */
@@ -79,6 +86,8 @@ static inline int own_edges(const graph *g, obj_t x)
 		return OWN_NONE;
 	if (!g->r->reachable[x])
 		return OWN_TOP;
+	if (g->no_clusters)
+		return OWN_SELF;
 	int32_t c = heap_cluster(h, x);
 	if (c >= 0 && g->r->cluster_live[c] && h->clusters[c].root != x &&
 	    (root_kind_static(h, x, g->r->keep_flags, 0) != RK_NONE || g->member_kept[c]))
@@ -104,7 +113,7 @@ static inline int ref_edge(const graph *g, uint32_t k)
 		return 1;
 	case REF_STRONG:
 	case REF_ARO:
-		return !heap_is_garbage(h, t); /* the GC nulls it otherwise */
+		return g->no_garbage || !heap_is_garbage(h, t); /* the GC nulls it otherwise */
 	case REF_WEAK:
 		return g->policy >= POLICY_REFS_WEAK;
 	default:
@@ -136,6 +145,8 @@ static uint32_t succ_row(const graph *g, uint32_t x, uint32_t *out)
 			if (ref_edge(g, k))
 				out[n++] = (uint32_t)h->ref_dst[k];
 	}
+	if (g->no_clusters)
+		return n;
 	int32_t c = heap_cluster(h, x);
 	if (g->policy != POLICY_GC || c < 0 || !g->r->cluster_live[c])
 		return n;
@@ -160,10 +171,11 @@ static uint32_t succ_row(const graph *g, uint32_t x, uint32_t *out)
 }
 
 /* The most successors succ_row() can give object X. */
-static uint64_t succ_bound(const heap *h, uint32_t x)
+static uint64_t succ_bound(const graph *g, uint32_t x)
 {
+	const heap *h = g->h;
 	uint64_t n = 2 + (uint64_t)h->ref_start[x + 1] - h->ref_start[x];
-	int32_t c = heap_cluster(h, x);
+	int32_t c = g->no_clusters ? -1 : heap_cluster(h, x);
 	if (c >= 0) {
 		const cluster *cl = &h->clusters[c];
 		n += cl->root == (obj_t)x ? (uint64_t)cl->n_members + cl->n_refs + cl->n_mutables : 1;
@@ -222,29 +234,15 @@ static int top_successors(graph *g)
 	return 0;
 }
 
-/* Semi-NCA's path compression, without recursion. */
-static void compress(uint32_t v, uint32_t *anc, uint32_t *label, const uint32_t *semi, uint32_t *stack)
-{
-	uint32_t sp = 0, x = v;
-	while (anc[anc[x]] != NONE) {
-		stack[sp++] = x;
-		x = anc[x];
-	}
-	while (sp) {
-		x = stack[--sp];
-		uint32_t a = anc[x];
-		if (semi[label[a]] < semi[label[x]])
-			label[x] = label[a];
-		anc[x] = anc[a];
-	}
-}
-
 /* Work arrays of one computation (preorder numbers unless said). */
 typedef struct work {
 	uint32_t n;          /* reached nodes, ⊤ included (number 0) */
 	uint32_t *vertex;    /* per number: the node (slot, or ⊤) */
 	uint32_t *parent;    /* per number: DFS parent's number */
-	uint32_t *pstart, *pred; /* predecessor rows */
+	/* the predecessor rows, by node (not number): node x's predecessors
+	 * are pred[pstart[x] .. pstart[x+1]-1], as their numbers, with NONE in
+	 * the places the walk left unused (edges of nodes it did not reach) */
+	uint32_t *pstart, *pred;
 	uint32_t *idom;      /* per number */
 	uint64_t *ret;       /* per number: retained bytes */
 } work;
@@ -270,120 +268,170 @@ static int reserve(uint32_t **buf, size_t *cap, size_t used, uint64_t n)
 	return 0;
 }
 
-/* The depth-first walk from ⊤: numbers the reached nodes in preorder
- * (*PRE: node -> number, NONE when unreached; w->vertex, w->parent) and
- * counts each node's incoming edges (*INDEG, by node).  A node's successors
- * are listed when the walk reaches it, onto a stack of rows that holds only
- * the rows of the nodes on the current path, so the walk's memory is its
- * arrays plus that path's edges, not every edge. */
-static int walk(const graph *g, work *w, uint32_t **pre_out, uint32_t **indeg_out)
+/* The incoming edges of every node whose successors come from nodes
+ * [FROM, TO), added into COUNT (by node); TOTAL: how many. */
+typedef struct count_job {
+	const graph *g;
+	uint32_t from, to;
+	uint32_t *count;
+	uint64_t total;
+	int rc;
+} count_job;
+
+static void *count_edges(void *arg)
+{
+	count_job *j = arg;
+	uint32_t *buf = NULL;
+	size_t cap = 0;
+	j->rc = -1;
+	for (uint32_t x = j->from; x < j->to; x++) {
+		if (reserve(&buf, &cap, 0, succ_bound(j->g, x)))
+			goto out;
+		uint32_t k = succ_row(j->g, x, buf);
+		for (uint32_t i = 0; i < k; i++)
+			j->count[buf[i]]++;
+		j->total += k;
+	}
+	j->rc = 0;
+out:
+	free(buf);
+	return NULL;
+}
+
+/* Size the predecessor rows (w->pstart, w->pred filled with NONE) from
+ * every node's successors: the reached nodes' and the others', which only
+ * makes rows longer than needed.  Large heaps are counted on two threads,
+ * each over half the references, the second into its own counts. */
+static int size_predecessors(const graph *g, work *w)
 {
 	const heap *h = g->h;
 	uint32_t nodes = g->top + 1;
-	uint32_t *pre = malloc((size_t)nodes * sizeof *pre);
-	uint32_t *stack = malloc((size_t)nodes * sizeof *stack);
+	uint32_t *ps = w->pstart = calloc((size_t)nodes + 1, sizeof *ps);
+	if (!ps)
+		return -1;
+	uint32_t mid = h->slots;
+	if (h->slots >= 1024) /* the slot that halves the references */
+		for (uint32_t lo = 0, hi = h->slots; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			if (h->ref_start[mid] < h->nrefs / 2)
+				lo = mid + 1;
+			else
+				hi = mid;
+			mid = lo;
+		}
+	count_job jobs[2] = {{g, 0, mid, ps, 0, -1}, {g, mid, h->slots, NULL, 0, 0}};
+	pthread_t th;
+	int spawned = 0;
+	if (mid < h->slots) {
+		if (!(jobs[1].count = calloc(nodes, sizeof *jobs[1].count)))
+			return -1;
+		spawned = pthread_create(&th, NULL, count_edges, &jobs[1]) == 0;
+	}
+	count_edges(&jobs[0]);
+	if (spawned)
+		pthread_join(th, NULL);
+	else if (jobs[1].count)
+		count_edges(&jobs[1]);
+	int rc = jobs[0].rc || jobs[1].rc ? -1 : 0;
+	uint64_t total = jobs[0].total + jobs[1].total + g->top_succ.n;
+	if (rc == 0 && total <= UINT32_MAX - 1) {
+		/* no count can have wrapped: each is at most its total */
+		for (size_t k = 0; k < g->top_succ.n; k++)
+			ps[g->top_succ.v[k]]++;
+		uint32_t sum = 0; /* the counts become the rows' starts */
+		for (uint32_t x = 0; x < nodes; x++) {
+			uint32_t c = ps[x] + (jobs[1].count ? jobs[1].count[x] : 0);
+			ps[x] = sum;
+			sum += c;
+		}
+		ps[nodes] = sum;
+		if ((w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
+			memset(w->pred, 0xff, (size_t)sum * sizeof *w->pred);
+	}
+	free(jobs[1].count);
+	return rc == 0 && w->pred ? 0 : -1;
+}
+
+/* The depth-first walk from ⊤: numbers the reached nodes in preorder
+ * (w->vertex, w->parent) and places every edge it follows in its target's
+ * predecessor row.  A node's successors are listed when the walk reaches
+ * it, onto a stack of rows that holds only the rows of the nodes on the
+ * current path, so the walk's memory is its arrays plus that path's
+ * edges, not every edge. */
+static int walk(const graph *g, work *w)
+{
+	uint32_t nodes = g->top + 1;
+	/* per node: its number (NONE unreached), then the next free place in
+	 * its predecessor row: side by side, as every edge reads both */
+	uint32_t *pc = malloc((size_t)nodes * 2 * sizeof *pc);
 	uint32_t *cursor = malloc((size_t)nodes * sizeof *cursor), *end = malloc((size_t)nodes * sizeof *end);
 	w->vertex = malloc((size_t)nodes * sizeof *w->vertex);
 	w->parent = malloc((size_t)nodes * sizeof *w->parent);
-	uint32_t *indeg = calloc(nodes, sizeof *indeg);
 	uint32_t *rows = NULL; /* the rows of the nodes on the path, back to back */
 	size_t cap = 0;
-	uint64_t edges = g->top_succ.n;
 	int rc = -1;
-	if (!pre || !stack || !cursor || !end || !w->vertex || !w->parent || !indeg || edges > UINT32_MAX - 1 ||
-	    reserve(&rows, &cap, 0, g->top_succ.n + 1))
+	if (!pc || !cursor || !end || !w->vertex || !w->parent || reserve(&rows, &cap, 0, g->top_succ.n + 1))
 		goto out;
-	memset(pre, 0xff, (size_t)nodes * sizeof *pre);
+	for (uint32_t x = 0; x < nodes; x++) {
+		pc[2 * (size_t)x] = NONE;
+		pc[2 * (size_t)x + 1] = w->pstart[x];
+	}
 	if (g->top_succ.n) /* ⊤ may have no successors at all */
 		memcpy(rows, g->top_succ.v, g->top_succ.n * sizeof *rows);
-	for (size_t k = 0; k < g->top_succ.n; k++)
-		indeg[rows[k]]++;
-	uint32_t n = 1, sp = 0;
-	pre[g->top] = 0;
-	w->vertex[0] = g->top;
-	w->parent[0] = NONE;
-	stack[sp] = 0;
+	uint32_t *pred = w->pred, *vertex = w->vertex, *parent = w->parent;
+	uint32_t n = 1, sp = 0, u = 0; /* U: the number of the node on top */
+	pc[2 * (size_t)g->top] = 0;
+	vertex[0] = g->top;
+	parent[0] = NONE;
 	cursor[sp] = 0;
 	end[sp++] = (uint32_t)g->top_succ.n;
 	while (sp) {
 		if (cursor[sp - 1] == end[sp - 1]) {
 			sp--;
+			u = parent[u];
 			continue;
 		}
 		uint32_t t = rows[cursor[sp - 1]++];
-		if (pre[t] != NONE)
+		uint32_t *tp = pc + 2 * (size_t)t;
+		pred[tp[1]++] = u; /* within t's row: size_predecessors counted this edge */
+		if (tp[0] != NONE)
 			continue;
-		pre[t] = n;
-		w->vertex[n] = t;
-		w->parent[n] = stack[sp - 1];
-		uint32_t at = end[sp - 1]; /* < edges, checked below UINT32_MAX */
-		if (reserve(&rows, &cap, at, succ_bound(h, t)))
+		tp[0] = n;
+		vertex[n] = t;
+		parent[n] = u;
+		uint32_t at = end[sp - 1]; /* rows never outgrow the counted edges, < UINT32_MAX */
+		if (reserve(&rows, &cap, at, succ_bound(g, t)))
 			goto out;
 		uint32_t k = succ_row(g, t, rows + at);
-		for (uint32_t j = 0; j < k; j++)
-			indeg[rows[at + j]]++;
-		if ((edges += k) > UINT32_MAX - 1)
-			goto out; /* more edges than the predecessor rows can index */
-		stack[sp] = n++;
 		cursor[sp] = at;
-		end[sp] = at + k;
-		sp++;
+		end[sp++] = at + k;
+		u = n++;
 	}
 	w->n = n;
-	*pre_out = pre;
-	*indeg_out = indeg;
-	pre = indeg = NULL;
 	rc = 0;
 out:
-	free(pre);
-	free(indeg);
-	free(stack);
+	free(pc);
 	free(cursor);
 	free(end);
 	free(rows);
 	return rc;
 }
 
-/* The predecessor rows by preorder number, from the walk's in-degrees: the
- * reached nodes' successors are listed again, in preorder, and placed, so
- * no row of successors is kept and each row is in ascending order (which
- * semi-NCA's memory accesses profit from: listing in slot order reads the
- * heap's rows faster but costs semi-NCA more, measured at 4M nodes). */
-static int predecessors(const graph *g, work *w, const uint32_t *pre, const uint32_t *indeg)
+/* Semi-NCA's path compression, without recursion. */
+static void compress(uint32_t v, uint32_t *anc, uint32_t *label, const uint32_t *semi, uint32_t *stack)
 {
-	const heap *h = g->h;
-	uint32_t n = w->n;
-	uint32_t *ps = w->pstart = calloc((size_t)n + 1, sizeof *w->pstart);
-	uint32_t *buf = NULL;
-	size_t cap = 0;
-	int rc = -1;
-	if (!ps)
-		return -1;
-	for (uint32_t v = 0; v < n; v++)
-		ps[v + 1] = ps[v] + indeg[w->vertex[v]];
-	if (!(w->pred = malloc((size_t)ps[n] * sizeof *w->pred + 1)))
-		goto out;
-	for (uint32_t u = 0; u < n; u++) {
-		uint32_t x = w->vertex[u], k;
-		const uint32_t *succ = g->top_succ.v;
-		if (x == g->top) {
-			k = (uint32_t)g->top_succ.n;
-		} else {
-			if (reserve(&buf, &cap, 0, succ_bound(h, x)))
-				goto out;
-			k = succ_row(g, x, buf);
-			succ = buf;
-		}
-		for (uint32_t j = 0; j < k; j++)
-			w->pred[ps[pre[succ[j]]]++] = u; /* ps[t] walks along t's row */
+	uint32_t sp = 0, x = v;
+	while (anc[anc[x]] != NONE) {
+		stack[sp++] = x;
+		x = anc[x];
 	}
-	for (uint32_t v = n; v > 0; v--) /* each ps[t] ended at the next row's start */
-		ps[v] = ps[v - 1];
-	ps[0] = 0;
-	rc = 0;
-out:
-	free(buf);
-	return rc;
+	while (sp) {
+		x = stack[--sp];
+		uint32_t a = anc[x];
+		if (semi[label[a]] < semi[label[x]])
+			label[x] = label[a];
+		anc[x] = anc[a];
+	}
 }
 
 /* Semi-NCA: immediate dominators, as preorder numbers. */
@@ -401,9 +449,11 @@ static int semi_nca(work *w)
 		anc[i] = NONE;
 	}
 	for (uint32_t v = n - 1; v >= 1; v--) {
-		uint32_t s = semi[v];
-		for (uint32_t k = w->pstart[v]; k < w->pstart[v + 1]; k++) {
+		uint32_t s = semi[v], x = w->vertex[v];
+		for (uint32_t k = w->pstart[x]; k < w->pstart[x + 1]; k++) {
 			uint32_t u = w->pred[k];
+			if (u == NONE)
+				continue; /* a place the walk left unused */
 			if (anc[u] != NONE) {
 				compress(u, anc, label, semi, stack);
 				u = label[u];
@@ -655,7 +705,9 @@ static int compute(const heap *h, const gc_result *r, int policy, int groups, do
 	memset(d, 0, sizeof *d);
 	d->policy = policy;
 	d->slots = h->slots;
-	graph g = {h, r, policy, h->slots, {0}, calloc(h->nclusters + 1, 1)};
+	graph g = {h, r, policy, h->slots, {0}, calloc(h->nclusters + 1, 1), h->nclusters == 0, 1};
+	for (uint32_t i = 0; i < h->slots && g.no_garbage; i++)
+		g.no_garbage = !heap_is_garbage(h, (obj_t)i);
 	work w = {0};
 	size_t s = h->slots ? h->slots : 1;
 	for (uint32_t c = 0; g.member_kept && c < h->nclusters; c++)
@@ -663,13 +715,10 @@ static int compute(const heap *h, const gc_result *r, int policy, int groups, do
 	int rc = -1;
 	if (!g.member_kept || top_successors(&g))
 		goto out;
-	uint32_t *pre = NULL, *indeg = NULL;
-	int bad = walk(&g, &w, &pre, &indeg);
+	int bad = size_predecessors(&g, &w);
+	trace_point("dominators: counts");
+	bad = bad || walk(&g, &w);
 	trace_point("dominators: walk");
-	bad = bad || predecessors(&g, &w, pre, indeg);
-	trace_point("dominators: predecessors");
-	free(pre);
-	free(indeg);
 	if (bad || (progress_at(1, 3), semi_nca(&w)))
 		goto out;
 	progress_at(2, 3); /* the steps, for the progress line */
