@@ -42,6 +42,9 @@ typedef struct v8_options {
 	int threads;
 } v8_options;
 int v8_load(const char *path, heap *h, char *err, size_t errsize);
+/* v8_load with OPT's chunk size and threads (tests; STEP unused): a plain
+ * file is mapped and read in place, a zstd one read through chunks. */
+int v8_load_with(const char *path, const v8_options *opt, heap *h, char *err, size_t errsize);
 int v8_parse(const char *path, const char *data, size_t len, const v8_options *opt, heap *h, char *err,
 	     size_t errsize);
 /* Does the (decompressed) text start like JSON?  Does PATH hold such text,

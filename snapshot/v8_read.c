@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -603,6 +604,8 @@ static int run(rd *r, const v8_options *opt, heap *h, char *err, size_t errsize)
 	pthread_mutex_unlock(&r->mu);
 	for (int k = 0; k < r->nworkers; k++)
 		pthread_join(r->th[k], NULL);
+	if (r->src.map) /* the text is parsed: its pages are no longer ours */
+		madvise((char *)r->src.map, r->src.map_len, MADV_DONTNEED);
 	if (rc == 0 && !r->err_set)
 		rc = final_checks(r);
 	if (r->err_set)
@@ -644,6 +647,11 @@ int v8_parse(const char *path, const char *data, size_t len, const v8_options *o
 
 int v8_load(const char *path, heap *h, char *err, size_t errsize)
 {
+	return v8_load_with(path, NULL, h, err, errsize);
+}
+
+int v8_load_with(const char *path, const v8_options *opt, heap *h, char *err, size_t errsize)
+{
 	int fd = open(path, O_RDONLY);
 	if (fd < 0) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
@@ -660,7 +668,20 @@ int v8_load(const char *path, heap *h, char *err, size_t errsize)
 	r->path = path;
 	r->src.fd = fd;
 	r->src.raw_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
-	int rc = run(r, NULL, h, err, errsize);
+	/* a plain file is read in place, mapped: no copy into chunk buffers
+	 * (a zstd file, or one that cannot be mapped, is read) */
+	void *map = MAP_FAILED;
+	if (r->src.raw_size >= 4 && r->src.raw_size <= SIZE_MAX / 2 &&
+	    (map = mmap(NULL, (size_t)r->src.raw_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED &&
+	    !is_zstd(map, (size_t)r->src.raw_size)) {
+		r->src.map = map;
+		r->src.map_len = (size_t)r->src.raw_size;
+	}
+	v8_options o = opt ? *opt : (v8_options){0};
+	o.step = 0;
+	int rc = run(r, &o, h, err, errsize);
+	if (map != MAP_FAILED)
+		munmap(map, (size_t)r->src.raw_size);
 	free(r);
 	close(fd);
 	return rc;

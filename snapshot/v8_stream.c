@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -64,6 +65,8 @@ static ssize_t raw_read(source *s, char *dst, size_t cap)
 int v8r_source_open(rd *r)
 {
 	source *s = &r->src;
+	if (s->map)
+		return 0; /* v8_load saw a plain file */
 	s->zin = malloc(ZIN_SIZE);
 	if (!s->zin)
 		return v8r_fail(r, 0, "out of memory");
@@ -203,7 +206,8 @@ void v8r_dispatch(rd *r, piece p)
 	pthread_mutex_lock(&r->mu);
 	while (r->qlen == QCAP)
 		pthread_cond_wait(&r->cv_free, &r->mu);
-	p.c->refs++;
+	if (p.c)
+		p.c->refs++;
 	r->q[(r->qhead + r->qlen) % QCAP] = p;
 	r->qlen++;
 	pthread_cond_signal(&r->cv_work);
@@ -221,6 +225,33 @@ void v8r_drain(rd *r)
 	pthread_mutex_unlock(&r->mu);
 }
 
+/* A mapped source: the window grows by a chunk over the mapping, nothing
+ * copied.  As with chunk buffers, the reader waits while NCHUNKS pieces
+ * are queued or being parsed, and the pages well behind the window are
+ * let go (they stay cached; a piece still reading them faults them back
+ * in), so that the mapping costs a ring's worth of memory, not the file. */
+static ssize_t fill_mapped(rd *r)
+{
+	source *s = &r->src;
+	pthread_mutex_lock(&r->mu);
+	while (r->qlen + (size_t)r->busy >= NCHUNKS)
+		pthread_cond_wait(&r->cv_free, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t lag = (size_t)(NCHUNKS + 1) * r->chunk_size, page = ps > 0 ? (size_t)ps : 4096;
+	if (r->pos > lag && (r->pos - lag) / page * page > s->map_dropped) {
+		size_t upto = (r->pos - lag) / page * page;
+		madvise((char *)s->map + s->map_dropped, upto - s->map_dropped, MADV_DONTNEED);
+		s->map_dropped = upto;
+	}
+	size_t got = s->map_len - r->end < r->chunk_size ? s->map_len - r->end : r->chunk_size;
+	r->buf = (char *)s->map;
+	r->end += got;
+	r->eof = got == 0;
+	progress_at(r->end, s->map_len);
+	return (ssize_t)got;
+}
+
 /* Move on to a new chunk, carrying buf[pos..end) over.  Returns the number
  * of new bytes, 0 at the end of the text, -1 on error. */
 ssize_t v8r_fill(rd *r)
@@ -232,6 +263,8 @@ ssize_t v8r_fill(rd *r)
 		return -1;
 	if (r->eof)
 		return 0;
+	if (r->src.map)
+		return fill_mapped(r);
 	pthread_mutex_lock(&r->mu);
 	while (!r->free_list)
 		pthread_cond_wait(&r->cv_free, &r->mu);

@@ -55,9 +55,12 @@ typedef struct pstats {
 } pstats;
 
 /* Where the bytes come from: a file descriptor or memory (tests), plain or
- * zstd (detected by the magic). */
+ * zstd (detected by the magic), or a plain file mapped whole (MAP). */
 typedef struct source {
 	int fd;                        /* -1: memory */
+	const char *map;               /* a plain file mapped whole: the text is read in
+					* place, chunk_size bytes more a fill, not copied */
+	size_t map_len, map_dropped;   /* the pages below map_dropped are let go */
 	const char *mem;
 	size_t mem_len, mem_pos, step; /* memory is delivered STEP bytes at a time (0: all) */
 	int zstd;
@@ -75,7 +78,8 @@ typedef struct rd {
 	source src;
 	v8_raw *raw;
 	/* the current chunk: bytes buf[pos..end) not yet consumed; buf[0] is at
-	 * stream offset base */
+	 * stream offset base (a mapped source: buf is the mapping, base 0, and
+	 * cur NULL) */
 	chunk *cur;
 	char *buf;
 	size_t pos, end, chunk_size;

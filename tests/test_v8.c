@@ -5,8 +5,11 @@
  * real snapshot written by node (testdata/v8/) checked against the figures
  * the writing script computed on its own. */
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "dominators.h"
+#include "fileio.h"
 #include "snapshot.h"
 #include "unit.h"
 
@@ -441,6 +444,50 @@ TEST(v8_real_node_snapshot_is_read_whole)
 	CHECK(reached == (uint64_t)expected_figure("reachable") && reached_bytes == (uint64_t)expected_figure("reachable_bytes"));
 	gc_result_free(&r);
 	heap_free(&h);
+}
+
+/* A plain file is mapped and read in place, its pages let go behind the
+ * window: whatever the window and threads, the heap a zstd load gives. */
+TEST(v8_mapped_plain_file_reads_like_a_stream)
+{
+	heap h;
+	char err[SNAP_ERR_MAX], path[] = "/tmp/ugc-test-v8-XXXXXX";
+	filebuf b;
+	CHECK(file_read_all("testdata/v8/node-small.heapsnapshot.zst", &b, err, sizeof err) == 0 && b.was_zstd);
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, b.data, b.len) == (ssize_t)b.len);
+	if (fd >= 0)
+		close(fd);
+	CHECK(b.len > 64 * 4096); /* long enough that pages are let go behind a 4 KiB window */
+	CHECK(snapshot_load("testdata/v8/node-small.heapsnapshot.zst", &h, err, sizeof err) == 0);
+	char *want = canonical(&h);
+	heap_free(&h);
+	size_t chunks[] = {4096, 65536, 0};
+	for (int k = 0; k < 3; k++)
+		for (int threads = 1; threads <= 2; threads++) {
+			v8_options opt = {chunks[k], 0, threads};
+			heap_init(&h);
+			int rc = v8_load_with(path, &opt, &h, err, sizeof err);
+			CHECK(rc == 0);
+			if (rc) {
+				printf("    chunk %zu, %d threads: %s\n", chunks[k], threads, err);
+				continue;
+			}
+			char *got = canonical(&h);
+			CHECK(strcmp(got, want) == 0);
+			free(got);
+			heap_free(&h);
+		}
+	/* cut short, the mapped file fails at the offset a stream reports */
+	CHECK(truncate(path, (off_t)(b.len / 2)) == 0);
+	char err2[SNAP_ERR_MAX];
+	heap_init(&h);
+	CHECK(v8_load_with(path, &(v8_options){4096, 0, 2}, &h, err, sizeof err) != 0);
+	CHECK(v8_parse(path, b.data, b.len / 2, &(v8_options){4096, 0, 2}, &h, err2, sizeof err2) != 0);
+	CHECK(strcmp(err, err2) == 0 && strstr(err, "offset") != NULL);
+	free(want);
+	filebuf_free(&b);
+	unlink(path);
 }
 
 TEST(v8_names_stay_interned_once)
