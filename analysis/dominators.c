@@ -243,13 +243,19 @@ typedef struct work {
 	 * are pred[pstart[x] .. pstart[x+1]-1], as their numbers, with NONE in
 	 * the places the walk left unused (edges of nodes it did not reach) */
 	uint32_t *pstart, *pred;
-	uint32_t *idom;      /* per number */
-	uint64_t *ret;       /* per number: retained bytes */
+	/* two blocks passed on from phase to phase, so that their pages are
+	 * touched once: WIDE, 8 bytes a node, holds the walk's numbers and row
+	 * cursors, then semi-NCA's semi and label, then the retained sums;
+	 * NARROW, 4 bytes a node, the second counting thread's counts, then
+	 * semi-NCA's ancestors, which become the dominators */
+	uint32_t *wide, *narrow;
+	uint32_t *idom;      /* per number (in NARROW) */
+	uint64_t *ret;       /* per number: retained bytes (in WIDE) */
 } work;
 
 static void work_free(work *w)
 {
-	free(w->vertex); free(w->parent); free(w->pstart); free(w->pred); free(w->idom); free(w->ret);
+	free(w->vertex); free(w->parent); free(w->pstart); free(w->pred); free(w->wide); free(w->narrow);
 }
 
 /* Room in *BUF (capacity *CAP) for N more values after USED; 0 or -1. */
@@ -323,7 +329,7 @@ static int size_predecessors(const graph *g, work *w)
 	pthread_t th;
 	int spawned = 0;
 	if (mid < h->slots) {
-		if (!(jobs[1].count = calloc(nodes, sizeof *jobs[1].count)))
+		if (!(jobs[1].count = w->narrow = calloc(nodes, sizeof *jobs[1].count)))
 			return -1;
 		spawned = pthread_create(&th, NULL, count_edges, &jobs[1]) == 0;
 	}
@@ -348,7 +354,6 @@ static int size_predecessors(const graph *g, work *w)
 		if ((w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
 			memset(w->pred, 0xff, (size_t)sum * sizeof *w->pred);
 	}
-	free(jobs[1].count);
 	return rc == 0 && w->pred ? 0 : -1;
 }
 
@@ -363,7 +368,7 @@ static int walk(const graph *g, work *w)
 	uint32_t nodes = g->top + 1;
 	/* per node: its number (NONE unreached), then the next free place in
 	 * its predecessor row: side by side, as every edge reads both */
-	uint32_t *pc = malloc((size_t)nodes * 2 * sizeof *pc);
+	uint32_t *pc = w->wide = malloc((size_t)nodes * 2 * sizeof *pc);
 	uint32_t *cursor = malloc((size_t)nodes * sizeof *cursor), *end = malloc((size_t)nodes * sizeof *end);
 	w->vertex = malloc((size_t)nodes * sizeof *w->vertex);
 	w->parent = malloc((size_t)nodes * sizeof *w->parent);
@@ -410,7 +415,6 @@ static int walk(const graph *g, work *w)
 	w->n = n;
 	rc = 0;
 out:
-	free(pc);
 	free(cursor);
 	free(end);
 	free(rows);
@@ -438,12 +442,12 @@ static void compress(uint32_t v, uint32_t *anc, uint32_t *label, const uint32_t 
 static int semi_nca(work *w)
 {
 	uint32_t n = w->n;
-	uint32_t *semi = malloc((size_t)n * sizeof *semi), *label = malloc((size_t)n * sizeof *label);
-	uint32_t *anc = malloc((size_t)n * sizeof *anc), *stack = malloc((size_t)n * sizeof *stack);
-	if (!semi || !label || !anc || !stack) {
-		free(semi); free(label); free(anc); free(stack);
+	if (!w->narrow && !(w->narrow = malloc((size_t)n * sizeof *w->narrow)))
+		return -1; /* a small heap was counted on one thread */
+	uint32_t *semi = w->wide, *label = w->wide + n, *anc = w->narrow; /* n <= nodes */
+	uint32_t *stack = malloc((size_t)n * sizeof *stack);
+	if (!stack)
 		return -1;
-	}
 	for (uint32_t i = 0; i < n; i++) {
 		semi[i] = label[i] = i;
 		anc[i] = NONE;
@@ -473,8 +477,6 @@ static int semi_nca(work *w)
 		idom[v] = d;
 	}
 	w->idom = idom;
-	free(semi);
-	free(label);
 	free(stack);
 	return 0;
 }
@@ -723,17 +725,20 @@ static int compute(const heap *h, const gc_result *r, int policy, int groups, do
 		goto out;
 	progress_at(2, 3); /* the steps, for the progress line */
 	trace_point("dominators: semi-nca");
-	/* from here on, each array is allocated once those before it are gone:
-	 * the peak is the walk's */
-	free(w.pred);
-	free(w.pstart);
+	/* the results take over the predecessor rows' blocks, and the
+	 * retained sums semi's and label's: memory already touched, not new */
 	free(w.parent);
-	w.pred = w.pstart = w.parent = NULL;
-	w.ret = malloc((size_t)w.n * sizeof *w.ret);
-	d->idom = malloc(s * sizeof *d->idom);
-	d->retained = calloc(s, sizeof *d->retained);
-	if (!w.ret || !d->idom || !d->retained)
+	w.parent = NULL;
+	w.ret = (uint64_t *)(void *)w.wide;
+	d->idom = (obj_t *)realloc(w.pstart, s * sizeof *d->idom); /* nodes + 1 > slots entries */
+	if (d->idom)
+		w.pstart = NULL;
+	d->retained = realloc(w.pred, s * sizeof *d->retained);
+	if (d->retained)
+		w.pred = NULL;
+	if (!d->idom || !d->retained)
 		goto out;
+	memset(d->retained, 0, s * sizeof *d->retained);
 	w.ret[0] = 0;
 	for (uint32_t v = 1; v < w.n; v++)
 		w.ret[v] = h->size[w.vertex[v]];
@@ -748,7 +753,8 @@ static int compute(const heap *h, const gc_result *r, int policy, int groups, do
 		d->reached_bytes += h->size[x];
 	}
 	d->reached = w.n - 1;
-	free(w.ret);
+	free(w.wide);
+	w.wide = NULL;
 	w.ret = NULL;
 	if (!groups) {
 		rc = 0;
