@@ -119,6 +119,9 @@ typedef struct marker {
 	vec g_elim;         /* eliminated "g" records */
 	vec elim, weak;     /* all levels, merged */
 	uint32_t roots, traced;
+	/* what the heap lacks, so tracing can skip the per-edge tests (a V8
+	 * heap has neither): no cluster, no object flagged Garbage */
+	int no_clusters, no_garbage;
 	/* the current level, shared by the tracing threads */
 	const uint32_t *frontier;
 	size_t nfrontier;
@@ -216,7 +219,7 @@ static int drain_step5(marker *m)
  * work is recorded with the position of the reference (X, EDGE). */
 static inline int visit_par(marker *m, trace_out *o, obj_t x, uint32_t edge, obj_t t)
 {
-	int32_t c = heap_cluster(m->h, t);
+	int32_t c = m->no_clusters ? -1 : heap_cluster(m->h, t);
 	if (c >= 0 && m->live[c]) {
 		obj_t r = m->h->clusters[c].root;
 		if (__atomic_load_n(&m->state[r], __ATOMIC_RELAXED) == S_MAYBE)
@@ -259,7 +262,7 @@ static int trace(marker *m, trace_out *o, obj_t x)
 		default:
 			if (heap_in_disregard(h, t))
 				continue;
-			if (heap_is_garbage(h, t))
+			if (!m->no_garbage && heap_is_garbage(h, t))
 				rc |= vec_push(&o->elim, k);
 			else
 				rc |= visit_par(m, o, x, 2 + k - first, t);
@@ -597,6 +600,10 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	marker m = {0};
 	m.h = h;
 	m.keep = opt->keep_flags;
+	m.no_clusters = h->nclusters == 0;
+	m.no_garbage = 1;
+	for (uint32_t i = 0; i < h->slots && m.no_garbage; i++)
+		m.no_garbage = !heap_is_garbage(h, (obj_t)i);
 	size_t s = h->slots ? h->slots : 1, nc = h->nclusters ? h->nclusters : 1;
 	m.state = malloc(s);
 	m.queued = calloc(s, 1);
