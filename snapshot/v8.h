@@ -57,9 +57,9 @@ typedef struct v8_raw {
 
 void v8_raw_free(v8_raw *raw);
 
-/* Build heap H from RAW (which it empties: the edge columns move into H).
- * THREADS >= 1.  Returns 0, or -1 with a one-line message in ERR. */
-int v8_map(const char *path, v8_raw *raw, heap *h, int threads, char *err, size_t errsize);
+/* Build heap H from RAW (which it empties: its columns move into H).
+ * Returns 0, or -1 with a one-line message in ERR. */
+int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize);
 
 /* Cut S (LEN bytes) to at most MAX bytes, never inside a UTF-8 sequence. */
 size_t v8_utf8_cut(const char *s, size_t len, size_t max);

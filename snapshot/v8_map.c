@@ -14,10 +14,13 @@
  *    each V8 name once, not one "NAME@ID" string a node;
  *  - edges in order: weak -> weak; shortcut out of node 0 -> strong, other
  *    shortcuts -> soft; the rest strong; property: the edge name, or "[N]"
- *    for element and hidden edges. */
+ *    for element and hidden edges.
+ * The reader's columns become the heap's in place: the edge columns are
+ * the reference rows, and each node column (classes, sizes, names, ids,
+ * edge counts) is grown by the pool's slots and moved up, then rewritten
+ * where it is, so no second copy of a column is made (nor its pages). */
 #include "v8.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +163,20 @@ static uint32_t named_prop(mapper *m, uint32_t k)
 	return sid;
 }
 
+/* Node column *COL (N entries) as a heap column of TOTAL entries, its
+ * entry i at AT + i and the first AT zero; *COL is then NULL.  Returns the
+ * column, or NULL when out of memory (*COL still the caller's). */
+static uint32_t *take_column(uint32_t **col, uint32_t n, uint32_t at, size_t total)
+{
+	uint32_t *c = realloc(*col, total * sizeof *c);
+	if (!c)
+		return NULL;
+	*col = NULL;
+	memmove(c + at, c, (size_t)n * sizeof *c);
+	memset(c, 0, (size_t)at * sizeof *c);
+	return c;
+}
+
 /* The edge columns become the reference rows, in place. */
 static int map_edges(mapper *m, obj_t first)
 {
@@ -191,12 +208,12 @@ static int map_edges(mapper *m, obj_t first)
 	raw->ename = NULL;
 	raw->etype = NULL;
 	h->nrefs = raw->edge_count;
-	h->ref_start = malloc(((size_t)h->slots + 1) * sizeof *h->ref_start);
-	if (!h->ref_start)
+	/* the edge counts become the row starts: count i moves to slot
+	 * first + i + 1, then the sums run forward */
+	if (!(h->ref_start = take_column(&raw->necount, raw->node_count, (uint32_t)first + 1, h->slots + 1)))
 		return oom(m, "references");
-	memset(h->ref_start, 0, ((size_t)first + 1) * sizeof *h->ref_start);
-	for (uint32_t i = 0; i < raw->node_count; i++)
-		h->ref_start[first + i + 1] = h->ref_start[first + i] + raw->necount[i];
+	for (uint32_t i = first; i < h->slots; i++)
+		h->ref_start[i + 1] += h->ref_start[i];
 	return 0;
 }
 
@@ -223,8 +240,8 @@ static int map_names(mapper *m, obj_t first)
 	if (!sid_of_str)
 		return oom(m, "names");
 	int rc = 0;
-	for (uint32_t i = 0; i < raw->node_count && rc == 0; i++) {
-		uint32_t k = raw->nname[i], id = raw->nid[i];
+	for (uint32_t i = 0; i < raw->node_count && rc == 0; i++) { /* the string index and id, taken over */
+		uint32_t k = h->name[first + i], id = h->name_num[first + i];
 		size_t len, tail = 1 + digits(id);
 		const char *s = v8_str(raw, k, &len);
 		size_t keep = v8_utf8_cut(s, len, NAME_LIMIT - tail);
@@ -253,34 +270,21 @@ static int map_names(mapper *m, obj_t first)
 	return rc;
 }
 
-/* The nodes' object columns. */
-struct fill_job {
-	heap *h;
-	const v8_raw *raw;
-	const obj_t *cls;
-	obj_t first;
-};
-
-static void *fill_objects(void *arg)
-{
-	struct fill_job *j = arg;
-	uint32_t n = j->raw->node_count;
-	memcpy(j->h->cls + j->first, j->cls, (size_t)n * sizeof *j->cls);
-	memcpy(j->h->size + j->first, j->raw->nsize, (size_t)n * sizeof *j->h->size);
-	return NULL;
-}
-
-/* The object columns for SLOTS objects, every one free of flags. */
-static int alloc_columns(mapper *m, uint32_t slots)
+/* The object columns for SLOTS objects, every one free of flags: classes
+ * (from CLS), sizes, names and name numbers (ids until map_names) taken
+ * over from the node columns. */
+static int alloc_columns(mapper *m, uint32_t slots, obj_t **cls)
 {
 	heap *h = m->h;
+	v8_raw *raw = m->raw;
 	size_t n = slots;
+	uint32_t first = m->npool;
 	h->serial = calloc(n, sizeof *h->serial);
-	h->cls = malloc(n * sizeof *h->cls);
+	h->cls = (obj_t *)take_column((uint32_t **)cls, raw->node_count, first, n);
 	h->outer = calloc(n, sizeof *h->outer); /* every node's Outer is /V8, object 0 */
-	h->name = malloc(n * sizeof *h->name);
-	h->name_num = calloc(n, sizeof *h->name_num);
-	h->size = malloc(n * sizeof *h->size);
+	h->name = take_column(&raw->nname, raw->node_count, first, n);
+	h->name_num = take_column(&raw->nid, raw->node_count, first, n);
+	h->size = take_column(&raw->nsize, raw->node_count, first, n);
 	h->oflags = calloc(n, sizeof *h->oflags);
 	h->iflags = calloc(n, sizeof *h->iflags);
 	h->traits = calloc(n, sizeof *h->traits);
@@ -292,7 +296,7 @@ static int alloc_columns(mapper *m, uint32_t slots)
 	return 0;
 }
 
-int v8_map(const char *path, v8_raw *raw, heap *h, int threads, char *err, size_t errsize)
+int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 {
 	mapper m = {.path = path, .raw = raw, .h = h, .err = err, .errsize = errsize};
 	uint32_t n = raw->node_count;
@@ -322,7 +326,7 @@ int v8_map(const char *path, v8_raw *raw, heap *h, int threads, char *err, size_
 		goto out;
 	}
 	obj_t first = (obj_t)m.npool;
-	if (alloc_columns(&m, (uint32_t)slots))
+	if (alloc_columns(&m, (uint32_t)slots, &cls))
 		goto out;
 	for (uint32_t p = 0; p < m.npool; p++) {
 		h->cls[p] = p == 0 ? 1 : 2;
@@ -333,19 +337,13 @@ int v8_map(const char *path, v8_raw *raw, heap *h, int threads, char *err, size_
 	h->iflags[first] = IF_RootSet;
 	h->first_gc_index = first;
 	h->mode = MODE_GAME;
-	/* the object columns on a second thread, while this one turns the
-	 * edges into references (which interns strings) */
-	struct fill_job fj = {h, raw, cls, first};
-	pthread_t th;
-	int spawned = threads > 1 && pthread_create(&th, NULL, fill_objects, &fj) == 0;
-	if (!spawned)
-		fill_objects(&fj);
 	char engine[300];
 	int el = snprintf(engine, sizeof engine, "v8%s%s", raw->version ? " " : "", raw->version ? raw->version : "");
-	int bad = (h->engine = intern(&m, engine, (size_t)el)) == UINT32_MAX ? oom(&m, "engine") : map_edges(&m, first);
-	if (spawned)
-		pthread_join(th, NULL);
-	if (bad || map_names(&m, first))
+	if ((h->engine = intern(&m, engine, (size_t)el)) == UINT32_MAX) {
+		oom(&m, "engine");
+		goto out;
+	}
+	if (map_edges(&m, first) || map_names(&m, first))
 		goto out;
 	if (heap_index_clusters(h)) {
 		oom(&m, "clusters");
