@@ -150,6 +150,12 @@ static void dominators_hold(const heap *h, const gc_result *r)
 		}
 		FUZZ_ASSERT(d.reached == reached && d.reached_bytes == bytes && top_kids == bytes,
 			    "the dominator tree's totals do not add up");
+		dom_result o; /* the objects alone: the same answers */
+		FUZZ_ASSERT(dom_compute_objects(h, r, policy, &o) == 0, "dom_compute_objects failed");
+		FUZZ_ASSERT(memcmp(o.idom, d.idom, h->slots * sizeof *o.idom) == 0 &&
+			    memcmp(o.retained, d.retained, h->slots * sizeof *o.retained) == 0 && !o.classes,
+			    "dom_compute_objects differs from dom_compute");
+		dom_free(&o);
 		dom_free(&d);
 	}
 	free(below);
