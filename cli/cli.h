@@ -35,7 +35,8 @@ extern const command command_analyze, command_sql, command_refs, command_path, c
 extern const command *const commands[];
 const command *find_command(const char *name);
 
-/* Print "ugc-analyze NAME: message" to stderr; returns 1 (or 2 for usage). */
+/* Print "ugc-analyze: message" to stderr (in display form); returns 1.
+ * Usage errors go through usage_error() (options.h), which returns 2. */
 int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };

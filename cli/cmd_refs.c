@@ -23,6 +23,8 @@ static int kind_index(const char *name)
 static int parse_kinds(const char *list, unsigned *mask)
 {
 	char buf[256];
+	if (strlen(list) >= sizeof buf)
+		return -1; /* longer than every kind named once */
 	snprintf(buf, sizeof buf, "%s", list);
 	*mask = 0;
 	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
@@ -31,7 +33,7 @@ static int parse_kinds(const char *list, unsigned *mask)
 			return -1;
 		*mask |= 1u << k;
 	}
-	return 0;
+	return *mask ? 0 : -1; /* an empty list would hide every referencer */
 }
 
 /* The fates a referencer (or, with --out, a target) can have: fate_name's,

@@ -30,6 +30,12 @@ static int cmp_rows(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	const top_row *x = a, *y = b;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
 /* Keep ROW among the best CAP rows of the heap V[0..*K): a bounded heap
  * whose top is the worst kept row, so a 10M-object heap needs no 10M rows. */
 static void keep_best(top_row *v, size_t *k, size_t cap, top_row row)
@@ -87,13 +93,18 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 			return NULL;
 		for (uint32_t j = 0; j < ng; j++)
 			v[k++] = (top_row){g[j].key, g[j].count, g[j].shallow, g[j].retained, 0};
-		for (uint32_t j = 0; j < nog; j++) { /* small lists: a linear match is enough */
-			size_t m = 0;
-			while (m < k && v[m].key != og[j].key)
-				m++;
-			if (m == k)
-				v[k++] = (top_row){og[j].key, og[j].count, og[j].shallow, 0, 0};
-			v[m].other = og[j].retained;
+		/* the second policy's groups matched by key (a V8 heap has tens of
+		 * thousands of classes): the first's sorted, each looked up */
+		if (ng > 1)
+			qsort(v, ng, sizeof *v, cmp_key);
+		for (uint32_t j = 0; j < nog; j++) {
+			top_row want = {.key = og[j].key};
+			top_row *m = ng ? bsearch(&want, v, ng, sizeof *v, cmp_key) : NULL;
+			if (!m) {
+				m = &v[k++];
+				*m = (top_row){og[j].key, og[j].count, og[j].shallow, 0, 0};
+			}
+			m->other = og[j].retained;
 		}
 	}
 	*n = k;

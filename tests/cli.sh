@@ -205,6 +205,8 @@ expect "refs: referencers with counts and fates" "referencers of #15 Actor /Game
 3 referencers: 2 strong, 1 aro; 3 survives" "$ugc" refs $q 15
 expect "refs --out, class and outer included" "3 references: 1 weak, 1 class, 1 outer; 3 survives" sh -c "'$ugc' refs $q 15 --out | tail -1"
 expect "refs --kind" "1 referencers: 1 aro; 1 survives" sh -c "'$ugc' refs $q 15 --kind aro | tail -1"
+"$ugc" refs $q 15 --kind "" >/dev/null 2>&1; [ $? -eq 2 ] && ok "refs --kind with no kind is a usage error" || bad "refs --kind with no kind is a usage error"
+"$ugc" refs $q 15 --kind ",," >/dev/null 2>&1; [ $? -eq 2 ] && ok "refs --kind of commas alone is a usage error" || bad "refs --kind of commas alone is a usage error"
 expect "refs --limit: the rows capped, the total said" "  strong    Hit                              survives #13 Actor /Game/Chains.Mid1
 showing 1 of 3 referencers (--limit 0 shows all)
 3 referencers: 2 strong, 1 aro; 3 survives" sh -c "'$ugc' refs $q 15 --limit 1 | tail -n +2"
@@ -562,6 +564,15 @@ expect "top: packages" "package,name,retained,shallow,objects
 expect "top --vs: what a weak reference would keep" "object,class,path,retained,retained_refs+weak,shallow,objects
 11,Actor,/Game/UI.Widget,6950,7020,1000,1
 21,Actor,/Game/Maps/Level1.World,5950,5750,5000,1" "$ugc" top "$ret" --vs refs+weak --limit 2 --format csv
+# --vs by class is the join of the two policies' own lists, whatever their order
+for by in class package; do
+	"$ugc" top "$ret" --by $by --format csv --limit 1000 | tail -n +2 | cut -d, -f1,3 | sort > "$out/vs-a.csv"
+	"$ugc" top "$ret" --by $by --policy refs+weak --format csv --limit 1000 | tail -n +2 | cut -d, -f1,3 | sort > "$out/vs-b.csv"
+	want=$(join -t, -a1 -a2 -e 0 -o 0,1.2,2.2 "$out/vs-a.csv" "$out/vs-b.csv" | sort)
+	got=$("$ugc" top "$ret" --by $by --vs refs+weak --format csv --limit 1000 | tail -n +2 | cut -d, -f1,3,4 | sort)
+	[ -n "$want" ] && [ "$got" = "$want" ] && ok "top --by $by --vs: the join of the two policies' lists" ||
+		bad "top --by $by --vs: the join of the two policies' lists" "got: $got want: $want"
+done
 expect "dominators: chain and dominated objects" "relation,depth,idx,class,path,shallow,retained
 chain,0,11,Actor,/Game/UI.Widget,1000,6950
 child,1,23,Actor,/Game/Maps/Level1.World:Actor_B,400,400
