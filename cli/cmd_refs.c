@@ -220,6 +220,8 @@ int cmd_refs(int argc, char **argv)
 	int out = opts.out;
 	if (!input || (!sel && !glob && !cls))
 		return usage_error("refs", "needs INPUT and OBJ (or --name/--class)");
+	if (sel && (glob || cls))
+		return usage_error("refs", "OBJ and --name/--class exclude each other");
 	view *v = open_input(input);
 	if (!v)
 		return 1;

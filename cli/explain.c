@@ -119,6 +119,8 @@ int for_selected(const char *cmd, const query_args *q, enum out_format fmt, cons
 {
 	if (!q->input || (!q->sel && !q->glob && !q->cls))
 		return usage_error(cmd, "needs INPUT and OBJ (or --name/--class)");
+	if (q->sel && (q->glob || q->cls))
+		return usage_error(cmd, "OBJ and --name/--class exclude each other");
 	view *v = open_input(q->input);
 	if (!v)
 		return 1;

@@ -206,6 +206,11 @@ expect "refs: referencers with counts and fates" "referencers of #15 Actor /Game
 expect "refs --out, class and outer included" "3 references: 1 weak, 1 class, 1 outer; 3 survives" sh -c "'$ugc' refs $q 15 --out | tail -1"
 expect "refs --kind" "1 referencers: 1 aro; 1 survives" sh -c "'$ugc' refs $q 15 --kind aro | tail -1"
 "$ugc" refs $q 15 --kind "" >/dev/null 2>&1; [ $? -eq 2 ] && ok "refs --kind with no kind is a usage error" || bad "refs --kind with no kind is a usage error"
+for c in refs path why; do
+	msg=$("$ugc" $c $q 15 --name 'Mid*' 2>&1); rc=$?
+	[ $rc -eq 2 ] && case "$msg" in *"exclude each other"*) true ;; *) false ;; esac &&
+		ok "$c: OBJ with --name is a usage error" || bad "$c: OBJ with --name is a usage error" "$rc $msg"
+done
 "$ugc" refs $q 15 --kind ",," >/dev/null 2>&1; [ $? -eq 2 ] && ok "refs --kind of commas alone is a usage error" || bad "refs --kind of commas alone is a usage error"
 expect "refs --limit: the rows capped, the total said" "  strong    Hit                              survives #13 Actor /Game/Chains.Mid1
 showing 1 of 3 referencers (--limit 0 shows all)
