@@ -203,9 +203,14 @@ int outfile_open(outfile *o, const char *path, int force, char *err, size_t errs
 {
 	if (outfile_reserve(o, path, force, err, errsize))
 		return -1;
-	o->fp = fopen(o->tmp, "wb");
+	/* created here (outfile_reserve removed any leftover), never through
+	 * a name someone else put there */
+	int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	o->fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (!o->fp) {
 		snprintf(err, errsize, "%s: %s", o->tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		outfile_abort(o);
 		return -1;
 	}

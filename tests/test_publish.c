@@ -56,6 +56,33 @@ TEST(publish_does_not_clobber_an_output_that_appeared)
 	unlink(path);
 }
 
+/* A symlink planted under this process's temporary name, in a shared
+ * directory, is never written through: neither by the check's probe nor
+ * by the output itself; what it points at is left as it was. */
+TEST(publish_never_follows_a_planted_temporary_name)
+{
+	const char *path = at("planted.db");
+	char victim[256], tmp[256], err[256];
+	snprintf(victim, sizeof victim, "%s", at("victim"));
+	snprintf(tmp, sizeof tmp, "%s" OUTFILE_TMP_INFIX "%ld", path, (long)getpid());
+	unlink(path);
+	put(victim, "precious");
+	unlink(tmp);
+	CHECK(symlink(victim, tmp) == 0);
+	CHECK(outfile_check(path, 0, NULL, NULL, err, sizeof err) == 0);
+	CHECK(holds(victim, "precious"));
+	unlink(tmp);
+	CHECK(symlink(victim, tmp) == 0);
+	outfile o;
+	CHECK(outfile_open(&o, path, 0, err, sizeof err) == 0);
+	fputs("ours", o.fp);
+	CHECK(outfile_commit(&o, err, sizeof err) == 0 && holds(path, "ours"));
+	CHECK(holds(victim, "precious"));
+	unlink(path);
+	unlink(victim);
+	unlink(tmp);
+}
+
 /* A failed second output takes the first back: all or nothing (a failed --after leaves no database). */
 TEST(publish_all_or_nothing)
 {
