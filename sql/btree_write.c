@@ -121,7 +121,7 @@ static int write_all(int fd, const void *buf, size_t len, off_t at)
 int bt_file_open(bt_file *f, const char *path, char *err, size_t errsize)
 {
 	memset(f, 0, sizeof *f);
-	f->fd = open(path, O_RDWR | O_CLOEXEC);
+	f->fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW); /* our temporary file, never a link */
 	uint8_t h[100];
 	struct stat st;
 	if (f->fd < 0 || pread(f->fd, h, sizeof h, 0) != (ssize_t)sizeof h || fstat(f->fd, &st)) {
