@@ -24,16 +24,14 @@ const char *root_reason(int kind)
 /* Why is X (unreachable) not kept: each referencer and why it does not count. */
 int explain_unreachable(view *v, obj_t x, enum out_format fmt)
 {
-	edges in = {0}, elim = {0};
-	if (v->ops->incoming(v, x, &in) || v->ops->eliminated_to(v, x, &elim)) {
+	edges in = {0};
+	if (v->ops->incoming(v, x, &in)) {
 		edges_free(&in);
-		edges_free(&elim);
 		return die("%s", v->err);
 	}
 	obj_info me;
 	if (v->ops->object(v, x, &me)) {
 		edges_free(&in);
-		edges_free(&elim);
 		return die("%s", v->err);
 	}
 	size_t shown = 0;
@@ -72,7 +70,6 @@ int explain_unreachable(view *v, obj_t x, enum out_format fmt)
 		printf("  (and %zu more referencers)\n", in.n - shown);
 	obj_info_free(&me);
 	edges_free(&in);
-	edges_free(&elim);
 	return 0;
 }
 
