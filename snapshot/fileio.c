@@ -194,7 +194,17 @@ int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t e
 		memset(o, 0, sizeof *o);
 		return -1;
 	}
-	unlink(o->tmp);
+	unlink(o->tmp); /* a leftover of an earlier process with this pid */
+	int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errsize, "%s: %s", o->tmp, strerror(errno));
+		tempfiles_forget(o->tmp);
+		free(o->path);
+		free(o->tmp);
+		memset(o, 0, sizeof *o);
+		return -1;
+	}
+	close(fd);
 	o->force = force;
 	return 0;
 }
@@ -203,9 +213,7 @@ int outfile_open(outfile *o, const char *path, int force, char *err, size_t errs
 {
 	if (outfile_reserve(o, path, force, err, errsize))
 		return -1;
-	/* created here (outfile_reserve removed any leftover), never through
-	 * a name someone else put there */
-	int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = open(o->tmp, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC); /* the file outfile_reserve made */
 	o->fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (!o->fp) {
 		snprintf(err, errsize, "%s: %s", o->tmp, strerror(errno));

@@ -49,8 +49,9 @@ typedef struct outfile {
 /* Open a temporary file beside PATH.  Fails (with ERR) when PATH exists and
  * FORCE is 0. */
 int outfile_open(outfile *o, const char *path, int force, char *err, size_t errsize);
-/* Only the temporary name is opened: a caller that writes through another
- * API (SQLite) uses o->tmp directly. */
+/* Only the temporary file is made (empty, created here with O_EXCL and
+ * O_NOFOLLOW, so never through a name someone else put there): a caller
+ * that writes through another API (SQLite) opens o->tmp itself. */
 int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t errsize);
 /* Flush and publish (publish.h: fsync, no clobber without FORCE, fsync of
  * the directory); 0 on success.  Several at once: outfile_commit_all. */

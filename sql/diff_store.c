@@ -28,7 +28,7 @@ int diff_store(const char *path, int force, const diff_side *a, const diff_side 
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL, *gs = NULL, *ms = NULL;
 	int rc = -1;
-	if (sqlite3_open_v2(o.tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
+	if (sqlite3_open_v2(o.tmp, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
 	    sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;" DIFF_SCHEMA, NULL, NULL, NULL) ||
 	    sqlite3_prepare_v2(db, "INSERT INTO diff_objects VALUES(?,?,?,?,?,?,?,?)", -1, &st, NULL) ||
 	    sqlite3_prepare_v2(db, "INSERT INTO diff_groups VALUES(?,?,?,?,?,?,?,?,?)", -1, &gs, NULL) ||

@@ -481,7 +481,7 @@ static int store_run(outfile *out, const char *path, int force, const heap *h, c
 		snprintf(err, errsize, "out of memory");
 		goto out;
 	}
-	if (sqlite3_open_v2(o.tmp, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(o.tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
 		db_fail(&w, o.tmp);
 		goto out;
 	}

@@ -98,6 +98,12 @@ check "convert --force overwrites" sh -c "'$ugc' convert testdata/spec-example.u
 echo keep > "$out/exists.db"
 "$ugc" analyze testdata/spec-example.ugct -o "$out/exists.db" -q >/dev/null 2>&1
 [ $? -ne 0 ] && [ "$(cat "$out/exists.db")" = keep ] && ok "analyze refuses to overwrite" || bad "analyze refuses to overwrite"
+# an output through a symlinked directory (macOS's /tmp, a linked home) is written there
+mkdir -p "$out/real-dir" && rm -f "$out/linked-dir" "$out/real-dir/"*.db && ln -s real-dir "$out/linked-dir"
+"$ugc" analyze testdata/spec-example.ugct -o "$out/linked-dir/a.db" -q >/dev/null 2>&1 &&
+	"$ugc" diff testdata/spec-example.ugct testdata/spec-example.ugct -o "$out/linked-dir/d.db" >/dev/null 2>&1 &&
+	[ -s "$out/real-dir/a.db" ] && [ -s "$out/real-dir/d.db" ] &&
+	ok "analyze and diff write through a symlinked directory" || bad "analyze and diff write through a symlinked directory"
 
 # --- analyze: the spec's example, stored under the contract ----------------
 cp testdata/spec-example.ugct "$out/arena.ugct"
