@@ -26,7 +26,13 @@ int gc_retention(heap *h, gc_result *r, uint32_t keep)
 	r->via = malloc(s * sizeof *r->via);
 	obj_t *queue = malloc(s * sizeof *queue);
 	if (!r->root_kind || !r->distance || !r->parent || !r->via || !queue) {
+		/* all or none: a caller may try again (a view computes §3 on demand) */
 		free(queue);
+		free(r->root_kind); free(r->distance); free(r->parent); free(r->via);
+		r->root_kind = NULL;
+		r->distance = NULL;
+		r->parent = NULL;
+		r->via = NULL;
 		return -1;
 	}
 	/* cluster members count as kept by their cluster unless it dissolved in step 2 */

@@ -16,6 +16,7 @@
 #include "query.h"
 #include "schema.h"
 #include "store.h"
+#include "oom_wrap.h"
 #include "unit.h"
 #include "view_db.h"
 
@@ -198,6 +199,46 @@ TEST(view_heap_computes_deferred_retention_on_first_use)
 	}
 	gc_result_free(&direct);
 	gc_result_free(&later);
+	heap_free(&h);
+}
+
+/* An allocation failing while the view computes §3 leaves nothing half
+ * made: the call fails, and the next one computes it whole. */
+TEST(view_heap_deferred_retention_survives_a_failed_allocation)
+{
+	char err[512];
+	heap h;
+	gc_result direct;
+	CHECK(load_heap(CHAINS_BODY, &h) == 0);
+	gc_options now = {MODE_GAME, gc_default_keep_flags(MODE_GAME), 1, 0, 0};
+	gc_options deferred = {MODE_GAME, gc_default_keep_flags(MODE_GAME), 1, 0, 1};
+	CHECK(gc_run(&h, &now, &direct) == 0);
+	int failed = 0;
+	for (long k = 1; k <= 6; k++) {
+		gc_result later;
+		CHECK(gc_run(&h, &deferred, &later) == 0);
+		view *v = view_heap_borrow(&h, &later, err, sizeof err);
+		CHECK(v != NULL);
+		if (!v) {
+			gc_result_free(&later);
+			continue;
+		}
+		obj_info o;
+		oom_count = 0;
+		oom_fail_at = k;
+		int rc = v->ops->object(v, 15, &o);
+		oom_fail_at = 0;
+		failed += rc != 0;
+		if (rc == 0)
+			obj_info_free(&o);
+		CHECK(v->ops->object(v, 15, &o) == 0);
+		CHECK(o.distance == direct.distance[15] && o.parent == direct.parent[15]);
+		obj_info_free(&o);
+		v->ops->close(v);
+		gc_result_free(&later);
+	}
+	CHECK(failed >= 5); /* each of §3's five allocations failed once */
+	gc_result_free(&direct);
 	heap_free(&h);
 }
 
