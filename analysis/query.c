@@ -92,7 +92,7 @@ static int find_printed_path(view *v, const char *path, obj_t *out)
 static int class_is(view *v, obj_t i, const char *cls, size_t len)
 {
 	obj_info o;
-	if (v->ops->object(v, i, &o))
+	if (v->ops->describe(v, i, &o))
 		return -1;
 	int same = strlen(o.class_name) == len && memcmp(o.class_name, cls, len) == 0;
 	obj_info_free(&o);
@@ -107,7 +107,7 @@ int query_find(view *v, const char *sel, obj_t *out)
 		char *end;
 		long long i = strtoll(s, &end, 10);
 		obj_info o;
-		int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->ops->object(v, (obj_t)i, &o) : 1;
+		int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->ops->describe(v, (obj_t)i, &o) : 1;
 		if (rc < 0)
 			return -1;
 		if (rc == 0) { /* O holds an object only then */
@@ -190,7 +190,7 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 	 * a million objects) */
 	for (; k < n && shown < 5; k++) {
 		obj_info o;
-		if (v->ops->object(v, cand[k], &o))
+		if (v->ops->describe(v, cand[k], &o))
 			continue;
 		size_t cl = strlen(o.class_name);
 		int same = strcmp(o.path, sel) == 0 || (strncmp(sel, o.class_name, cl) == 0 && sel[cl] == ' ' &&

@@ -542,7 +542,7 @@ static int hv_retained(view *v, obj_t i, obj_t *idom, long long *bytes)
 {
 	heap_view *hv = HV(v);
 	if (!hv->have_dom) {
-		if (dom_compute(hv->h, hv->r, POLICY_GC, &hv->dom)) {
+		if (dom_compute_objects(hv->h, hv->r, POLICY_GC, &hv->dom)) {
 			snprintf(v->err, sizeof v->err, "out of memory computing dominators");
 			return -1;
 		}

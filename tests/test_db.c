@@ -186,7 +186,13 @@ TEST(view_heap_computes_deferred_retention_on_first_use)
 		CHECK(strcmp(o.path, "/Game/Test.Target") == 0 && strcmp(o.name, "Target") == 0);
 		CHECK(o.size == h.size[15] && o.distance == UINT32_MAX && o.parent == OBJ_NONE);
 		obj_info_free(&o);
-		CHECK(later.distance == NULL); /* describing computed nothing */
+		obj_t x = OBJ_NONE;
+		char qerr[256];
+		CHECK(query_find(v, "#15", &x) == 0 && x == 15);
+		CHECK(query_find(v, "/Game/Test.Target", &x) == 0 && x == 15);
+		CHECK(query_select(v, "Actor /Game/Test.Target", &x, qerr, sizeof qerr) == 0 && x == 15);
+		CHECK(query_select(v, "/Game/Test.Nothing", &x, qerr, sizeof qerr) == 1);
+		CHECK(later.distance == NULL); /* describing and selecting computed nothing */
 		CHECK(v->ops->object(v, 15, &o) == 0);
 		CHECK(later.distance != NULL);
 		CHECK(direct.distance[15] > 0 && direct.distance[15] != UINT32_MAX);
