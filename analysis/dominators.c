@@ -707,9 +707,7 @@ static int compute(const heap *h, const gc_result *r, int policy, int groups, do
 	memset(d, 0, sizeof *d);
 	d->policy = policy;
 	d->slots = h->slots;
-	graph g = {h, r, policy, h->slots, {0}, calloc(h->nclusters + 1, 1), h->nclusters == 0, 1};
-	for (uint32_t i = 0; i < h->slots && g.no_garbage; i++)
-		g.no_garbage = !heap_is_garbage(h, (obj_t)i);
+	graph g = {h, r, policy, h->slots, {0}, calloc(h->nclusters + 1, 1), h->nclusters == 0, !heap_has_garbage(h)};
 	work w = {0};
 	size_t s = h->slots ? h->slots : 1;
 	for (uint32_t c = 0; g.member_kept && c < h->nclusters; c++)
@@ -725,8 +723,9 @@ static int compute(const heap *h, const gc_result *r, int policy, int groups, do
 		goto out;
 	progress_at(2, 3); /* the steps, for the progress line */
 	trace_point("dominators: semi-nca");
-	/* the results take over the predecessor rows' blocks, and the
-	 * retained sums semi's and label's: memory already touched, not new */
+	/* the results take over the predecessor rows' blocks (memory mostly
+	 * touched already; realloc grows the retained sums' when the rows were
+	 * shorter), and the retained sums semi's and label's */
 	free(w.parent);
 	w.parent = NULL;
 	w.ret = (uint64_t *)(void *)w.wide;

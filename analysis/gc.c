@@ -601,9 +601,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	m.h = h;
 	m.keep = opt->keep_flags;
 	m.no_clusters = h->nclusters == 0;
-	m.no_garbage = 1;
-	for (uint32_t i = 0; i < h->slots && m.no_garbage; i++)
-		m.no_garbage = !heap_is_garbage(h, (obj_t)i);
+	m.no_garbage = !heap_has_garbage(h);
 	size_t s = h->slots ? h->slots : 1, nc = h->nclusters ? h->nclusters : 1;
 	m.state = malloc(s);
 	m.queued = calloc(s, 1);

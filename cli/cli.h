@@ -119,6 +119,9 @@ extern double answered_at;
 /* SEL (one object) or GLOB/CLS (many) into a malloc'd list; 0, or 1 after
  * printing the reason (unknown, ambiguous, none matched). */
 int select_objects(struct view *v, const char *sel, const char *glob, const char *cls, obj_t **out, size_t *n);
+/* The selection's usage rules: an INPUT, and an OBJ or --name/--class but
+ * not both.  0, or 2 after the usage message. */
+int selection_usage(const char *cmd, const char *input, const char *sel, const char *glob, const char *cls);
 /* What `path` prints for X by default: its status and its shortest
  * retention chain (JSON: one object, preceded by a comma unless FIRST; CSV:
  * the chain's rows). */

@@ -218,10 +218,8 @@ int cmd_refs(int argc, char **argv)
 	enum out_format fmt = opts.format;
 	unsigned mask = opts.mask;
 	int out = opts.out;
-	if (!input || (!sel && !glob && !cls))
-		return usage_error("refs", "needs INPUT and OBJ (or --name/--class)");
-	if (sel && (glob || cls))
-		return usage_error("refs", "OBJ and --name/--class exclude each other");
+	if (selection_usage("refs", input, sel, glob, cls))
+		return 2;
 	view *v = open_input(input);
 	if (!v)
 		return 1;

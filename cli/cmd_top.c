@@ -20,6 +20,12 @@ enum { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT };
 static const char *const by_names[] = {"object", "class", "package"}; /* by BY_ */
 static int sort_key;
 
+static int cmp_key(const void *a, const void *b)
+{
+	const top_row *x = a, *y = b;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
 static int cmp_rows(const void *a, const void *b)
 {
 	const top_row *x = a, *y = b;
@@ -27,13 +33,7 @@ static int cmp_rows(const void *a, const void *b)
 	uint64_t ky = sort_key == SORT_SHALLOW ? y->shallow : sort_key == SORT_COUNT ? y->count : y->retained;
 	if (kx != ky)
 		return kx < ky ? 1 : -1;
-	return (x->key > y->key) - (x->key < y->key);
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	const top_row *x = a, *y = b;
-	return (x->key > y->key) - (x->key < y->key);
+	return cmp_key(a, b);
 }
 
 /* Keep ROW among the best CAP rows of the heap V[0..*K): a bounded heap

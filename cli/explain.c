@@ -114,10 +114,8 @@ int query_parse(const command *cmd, int argc, char **argv, query_args *q)
 int for_selected(const char *cmd, const query_args *q, enum out_format fmt, const char *csv_header, one_fn one,
 			void *ctx)
 {
-	if (!q->input || (!q->sel && !q->glob && !q->cls))
-		return usage_error(cmd, "needs INPUT and OBJ (or --name/--class)");
-	if (q->sel && (q->glob || q->cls))
-		return usage_error(cmd, "OBJ and --name/--class exclude each other");
+	if (selection_usage(cmd, q->input, q->sel, q->glob, q->cls))
+		return 2;
 	view *v = open_input(q->input);
 	if (!v)
 		return 1;

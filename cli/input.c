@@ -76,6 +76,15 @@ view *open_input(const char *path)
 	return v;
 }
 
+int selection_usage(const char *cmd, const char *input, const char *sel, const char *glob, const char *cls)
+{
+	if (!input || (!sel && !glob && !cls))
+		return usage_error(cmd, "needs INPUT and OBJ (or --name/--class)");
+	if (sel && (glob || cls))
+		return usage_error(cmd, "OBJ and --name/--class exclude each other");
+	return 0;
+}
+
 int select_objects(view *v, const char *sel, const char *glob, const char *cls, obj_t **out, size_t *n)
 {
 	*out = NULL;

@@ -22,6 +22,14 @@ void heap_init(heap *h)
 	strtab_init(&h->strings);
 }
 
+int heap_has_garbage(const heap *h)
+{
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (heap_is_garbage(h, (obj_t)i))
+			return 1;
+	return 0;
+}
+
 void heap_free(heap *h)
 {
 	free(h->serial); free(h->cls); free(h->outer); free(h->name); free(h->name_num);

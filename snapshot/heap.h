@@ -137,6 +137,9 @@ static inline int heap_is_garbage(const heap *h, obj_t i)
 	return (h->iflags[i] & IF_Garbage) != 0;
 }
 static inline int heap_in_disregard(const heap *h, obj_t i) { return i < h->first_gc_index; }
+/* Is any object flagged Garbage?  (A pass over the flags: passes over the
+ * edges skip their per-edge Garbage test when none is.) */
+int heap_has_garbage(const heap *h);
 static inline const char *heap_str(const heap *h, uint32_t id) { return strtab_get(&h->strings, id); }
 
 /* Make room for element N of an array grown by doubling from 16: true when

@@ -280,7 +280,9 @@ static int alloc_columns(mapper *m, uint32_t slots, obj_t **cls)
 	size_t n = slots;
 	uint32_t first = m->npool;
 	h->serial = calloc(n, sizeof *h->serial);
-	h->cls = (obj_t *)take_column((uint32_t **)cls, raw->node_count, first, n);
+	uint32_t *c = (uint32_t *)*cls; /* obj_t and uint32_t share a representation */
+	h->cls = (obj_t *)take_column(&c, raw->node_count, first, n);
+	*cls = (obj_t *)c;
 	h->outer = calloc(n, sizeof *h->outer); /* every node's Outer is /V8, object 0 */
 	h->name = take_column(&raw->nname, raw->node_count, first, n);
 	h->name_num = take_column(&raw->nid, raw->node_count, first, n);
@@ -331,8 +333,7 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 	for (uint32_t p = 0; p < m.npool; p++) {
 		h->cls[p] = p == 0 ? 1 : 2;
 		h->outer[p] = p == 0 ? OBJ_NONE : 0;
-		h->name[p] = m.class_name[p];
-		h->size[p] = 0;
+		h->name[p] = m.class_name[p]; /* size 0, as take_column left it */
 	}
 	h->iflags[first] = IF_RootSet;
 	h->first_gc_index = first;

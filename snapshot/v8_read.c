@@ -582,7 +582,7 @@ static int run(rd *r, const v8_options *opt, heap *h, char *err, size_t errsize)
 	pthread_cond_init(&r->cv_work, NULL);
 	pthread_cond_init(&r->cv_free, NULL);
 	int rc = 0;
-	for (int k = 0; k < NCHUNKS; k++) {
+	for (int k = 0; k < NCHUNKS && !r->src.map; k++) { /* a mapped file needs no buffers */
 		r->chunks[k].mem = malloc(CARRY_MAX + r->chunk_size);
 		if (!r->chunks[k].mem)
 			rc = v8r_fail(r, 0, "out of memory");
@@ -672,10 +672,16 @@ int v8_load_with(const char *path, const v8_options *opt, heap *h, char *err, si
 	 * (a zstd file, or one that cannot be mapped, is read) */
 	void *map = MAP_FAILED;
 	if (r->src.raw_size >= 4 && r->src.raw_size <= SIZE_MAX / 2 &&
-	    (map = mmap(NULL, (size_t)r->src.raw_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED &&
-	    !is_zstd(map, (size_t)r->src.raw_size)) {
-		r->src.map = map;
-		r->src.map_len = (size_t)r->src.raw_size;
+	    (map = mmap(NULL, (size_t)r->src.raw_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		if (is_zstd(map, (size_t)r->src.raw_size)) {
+			munmap(map, (size_t)r->src.raw_size);
+			map = MAP_FAILED;
+		} else {
+			long page = sysconf(_SC_PAGESIZE);
+			r->src.map = map;
+			r->src.map_len = (size_t)r->src.raw_size;
+			r->src.map_page = page > 0 ? (size_t)page : 4096;
+		}
 	}
 	v8_options o = opt ? *opt : (v8_options){0};
 	o.step = 0;

@@ -237,8 +237,7 @@ static ssize_t fill_mapped(rd *r)
 	while (r->qlen + (size_t)r->busy >= NCHUNKS)
 		pthread_cond_wait(&r->cv_free, &r->mu);
 	pthread_mutex_unlock(&r->mu);
-	long ps = sysconf(_SC_PAGESIZE);
-	size_t lag = (size_t)(NCHUNKS + 1) * r->chunk_size, page = ps > 0 ? (size_t)ps : 4096;
+	size_t lag = (size_t)(NCHUNKS + 1) * r->chunk_size, page = s->map_page;
 	if (r->pos > lag && (r->pos - lag) / page * page > s->map_dropped) {
 		size_t upto = (r->pos - lag) / page * page;
 		madvise((char *)s->map + s->map_dropped, upto - s->map_dropped, MADV_DONTNEED);

@@ -351,6 +351,35 @@ TEST(dominators_differential_on_random_heaps)
 	CHECK(bad == 0);
 }
 
+/* Heaps of 1,100 objects or more are counted on two threads (each over
+ * half the references): every policy still agrees with the definition,
+ * with and without clusters, and on a heap with neither clusters nor
+ * Garbage-flagged objects, whose per-edge tests are skipped. */
+TEST(dominators_counted_on_two_threads_agree_with_the_definition)
+{
+	int bad = 0, heaps = 0;
+	for (int round = 0; round < 3 && !bad; round++) {
+		heap h;
+		if (random_heap(1100 + (int)test_rand_below(100), round == 0, &h))
+			continue;
+		if (round == 2) /* no cluster (above) and no Garbage flag */
+			for (uint32_t i = 0; i < h.slots; i++)
+				h.iflags[i] &= (uint16_t)~IF_Garbage;
+		CHECK(round != 2 || (h.nclusters == 0 && !heap_has_garbage(&h)));
+		gc_result r;
+		CHECK(run_gc(&h, round == 1 ? MODE_EDITOR : MODE_GAME, 2, &r) == 0);
+		char what[48];
+		snprintf(what, sizeof what, "large random heap %d", round);
+		for (int p = 0; p < POLICY_COUNT; p++)
+			bad += check_against_naive(&h, &r, p, what);
+		gc_result_free(&r);
+		heap_free(&h);
+		heaps++;
+	}
+	CHECK(heaps == 3);
+	CHECK(bad == 0);
+}
+
 TEST(dominators_same_for_any_thread_count_on_a_generated_heap)
 {
 	gen_options go = {3000, 11, MODE_EDITOR, 10};

@@ -80,6 +80,11 @@ TEST(publish_never_follows_a_planted_temporary_name)
 	CHECK(holds(victim, "precious"));
 	unlink(path);
 	unlink(victim);
+	/* a plain file left under the name by an earlier process with this pid
+	 * is removed, and the check passes */
+	put(tmp, "leftover");
+	CHECK(outfile_check(path, 0, NULL, NULL, err, sizeof err) == 0);
+	CHECK(access(tmp, F_OK) != 0);
 	unlink(tmp);
 }
 

@@ -458,7 +458,9 @@ TEST(v8_mapped_plain_file_reads_like_a_stream)
 	CHECK(fd >= 0 && write(fd, b.data, b.len) == (ssize_t)b.len);
 	if (fd >= 0)
 		close(fd);
-	CHECK(b.len > 64 * 4096); /* long enough that pages are let go behind a 4 KiB window */
+	CHECK(b.len > 64 * 4096); /* long enough for the reader to let pages go behind a 4 KiB
+				   * window (which a piece could fault back in: nothing here
+				   * tells whether it did) */
 	CHECK(snapshot_load("testdata/v8/node-small.heapsnapshot.zst", &h, err, sizeof err) == 0);
 	char *want = canonical(&h);
 	heap_free(&h);
