@@ -538,15 +538,21 @@ static int on_chain(const search *s, uint32_t at, obj_t x)
 	return 0;
 }
 
-/* The package of I: the end of its Outer chain (Brent's cycle detection
- * ends a looping chain from a damaged database). */
-static obj_t outermost(view *v, obj_t i)
+/* The package of I, into *OUT: the end of its Outer chain (Brent's cycle
+ * detection ends a looping chain from a damaged database).  0, or -1 when
+ * the view failed (its message in v->err). */
+static int outermost(view *v, obj_t i, obj_t *out)
 {
 	obj_t mark = i;
 	for (size_t power = 1, lam = 0;;) {
 		obj_state o;
-		if (v->ops->state(v, i, &o) || o.outer == OBJ_NONE || o.outer == mark)
-			return i;
+		int rc = v->ops->state(v, i, &o);
+		if (rc < 0)
+			return -1;
+		if (rc > 0 || o.outer == OBJ_NONE || o.outer == mark) {
+			*out = i;
+			return 0;
+		}
 		i = o.outer;
 		if (++lam == power) {
 			mark = i;
@@ -601,7 +607,10 @@ static int take_step(search *s, obj_t x, uint32_t next, chains *out)
 	uint32_t len = next == UINT32_MAX ? 0 : s->steps[next].len + 1;
 	s->steps[at] = (step){x, next, len, (uint8_t)o.garbage, UINT32_MAX, 0};
 	if (RK_IS_ROOT(o.root_kind)) { /* chains stop at roots */
-		if (s->external && o.root_kind != RK_GCOBJECT && outermost(v, x) == s->home)
+		obj_t pkg = OBJ_NONE;
+		if (s->external && o.root_kind != RK_GCOBJECT && outermost(v, x, &pkg))
+			return -1;
+		if (s->external && o.root_kind != RK_GCOBJECT && pkg == s->home)
 			return 0;
 		return emit_chain(s, at, o.root_kind, out);
 	}
@@ -617,9 +626,9 @@ int query_chains(view *v, obj_t x, enum chain_mode mode, size_t max, int externa
 	search s = {.v = v, .mode = mode, .home = OBJ_NONE, .external = external};
 	if (!budget)
 		budget = DEFAULT_BUDGET;
-	if (external)
-		s.home = outermost(v, x);
-	int rc = take_step(&s, x, UINT32_MAX, out);
+	int rc = external ? outermost(v, x, &s.home) : 0;
+	if (rc == 0)
+		rc = take_step(&s, x, UINT32_MAX, out);
 	for (size_t taken = 0; rc == 0 && s.nq; taken++) {
 		if (out->n >= max) {
 			out->limited = 1;

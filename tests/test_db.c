@@ -165,6 +165,22 @@ TEST(view_backends_set_every_operation)
 	free(r);
 }
 
+/* path --external on a database whose Outer column is damaged: the
+ * package test fails with the view's message, not on a made-up package. */
+TEST(db_damaged_outer_fails_the_external_search)
+{
+	char err[512];
+	view *v = damaged("UPDATE object_table SET outer = 4000000 WHERE idx = 16", err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	chains cs = {0};
+	CHECK(query_chains(v, 15, CHAINS_ROOTS, SIZE_MAX, 1, 0, &cs) == -1);
+	CHECK(strstr(v->err, "outer") != NULL || strstr(v->err, "damaged") != NULL);
+	chains_free(&cs);
+	v->ops->close(v);
+}
+
 /* A borrowed view over a GC result whose §3 was deferred: describe()
  * names an object without computing §3; object() computes it on first
  * use, and it is what a direct run gives. */
