@@ -30,7 +30,7 @@ static int text_close(text *t)
 
 static int run_gc_after(heap *h, heap *after)
 {
-	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), 1, 0, 0};
+	gc_options opt = {.mode = h->mode, .keep_flags = gc_default_keep_flags(h->mode), .threads = 1};
 	gc_result r;
 	obj_t stale;
 	if (gc_run(h, &opt, &r))
@@ -85,7 +85,7 @@ int evolve_series(const gen_options *opt, heap out[3], FILE *plan, char *err, si
 	if (gen_heap(opt, &out[0], err, errsize))
 		return -1;
 	/* snapshot 1 starts as 0 after its GC: the purged objects are removed */
-	gc_options gopt = {out[0].mode, gc_default_keep_flags(out[0].mode), 1, 0, 0};
+	gc_options gopt = {.mode = out[0].mode, .keep_flags = gc_default_keep_flags(out[0].mode), .threads = 1};
 	gc_result r0;
 	obj_t stale;
 	int built = gc_run(&out[0], &gopt, &r0) ? -1 : gc_after_heap(&out[0], &r0, &h0, &stale);

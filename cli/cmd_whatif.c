@@ -468,7 +468,7 @@ int cmd_whatif(int argc, char **argv)
 		return rc;
 	}
 	heap h;
-	gc_options opt = {MODE_GAME, 0, (int)threads, 0, 0};
+	gc_options opt = {.mode = MODE_GAME, .threads = (int)threads};
 	if (load_input(input, &h, &opt, keep_arg, keep)) {
 		free(args);
 		return 1;

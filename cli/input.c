@@ -24,7 +24,8 @@ int analyse_snapshot(const char *path, int threads, int defer_retention, heap *h
 	if (load_or_die(path, h))
 		return 1;
 	trace_point("load");
-	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), threads, 0, defer_retention};
+	gc_options opt = {.mode = h->mode, .keep_flags = gc_default_keep_flags(h->mode), .threads = threads,
+			  .defer_retention = defer_retention};
 	progress_phase("gc");
 	if (gc_run(h, &opt, r)) {
 		heap_free(h);

@@ -172,8 +172,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	round_trips(&h);
-	gc_options o1 = {h.mode, gc_default_keep_flags(h.mode), 1, 0, 0};
-	gc_options o2 = {h.mode, gc_default_keep_flags(h.mode), 2, 1, 0}; /* every level on two threads */
+	gc_options o1 = {.mode = h.mode, .keep_flags = gc_default_keep_flags(h.mode), .threads = 1};
+	gc_options o2 = {.mode = h.mode, .keep_flags = gc_default_keep_flags(h.mode), .threads = 2,
+			 .parallel_min = 1}; /* every level on two threads */
 	gc_result r1, r2;
 	FUZZ_ASSERT(gc_run(&h, &o1, &r1) == 0, "gc_run (1 thread) failed");
 	FUZZ_ASSERT(gc_run(&h, &o2, &r2) == 0, "gc_run (2 threads) failed");

@@ -58,7 +58,7 @@ int load_heap(const char *body, heap *h)
 
 int run_gc(heap *h, int mode, int threads, gc_result *r)
 {
-	gc_options opt = {mode, gc_default_keep_flags(mode), threads, 1, 0};
+	gc_options opt = {.mode = mode, .keep_flags = gc_default_keep_flags(mode), .threads = threads, .parallel_min = 1};
 	return gc_run(h, &opt, r);
 }
 

@@ -58,7 +58,7 @@ static int make_db(const char *body, const char *name, char *path, size_t cap)
 	findings f;
 	if (load_heap(body, &h))
 		return -1;
-	gc_options opt = {MODE_GAME, 0, 1, 0, 0};
+	gc_options opt = {.mode = MODE_GAME, .threads = 1};
 	int rc = gc_run(&h, &opt, &r);
 	if (rc == 0 && (rc = findings_collect(&h, &r, &f)) == 0) {
 		char err[512];
@@ -190,8 +190,9 @@ TEST(view_heap_computes_deferred_retention_on_first_use)
 	heap h;
 	gc_result direct, later;
 	CHECK(load_heap(CHAINS_BODY, &h) == 0);
-	gc_options now = {MODE_GAME, gc_default_keep_flags(MODE_GAME), 1, 0, 0};
-	gc_options deferred = {MODE_GAME, gc_default_keep_flags(MODE_GAME), 1, 0, 1};
+	gc_options now = {.mode = MODE_GAME, .keep_flags = gc_default_keep_flags(MODE_GAME), .threads = 1};
+	gc_options deferred = now;
+	deferred.defer_retention = 1;
 	CHECK(gc_run(&h, &now, &direct) == 0 && gc_run(&h, &deferred, &later) == 0);
 	CHECK(later.distance == NULL);
 	view *v = view_heap_borrow(&h, &later, err, sizeof err);
@@ -232,8 +233,9 @@ TEST(view_heap_deferred_retention_survives_a_failed_allocation)
 	heap h;
 	gc_result direct;
 	CHECK(load_heap(CHAINS_BODY, &h) == 0);
-	gc_options now = {MODE_GAME, gc_default_keep_flags(MODE_GAME), 1, 0, 0};
-	gc_options deferred = {MODE_GAME, gc_default_keep_flags(MODE_GAME), 1, 0, 1};
+	gc_options now = {.mode = MODE_GAME, .keep_flags = gc_default_keep_flags(MODE_GAME), .threads = 1};
+	gc_options deferred = now;
+	deferred.defer_retention = 1;
 	CHECK(gc_run(&h, &now, &direct) == 0);
 	int failed = 0;
 	for (long k = 1; k <= 6; k++) {

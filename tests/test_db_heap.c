@@ -25,7 +25,7 @@ static int store(heap *h, int mode, const char *name, char *path, size_t cap)
 	}
 	snprintf(path, cap, "%s/%s", dir, name);
 	unlink(path);
-	gc_options opt = {mode, gc_default_keep_flags(mode), 1, 0, 0};
+	gc_options opt = {.mode = mode, .keep_flags = gc_default_keep_flags(mode), .threads = 1};
 	gc_result r;
 	findings f;
 	int rc = gc_run(h, &opt, &r);
@@ -78,7 +78,7 @@ static void round_trip(heap *h, int mode, const char *name, obj_t cut)
 	char path[128], err[512];
 	CHECK(store(h, mode, name, path, sizeof path) == 0);
 	heap back;
-	gc_options opt = {MODE_GAME, 12345, 1, 0, 0};
+	gc_options opt = {.mode = MODE_GAME, .keep_flags = 12345, .threads = 1};
 	int rc = db_heap_load(path, &back, &opt, err, sizeof err);
 	if (rc)
 		printf("    %s: %s\n", name, err);

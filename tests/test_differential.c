@@ -114,7 +114,8 @@ TEST(threads_give_identical_results_on_a_large_heap)
 	CHECK(gen_heap(&go, &h, err, sizeof err) == 0);
 	perturb(&h, 1);
 	gc_result one, two;
-	gc_options o1 = {MODE_GAME, 0, 1, 0, 0}, o2 = {MODE_GAME, 0, 2, 64, 0}, o4 = {MODE_GAME, 0, 4, 64, 1};
+	gc_options o1 = {.mode = MODE_GAME, .threads = 1}, o2 = {.mode = MODE_GAME, .threads = 2, .parallel_min = 64};
+	gc_options o4 = {.mode = MODE_GAME, .threads = 4, .parallel_min = 64, .defer_retention = 1};
 	CHECK(gc_run(&h, &o1, &one) == 0);
 	CHECK(gc_run(&h, &o2, &two) == 0);
 	CHECK(one.npurged == two.npurged && one.neliminated == two.neliminated && one.ncleared == two.ncleared);

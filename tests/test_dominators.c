@@ -422,7 +422,7 @@ TEST(whatif_cut_frees_exactly_the_dominated_set)
 		heap h;
 		if (random_heap(20 + (int)test_rand_below(40), 0, &h))
 			continue;
-		gc_options opt = {MODE_GAME, 0, 1, 0, 0};
+		gc_options opt = {.mode = MODE_GAME, .threads = 1};
 		gc_result r;
 		dom_result d;
 		CHECK(gc_run(&h, &opt, &r) == 0 && dom_compute(&h, &r, POLICY_GC, &d) == 0);

@@ -89,7 +89,8 @@ TEST(roots_by_flags_and_mode)
 	CHECK_STR(purged_list(&r), "18 19");   /* editor keeps RF_Standalone, not when garbage */
 	CHECK_STR(kind_of(&r, 17), "keepflags");
 	gc_result_free(&r);
-	gc_options opt = {MODE_GAME, RF_Transient, 1, 1, 0}; /* --keep-flags RF_Transient */
+	/* --keep-flags RF_Transient */
+	gc_options opt = {.mode = MODE_GAME, .keep_flags = RF_Transient, .threads = 1, .parallel_min = 1};
 	CHECK(gc_run(&h, &opt, &r) == 0);
 	CHECK_STR(purged_list(&r), "17 19");
 	gc_result_free(&r);
@@ -551,7 +552,7 @@ TEST(long_chains_need_no_recursion)
 	char err[256];
 	CHECK(parse_text(text, &h, err, sizeof err) == 0);
 	free(text);
-	gc_options opt = {MODE_GAME, 0, 2, 0, 0}; /* the default threshold: small levels stay on one thread */
+	gc_options opt = {.mode = MODE_GAME, .threads = 2}; /* the default threshold: small levels stay on one thread */
 	CHECK(gc_run(&h, &opt, &r) == 0);
 	CHECK(r.npurged == 0);
 	CHECK(r.distance[10 + n] == (uint32_t)n - 1 && r.parent[10 + n] == 9 + n);

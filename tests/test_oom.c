@@ -57,7 +57,7 @@ static int pipeline(const char *snap, const char *db, char *from_db, char *from_
 	err[0] = '\0';
 	if (snapshot_load(snap, &h, err, errsize))
 		return step;
-	gc_options o = {h.mode, gc_default_keep_flags(h.mode), 1, 0, 0};
+	gc_options o = {.mode = h.mode, .keep_flags = gc_default_keep_flags(h.mode), .threads = 1};
 	step++;
 	if (gc_run(&h, &o, &r)) { /* -1 means out of memory (gc.h) */
 		snprintf(err, errsize, "out of memory");

@@ -223,7 +223,7 @@ static void compare(int n, int policy, int on_demand_)
 	heap h;
 	if (random_heap(n, 1, &h))
 		return;
-	gc_options opt = {h.mode, gc_default_keep_flags(h.mode), 1, 0, 0};
+	gc_options opt = {.mode = h.mode, .keep_flags = gc_default_keep_flags(h.mode), .threads = 1};
 	gc_result r;
 	findings f;
 	dom_result d;
@@ -297,7 +297,7 @@ TEST(snapshot_db_refuses_writes)
 	heap h;
 	if (random_heap(60, 1, &h))
 		return;
-	gc_options opt = {h.mode, gc_default_keep_flags(h.mode), 1, 0, 0};
+	gc_options opt = {.mode = h.mode, .keep_flags = gc_default_keep_flags(h.mode), .threads = 1};
 	gc_result r;
 	findings f;
 	CHECK(gc_run(&h, &opt, &r) == 0);

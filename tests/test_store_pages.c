@@ -114,7 +114,7 @@ static int same_db(const char *a, const char *b)
  * PAGE_SIZE; 0, or -1 with the error in ERR. */
 static int store(const heap *h, const char *path, int method, unsigned page_size, char *err, size_t errsize)
 {
-	gc_options opt = {h->mode, gc_default_keep_flags(h->mode), 2, 0, 0};
+	gc_options opt = {.mode = h->mode, .keep_flags = gc_default_keep_flags(h->mode), .threads = 2};
 	gc_result r;
 	findings f;
 	dom_result d;

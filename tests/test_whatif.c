@@ -16,7 +16,7 @@ static int run(const char *body, int mode, const whatif_change *c, size_t n, hea
 {
 	if (load_heap(body, h))
 		return -1;
-	gc_options opt = {mode, gc_default_keep_flags(mode), 1, 1, 0};
+	gc_options opt = {.mode = mode, .keep_flags = gc_default_keep_flags(mode), .threads = 1, .parallel_min = 1};
 	if (gc_run(h, &opt, before)) {
 		heap_free(h);
 		return -1;
@@ -396,7 +396,8 @@ TEST(whatif_cut_frees_exactly_what_a_naive_removal_loses)
 		}
 		free(text);
 		heaps++;
-		gc_options opt = {h.mode, gc_default_keep_flags(h.mode), 1 + round % 2, 1, 0};
+		gc_options opt = {.mode = h.mode, .keep_flags = gc_default_keep_flags(h.mode), .threads = 1 + round % 2,
+				  .parallel_min = 1};
 		gc_result before;
 		uint8_t *base = malloc(h.slots), *after = malloc(h.slots);
 		CHECK(gc_run(&h, &opt, &before) == 0);
