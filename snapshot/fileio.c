@@ -169,6 +169,12 @@ int file_read_all(const char *path, filebuf *out, char *err, size_t errsize)
 	return rc;
 }
 
+int outfile_create_tmp(const char *tmp)
+{
+	unlink(tmp);
+	return open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
 int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t errsize)
 {
 	memset(o, 0, sizeof *o);
@@ -194,8 +200,7 @@ int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t e
 		memset(o, 0, sizeof *o);
 		return -1;
 	}
-	unlink(o->tmp); /* a leftover of an earlier process with this pid */
-	int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = outfile_create_tmp(o->tmp);
 	if (fd < 0) {
 		snprintf(err, errsize, "%s: %s", o->tmp, strerror(errno));
 		tempfiles_forget(o->tmp);

@@ -49,8 +49,7 @@ typedef struct outfile {
 /* Open a temporary file beside PATH.  Fails (with ERR) when PATH exists and
  * FORCE is 0. */
 int outfile_open(outfile *o, const char *path, int force, char *err, size_t errsize);
-/* Only the temporary file is made (empty, created here with O_EXCL and
- * O_NOFOLLOW, so never through a name someone else put there): a caller
+/* Only the temporary file is made (empty, by outfile_create_tmp): a caller
  * that writes through another API (SQLite) opens o->tmp itself. */
 int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t errsize);
 /* Flush and publish (publish.h: fsync, no clobber without FORCE, fsync of
@@ -58,6 +57,11 @@ int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t e
 int outfile_commit(outfile *o, char *err, size_t errsize);
 /* Remove the temporary file. */
 void outfile_abort(outfile *o);
+/* Create the temporary file TMP afresh: whatever is left under the name (by
+ * an earlier process with this pid) is removed, and the file is created
+ * with O_EXCL and O_NOFOLLOW, so a symlink planted there in a shared
+ * directory is never written through.  The descriptor, or -1 (errno). */
+int outfile_create_tmp(const char *tmp);
 
 /* Before any work (output_check.c): can PATH be written?  Refuses an
  * existing PATH without FORCE (and a directory always), a missing or

@@ -93,12 +93,7 @@ int outfile_check(const char *path, int force, outfile_note_fn *note, void *ctx,
 		snprintf(err, errsize, "%s: path too long", path);
 		return -1;
 	}
-	/* created, never opened through a name already there: a symlink
-	 * planted under it in a shared directory is not followed; one left by an
-	 * earlier process with this pid is removed first */
-	int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == EEXIST && unlink(probe) == 0)
-		fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = outfile_create_tmp(probe);
 	if (fd < 0) {
 		snprintf(err, errsize, "%s: cannot write there: %s", path, strerror(errno));
 		return -1;
