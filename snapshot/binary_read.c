@@ -72,7 +72,6 @@ static void *worker(void *arg)
 /* Check element K of section S: report its offset as the section's start. */
 #define BAD(s, ...) fail(err, errsize, path, sec[s].offset, __VA_ARGS__)
 
-/* Bytes the number suffix "_N" of an FName adds (NUM: 0 none, else N + 1). */
 /* A property or referencer name (a string id already in range) within the format's limit. */
 static int prop_ok(const strtab *t, uint32_t id) { return strtab_len(t, id) <= PROP_LEN_MAX; }
 

@@ -437,27 +437,6 @@ char *heap_full_name(const heap *h, obj_t i)
 	return out;
 }
 
-/* The object whose name is BASE (LEN bytes) with number NUM and whose path
- * name is PATH. */
-static obj_t find_named(heap *h, const char *path, const char *base, size_t len, uint32_t num)
-{
-	uint32_t id = strtab_find(&h->strings, base, len);
-	if (id == UINT32_MAX)
-		return OBJ_NONE;
-	for (uint32_t i = 0; i < h->slots; i++) {
-		if (h->name[i] != id || h->name_num[i] != num || h->cls[i] == OBJ_FREE)
-			continue;
-		char *p = heap_path(h, (obj_t)i);
-		if (!p)
-			return OBJ_ERROR;
-		int same = strcmp(p, path) == 0;
-		free(p);
-		if (same)
-			return (obj_t)i;
-	}
-	return OBJ_NONE;
-}
-
 obj_t heap_find_path(heap *h, const char *path)
 {
 	size_t len = strlen(path), start = len;
@@ -468,7 +447,21 @@ obj_t heap_find_path(heap *h, const char *path)
 	fname_split(path + start, len - start, &base_len, &num);
 	if (!h->strings.hash && strtab_reindex(&h->strings)) /* else "not found" could mean "no memory" */
 		return OBJ_ERROR;
-	return find_named(h, path, path + start, base_len, num);
+	uint32_t base = strtab_find(&h->strings, path + start, base_len);
+	if (base == UINT32_MAX)
+		return OBJ_NONE;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (h->name[i] != base || h->name_num[i] != num || h->cls[i] == OBJ_FREE)
+			continue;
+		char *p = heap_path(h, (obj_t)i);
+		if (!p)
+			return OBJ_ERROR;
+		int same = strcmp(p, path) == 0;
+		free(p);
+		if (same)
+			return (obj_t)i;
+	}
+	return OBJ_NONE;
 }
 
 obj_t heap_find_full_name(heap *h, const char *full)

@@ -53,11 +53,6 @@ static int oom(mapper *m, const char *what)
 	return -1;
 }
 
-static uint32_t intern(mapper *m, const char *s, size_t len)
-{
-	return strtab_intern(&m->h->strings, s, len);
-}
-
 static const char *v8_str(const v8_raw *raw, uint32_t k, size_t *len)
 {
 	*len = (size_t)(raw->soff[k + 1] - raw->soff[k]);
@@ -67,7 +62,7 @@ static const char *v8_str(const v8_raw *raw, uint32_t k, size_t *len)
 /* The class object named S (cut to a NAME), made on first use. */
 static obj_t class_named(mapper *m, const char *s, size_t len)
 {
-	uint32_t sid = intern(m, s, v8_utf8_cut(s, len, NAME_LIMIT));
+	uint32_t sid = strtab_intern(&m->h->strings, s, v8_utf8_cut(s, len, NAME_LIMIT));
 	if (sid == UINT32_MAX)
 		return oom(m, "class names");
 	if (sid >= m->class_of_sid_cap) {
@@ -145,7 +140,7 @@ static uint32_t elem_prop(mapper *m, uint32_t n)
 		return m->elem_sid[n] - 1;
 	char buf[16];
 	int len = snprintf(buf, sizeof buf, "[%u]", n);
-	uint32_t sid = intern(m, buf, (size_t)len);
+	uint32_t sid = strtab_intern(&m->h->strings, buf, (size_t)len);
 	if (n < ELEM_CACHE && sid != UINT32_MAX)
 		m->elem_sid[n] = sid + 1;
 	return sid;
@@ -157,7 +152,7 @@ static uint32_t named_prop(mapper *m, uint32_t k)
 		return m->prop_of_str[k] - 1;
 	size_t len;
 	const char *s = v8_str(m->raw, k, &len);
-	uint32_t sid = intern(m, s, v8_utf8_cut(s, len, PROP_LIMIT));
+	uint32_t sid = strtab_intern(&m->h->strings, s, v8_utf8_cut(s, len, PROP_LIMIT));
 	if (sid != UINT32_MAX)
 		m->prop_of_str[k] = sid + 1;
 	return sid;
@@ -251,7 +246,7 @@ static int map_names(mapper *m, obj_t first)
 			if (keep == len && sid_of_str[k]) {
 				sid = sid_of_str[k] - 1;
 			} else {
-				sid = intern(m, s, keep);
+				sid = strtab_intern(&m->h->strings, s, keep);
 				if (keep == len && sid != UINT32_MAX)
 					sid_of_str[k] = sid + 1; /* a cut's length depends on the id */
 			}
@@ -259,7 +254,7 @@ static int map_names(mapper *m, obj_t first)
 			char buf[NAME_LIMIT + 1];
 			memcpy(buf, s, keep);
 			size_t n = keep + (size_t)snprintf(buf + keep, sizeof buf - keep, "@%u", id);
-			sid = intern(m, buf, n);
+			sid = strtab_intern(&m->h->strings, buf, n);
 		}
 		if (sid == UINT32_MAX)
 			rc = oom(m, "names");
@@ -311,7 +306,7 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 	/* the fixed pool first, so that V8 classes named Package or Class are those */
 	m.pool_cap = 256;
 	m.class_name = malloc(m.pool_cap * sizeof *m.class_name);
-	if (!m.class_name || (m.class_name[0] = intern(&m, "/V8", 3)) == UINT32_MAX) {
+	if (!m.class_name || (m.class_name[0] = strtab_intern(&h->strings, "/V8", 3)) == UINT32_MAX) {
 		oom(&m, "classes");
 		goto out;
 	}
@@ -340,7 +335,7 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 	h->mode = MODE_GAME;
 	char engine[300];
 	int el = snprintf(engine, sizeof engine, "v8%s%s", raw->version ? " " : "", raw->version ? raw->version : "");
-	if ((h->engine = intern(&m, engine, (size_t)el)) == UINT32_MAX) {
+	if ((h->engine = strtab_intern(&h->strings, engine, (size_t)el)) == UINT32_MAX) {
 		oom(&m, "engine");
 		goto out;
 	}
