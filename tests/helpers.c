@@ -203,6 +203,20 @@ char *random_heap_text(int n)
 #undef OUT
 }
 
+/* H as a .ugcs in memory (malloc'd, *LEN bytes); NULL on failure. */
+unsigned char *binary_bytes(const heap *h, size_t *len)
+{
+	char err[512], *bin = NULL;
+	FILE *f = open_memstream(&bin, len);
+	int rc = binary_write(h, f, err, sizeof err);
+	fclose(f);
+	if (rc) {
+		free(bin);
+		return NULL;
+	}
+	return (unsigned char *)bin;
+}
+
 int random_heap(int n, int clusters, heap *h)
 {
 	char *text = random_heap_text(n), err[512];

@@ -48,6 +48,8 @@ char *random_heap_text(int n);
 /* That heap parsed into H (without its clusters unless CLUSTERS); 0, or
  * -1 after printing the error and failing the test. */
 int random_heap(int n, int clusters, heap *h);
+/* H as a .ugcs in memory (malloc'd, *LEN bytes); NULL on failure. */
+unsigned char *binary_bytes(const heap *h, size_t *len);
 
 /* The prelude: natives 0-4 in the disregard pool, package 10 in the RootSet. */
 #define PRELUDE "ugc-text 1\nfirst-gc-index 5\n" \
