@@ -194,7 +194,7 @@ static int top_successors(graph *g)
 	for (uint32_t i = 0; i < h->slots; i++) {
 		if (h->cls[i] == OBJ_FREE)
 			continue;
-		int32_t c = heap_cluster(h, i);
+		int32_t c = g->no_clusters ? -1 : heap_cluster(h, i);
 		if (!heap_in_disregard(h, (obj_t)i) &&
 		    (root_kind_static(h, (obj_t)i, r->keep_flags, r->gc_target[i]) == RK_NONE ||
 		     (gc && c >= 0 && r->cluster_live[c] && h->clusters[c].root != (obj_t)i)))
@@ -274,8 +274,8 @@ static int reserve(uint32_t **buf, size_t *cap, size_t used, uint64_t n)
 	return 0;
 }
 
-/* The incoming edges of every node whose successors come from nodes
- * [FROM, TO), added into COUNT (by node); TOTAL: how many. */
+/* The successors of nodes [FROM, TO), each counted into COUNT at its
+ * target (a bound on that target's incoming edges); TOTAL: how many. */
 typedef struct count_job {
 	const graph *g;
 	uint32_t from, to;

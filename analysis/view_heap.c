@@ -142,9 +142,9 @@ static int need_retention(heap_view *hv)
 	return -1;
 }
 
-/* The object without §3's fields (see view_ops.describe); WITH_PATH 0
- * leaves parent_property "" too. */
-static int describe(heap_view *hv, obj_t i, obj_info *o, int with_path)
+/* Object I into O; WITH_RETENTION 0 leaves §3's fields unknown (see
+ * view_ops.describe), so §3 need not have been computed. */
+static int describe(heap_view *hv, obj_t i, obj_info *o, int with_retention)
 {
 	const heap *h = hv->h;
 	const gc_result *r = hv->r;
@@ -158,11 +158,11 @@ static int describe(heap_view *hv, obj_t i, obj_info *o, int with_path)
 	o->cluster = heap_cluster(h, i) >= 0 ? h->clusters[heap_cluster(h, i)].root : OBJ_NONE;
 	o->serial = h->serial[i];
 	o->size = h->size[i];
-	o->distance = with_path ? r->distance[i] : UINT32_MAX;
+	o->distance = with_retention ? r->distance[i] : UINT32_MAX;
 	o->garbage = heap_is_garbage(h, i);
 	o->reachable = r->reachable[i];
-	o->root_kind = with_path && r->root_kind[i] != RK_NONE ? r->root_kind[i] : RK_NONE;
-	o->parent = with_path ? r->parent[i] : OBJ_NONE;
+	o->root_kind = with_retention && r->root_kind[i] != RK_NONE ? r->root_kind[i] : RK_NONE;
+	o->parent = with_retention ? r->parent[i] : OBJ_NONE;
 	o->oflags = h->oflags[i];
 	o->iflags = h->iflags[i];
 	o->traits = h->traits[i];
@@ -171,7 +171,7 @@ static int describe(heap_view *hv, obj_t i, obj_info *o, int with_path)
 	heap_name(h, h->cls[i], cname, sizeof cname);
 	flags_format(flags, h->oflags[i], h->iflags[i], h->traits[i]);
 	char *path = heap_path(h, i);
-	const char *via = !with_path || r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]);
+	const char *via = !with_retention || r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]);
 	int rc = path ? obj_info_set_text(o, name, cname, flags, via, path) : -1;
 	free(path);
 	if (rc) {

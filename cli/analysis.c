@@ -34,7 +34,7 @@ int analysis_load(const char *path, const analysis_options *o, analysis *a)
 	if (load_or_die(path, &a->h))
 		return 1;
 	a->load_s = now_seconds() - t0;
-	a->opt = (gc_options){a->h.mode, 0, (int)(o->threads > 0 ? o->threads : 1), 0, 0};
+	a->opt = (gc_options){.mode = a->h.mode, .threads = (int)(o->threads > 0 ? o->threads : 1)};
 	if (o->mode >= 0)
 		a->opt.mode = o->mode;
 	a->opt.keep_flags = o->keep ? o->keep_flags : gc_default_keep_flags(a->opt.mode);

@@ -98,12 +98,11 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 		if (shown >= limit)
 			continue;
 		obj_info o;
-		int have = 0;
 		if (known && (rc = v->ops->object(v, other, &o)) != 0) {
 			rc = rc < 0 ? die("%s", v->err) : die("#%d: a reference names no object #%d", x, other);
 			break;
 		}
-		have = known;
+		int have = known;
 		const char *prop = e->prop[0] ? e->prop : "-";
 		if (fmt == FMT_TEXT) {
 			if (!have)
