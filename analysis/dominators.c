@@ -8,7 +8,8 @@
  * rows, kept by node.  Then one depth-first walk from ⊤ numbers the reached
  * nodes in preorder, keeping only the rows of the nodes on its current
  * path, and places each edge it follows, as its source's number, in its
- * target's predecessor row; the places the walk leaves unused hold NONE.
+ * target's predecessor row, all but the tree edges (a node's first, which
+ * its DFS parent stands for); the places the walk leaves unused hold NONE.
  * So no copy of the forward graph is held beside the predecessor rows and
  * the successors are listed twice, once in slot order.  Semi-NCA
  * (Georgiadis, "Finding dominators in practice") then needs only those
@@ -241,7 +242,8 @@ typedef struct work {
 	uint32_t *parent;    /* per number: DFS parent's number */
 	/* the predecessor rows, by node (not number): node x's predecessors
 	 * are pred[pstart[x] .. pstart[x+1]-1], as their numbers, with NONE in
-	 * the places the walk left unused (edges of nodes it did not reach) */
+	 * the places the walk left unused (edges of nodes it did not reach);
+	 * the tree edge into x is in no row: parent[] holds it */
 	uint32_t *pstart, *pred;
 	/* two blocks passed on from phase to phase, so that their pages are
 	 * touched once: WIDE, 8 bytes a node, holds the walk's numbers and row
@@ -344,11 +346,15 @@ static int size_predecessors(const graph *g, work *w)
 		/* no count can have wrapped: each is at most its total */
 		for (size_t k = 0; k < g->top_succ.n; k++)
 			ps[g->top_succ.v[k]]++;
-		uint32_t sum = 0; /* the counts become the rows' starts */
+		/* the counts become the rows' starts; a row holds one place
+		 * less than its count: the edge the walk reaches a node by is
+		 * its tree edge, which semi-NCA reads off the parent instead
+		 * (a node no edge enters is never reached, and has no row) */
+		uint32_t sum = 0;
 		for (uint32_t x = 0; x < nodes; x++) {
 			uint32_t c = ps[x] + (jobs[1].count ? jobs[1].count[x] : 0);
 			ps[x] = sum;
-			sum += c;
+			sum += c ? c - 1 : 0;
 		}
 		ps[nodes] = sum;
 		if ((w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
@@ -398,9 +404,12 @@ static int walk(const graph *g, work *w)
 		}
 		uint32_t t = rows[cursor[sp - 1]++];
 		uint32_t *tp = pc + 2 * (size_t)t;
-		pred[tp[1]++] = u; /* within t's row: size_predecessors counted this edge */
-		if (tp[0] != NONE)
+		if (tp[0] != NONE) {
+			/* within t's row: size_predecessors counted this edge,
+			 * and t's tree edge, which takes no place, before it */
+			pred[tp[1]++] = u;
 			continue;
+		}
 		tp[0] = n;
 		vertex[n] = t;
 		parent[n] = u;
@@ -453,7 +462,9 @@ static int semi_nca(work *w)
 		anc[i] = NONE;
 	}
 	for (uint32_t v = n - 1; v >= 1; v--) {
-		uint32_t s = semi[v], x = w->vertex[v];
+		/* the tree edge, kept in no row: its source, the parent, is not
+		 * processed yet, so it offers its own number */
+		uint32_t s = w->parent[v], x = w->vertex[v];
 		for (uint32_t k = w->pstart[x]; k < w->pstart[x + 1]; k++) {
 			uint32_t u = w->pred[k];
 			if (u == NONE)
