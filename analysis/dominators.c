@@ -40,7 +40,8 @@ int dom_policy_parse(const char *s)
 /* The graph of one policy.  Nodes are slot indexes; ⊤ is node TOP (= slots). */
 typedef struct graph {
 	const heap *h;
-	const gc_result *r;
+	const gc_result *r; /* NULL on a heap that needs none (dom_needs_gc) */
+	uint32_t keep_flags; /* the GC's */
 	int policy;
 	uint32_t top;
 	vec top_succ; /* ⊤'s successors, in order (duplicates are harmless) */
@@ -81,8 +82,8 @@ static inline int own_edges(const graph *g, obj_t x)
 	const heap *h = g->h;
 	if (heap_in_disregard(h, x))
 		return OWN_NONE;
-	if (g->policy != POLICY_GC)
-		return OWN_SELF;
+	if (g->policy != POLICY_GC || !g->r)
+		return OWN_SELF; /* without R: X is traced if reached (dom_needs_gc) */
 	if (!g->r->was_traced[x])
 		return OWN_NONE;
 	if (!g->r->reachable[x])
@@ -196,8 +197,9 @@ static int top_successors(graph *g)
 		if (h->cls[i] == OBJ_FREE)
 			continue;
 		int32_t c = g->no_clusters ? -1 : heap_cluster(h, i);
+		/* without R, the "g" records' targets follow in the loop below */
 		if (!heap_in_disregard(h, (obj_t)i) &&
-		    (root_kind_static(h, (obj_t)i, r->keep_flags, r->gc_target[i]) == RK_NONE ||
+		    (root_kind_static(h, (obj_t)i, g->keep_flags, r ? r->gc_target[i] : 0) == RK_NONE ||
 		     (gc && c >= 0 && r->cluster_live[c] && h->clusters[c].root != (obj_t)i)))
 			continue;
 		if (vec_push(&g->top_succ, i))
@@ -208,8 +210,8 @@ static int top_successors(graph *g)
 		if (heap_exists(h, t) && enters(h, t) && !heap_is_garbage(h, t) && vec_push(&g->top_succ, (uint32_t)t))
 			return -1;
 	}
-	if (!gc)
-		return 0;
+	if (!gc || !r)
+		return 0; /* without R, nothing is marked on a destroyed object's behalf */
 	for (uint32_t i = 0; i < h->slots; i++) {
 		if (h->cls[i] == OBJ_FREE || own_edges(g, (obj_t)i) != OWN_TOP)
 			continue;
@@ -712,13 +714,25 @@ out:
 	return rc;
 }
 
-static int compute(const heap *h, const gc_result *r, int policy, int groups, dom_result *d)
+/* What a computation is asked for: the graph's inputs and the caller's hook. */
+typedef struct request {
+	const gc_result *r;  /* NULL: plain (dom_needs_gc) */
+	uint32_t keep_flags;
+	int policy, groups;
+	void (*one_thread)(void *);
+	void *arg;
+} request;
+
+static int compute(const heap *h, const request *q, dom_result *d)
 {
+	const gc_result *r = q->r;
+	int policy = q->policy;
 	double t0 = now_seconds();
 	memset(d, 0, sizeof *d);
 	d->policy = policy;
 	d->slots = h->slots;
-	graph g = {h, r, policy, h->slots, {0}, calloc(h->nclusters + 1, 1), h->nclusters == 0, !heap_has_garbage(h)};
+	graph g = {h, r, q->keep_flags, policy, h->slots, {0}, calloc(h->nclusters + 1, 1), h->nclusters == 0,
+		   !heap_has_garbage(h)};
 	work w = {0};
 	size_t s = h->slots ? h->slots : 1;
 	for (uint32_t c = 0; g.member_kept && c < h->nclusters; c++)
@@ -728,6 +742,8 @@ static int compute(const heap *h, const gc_result *r, int policy, int groups, do
 		goto out;
 	int bad = size_predecessors(&g, &w);
 	trace_point("dominators: counts");
+	if (q->one_thread)
+		q->one_thread(q->arg);
 	bad = bad || walk(&g, &w);
 	trace_point("dominators: walk");
 	if (bad || (progress_at(1, 3), semi_nca(&w)))
@@ -766,7 +782,7 @@ static int compute(const heap *h, const gc_result *r, int policy, int groups, do
 	free(w.wide);
 	w.wide = NULL;
 	w.ret = NULL;
-	if (!groups) {
+	if (!q->groups) {
 		rc = 0;
 		goto out;
 	}
@@ -789,12 +805,28 @@ out:
 
 int dom_compute(const heap *h, const gc_result *r, int policy, dom_result *d)
 {
-	return compute(h, r, policy, 1, d);
+	return compute(h, &(request){.r = r, .keep_flags = r->keep_flags, .policy = policy, .groups = 1}, d);
 }
 
 int dom_compute_objects(const heap *h, const gc_result *r, int policy, dom_result *d)
 {
-	return compute(h, r, policy, 0, d);
+	return compute(h, &(request){.r = r, .keep_flags = r->keep_flags, .policy = policy, .groups = 0}, d);
+}
+
+int dom_needs_gc(const heap *h)
+{
+	return h->nclusters > 0 || heap_has_garbage(h);
+}
+
+int dom_compute_plain(const heap *h, uint32_t keep_flags, int policy, int groups, dom_result *d,
+		      void (*one_thread)(void *), void *arg)
+{
+	if (h->nclusters) { /* a misuse: the cluster edges need the GC's result */
+		memset(d, 0, sizeof *d);
+		return -1;
+	}
+	request q = {.keep_flags = keep_flags, .policy = policy, .groups = groups, .one_thread = one_thread, .arg = arg};
+	return compute(h, &q, d);
 }
 
 void dom_free(dom_result *d)

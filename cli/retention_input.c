@@ -2,6 +2,7 @@
  * (see retention_input.h). */
 #include "retention_input.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,81 @@
 #include "retention_db.h"
 #include "trace.h"
 #include "view_db.h"
+
+/* The GC on a thread of its own, beside the dominators (dom_needs_gc). */
+typedef struct gc_job {
+	heap *h;
+	gc_options opt;
+	gc_result *r;
+	int rc;
+	pthread_t th;
+	int started; /* 0 not yet, 1 on its thread, 2 done here */
+} gc_job;
+
+static void *run_gc_job(void *arg)
+{
+	gc_job *j = arg;
+	j->rc = gc_run(j->h, &j->opt, j->r);
+	return NULL;
+}
+
+/* dom_compute_plain's one_thread hook: the dominators leave a core free. */
+static void start_gc_job(void *arg)
+{
+	gc_job *j = arg;
+	if (j->started)
+		return;
+	j->started = pthread_create(&j->th, NULL, run_gc_job, j) == 0 ? 1 : 2;
+	if (j->started == 2)
+		run_gc_job(j);
+}
+
+/* Load PATH into IN, run its GC and compute POLICY's dominators.  On a heap
+ * whose dominators need no GC result (a V8 heap, say) the GC marks on one
+ * thread of its own meanwhile, from when the dominators have counted on two
+ * threads: their walk and semi-NCA are one thread's work, which leaves the
+ * other core free for it.  §3's distances (12 bytes an object) are left to
+ * the view, which computes them if the command asks (after the dominators,
+ * whose work arrays are then gone). */
+static int compute_snapshot(const char *path, int policy, retention_input *in)
+{
+	heap *h = in->h;
+	if (load_or_die(path, h))
+		return 1;
+	trace_point("load");
+	gc_options opt = {.mode = h->mode, .keep_flags = gc_default_keep_flags(h->mode), .threads = default_threads(),
+			  .defer_retention = 1};
+	int gc_rc = 0, dom_rc = 0;
+	if (dom_needs_gc(h)) {
+		progress_phase("gc");
+		gc_rc = gc_run(h, &opt, in->r);
+		trace_point("gc");
+		progress_phase("retention");
+		if (!gc_rc)
+			dom_rc = (in->groups ? dom_compute : dom_compute_objects)(h, in->r, policy, &in->d);
+		trace_point("dominators");
+	} else {
+		gc_job job = {.h = h, .opt = opt, .r = in->r, .rc = -1};
+		job.opt.threads = 1;
+		progress_phase("retention"); /* the GC's thread is not heard */
+		dom_rc = dom_compute_plain(h, opt.keep_flags, policy, in->groups, &in->d, start_gc_job, &job);
+		trace_point("dominators");
+		if (job.started == 1)
+			pthread_join(job.th, NULL);
+		else if (!job.started) /* the dominators failed before they counted */
+			memset(in->r, 0, sizeof *in->r);
+		gc_rc = job.started ? job.rc : 0;
+		trace_point("gc (beside the dominators)");
+	}
+	if (!gc_rc && !dom_rc)
+		return 0;
+	if (!dom_rc)
+		dom_free(&in->d);
+	if (!gc_rc)
+		gc_result_free(in->r);
+	heap_free(h);
+	return gc_rc ? die("out of memory running the GC on %s", path) : die("out of memory computing dominators");
+}
 
 int retention_open(const char *path, int policy, int groups, retention_input *in)
 {
@@ -28,32 +104,18 @@ int retention_open(const char *path, int policy, int groups, retention_input *in
 	}
 	in->h = malloc(sizeof *in->h);
 	in->r = malloc(sizeof *in->r);
-	if (!in->h || !in->r) {
+	if (!in->h || !in->r || compute_snapshot(path, policy < 0 ? POLICY_GC : policy, in)) {
+		if (!in->h || !in->r)
+			die("out of memory");
 		free(in->h);
 		free(in->r);
-		return die("out of memory");
-	}
-	/* §3's distances (12 bytes an object) are left to the view, which
-	 * computes them if the command asks (after the dominators, whose
-	 * work arrays are then gone) */
-	if (analyse_snapshot(path, default_threads(), 1, in->h, in->r)) {
-		free(in->h);
-		free(in->r);
+		in->h = NULL;
+		in->r = NULL;
 		return 1;
-	}
-	trace_point("gc");
-	progress_phase("retention");
-	if ((groups ? dom_compute : dom_compute_objects)(in->h, in->r, policy < 0 ? POLICY_GC : policy, &in->d)) {
-		gc_result_free(in->r);
-		heap_free(in->h);
-		free(in->h);
-		free(in->r);
-		return die("out of memory computing dominators");
 	}
 	/* borrowed: §3, the reverse rows, instance lists and findings the
 	 * query view could build are built only if a command asks for them
 	 * (top never does), so a large snapshot pays only for what is printed */
-	trace_point("dominators");
 	in->v = view_heap_borrow(in->h, in->r, err, sizeof err);
 	progress_phase(NULL);
 	if (!in->v) {

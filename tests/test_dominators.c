@@ -3,6 +3,7 @@
  * definition (X dominates Y when removing X loses Y) over a graph built
  * here, edge by edge, from the GC contract's text. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "dominators.h"
 #include "gen.h"
@@ -378,6 +379,73 @@ TEST(dominators_counted_on_two_threads_agree_with_the_definition)
 	}
 	CHECK(heaps == 3);
 	CHECK(bad == 0);
+}
+
+static void count_call(void *arg)
+{
+	(*(int *)arg)++;
+}
+
+/* Do A and B (both computed with or without the aggregates) agree? */
+static int same_result(const dom_result *a, const dom_result *b, uint32_t slots)
+{
+	int same = a->reached == b->reached && a->reached_bytes == b->reached_bytes &&
+		   memcmp(a->idom, b->idom, slots * sizeof *a->idom) == 0 &&
+		   memcmp(a->retained, b->retained, slots * sizeof *a->retained) == 0 &&
+		   a->nclasses == b->nclasses && a->npackages == b->npackages && a->npairs == b->npairs;
+	if (same && a->classes)
+		same = memcmp(a->classes, b->classes, a->nclasses * sizeof *a->classes) == 0 &&
+		       memcmp(a->packages, b->packages, a->npackages * sizeof *a->packages) == 0 &&
+		       memcmp(a->pairs, b->pairs, a->npairs * sizeof *a->pairs) == 0 &&
+		       memcmp(a->package, b->package, slots * sizeof *a->package) == 0;
+	return same;
+}
+
+/* On a heap with no cluster and no Garbage flag (a V8 heap's kind) the
+ * dominators need no GC result: dom_compute_plain gives dom_compute's and
+ * dom_compute_objects' answers under every policy, in both modes (the
+ * editor's keep flags make roots), small heaps and ones counted on two
+ * threads, and calls its hook once.  A Garbage flag or a cluster makes the
+ * GC's result needed. */
+TEST(dominators_without_the_gc_result_on_a_plain_heap)
+{
+	int bad = 0, heaps = 0, garbage_seen = 0;
+	for (int round = 0; round < 40; round++) {
+		heap h;
+		if (random_heap(round % 10 == 9 ? 1100 + (int)test_rand_below(100) : 16 + (int)test_rand_below(60), 0, &h))
+			continue;
+		garbage_seen += heap_has_garbage(&h);
+		if (dom_needs_gc(&h) != heap_has_garbage(&h) && bad++ < 3)
+			printf("    round %d: dom_needs_gc %d with garbage %d\n", round, dom_needs_gc(&h), heap_has_garbage(&h));
+		for (uint32_t i = 0; i < h.slots; i++)
+			h.iflags[i] &= (uint16_t)~IF_Garbage;
+		CHECK(!dom_needs_gc(&h));
+		gc_result r;
+		CHECK(run_gc(&h, round % 2 ? MODE_EDITOR : MODE_GAME, 1, &r) == 0);
+		for (int p = 0; p < POLICY_COUNT; p++)
+			for (int groups = 0; groups < 2; groups++) {
+				dom_result a, b;
+				int calls = 0;
+				CHECK((groups ? dom_compute : dom_compute_objects)(&h, &r, p, &a) == 0);
+				CHECK(dom_compute_plain(&h, r.keep_flags, p, groups, &b, count_call, &calls) == 0);
+				if ((!same_result(&a, &b, h.slots) || calls != 1) && bad++ < 3)
+					printf("    round %d, %s, groups %d: differs (hook called %d times)\n", round,
+					       dom_policy_names[p], groups, calls);
+				dom_free(&a);
+				dom_free(&b);
+			}
+		gc_result_free(&r);
+		heap_free(&h);
+		heaps++;
+	}
+	CHECK(heaps == 40 && garbage_seen > 0);
+	CHECK(bad == 0);
+	heap h;
+	CHECK(random_heap(40, 1, &h) == 0);
+	CHECK(h.nclusters > 0 && dom_needs_gc(&h));
+	dom_result d;
+	CHECK(dom_compute_plain(&h, 0, POLICY_GC, 1, &d, NULL, NULL) == -1 && !d.idom);
+	heap_free(&h);
 }
 
 TEST(dominators_same_for_any_thread_count_on_a_generated_heap)
