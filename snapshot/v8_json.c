@@ -227,6 +227,32 @@ int v8r_uint(rd *r, const char *what, uint64_t *v)
 	return 0;
 }
 
+/* The bytes of a JSON number: digits, '-', '+', '.', 'e' and 'E'. */
+static const uint8_t number_byte[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1,
+};
+
+/* A number's bytes, the reader at its first; IN_ARRAY: also the numbers
+ * that follow it, each right after a comma, in one tight loop over the
+ * buffer (a snapshot's "locations" and "samples" are megabytes of them).
+ * It stops at any other byte, which the caller's loop then takes. */
+static void skip_numbers(rd *r, int in_array)
+{
+	for (;;) {
+		const unsigned char *b = (const unsigned char *)r->buf;
+		size_t p = r->pos, e = r->end;
+		while (p < e && number_byte[b[p]])
+			p++;
+		while (in_array && p + 1 < e && b[p] == ',' && (b[p + 1] == '-' || (b[p + 1] >= '0' && b[p + 1] <= '9')))
+			for (p++; p < e && number_byte[b[p]];)
+				p++;
+		r->pos = p;
+		if (p < e || v8r_peek(r) < 0)
+			return; /* else the buffer ended inside a number: on with the refilled one */
+	}
+}
+
 /* Skip any JSON value, checking its syntax; nesting is kept on a heap stack. */
 int v8r_skip_value(rd *r)
 {
@@ -266,9 +292,7 @@ int v8r_skip_value(rd *r)
 			if (v8r_string(r, NULL, 0, NULL, NULL))
 				goto out;
 		} else if (c == '-' || (c >= '0' && c <= '9')) {
-			while ((c = v8r_peek(r)) >= 0 && (c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' ||
-						      (c >= '0' && c <= '9')))
-				r->pos++;
+			skip_numbers(r, depth > 0 && stack[depth - 1] == ']');
 		} else if (c == 't' || c == 'f' || c == 'n') {
 			const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
 			for (const char *w = word; *w; w++) {

@@ -236,6 +236,61 @@ static void bad_case(const char *text, const char *mark, int mark_nth, const cha
 		}
 }
 
+/* MAPPING_DOC with its "locations" array holding BODY (malloc'd). */
+static char *with_locations(const char *body)
+{
+	char *d = mapping_doc(), *at = strstr(d, "\"locations\":[]");
+	size_t n = strlen(d) + strlen(body) + 1;
+	char *out = malloc(n);
+	snprintf(out, n, "%.*s\"locations\":[%s]%s", (int)(at - d), d, body, at + strlen("\"locations\":[]"));
+	free(d);
+	return out;
+}
+
+/* The arrays this tool skips ("samples", "locations": megabytes of numbers
+ * in a real snapshot, skipped in a tight loop) are still checked as JSON:
+ * numbers in them skip to the same heap however the chunks cut them, and a
+ * misplaced comma or a missing one fails at its byte. */
+TEST(v8_skipped_number_arrays_are_checked)
+{
+	char *plain = mapping_doc(), err[SNAP_ERR_MAX];
+	heap h;
+	CHECK(parse_v8(plain, NULL, &h, err, sizeof err) == 0);
+	char *want = canonical(&h);
+	heap_free(&h);
+	char *d = with_locations("0,12,-3,4.5e6,1234567890 , 8,\n9,[1,2],77,-0.5E-2,3");
+	int bad = 0;
+	for (size_t chunk = 1; chunk <= 40; chunk += (chunk < 12 ? 1 : 7))
+		for (size_t step = 0; step <= 3; step += 3) {
+			v8_options opt = {chunk, step, 1};
+			if (parse_v8(d, &opt, &h, err, sizeof err)) {
+				printf("    chunk %zu step %zu: %s\n", chunk, step, err);
+				bad++;
+				continue;
+			}
+			char *got = canonical(&h);
+			bad += strcmp(got, want) != 0;
+			free(got);
+			heap_free(&h);
+		}
+	CHECK(bad == 0);
+	free(d);
+	d = with_locations("1,2,,33333");
+	bad_case(d, ",33333", 0, "expected a JSON value"); /* the second comma */
+	free(d);
+	d = with_locations("1,2,");
+	bad_case(d, "],\n\"strings", 0, "expected a JSON value");
+	free(d);
+	d = with_locations("1,2 3");
+	bad_case(d, "3],\n\"strings", 0, "expected ',' or ']'");
+	free(d);
+	d = with_locations("1,2x");
+	bad_case(d, "x]", 0, "expected ',' or ']'");
+	free(d);
+	free(want);
+	free(plain);
+}
+
 TEST(v8_bad_input_names_the_offset)
 {
 	char *d;
