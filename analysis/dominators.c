@@ -5,11 +5,13 @@
  * the cluster lists by succ_row().  A first pass, in slot order and on two
  * threads, counts every node's incoming edges (an upper bound: it counts
  * the edges of nodes the walk may not reach), which sizes the predecessor
- * rows, kept by node.  Then one depth-first walk from ⊤ numbers the reached
- * nodes in preorder, keeping only the rows of the nodes on its current
- * path, and places each edge it follows, as its source's number, in its
- * target's predecessor row, all but the tree edges (a node's first, which
- * its DFS parent stands for); the places the walk leaves unused hold NONE.
+ * rows.  Then one depth-first walk from ⊤ numbers the reached nodes in
+ * preorder, keeping only the rows of the nodes on its current path, sets
+ * each reached node's predecessor row out after the last (so the rows lie
+ * in preorder, and semi-NCA reads them in one sweep), and places each edge
+ * it follows, as its source's number, in its target's row, all but the
+ * tree edges (a node's first, which its DFS parent stands for); the places
+ * the walk leaves unused hold NONE.
  * So no copy of the forward graph is held beside the predecessor rows and
  * the successors are listed twice, once in slot order.  Semi-NCA
  * (Georgiadis, "Finding dominators in practice") then needs only those
@@ -242,10 +244,12 @@ typedef struct work {
 	uint32_t n;          /* reached nodes, ⊤ included (number 0) */
 	uint32_t *vertex;    /* per number: the node (slot, or ⊤) */
 	uint32_t *parent;    /* per number: DFS parent's number */
-	/* the predecessor rows, by node (not number): node x's predecessors
-	 * are pred[pstart[x] .. pstart[x+1]-1], as their numbers, with NONE in
-	 * the places the walk left unused (edges of nodes it did not reach);
-	 * the tree edge into x is in no row: parent[] holds it */
+	/* the predecessor rows, by number, laid out in preorder: number v's
+	 * predecessors are pred[pstart[v] .. pstart[v+1]-1], as their numbers,
+	 * with NONE in the places the walk left unused (edges of nodes it did
+	 * not reach); the tree edge into v is in no row: parent[] holds it.
+	 * Before the walk PSTART holds each node's count (by node), which the
+	 * walk reads as it sets the rows out */
 	uint32_t *pstart, *pred;
 	/* two blocks passed on from phase to phase, so that their pages are
 	 * touched once: WIDE, 8 bytes a node, holds the walk's numbers and row
@@ -308,10 +312,11 @@ out:
 	return NULL;
 }
 
-/* Size the predecessor rows (w->pstart, w->pred filled with NONE) from
- * every node's successors: the reached nodes' and the others', which only
- * makes rows longer than needed.  Large heaps are counted on two threads,
- * each over half the references, the second into its own counts. */
+/* Count the predecessor rows' places (w->pstart: by node; w->pred filled
+ * with NONE) from every node's successors: the reached nodes' and the
+ * others', which only makes rows longer than needed.  Large heaps are
+ * counted on two threads, each over half the references, the second into
+ * its own counts. */
 static int size_predecessors(const graph *g, work *w)
 {
 	const heap *h = g->h;
@@ -348,17 +353,16 @@ static int size_predecessors(const graph *g, work *w)
 		/* no count can have wrapped: each is at most its total */
 		for (size_t k = 0; k < g->top_succ.n; k++)
 			ps[g->top_succ.v[k]]++;
-		/* the counts become the rows' starts; a row holds one place
-		 * less than its count: the edge the walk reaches a node by is
-		 * its tree edge, which semi-NCA reads off the parent instead
-		 * (a node no edge enters is never reached, and has no row) */
+		/* a row holds one place less than its count: the edge the walk
+		 * reaches a node by is its tree edge, which semi-NCA reads off
+		 * the parent instead (a node no edge enters is never reached,
+		 * and has no row) */
 		uint32_t sum = 0;
 		for (uint32_t x = 0; x < nodes; x++) {
 			uint32_t c = ps[x] + (jobs[1].count ? jobs[1].count[x] : 0);
-			ps[x] = sum;
+			ps[x] = c;
 			sum += c ? c - 1 : 0;
 		}
-		ps[nodes] = sum;
 		if ((w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
 			memset(w->pred, 0xff, (size_t)sum * sizeof *w->pred);
 	}
@@ -366,16 +370,18 @@ static int size_predecessors(const graph *g, work *w)
 }
 
 /* The depth-first walk from ⊤: numbers the reached nodes in preorder
- * (w->vertex, w->parent) and places every edge it follows in its target's
- * predecessor row.  A node's successors are listed when the walk reaches
- * it, onto a stack of rows that holds only the rows of the nodes on the
- * current path, so the walk's memory is its arrays plus that path's
- * edges, not every edge. */
+ * (w->vertex, w->parent), sets their predecessor rows out in that order
+ * (w->pstart, by number from now on), and places every edge it follows in
+ * its target's row, but the tree edges.  A node's successors are listed
+ * when the walk reaches it, onto a stack of rows that holds only the rows
+ * of the nodes on the current path, so the walk's memory is its arrays
+ * plus that path's edges, not every edge. */
 static int walk(const graph *g, work *w)
 {
 	uint32_t nodes = g->top + 1;
-	/* per node: its number (NONE unreached), then the next free place in
-	 * its predecessor row: side by side, as every edge reads both */
+	/* per node: its number (NONE unreached), then its count until it is
+	 * reached, the next free place in its predecessor row after: side by
+	 * side, as every edge reads both */
 	uint32_t *pc = w->wide = malloc((size_t)nodes * 2 * sizeof *pc);
 	uint32_t *cursor = malloc((size_t)nodes * sizeof *cursor), *end = malloc((size_t)nodes * sizeof *end);
 	w->vertex = malloc((size_t)nodes * sizeof *w->vertex);
@@ -389,6 +395,10 @@ static int walk(const graph *g, work *w)
 		pc[2 * (size_t)x] = NONE;
 		pc[2 * (size_t)x + 1] = w->pstart[x];
 	}
+	/* the counts are read: PSTART holds the rows' starts by number now,
+	 * each row placed when its node is reached (⊤'s is empty) */
+	uint32_t *rstart = w->pstart, rowpos = 0;
+	rstart[0] = 0;
 	if (g->top_succ.n) /* ⊤ may have no successors at all */
 		memcpy(rows, g->top_succ.v, g->top_succ.n * sizeof *rows);
 	uint32_t *pred = w->pred, *vertex = w->vertex, *parent = w->parent;
@@ -413,6 +423,9 @@ static int walk(const graph *g, work *w)
 			continue;
 		}
 		tp[0] = n;
+		rstart[n] = rowpos;
+		rowpos += tp[1] ? tp[1] - 1 : 0; /* its count, its tree edge taking no place */
+		tp[1] = rstart[n];
 		vertex[n] = t;
 		parent[n] = u;
 		uint32_t at = end[sp - 1]; /* rows never outgrow the counted edges, < UINT32_MAX */
@@ -424,6 +437,7 @@ static int walk(const graph *g, work *w)
 		u = n++;
 	}
 	w->n = n;
+	rstart[n] = rowpos;
 	rc = 0;
 out:
 	free(cursor);
@@ -466,8 +480,8 @@ static int semi_nca(work *w)
 	for (uint32_t v = n - 1; v >= 1; v--) {
 		/* the tree edge, kept in no row: its source, the parent, is not
 		 * processed yet, so it offers its own number */
-		uint32_t s = w->parent[v], x = w->vertex[v];
-		for (uint32_t k = w->pstart[x]; k < w->pstart[x + 1]; k++) {
+		uint32_t s = w->parent[v];
+		for (uint32_t k = w->pstart[v]; k < w->pstart[v + 1]; k++) {
 			uint32_t u = w->pred[k];
 			if (u == NONE)
 				continue; /* a place the walk left unused */
