@@ -312,6 +312,32 @@ out:
 	return NULL;
 }
 
+/* Fill N values at P with NONE; a large block half on a second thread
+ * (the pages are fresh: their faults are most of the cost). */
+typedef struct fill_job {
+	uint32_t *p;
+	size_t n;
+} fill_job;
+
+static void *fill_none(void *arg)
+{
+	fill_job *j = arg;
+	memset(j->p, 0xff, j->n * sizeof *j->p);
+	return NULL;
+}
+
+static void fill_none_2(uint32_t *p, size_t n)
+{
+	fill_job half[2] = {{p, n / 2}, {p + n / 2, n - n / 2}};
+	pthread_t th;
+	int spawned = n >= (1u << 20) && pthread_create(&th, NULL, fill_none, &half[1]) == 0;
+	fill_none(&half[0]);
+	if (spawned)
+		pthread_join(th, NULL);
+	else
+		fill_none(&half[1]);
+}
+
 /* Count the predecessor rows' places (w->pstart: by node; w->pred filled
  * with NONE) from every node's successors: the reached nodes' and the
  * others', which only makes rows longer than needed.  Large heaps are
@@ -364,7 +390,7 @@ static int size_predecessors(const graph *g, work *w)
 			sum += c ? c - 1 : 0;
 		}
 		if ((w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
-			memset(w->pred, 0xff, (size_t)sum * sizeof *w->pred);
+			fill_none_2(w->pred, sum);
 	}
 	return rc == 0 && w->pred ? 0 : -1;
 }
@@ -790,9 +816,9 @@ static int compute(const heap *h, const request *q, dom_result *d)
 		uint32_t x = w.vertex[v];
 		d->idom[x] = w.idom[v] == 0 ? DOM_TOP : (obj_t)w.vertex[w.idom[v]];
 		d->retained[x] = w.ret[v];
-		d->reached_bytes += h->size[x];
 	}
 	d->reached = w.n - 1;
+	d->reached_bytes = w.ret[0]; /* ⊤ retains every reached byte */
 	free(w.wide);
 	w.wide = NULL;
 	w.ret = NULL;
