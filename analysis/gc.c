@@ -52,22 +52,6 @@ static int is_root(const heap *h, obj_t i, uint32_t keep)
 	return (h->oflags[i] & keep) && !heap_is_garbage(h, i);
 }
 
-int root_kind_static(const heap *h, obj_t i, uint32_t keep, int gc_target)
-{
-	if (heap_in_disregard(h, i))
-		return RK_DISREGARD;
-	if (h->iflags[i] & IF_RootSet)
-		return RK_ROOTSET;
-	if (h->iflags[i] & IF_RefCounted)
-		return RK_REFCOUNTED;
-	if (h->iflags[i] & IF_INTERNAL_KEEP)
-		return RK_INTERNAL_KEEP;
-	if ((h->oflags[i] & keep) && !heap_is_garbage(h, i))
-		return RK_KEEPFLAGS;
-	if (gc_target && !heap_is_garbage(h, i))
-		return RK_GCOBJECT;
-	return RK_NONE;
-}
 
 /* A cluster whose root a traced reference found maybe-unreachable, keyed by
  * where the reference is: source index, then the source's edge order

@@ -125,8 +125,25 @@ void gc_result_free(gc_result *r);
 int gc_retention(heap *h, gc_result *r, uint32_t keep_flags);
 
 /* The §3 root kind of object I before any GC (used by `info`), given
- * whether a "g" record names it; RK_NONE when it is no root. */
-int root_kind_static(const heap *h, obj_t i, uint32_t keep_flags, int gc_target);
+ * whether a "g" record names it; RK_NONE when it is no root.  Inline: the
+ * dominators ask it of every object (and with no KEEP flags, a V8 heap's
+ * case, the object flags are not read). */
+static inline int root_kind_static(const heap *h, obj_t i, uint32_t keep, int gc_target)
+{
+	if (heap_in_disregard(h, i))
+		return RK_DISREGARD;
+	if (h->iflags[i] & IF_RootSet)
+		return RK_ROOTSET;
+	if (h->iflags[i] & IF_RefCounted)
+		return RK_REFCOUNTED;
+	if (h->iflags[i] & IF_INTERNAL_KEEP)
+		return RK_INTERNAL_KEEP;
+	if (keep && (h->oflags[i] & keep) && !heap_is_garbage(h, i))
+		return RK_KEEPFLAGS;
+	if (gc_target && !heap_is_garbage(h, i))
+		return RK_GCOBJECT;
+	return RK_NONE;
+}
 
 double now_seconds(void);
 
