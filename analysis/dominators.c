@@ -249,21 +249,20 @@ typedef struct work {
 	 * with NONE in the places the walk left unused (edges of nodes it did
 	 * not reach); the tree edge into v is in no row: parent[] holds it.
 	 * Before the walk PSTART holds each node's count (by node), which the
-	 * walk reads as it sets the rows out */
+	 * walk reads as it sets the rows out; semi-NCA leaves number v's
+	 * parent in pstart[v+1] once it is done with row v+1 */
 	uint32_t *pstart, *pred;
-	/* two blocks passed on from phase to phase, so that their pages are
-	 * touched once: WIDE, 8 bytes a node, holds the walk's numbers and row
-	 * cursors, then semi-NCA's semi and label, then the retained sums;
-	 * NARROW, 4 bytes a node, the second counting thread's counts, then
-	 * semi-NCA's ancestors, which become the dominators */
-	uint32_t *wide, *narrow;
-	uint32_t *idom;      /* per number (in NARROW) */
+	/* WIDE, 8 bytes a node, passed on from phase to phase so that its pages
+	 * are touched once: the walk's numbers and counts, then row cursors;
+	 * then semi-NCA's semi and label; then the retained sums */
+	uint32_t *wide;
+	uint32_t *idom;      /* per number (in PARENT: semi-NCA's links first) */
 	uint64_t *ret;       /* per number: retained bytes (in WIDE) */
 } work;
 
 static void work_free(work *w)
 {
-	free(w->vertex); free(w->parent); free(w->pstart); free(w->pred); free(w->wide); free(w->narrow);
+	free(w->vertex); free(w->parent); free(w->pstart); free(w->pred); free(w->wide);
 }
 
 /* Room in *BUF (capacity *CAP) for N more values after USED; 0 or -1. */
@@ -364,7 +363,7 @@ static int size_predecessors(const graph *g, work *w)
 	pthread_t th;
 	int spawned = 0;
 	if (mid < h->slots) {
-		if (!(jobs[1].count = w->narrow = calloc(nodes, sizeof *jobs[1].count)))
+		if (!(jobs[1].count = calloc(nodes, sizeof *jobs[1].count)))
 			return -1;
 		spawned = pthread_create(&th, NULL, count_edges, &jobs[1]) == 0;
 	}
@@ -381,17 +380,20 @@ static int size_predecessors(const graph *g, work *w)
 			ps[g->top_succ.v[k]]++;
 		/* a row holds one place less than its count: the edge the walk
 		 * reaches a node by is its tree edge, which semi-NCA reads off
-		 * the parent instead (a node no edge enters is never reached,
-		 * and has no row) */
+		 * the parent instead (a node no edge enters, but ⊤, is never
+		 * reached, and has no row) */
 		uint32_t sum = 0;
 		for (uint32_t x = 0; x < nodes; x++) {
 			uint32_t c = ps[x] + (jobs[1].count ? jobs[1].count[x] : 0);
 			ps[x] = c;
 			sum += c ? c - 1 : 0;
 		}
+		free(jobs[1].count);
+		jobs[1].count = NULL;
 		if ((w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
 			fill_none_2(w->pred, sum);
 	}
+	free(jobs[1].count);
 	return rc == 0 && w->pred ? 0 : -1;
 }
 
@@ -472,11 +474,13 @@ out:
 	return rc;
 }
 
-/* Semi-NCA's path compression, without recursion. */
-static void compress(uint32_t v, uint32_t *anc, uint32_t *label, const uint32_t *semi, uint32_t *stack)
+/* Semi-NCA's path compression from V, without recursion, while numbers
+ * above CUR are the linked ones. */
+static void compress(uint32_t v, uint32_t cur, uint32_t *anc, uint32_t *label, const uint32_t *semi,
+		     uint32_t *stack)
 {
 	uint32_t sp = 0, x = v;
-	while (anc[anc[x]] != NONE) {
+	while (anc[x] > cur) { /* anc[x] is linked too */
 		stack[sp++] = x;
 		x = anc[x];
 	}
@@ -489,42 +493,42 @@ static void compress(uint32_t v, uint32_t *anc, uint32_t *label, const uint32_t 
 	}
 }
 
-/* Semi-NCA: immediate dominators, as preorder numbers. */
+/* Semi-NCA: immediate dominators, as preorder numbers.  Numbers are done
+ * from the last down, and a number is linked to its parent once done, so
+ * the linked ones are those above the current one: the parents themselves
+ * serve as the links (anc), no array of its own. */
 static int semi_nca(work *w)
 {
 	uint32_t n = w->n;
-	if (!w->narrow && !(w->narrow = malloc((size_t)n * sizeof *w->narrow)))
-		return -1; /* a small heap was counted on one thread */
-	uint32_t *semi = w->wide, *label = w->wide + n, *anc = w->narrow; /* n <= nodes */
+	uint32_t *semi = w->wide, *label = w->wide + n, *anc = w->parent, *rstart = w->pstart; /* n <= nodes */
 	uint32_t *stack = malloc((size_t)n * sizeof *stack);
 	if (!stack)
 		return -1;
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++)
 		semi[i] = label[i] = i;
-		anc[i] = NONE;
-	}
 	for (uint32_t v = n - 1; v >= 1; v--) {
 		/* the tree edge, kept in no row: its source, the parent, is not
-		 * processed yet, so it offers its own number */
-		uint32_t s = w->parent[v];
-		for (uint32_t k = w->pstart[v]; k < w->pstart[v + 1]; k++) {
+		 * done yet, so it offers its own number */
+		uint32_t s = anc[v];
+		for (uint32_t k = rstart[v]; k < rstart[v + 1]; k++) {
 			uint32_t u = w->pred[k];
 			if (u == NONE)
 				continue; /* a place the walk left unused */
-			if (anc[u] != NONE) {
-				compress(u, anc, label, semi, stack);
+			if (u > v) { /* done, so linked */
+				compress(u, v, anc, label, semi, stack);
 				u = label[u];
 			}
 			if (semi[u] < s)
 				s = semi[u];
 		}
 		semi[v] = s;
-		anc[v] = w->parent[v];
+		rstart[v + 1] = anc[v]; /* row v+1 is read: it keeps v's parent (compress
+					 * changes only links above V) */
 	}
 	uint32_t *idom = anc; /* reused: the links are no longer needed */
 	idom[0] = 0;
 	for (uint32_t v = 1; v < n; v++) {
-		uint32_t d = w->parent[v];
+		uint32_t d = rstart[v + 1]; /* the parent */
 		while (d > semi[v])
 			d = idom[d];
 		idom[v] = d;
@@ -793,8 +797,6 @@ static int compute(const heap *h, const request *q, dom_result *d)
 	/* the results take over the predecessor rows' blocks (memory mostly
 	 * touched already; realloc grows the retained sums' when the rows were
 	 * shorter), and the retained sums semi's and label's */
-	free(w.parent);
-	w.parent = NULL;
 	w.ret = (uint64_t *)(void *)w.wide;
 	d->idom = (obj_t *)realloc(w.pstart, s * sizeof *d->idom); /* nodes + 1 > slots entries */
 	if (d->idom)
