@@ -94,7 +94,7 @@ static inline int own_edges(const graph *g, obj_t x)
 		return OWN_SELF;
 	int32_t c = heap_cluster(h, x);
 	if (c >= 0 && g->r->cluster_live[c] && h->clusters[c].root != x &&
-	    (root_kind_static(h, x, g->r->keep_flags, 0) != RK_NONE || g->member_kept[c]))
+	    (root_kind_static(h, x, g->keep_flags, 0) != RK_NONE || g->member_kept[c]))
 		return OWN_TOP;
 	return OWN_SELF;
 }

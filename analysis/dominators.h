@@ -82,15 +82,17 @@ int dom_compute_objects(const heap *h, const gc_result *r, int policy, dom_resul
  * marks exactly the objects its roots reach by retaining references,
  * traces each of them, and destroys none it traced, so every policy's
  * graph is made of H's references alone, and its roots are H's (the
- * objects with a root flag or KEEP_FLAGS, and the "g" records' targets).
+ * disregard pool, the objects with a root flag or KEEP_FLAGS, and the "g"
+ * records' targets).
  * On such a heap dom_compute_plain() gives what dom_compute() (GROUPS 1)
  * or dom_compute_objects() (GROUPS 0) would, without the GC's result, so
  * the two can run side by side. */
 int dom_needs_gc(const heap *h);
 /* KEEP_FLAGS are the GC's.  ONE_THREAD, when not NULL, is called (with
- * ARG) once the computation has become one thread's work (after the count
- * on two threads), so the caller can start its own work on the other core
- * then, the GC say.  -1 also for a heap with clusters. */
+ * ARG) once the count on two threads is done: the walk and semi-NCA that
+ * follow are one thread's work, so the caller can start its own on the
+ * other core then, the GC say (the class and package aggregates, last,
+ * take two threads again).  -1 also for a heap with clusters. */
 int dom_compute_plain(const heap *h, uint32_t keep_flags, int policy, int groups, dom_result *out,
 		      void (*one_thread)(void *), void *arg);
 void dom_free(dom_result *d);

@@ -52,7 +52,6 @@ static int is_root(const heap *h, obj_t i, uint32_t keep)
 	return (h->oflags[i] & keep) && !heap_is_garbage(h, i);
 }
 
-
 /* A cluster whose root a traced reference found maybe-unreachable, keyed by
  * where the reference is: source index, then the source's edge order
  * (0 Class, 1 Outer, 2 + k its k-th "r" record). */
@@ -575,7 +574,6 @@ static int finish(marker *m, gc_result *r)
 	r->time.purge = now_seconds() - t3;
 	return 0;
 }
-
 
 int gc_run(heap *h, const gc_options *opt, gc_result *r)
 {

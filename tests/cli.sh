@@ -737,6 +737,7 @@ for by in object class package; do
 		"$ugc" top "$out/v8.db" --by $by --limit 40 > "$out/v8top-db.txt" 2>&1 &&
 		[ "$(wc -l < "$out/v8top-snap.txt")" -ge 3 ] && cmp -s "$out/v8top-snap.txt" "$out/v8top-db.txt" || same=0
 done
+UGC_TRACE=1 "$ugc" top "$v8" --limit 1 2>&1 >/dev/null | grep -q '^trace: gc (beside the dominators)' || same=0
 [ $same = 1 ] && ok "top on a .heapsnapshot (GC beside the dominators) lists what top on its database does" ||
 	bad "top on a .heapsnapshot (GC beside the dominators) lists what top on its database does"
 "$ugc" convert "$v8" "$out/v8.ugcs" --force >/dev/null 2>&1 &&

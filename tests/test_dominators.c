@@ -448,6 +448,50 @@ TEST(dominators_without_the_gc_result_on_a_plain_heap)
 	heap_free(&h);
 }
 
+/* Over 2^20 predecessor places, so the NONE fill runs on two threads: a
+ * root keeps four hubs, each hub every leaf, and an unreachable object
+ * points at each leaf too (a place the walk leaves NONE, which semi-NCA
+ * must skip).  Every leaf's dominator is the root, which retains all. */
+TEST(dominators_wide_heap_with_unused_places)
+{
+	const int n = 270000, hub = 12, leaf = 16, lost = 16 + n;
+	size_t cap = (size_t)n * 256 + 4096, len = 0; /* 2 objects and 5 references a leaf */
+	char *t = malloc(cap);
+#define OUT(...) (len += (size_t)snprintf(t + len, cap - len, __VA_ARGS__))
+	OUT("o 11 1 4 10 R 1 RootSet\n");
+	for (int j = 0; j < 4; j++)
+		OUT("o %d 1 4 10 H%d 2 -\n", hub + j, j);
+	for (int i = 0; i < n; i++)
+		OUT("o %d 1 4 10 L%d 3 -\no %d 1 4 10 U%d 5 -\n", leaf + i, i, lost + i, i);
+	for (int j = 0; j < 4; j++)
+		OUT("r 11 %d strong H\n", hub + j);
+	for (int j = 0; j < 4; j++)
+		for (int i = 0; i < n; i++)
+			OUT("r %d %d strong L\n", hub + j, leaf + i);
+	for (int i = 0; i < n; i++)
+		OUT("r %d %d strong U\n", lost + i, leaf + i);
+#undef OUT
+	heap h;
+	gc_result r;
+	CHECK(len < cap && load_heap(t, &h) == 0 && run_gc(&h, MODE_GAME, 2, &r) == 0);
+	free(t);
+	for (int plain = 0; plain < 2; plain++) {
+		dom_result d;
+		CHECK((plain ? dom_compute_plain(&h, r.keep_flags, POLICY_GC, 0, &d, NULL, NULL)
+			     : dom_compute_objects(&h, &r, POLICY_GC, &d)) == 0);
+		int bad = 0;
+		for (int i = 0; i < n; i++)
+			bad += d.idom[leaf + i] != 11 || d.retained[leaf + i] != 3 || d.idom[lost + i] != OBJ_NONE;
+		for (int j = 0; j < 4; j++)
+			bad += d.idom[hub + j] != 11 || d.retained[hub + j] != 2;
+		CHECK(bad == 0);
+		CHECK(d.retained[11] == 1 + 4 * 2 + (uint64_t)n * 3);
+		dom_free(&d);
+	}
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
 TEST(dominators_same_for_any_thread_count_on_a_generated_heap)
 {
 	gen_options go = {3000, 11, MODE_EDITOR, 10};

@@ -287,6 +287,9 @@ TEST(v8_skipped_number_arrays_are_checked)
 	d = with_locations("1,2x");
 	bad_case(d, "x]", 0, "expected ',' or ']'");
 	free(d);
+	d = with_locations("{\"a\":1,2}"); /* in an object, numbers after a comma are no run */
+	bad_case(d, "2}", 0, "expected a member name");
+	free(d);
 	free(want);
 	free(plain);
 }
