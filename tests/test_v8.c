@@ -294,6 +294,50 @@ TEST(v8_skipped_number_arrays_are_checked)
 	free(plain);
 }
 
+/* A long nodes array, its ']' after PAD blanks: the value count is taken
+ * 16 bytes at a time in blocks of 4080, so the ']' falls at every place
+ * in a vector and in a block; one value too many is still seen. */
+static char *long_nodes_doc(int nodes, int pad, int extra)
+{
+	size_t cap = (size_t)nodes * 40 + (size_t)pad + 64, len = 0;
+	char *body = malloc(cap);
+	for (int i = 0; i < nodes; i++)
+		len += (size_t)snprintf(body + len, cap - len, "%s3,1,%d,%d,0,0,0", i ? "," : "", 2 * i + 1, i % 1000);
+	if (extra)
+		len += (size_t)snprintf(body + len, cap - len, ",0");
+	memset(body + len, ' ', (size_t)pad);
+	body[len + (size_t)pad] = '\0';
+	char *d = doc(nodes, 0, body, "", "\"\",\"A\"");
+	free(body);
+	return d;
+}
+
+TEST(v8_long_arrays_are_counted_across_blocks)
+{
+	char err[SNAP_ERR_MAX];
+	heap h;
+	int bad = 0;
+	for (int nodes = 600; nodes <= 2400; nodes += 1800) /* one block of 4080 bytes and several */
+		for (int pad = 0; pad < 40; pad++) {
+			char *d = long_nodes_doc(nodes, pad, 0);
+			v8_options opt = {.chunk = pad % 2 ? 0 : 8192 + (size_t)pad, .threads = 2};
+			if (parse_v8(d, &opt, &h, err, sizeof err) || h.slots - (uint32_t)h.first_gc_index != (uint32_t)nodes) {
+				printf("    %d nodes, pad %d: %s\n", nodes, pad, err);
+				bad++;
+			} else {
+				heap_free(&h);
+			}
+			free(d);
+			d = long_nodes_doc(nodes, pad, 1);
+			if (parse_v8(d, &opt, &h, err, sizeof err) == 0 || !strstr(err, "values where node_count/edge_count say")) {
+				printf("    %d nodes, pad %d, a value too many: %s\n", nodes, pad, err);
+				bad++;
+			}
+			free(d);
+		}
+	CHECK(bad == 0);
+}
+
 TEST(v8_bad_input_names_the_offset)
 {
 	char *d;
