@@ -256,6 +256,20 @@ static const unsigned char *value_at(const unsigned char *rs, int f)
 	return rs;
 }
 
+/* Fault in the pages of [P, P+LEN) in one call, ahead of the writes
+ * (cheaper than a fault a page; nothing when the kernel cannot). */
+static void prefault(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = 4096, a = ((uintptr_t)p + page - 1) & ~(page - 1), b = ((uintptr_t)p + len) & ~(page - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 /* Parse one piece into the columns.  No bounds checks in the scanning loops:
  * a piece of N values holds N commas (N-1 in a final piece, which the ']'
  * after it ends), so every loop stops at a comma or at that bracket. */
@@ -270,6 +284,17 @@ void v8r_parse_piece(rd *r, const piece *p, pstats *st)
 	const unsigned char *max_name_rs = NULL;
 	uint64_t max_name = 0, v[V8_MAX_FIELDS];
 	uint64_t rec = p->first / nfld;
+	if (nodes) {
+		prefault(raw->ntype + rec, nrec);
+		prefault(raw->nname + rec, nrec * 4);
+		prefault(raw->nid + rec, nrec * 4);
+		prefault(raw->nsize + rec, nrec * 4);
+		prefault(raw->necount + rec, nrec * 4);
+	} else {
+		prefault(raw->etype + rec, nrec);
+		prefault(raw->ename + rec, nrec * 4);
+		prefault(raw->eto + rec, nrec * 4);
+	}
 #define AT(ptr) (p->off + (uint64_t)((ptr) - (const unsigned char *)p->s))
 	for (uint64_t k = 0; k < nrec; k++, rec++) {
 		const unsigned char *rs = s;
