@@ -36,8 +36,11 @@ static void start_gc_job(void *arg)
 	if (j->started)
 		return;
 	j->started = pthread_create(&j->th, NULL, run_gc_job, j) == 0 ? 1 : 2;
-	if (j->started == 2)
+	if (j->started == 2) { /* no thread: the GC here, heard as a phase of its own */
+		progress_phase("gc");
 		run_gc_job(j);
+		progress_phase("retention");
+	}
 }
 
 /* Load PATH into IN, run its GC and compute POLICY's dominators.  On a heap
