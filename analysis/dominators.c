@@ -12,8 +12,9 @@
  * it follows, as its source's number, in its target's row, all but the
  * tree edges (a node's first, which its DFS parent stands for); the places
  * the walk leaves unused hold NONE.
- * So no copy of the forward graph is held beside the predecessor rows and
- * the successors are listed twice, once in slot order.  Semi-NCA
+ * So no copy of the forward graph is held beside the predecessor rows: the
+ * successors are listed twice instead, in slot order to count, and by the
+ * walk.  Semi-NCA
  * (Georgiadis, "Finding dominators in practice") then needs only those
  * rows and arrays indexed by preorder number.  Every loop is iterative:
  * heaps can hold chains millions long. */
@@ -281,6 +282,19 @@ static int reserve(uint32_t **buf, size_t *cap, size_t used, uint64_t n)
 	return 0;
 }
 
+/* FN(A) here and FN(B) beside it on a second thread when PARALLEL (else,
+ * or when no thread starts, after it), both done on return. */
+static void both(void *(*fn)(void *), void *a, void *b, int parallel)
+{
+	pthread_t th;
+	int spawned = parallel && pthread_create(&th, NULL, fn, b) == 0;
+	fn(a);
+	if (spawned)
+		pthread_join(th, NULL);
+	else
+		fn(b);
+}
+
 /* The successors of nodes [FROM, TO), each counted into COUNT at its
  * target (a bound on that target's incoming edges); TOTAL: how many. */
 typedef struct count_job {
@@ -328,13 +342,7 @@ static void *fill_none(void *arg)
 static void fill_none_2(uint32_t *p, size_t n)
 {
 	fill_job half[2] = {{p, n / 2}, {p + n / 2, n - n / 2}};
-	pthread_t th;
-	int spawned = n >= (1u << 20) && pthread_create(&th, NULL, fill_none, &half[1]) == 0;
-	fill_none(&half[0]);
-	if (spawned)
-		pthread_join(th, NULL);
-	else
-		fill_none(&half[1]);
+	both(fill_none, &half[0], &half[1], n >= (1u << 20));
 }
 
 /* Count the predecessor rows' places (w->pstart: by node; w->pred filled
@@ -359,22 +367,15 @@ static int size_predecessors(const graph *g, work *w)
 				hi = mid;
 			mid = lo;
 		}
-	count_job jobs[2] = {{g, 0, mid, ps, 0, -1}, {g, mid, h->slots, NULL, 0, 0}};
-	pthread_t th;
-	int spawned = 0;
-	if (mid < h->slots) {
-		if (!(jobs[1].count = calloc(nodes, sizeof *jobs[1].count)))
-			return -1;
-		spawned = pthread_create(&th, NULL, count_edges, &jobs[1]) == 0;
-	}
-	count_edges(&jobs[0]);
-	if (spawned)
-		pthread_join(th, NULL);
-	else if (jobs[1].count)
-		count_edges(&jobs[1]);
-	int rc = jobs[0].rc || jobs[1].rc ? -1 : 0;
+	/* the second half into counts of its own (an empty range when small) */
+	count_job jobs[2] = {{g, 0, mid, ps, 0, -1}, {g, mid, h->slots, calloc(mid < h->slots ? nodes : 1, sizeof *ps), 0, -1}};
+	if (!jobs[1].count)
+		return -1;
+	both(count_edges, &jobs[0], &jobs[1], mid < h->slots);
 	uint64_t total = jobs[0].total + jobs[1].total + g->top_succ.n;
-	if (rc == 0 && total <= UINT32_MAX - 1) {
+	uint32_t sum = 0;
+	int rc = jobs[0].rc || jobs[1].rc || total > UINT32_MAX - 1 ? -1 : 0;
+	if (rc == 0) {
 		/* no count can have wrapped: each is at most its total */
 		for (size_t k = 0; k < g->top_succ.n; k++)
 			ps[g->top_succ.v[k]]++;
@@ -382,18 +383,15 @@ static int size_predecessors(const graph *g, work *w)
 		 * reaches a node by is its tree edge, which semi-NCA reads off
 		 * the parent instead (a node no edge enters, but ⊤, is never
 		 * reached, and has no row) */
-		uint32_t sum = 0;
 		for (uint32_t x = 0; x < nodes; x++) {
-			uint32_t c = ps[x] + (jobs[1].count ? jobs[1].count[x] : 0);
+			uint32_t c = ps[x] + (mid < h->slots ? jobs[1].count[x] : 0);
 			ps[x] = c;
 			sum += c ? c - 1 : 0;
 		}
-		free(jobs[1].count);
-		jobs[1].count = NULL;
-		if ((w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
-			fill_none_2(w->pred, sum);
 	}
 	free(jobs[1].count);
+	if (rc == 0 && (w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
+		fill_none_2(w->pred, sum);
 	return rc == 0 && w->pred ? 0 : -1;
 }
 
@@ -707,13 +705,7 @@ static int aggregates(const heap *h, const work *w, dom_result *d)
 	fill = NULL;
 	group_job jobs[2] = {{h, w, d, cstart, child, h->cls, cmap, d->classes, d->nclasses, -1},
 			     {h, w, d, cstart, child, d->package, pmap, d->packages, d->npackages, -1}};
-	pthread_t th;
-	int spawned = pthread_create(&th, NULL, group_walk, &jobs[0]) == 0;
-	group_walk(&jobs[1]);
-	if (spawned)
-		pthread_join(th, NULL);
-	else
-		group_walk(&jobs[0]);
+	both(group_walk, &jobs[1], &jobs[0], 1);
 	if (jobs[0].rc || jobs[1].rc)
 		goto out;
 	/* cross-package retention */
@@ -775,8 +767,11 @@ static int compute(const heap *h, const request *q, dom_result *d)
 	memset(d, 0, sizeof *d);
 	d->policy = policy;
 	d->slots = h->slots;
-	graph g = {h, r, q->keep_flags, policy, h->slots, {0}, calloc(h->nclusters + 1, 1), h->nclusters == 0,
-		   !heap_has_garbage(h)};
+	/* without R the caller has checked the heap (dom_needs_gc): no
+	 * second pass over its flags */
+	graph g = {.h = h, .r = r, .keep_flags = q->keep_flags, .policy = policy, .top = h->slots,
+		   .member_kept = calloc(h->nclusters + 1, 1), .no_clusters = h->nclusters == 0,
+		   .no_garbage = !r || !heap_has_garbage(h)};
 	work w = {0};
 	size_t s = h->slots ? h->slots : 1;
 	for (uint32_t c = 0; g.member_kept && c < h->nclusters; c++)

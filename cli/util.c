@@ -139,59 +139,36 @@ int check_output(const char *path, int force)
 	return 0;
 }
 
-/* Does I rank after J: a smaller key, or the same and a higher index? */
-static int ranks_after(const uint32_t *count, const uint64_t *key, uint32_t i, uint32_t j)
+struct ranked {
+	uint64_t key;
+	uint32_t idx;
+};
+
+static int cmp_ranked(const void *a, const void *b)
 {
-	uint64_t ki = key ? key[i] : count[i], kj = key ? key[j] : count[j];
-	return ki != kj ? ki < kj : i > j;
+	const struct ranked *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Move OUT[AT] down the heap OUT[0..M) whose root ranks last. */
-static void sift_down(const uint32_t *count, const uint64_t *key, uint32_t *out, size_t m, size_t at)
-{
-	for (;;) {
-		size_t c = 2 * at + 1;
-		if (c >= m)
-			return;
-		if (c + 1 < m && ranks_after(count, key, out[c + 1], out[c]))
-			c++;
-		if (!ranks_after(count, key, out[c], out[at]))
-			return;
-		uint32_t t = out[c];
-		out[c] = out[at];
-		out[at] = t;
-		at = c;
-	}
-}
-
-/* A heap of the best TOP so far kept in OUT itself, the one that ranks
- * last at its root; then sorted in place.  Nothing is allocated, so
- * nothing can fail. */
 size_t top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out)
 {
 	size_t m = 0;
-	for (uint32_t i = 0; i < n && top > 0; i++) {
-		if (!count[i])
-			continue;
-		if (m < top) {
-			size_t at = m++;
-			out[at] = i;
-			while (at > 0 && ranks_after(count, key, out[at], out[(at - 1) / 2])) {
-				uint32_t t = out[at];
-				out[at] = out[(at - 1) / 2];
-				out[(at - 1) / 2] = t;
-				at = (at - 1) / 2;
-			}
-		} else if (ranks_after(count, key, out[0], i)) {
-			out[0] = i;
-			sift_down(count, key, out, m, 0);
-		}
-	}
-	for (size_t k = m; k > 1; k--) { /* the last-ranking goes to the end, each in turn */
-		uint32_t t = out[0];
-		out[0] = out[k - 1];
-		out[k - 1] = t;
-		sift_down(count, key, out, k - 1, 0);
-	}
-	return m;
+	for (uint32_t i = 0; i < n; i++)
+		m += count[i] > 0;
+	struct ranked *r = malloc((m + 1) * sizeof *r);
+	if (!r)
+		return 0;
+	m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (count[i])
+			r[m++] = (struct ranked){key ? key[i] : count[i], i};
+	qsort(r, m, sizeof *r, cmp_ranked);
+	if (top > m)
+		top = m;
+	for (size_t k = 0; k < top; k++)
+		out[k] = r[k].idx;
+	free(r);
+	return top;
 }
