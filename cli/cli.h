@@ -98,9 +98,11 @@ int check_output(const char *path, int force);
 /* Load a snapshot, printing the error; 0 on success. */
 int load_or_die(const char *path, heap *h);
 
+/* The GC's options for H: its own mode and that mode's keep flags. */
+gc_options snapshot_gc_options(const heap *h, int threads);
 /* Load the snapshot at PATH and run the GC with its own mode's keep flags
  * on THREADS threads.  0, or 1 after printing the error (nothing to free). */
-int analyse_snapshot(const char *path, int threads, int defer_retention, heap *h, gc_result *r);
+int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r);
 /* The marking threads to use: the cores. */
 int default_threads(void);
 /* Among I < N with COUNT[I] > 0, the TOP indexes with the largest KEY[I]

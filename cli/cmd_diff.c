@@ -34,7 +34,7 @@ static int load_side(const char *path, diff_side *s)
 	gc_result r;
 	findings f = {0};
 	/* one marking thread: the sides load in parallel, a core each */
-	if (analyse_snapshot(path, 1, 0, &h, &r))
+	if (analyse_snapshot(path, 1, &h, &r))
 		return 1;
 	int rc = findings_collect(&h, &r, &f);
 	if (rc == 0) {

@@ -19,13 +19,17 @@ int default_threads(void)
 	return cores > 0 && cores < 64 ? (int)cores : 1;
 }
 
-int analyse_snapshot(const char *path, int threads, int defer_retention, heap *h, gc_result *r)
+gc_options snapshot_gc_options(const heap *h, int threads)
+{
+	return (gc_options){.mode = h->mode, .keep_flags = gc_default_keep_flags(h->mode), .threads = threads};
+}
+
+int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r)
 {
 	if (load_or_die(path, h))
 		return 1;
 	trace_point("load");
-	gc_options opt = {.mode = h->mode, .keep_flags = gc_default_keep_flags(h->mode), .threads = threads,
-			  .defer_retention = defer_retention};
+	gc_options opt = snapshot_gc_options(h, threads);
 	progress_phase("gc");
 	if (gc_run(h, &opt, r)) {
 		heap_free(h);
@@ -59,7 +63,7 @@ view *open_input(const char *path)
 		die("out of memory");
 		return NULL;
 	}
-	if (analyse_snapshot(path, default_threads(), 0, h, r)) {
+	if (analyse_snapshot(path, default_threads(), h, r)) {
 		free(h);
 		free(r);
 		return NULL;

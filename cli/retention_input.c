@@ -56,8 +56,8 @@ static int compute_snapshot(const char *path, int policy, retention_input *in)
 	if (load_or_die(path, h))
 		return 1;
 	trace_point("load");
-	gc_options opt = {.mode = h->mode, .keep_flags = gc_default_keep_flags(h->mode), .threads = default_threads(),
-			  .defer_retention = 1};
+	gc_options opt = snapshot_gc_options(h, default_threads());
+	opt.defer_retention = 1;
 	int gc_rc = 0, dom_rc = 0;
 	if (dom_needs_gc(h)) {
 		progress_phase("gc");
@@ -73,11 +73,11 @@ static int compute_snapshot(const char *path, int policy, retention_input *in)
 		progress_phase("retention"); /* the GC's thread is not heard */
 		dom_rc = dom_compute_plain(h, opt.keep_flags, policy, in->groups, &in->d, start_gc_job, &job);
 		trace_point("dominators");
+		if (!dom_rc)
+			start_gc_job(&job); /* nothing when the hook started it: success means a GC */
 		if (job.started == 1)
 			pthread_join(job.th, NULL);
-		else if (!job.started) /* the dominators failed before they counted */
-			memset(in->r, 0, sizeof *in->r);
-		gc_rc = job.started ? job.rc : 0;
+		gc_rc = job.started ? job.rc : 0; /* else IN->R is still calloc's zeroes */
 		trace_point("gc (beside the dominators)");
 	}
 	if (!gc_rc && !dom_rc)
@@ -106,10 +106,9 @@ int retention_open(const char *path, int policy, int groups, retention_input *in
 		return 0;
 	}
 	in->h = malloc(sizeof *in->h);
-	in->r = malloc(sizeof *in->r);
-	if (!in->h || !in->r || compute_snapshot(path, policy < 0 ? POLICY_GC : policy, in)) {
-		if (!in->h || !in->r)
-			die("out of memory");
+	in->r = calloc(1, sizeof *in->r); /* zeroes: freeable if no GC fills it */
+	int rc = !in->h || !in->r ? die("out of memory") : compute_snapshot(path, policy < 0 ? POLICY_GC : policy, in);
+	if (rc) {
 		free(in->h);
 		free(in->r);
 		in->h = NULL;

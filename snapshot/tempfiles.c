@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,8 +18,14 @@ static char paths[TEMPFILES_MAX][PATH_MAX];
 static atomic_int used[TEMPFILES_MAX];
 static char eraser[16];
 static atomic_int eraser_len;
+/* The watched mapping (tempfiles_watch_mapping): its path, then its range,
+ * the length written last (release) and read first (acquire). */
+static char bus_path[PATH_MAX];
+static atomic_uintptr_t bus_base;
+static atomic_size_t bus_len;
 
-_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the handler needs lock-free atomics");
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2 && ATOMIC_LONG_LOCK_FREE == 2,
+	       "the handlers need lock-free atomics");
 
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 #define NCAUGHT (sizeof caught / sizeof caught[0])
@@ -56,16 +63,67 @@ void tempfiles_set_eraser(const char *s)
 	atomic_store_explicit(&eraser_len, (int)n, memory_order_release);
 }
 
-static void on_signal(int sig)
+/* write() to standard error; a failure changes nothing: the files matter
+ * more than the line. */
+static void say(const char *s, size_t n)
+{
+	if (write(STDERR_FILENO, s, n) < 0)
+		return;
+}
+
+static void erase_and_remove(void)
 {
 	int n = atomic_load_explicit(&eraser_len, memory_order_acquire);
-	if (n > 0 && write(STDERR_FILENO, eraser, (size_t)n) < 0) {
-		/* nothing to do: the files matter more than the line */
-	}
+	if (n > 0)
+		say(eraser, (size_t)n);
 	for (int k = 0; k < TEMPFILES_MAX; k++)
 		if (atomic_load_explicit(&used[k], memory_order_acquire))
 			unlink(paths[k]);
+}
+
+static void on_signal(int sig)
+{
+	erase_and_remove();
 	_exit(128 + sig);
+}
+
+/* SIGBUS: inside the watched mapping, the file was cut short while it was
+ * read: one line naming it and the offset, exit 1.  Elsewhere a real fault:
+ * the default action, once the handler returns and the access faults again. */
+static void on_bus(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	size_t len = atomic_load_explicit(&bus_len, memory_order_acquire);
+	uintptr_t base = atomic_load_explicit(&bus_base, memory_order_relaxed), at = (uintptr_t)si->si_addr;
+	erase_and_remove();
+	if (!len || at < base || at - base >= len) {
+		signal(sig, SIG_DFL);
+		return;
+	}
+	char digits[24];
+	size_t k = sizeof digits;
+	uintptr_t off = at - base;
+	do
+		digits[--k] = (char)('0' + off % 10);
+	while ((off /= 10) > 0);
+	say("ugc-analyze: ", 13);
+	say(bus_path, strlen(bus_path));
+	say(": offset ", 9);
+	say(digits + k, sizeof digits - k);
+	const char *tail = ": the file was cut short while it was read\n";
+	say(tail, strlen(tail));
+	_exit(1);
+}
+
+void tempfiles_watch_mapping(const char *path, const void *base, size_t len)
+{
+	atomic_store_explicit(&bus_len, 0, memory_order_release);
+	size_t n = path ? strlen(path) : 0;
+	if (!path || n >= sizeof bus_path)
+		return;
+	memcpy(bus_path, path, n + 1);
+	atomic_store_explicit(&bus_base, (uintptr_t)base, memory_order_relaxed);
+	atomic_store_explicit(&bus_len, len, memory_order_release);
 }
 
 void tempfiles_catch_signals(void)
@@ -78,6 +136,14 @@ void tempfiles_catch_signals(void)
 		sa.sa_handler = on_signal;
 		sigfillset(&sa.sa_mask); /* one signal at a time */
 		sigaction(caught[k], &sa, NULL);
+	}
+	struct sigaction old, sa;
+	if (sigaction(SIGBUS, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = on_bus;
+		sa.sa_flags = SA_SIGINFO;
+		sigfillset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
 	}
 }
 

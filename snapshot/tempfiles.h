@@ -4,7 +4,10 @@
  * here from the moment it is named until it is published or removed.
  * tempfiles_catch_signals(), called once by the command line, makes SIGINT,
  * SIGTERM and SIGHUP remove every registered file and end the process with
- * status 128 + the signal (130, 143, 129).
+ * status 128 + the signal (130, 143, 129).  A SIGBUS on a watched mapping
+ * (a plain input file mapped while it is read, then cut short by someone
+ * else) removes them too, writes the command line's one error line naming
+ * the file and the offset, and exits 1; any other SIGBUS is left a crash.
  *
  * The handler does only what is async-signal-safe: it writes a fixed string
  * (the progress line's eraser, if one is set), calls unlink() on the paths
@@ -25,8 +28,10 @@
 int tempfiles_add(const char *path);
 /* Forget PATH (it was published or removed). */
 void tempfiles_forget(const char *path);
-/* Install the handler for SIGINT, SIGTERM and SIGHUP (see above). */
+/* Install the handlers for SIGINT, SIGTERM, SIGHUP and SIGBUS (see above). */
 void tempfiles_catch_signals(void);
+/* Watch LEN bytes mapped at BASE from the file PATH (NULL: watch none). */
+void tempfiles_watch_mapping(const char *path, const void *base, size_t len);
 /* Bytes the handler writes to standard error before anything else (at most
  * 15; NULL for none): the progress display sets its line eraser here. */
 void tempfiles_set_eraser(const char *s);

@@ -8,8 +8,9 @@
  * time on one thread; neither can split an array between cores, and the
  * project's only dependencies are SQLite and zstd.  The structure we need is
  * tiny, so we do it directly:
- *  - the file is read (and decompressed) into a ring of chunk buffers, never
- *    held whole (v8_stream.c);
+ *  - a plain file is mapped and read in place, its pages let go behind the
+ *    parse; a compressed one is decompressed into a ring of chunk buffers;
+ *    neither is held whole (v8_stream.c);
  *  - the header, the skipped members and the string table go through a small
  *    byte-at-a-time parser without recursion (v8_json.c);
  *  - here, for "nodes" and "edges", a splitter on the reading thread cuts
@@ -30,6 +31,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "tempfiles.h"
 #include "v8_stream.h"
 
 static int field_index(char **fields, uint32_t n, const char *name)
@@ -258,15 +260,16 @@ static const unsigned char *value_at(const unsigned char *rs, int f)
 
 /* Fault in the pages of [P, P+LEN) in one call, ahead of the writes
  * (cheaper than a fault a page; nothing when the kernel cannot). */
-static void prefault(void *p, size_t len)
+static void prefault(void *p, size_t len, uintptr_t page)
 {
 #ifdef MADV_POPULATE_WRITE
-	uintptr_t page = 4096, a = ((uintptr_t)p + page - 1) & ~(page - 1), b = ((uintptr_t)p + len) & ~(page - 1);
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), b = ((uintptr_t)p + len) & ~(page - 1);
 	if (b > a)
 		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
 #else
 	(void)p;
 	(void)len;
+	(void)page;
 #endif
 }
 
@@ -284,16 +287,17 @@ void v8r_parse_piece(rd *r, const piece *p, pstats *st)
 	const unsigned char *max_name_rs = NULL;
 	uint64_t max_name = 0, v[V8_MAX_FIELDS];
 	uint64_t rec = p->first / nfld;
+	const size_t page = r->src.page;
 	if (nodes) {
-		prefault(raw->ntype + rec, nrec);
-		prefault(raw->nname + rec, nrec * 4);
-		prefault(raw->nid + rec, nrec * 4);
-		prefault(raw->nsize + rec, nrec * 4);
-		prefault(raw->necount + rec, nrec * 4);
+		prefault(raw->ntype + rec, nrec * sizeof *raw->ntype, page);
+		prefault(raw->nname + rec, nrec * sizeof *raw->nname, page);
+		prefault(raw->nid + rec, nrec * sizeof *raw->nid, page);
+		prefault(raw->nsize + rec, nrec * sizeof *raw->nsize, page);
+		prefault(raw->necount + rec, nrec * sizeof *raw->necount, page);
 	} else {
-		prefault(raw->etype + rec, nrec);
-		prefault(raw->ename + rec, nrec * 4);
-		prefault(raw->eto + rec, nrec * 4);
+		prefault(raw->etype + rec, nrec * sizeof *raw->etype, page);
+		prefault(raw->ename + rec, nrec * sizeof *raw->ename, page);
+		prefault(raw->eto + rec, nrec * sizeof *raw->eto, page);
 	}
 #define AT(ptr) (p->off + (uint64_t)((ptr) - (const unsigned char *)p->s))
 	for (uint64_t k = 0; k < nrec; k++, rec++) {
@@ -622,6 +626,8 @@ static int run(rd *r, const v8_options *opt, heap *h, char *err, size_t errsize)
 	v8_raw raw = {0};
 	r->raw = &raw;
 	r->chunk_size = opt && opt->chunk ? opt->chunk : CHUNK_DEFAULT;
+	long page = sysconf(_SC_PAGESIZE);
+	r->src.page = page > 0 ? (size_t)page : 4096;
 	int threads = opt ? opt->threads : 0;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv_work, NULL);
@@ -718,21 +724,24 @@ int v8_load_with(const char *path, const v8_options *opt, heap *h, char *err, si
 	void *map = MAP_FAILED;
 	if (r->src.raw_size >= 4 && r->src.raw_size <= SIZE_MAX / 2 &&
 	    (map = mmap(NULL, (size_t)r->src.raw_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		/* cut short while mapped, the file gives SIGBUS: an error line */
+		tempfiles_watch_mapping(path, map, (size_t)r->src.raw_size);
 		if (is_zstd(map, (size_t)r->src.raw_size)) {
+			tempfiles_watch_mapping(NULL, NULL, 0);
 			munmap(map, (size_t)r->src.raw_size);
 			map = MAP_FAILED;
 		} else {
-			long page = sysconf(_SC_PAGESIZE);
 			r->src.map = map;
 			r->src.map_len = (size_t)r->src.raw_size;
-			r->src.map_page = page > 0 ? (size_t)page : 4096;
 		}
 	}
 	v8_options o = opt ? *opt : (v8_options){0};
 	o.step = 0;
 	int rc = run(r, &o, h, err, errsize);
-	if (map != MAP_FAILED)
+	if (map != MAP_FAILED) {
+		tempfiles_watch_mapping(NULL, NULL, 0);
 		munmap(map, (size_t)r->src.raw_size);
+	}
 	free(r);
 	close(fd);
 	return rc;

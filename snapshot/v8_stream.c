@@ -1,5 +1,6 @@
 /* v8_stream.c — where the V8 reader's bytes come from and who parses them:
- * the source (a file or memory, plain or zstd), the ring of chunk buffers,
+ * the source (a file or memory, plain or zstd; a plain file mapped and read
+ * in place), the ring of chunk buffers,
  * the worker threads that parse pieces of the integer arrays, and the one
  * earliest error. */
 #include <errno.h>
@@ -237,7 +238,7 @@ static ssize_t fill_mapped(rd *r)
 	while (r->qlen + (size_t)r->busy >= NCHUNKS)
 		pthread_cond_wait(&r->cv_free, &r->mu);
 	pthread_mutex_unlock(&r->mu);
-	size_t lag = (size_t)(NCHUNKS + 1) * r->chunk_size, page = s->map_page;
+	size_t lag = (size_t)(NCHUNKS + 1) * r->chunk_size, page = s->page;
 	if (r->pos > lag && (r->pos - lag) / page * page > s->map_dropped) {
 		size_t upto = (r->pos - lag) / page * page;
 		madvise((char *)s->map + s->map_dropped, upto - s->map_dropped, MADV_DONTNEED);

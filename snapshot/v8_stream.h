@@ -61,7 +61,7 @@ typedef struct source {
 	const char *map;               /* a plain file mapped whole: the text is read in
 					* place, chunk_size bytes more a fill, not copied */
 	size_t map_len, map_dropped;   /* the pages below map_dropped are let go */
-	size_t map_page;               /* the page size */
+	size_t page;                   /* the system's page size */
 	const char *mem;
 	size_t mem_len, mem_pos, step; /* memory is delivered STEP bytes at a time (0: all) */
 	int zstd;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,6 +90,58 @@ TEST(tempfiles_signal_removes_and_exits_128_plus_signal)
 	CHECK(child_status(tmp, SIGTERM, 0) == 143 && !exists(tmp));
 	CHECK(child_status(tmp, SIGINT, 1) == 7 && exists(tmp));
 	unlink(tmp);
+}
+
+/* A mapped input cut short while it is read: the SIGBUS on its missing
+ * pages gives one error line naming the file and the offset of the access,
+ * exit 1, and the registered output removed.  A fault outside the watched
+ * mapping stays a crash. */
+static int bus_child(const char *input, const char *tmp, const char *errpath, int watched)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		int e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (e < 0 || dup2(e, STDERR_FILENO) < 0)
+			_exit(3);
+		long page = sysconf(_SC_PAGESIZE);
+		int fd = open(input, O_RDWR | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || ftruncate(fd, 3 * page))
+			_exit(3);
+		const volatile char *map = mmap(NULL, (size_t)(3 * page), PROT_READ, MAP_PRIVATE, fd, 0);
+		touch(tmp);
+		if (map == MAP_FAILED || tempfiles_add(tmp))
+			_exit(3);
+		signal(SIGBUS, SIG_DFL); /* as at a process's start (a sanitizer build handles it) */
+		tempfiles_catch_signals();
+		if (watched)
+			tempfiles_watch_mapping(input, (const void *)map, (size_t)(3 * page));
+		if (ftruncate(fd, page)) /* the writer starts over */
+			_exit(3);
+		(void)map[2 * page + 5];
+		_exit(7); /* no fault */
+	}
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -2;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? -WTERMSIG(st) : -3;
+}
+
+TEST(tempfiles_cut_short_mapping_is_one_error_line)
+{
+	const char *input = in_dir("cut.heapsnapshot"), *tmp = in_dir("out.tmp.2"), *errpath = in_dir("bus.err");
+	CHECK(bus_child(input, tmp, errpath, 1) == 1 && !exists(tmp));
+	char want[512], got[512] = "";
+	snprintf(want, sizeof want, "ugc-analyze: %s: offset %ld: the file was cut short while it was read\n", input,
+		 2 * sysconf(_SC_PAGESIZE) + 5);
+	FILE *f = fopen(errpath, "r");
+	size_t n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+	got[n] = '\0';
+	if (f)
+		fclose(f);
+	CHECK(strcmp(got, want) == 0);
+	CHECK(bus_child(input, tmp, errpath, 0) == -SIGBUS && !exists(tmp)); /* not watched: a crash, output removed */
+	unlink(input);
+	unlink(errpath);
 }
 
 /* A pid that no process has: a child that has exited and been reaped. */
