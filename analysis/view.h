@@ -177,7 +177,8 @@ view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize);
 /* The same, borrowing H and R (the caller frees them after closing the
  * view); the indexes behind incoming() and findings() are built on first
  * use, so opening costs nothing.  The view may add derived indexes to H
- * (reverse rows, children) and removes those it added when it closes. */
+ * (reverse rows, children) and removes those it added when it closes, and
+ * may compute §3 (gc_retention) into R when a command first needs it. */
 view *view_heap_borrow(heap *h, gc_result *r, char *err, size_t errsize);
 
 #endif

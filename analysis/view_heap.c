@@ -161,7 +161,7 @@ static int describe(heap_view *hv, obj_t i, obj_info *o, int with_retention)
 	o->distance = with_retention ? r->distance[i] : UINT32_MAX;
 	o->garbage = heap_is_garbage(h, i);
 	o->reachable = r->reachable[i];
-	o->root_kind = with_retention && r->root_kind[i] != RK_NONE ? r->root_kind[i] : RK_NONE;
+	o->root_kind = with_retention ? r->root_kind[i] : RK_NONE;
 	o->parent = with_retention ? r->parent[i] : OBJ_NONE;
 	o->oflags = h->oflags[i];
 	o->iflags = h->iflags[i];

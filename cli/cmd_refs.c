@@ -102,17 +102,16 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 			rc = rc < 0 ? die("%s", v->err) : die("#%d: a reference names no object #%d", x, other);
 			break;
 		}
-		int have = known;
 		const char *prop = e->prop[0] ? e->prop : "-";
 		if (fmt == FMT_TEXT) {
-			if (!have)
+			if (!known)
 				printf("  %-9s %-32s %-8s %s (FGCObject)\n", kinds[kind], prop, fate, e->referencer);
 			else
 				printf("  %-9s %-32s %-8s #%d %s %s\n", kinds[kind], prop, fate, other, o.class_name, o.path);
 		} else if (fmt == FMT_CSV) {
 			printf("%s,%d,%s,", out ? "out" : "in", x, kinds[kind]);
 			csv_str(stdout, e->prop);
-			if (have) {
+			if (known) {
 				printf(",%d,", other);
 				csv_str(stdout, o.class_name);
 				putchar(',');
@@ -126,7 +125,7 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 		} else {
 			printf("%s{\"kind\":\"%s\",\"property\":", shown ? "," : "", kinds[kind]);
 			json_str(stdout, e->prop);
-			if (!have) {
+			if (!known) {
 				printf(",\"referencer\":");
 				json_str(stdout, e->referencer);
 			} else {
@@ -139,7 +138,7 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 			printf("}");
 		}
 		shown++;
-		if (have)
+		if (known)
 			obj_info_free(&o);
 	}
 	if (rc) {

@@ -110,7 +110,7 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 	*n = k;
 	if (by != BY_OBJECT)
 		*total = k;
-	return v ? v : calloc(1, sizeof *v);
+	return v;
 }
 
 static int print_rows(const retention_input *in, const top_row *v, size_t n, size_t total, size_t limit, int by,
