@@ -4,12 +4,15 @@
  * allocation failed in turn (oom_wrap.c; SQLite's sampled): each run must
  * either fail with an error or give the same answer as the run without
  * failures.  A crash fails the suite; under ASan/LSan so does a leak. */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "findings.h"
 #include "oom_wrap.h"
 #include "query.h"
+#include "retention_input.h"
 #include "snapshot.h"
 #include "store.h"
 #include "unit.h"
@@ -171,4 +174,42 @@ TEST(oom_every_allocation_fails_cleanly)
 	unlink(snap);
 	unlink(bin);
 	unlink(db);
+}
+
+/* The retention commands' input on a V8 snapshot, whose GC runs on a thread
+ * beside the dominators (cli/retention_input.c): with an allocation failed
+ * in turn (each of the first 150, then one in 40), every run either fails
+ * with its error line (sent to /dev/null here) or opens whole and closes;
+ * never a crash, and under the sanitizers never a leak nor a lost join. */
+TEST(oom_retention_input_with_the_gc_beside)
+{
+	const char *path = "testdata/v8/node-small.heapsnapshot.zst";
+	retention_input in;
+	oom_count = 0;
+	CHECK(retention_open(path, POLICY_GC, 0, &in) == 0);
+	long total = oom_count;
+	retention_close(&in);
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+	if (saved < 0 || null < 0 || dup2(null, STDERR_FILENO) < 0) {
+		CHECK(0);
+		return;
+	}
+	int runs = 0, failed = 0;
+	for (long k = 1; k <= total; k += k < 150 ? 1 : 40) {
+		oom_count = 0;
+		oom_fail_at = k;
+		int rc = retention_open(path, POLICY_GC, k % 2, &in);
+		oom_fail_at = 0;
+		runs++;
+		if (rc == 0)
+			retention_close(&in);
+		else
+			failed++;
+	}
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+	CHECK(total > 150 && failed > 0 && runs > 150);
 }
