@@ -5,13 +5,15 @@
  * the cluster lists by succ_row().  A first pass, in slot order and on two
  * threads, counts every node's incoming edges (an upper bound: it counts
  * the edges of nodes the walk may not reach), which sizes the predecessor
- * rows.  Then one depth-first walk from ⊤ numbers the reached nodes in
- * preorder, keeping only the rows of the nodes on its current path, sets
- * each reached node's predecessor row out after the last (so the rows lie
- * in preorder, and semi-NCA reads them in one sweep), and places each edge
- * it follows, as its source's number, in its target's row, all but the
- * tree edges (a node's first, which its DFS parent stands for); the places
- * the walk leaves unused hold NONE.
+ * rows; the counts a loader made of its links (in_links) spare it.  Then
+ * one depth-first walk from ⊤ numbers the reached nodes in preorder,
+ * keeping only the rows of the nodes on its current path, sets each
+ * reached node's predecessor row out after the last (so the rows lie in
+ * preorder, and semi-NCA reads them in one sweep), and places each edge it
+ * follows, as its source's number, in its target's row, all but the tree
+ * edges (a node's first, which its DFS parent stands for), a second thread
+ * making the stores on large heaps; the places the walk leaves unused
+ * hold NONE.
  * So no copy of the forward graph is held beside the predecessor rows: the
  * successors are listed twice instead, in slot order to count, and by the
  * walk.  Semi-NCA
@@ -23,6 +25,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "progress.h"
 #include "trace.h"
@@ -345,18 +348,18 @@ static void fill_none_2(uint32_t *p, size_t n)
 	both(fill_none, &half[0], &half[1], n >= (1u << 20));
 }
 
-/* Count the predecessor rows' places (w->pstart: by node; w->pred filled
- * with NONE) from every node's successors: the reached nodes' and the
- * others', which only makes rows longer than needed.  Large heaps are
- * counted on two threads, each over half the references, the second into
- * its own counts. */
-static int size_predecessors(const graph *g, work *w)
+/* Count every node's incoming edges into w->pstart (by node) from every
+ * node's successors: the reached nodes' and the others', which only makes
+ * rows longer than needed.  Large heaps are counted on two threads, each
+ * over half the references, the second into its own counts.  Returns how
+ * many, ⊤'s successors not yet counted, or UINT64_MAX. */
+static uint64_t count_predecessors(const graph *g, work *w)
 {
 	const heap *h = g->h;
 	uint32_t nodes = g->top + 1;
 	uint32_t *ps = w->pstart = calloc((size_t)nodes + 1, sizeof *ps);
 	if (!ps)
-		return -1;
+		return UINT64_MAX;
 	uint32_t mid = h->slots;
 	if (h->slots >= 1024) /* the slot that halves the references */
 		for (uint32_t lo = 0, hi = h->slots; lo < hi;) {
@@ -370,29 +373,150 @@ static int size_predecessors(const graph *g, work *w)
 	/* the second half into counts of its own (an empty range when small) */
 	count_job jobs[2] = {{g, 0, mid, ps, 0, -1}, {g, mid, h->slots, calloc(mid < h->slots ? nodes : 1, sizeof *ps), 0, -1}};
 	if (!jobs[1].count)
-		return -1;
+		return UINT64_MAX;
 	both(count_edges, &jobs[0], &jobs[1], mid < h->slots);
-	uint64_t total = jobs[0].total + jobs[1].total + g->top_succ.n;
-	uint32_t sum = 0;
-	int rc = jobs[0].rc || jobs[1].rc || total > UINT32_MAX - 1 ? -1 : 0;
-	if (rc == 0) {
-		/* no count can have wrapped: each is at most its total */
-		for (size_t k = 0; k < g->top_succ.n; k++)
-			ps[g->top_succ.v[k]]++;
-		/* a row holds one place less than its count: the edge the walk
-		 * reaches a node by is its tree edge, which semi-NCA reads off
-		 * the parent instead (a node no edge enters, but ⊤, is never
-		 * reached, and has no row) */
-		for (uint32_t x = 0; x < nodes; x++) {
-			uint32_t c = ps[x] + (mid < h->slots ? jobs[1].count[x] : 0);
-			ps[x] = c;
-			sum += c ? c - 1 : 0;
-		}
-	}
+	uint64_t total = jobs[0].total + jobs[1].total;
+	if (jobs[0].rc || jobs[1].rc)
+		total = UINT64_MAX;
+	else if (mid < h->slots && total <= UINT32_MAX) /* no sum can wrap: each is at most TOTAL */
+		for (uint32_t x = 0; x < nodes; x++)
+			ps[x] += jobs[1].count[x];
 	free(jobs[1].count);
-	if (rc == 0 && (w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
-		fill_none_2(w->pred, sum);
-	return rc == 0 && w->pred ? 0 : -1;
+	return total;
+}
+
+/* The heap's link counts (taken over, LINKS) as w->pstart: a bound on
+ * every node's incoming edges where there is no cluster, since each edge
+ * is then a link (a reference, a Class or an Outer).  Returns their sum,
+ * or UINT64_MAX. */
+static uint64_t given_predecessors(const graph *g, work *w, uint32_t *links)
+{
+	uint32_t nodes = g->top + 1;
+	uint32_t *ps = w->pstart = realloc(links, ((size_t)nodes + 1) * sizeof *ps);
+	if (!ps) {
+		free(links);
+		return UINT64_MAX;
+	}
+	ps[g->top] = 0;
+	uint64_t total = 0;
+	for (uint32_t x = 0; x < g->top; x++)
+		total += ps[x] = enters(g->h, (obj_t)x) ? ps[x] : 0; /* no edge enters the pool (nor
+								     * its rows' places) */
+	return total;
+}
+
+/* Size the predecessor rows: each node's count (w->pstart, by node) and
+ * the rows' places (w->pred, filled with NONE), from LINKS when given
+ * (taken over), else counted. */
+static int size_predecessors(const graph *g, work *w, uint32_t *links)
+{
+	uint32_t nodes = g->top + 1, *ps, sum = 0;
+	uint64_t total = links ? given_predecessors(g, w, links) : count_predecessors(g, w);
+	if (total == UINT64_MAX || total + g->top_succ.n > UINT32_MAX - 1)
+		return -1;
+	ps = w->pstart;
+	/* no count can have wrapped: each is at most the total */
+	for (size_t k = 0; k < g->top_succ.n; k++)
+		ps[g->top_succ.v[k]]++;
+	/* a row holds one place less than its count: the edge the walk
+	 * reaches a node by is its tree edge, which semi-NCA reads off the
+	 * parent instead (a node no edge enters, but ⊤, is never reached,
+	 * and has no row) */
+	for (uint32_t x = 0; x < nodes; x++)
+		sum += ps[x] ? ps[x] - 1 : 0;
+	if (!(w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
+		return -1;
+	fill_none_2(w->pred, sum);
+	return 0;
+}
+
+/* The walk's predecessor places, filled in on a second thread on heaps of
+ * FILL_MIN nodes or more: the walk appends (place, source) pairs to a
+ * batch and hands each full batch over to the filler, which stores the
+ * sources in their places.  Those stores land all over the rows, a cache
+ * miss each, which the walk no longer waits for; its appends are
+ * sequential.  A ring of FILL_BATCHES batches (512 KiB) bounds how far
+ * the filler may lag: the walk waits for a free batch. */
+#define FILL_MIN 1024
+#define FILL_BATCH 16384
+#define FILL_BATCHES 4
+typedef struct filler {
+	uint32_t *pred;
+	uint64_t *ring;        /* the batches: place << 32 | source */
+	uint32_t len[FILL_BATCHES];
+	unsigned full, taken;  /* batches handed over, and emptied (counts) */
+	int done;              /* no batch will follow */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t th;
+} filler;
+
+static void *fill_places(void *arg)
+{
+	filler *f = arg;
+	for (;;) {
+		pthread_mutex_lock(&f->mu);
+		while (f->taken == f->full && !f->done)
+			pthread_cond_wait(&f->cv, &f->mu);
+		if (f->taken == f->full) {
+			pthread_mutex_unlock(&f->mu);
+			return NULL;
+		}
+		unsigned b = f->taken % FILL_BATCHES;
+		pthread_mutex_unlock(&f->mu);
+		const uint64_t *p = f->ring + (size_t)b * FILL_BATCH;
+		for (uint32_t k = 0; k < f->len[b]; k++)
+			f->pred[p[k] >> 32] = (uint32_t)p[k];
+		pthread_mutex_lock(&f->mu);
+		f->taken++;
+		pthread_cond_broadcast(&f->cv);
+		pthread_mutex_unlock(&f->mu);
+	}
+}
+
+/* Start the filler of PRED; 0, or -1 when the walk must fill it itself. */
+static int fill_start(filler *f, uint32_t *pred, uint32_t nodes)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (nodes < FILL_MIN || cores < 2 || !(f->ring = malloc(sizeof *f->ring * FILL_BATCH * FILL_BATCHES)))
+		return -1;
+	f->pred = pred;
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	if (pthread_create(&f->th, NULL, fill_places, f) == 0)
+		return 0;
+	pthread_mutex_destroy(&f->mu);
+	pthread_cond_destroy(&f->cv);
+	free(f->ring);
+	f->ring = NULL;
+	return -1;
+}
+
+/* Hand over the batch being filled (LEN pairs); returns the next one. */
+static uint64_t *fill_hand_over(filler *f, uint32_t len)
+{
+	pthread_mutex_lock(&f->mu);
+	f->len[f->full % FILL_BATCHES] = len;
+	f->full++;
+	pthread_cond_broadcast(&f->cv);
+	while (f->full - f->taken == FILL_BATCHES)
+		pthread_cond_wait(&f->cv, &f->mu);
+	pthread_mutex_unlock(&f->mu);
+	return f->ring + (size_t)(f->full % FILL_BATCHES) * FILL_BATCH;
+}
+
+/* The last batch (LEN pairs) handed over, the filler done. */
+static void fill_end(filler *f, uint32_t len)
+{
+	fill_hand_over(f, len);
+	pthread_mutex_lock(&f->mu);
+	f->done = 1;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	pthread_join(f->th, NULL);
+	pthread_mutex_destroy(&f->mu);
+	pthread_cond_destroy(&f->cv);
+	free(f->ring);
 }
 
 /* The depth-first walk from ⊤: numbers the reached nodes in preorder
@@ -401,7 +525,8 @@ static int size_predecessors(const graph *g, work *w)
  * its target's row, but the tree edges.  A node's successors are listed
  * when the walk reaches it, onto a stack of rows that holds only the rows
  * of the nodes on the current path, so the walk's memory is its arrays
- * plus that path's edges, not every edge. */
+ * plus that path's edges, not every edge.  On large heaps a filler thread
+ * stores the edges in their places (fill_start). */
 static int walk(const graph *g, work *w)
 {
 	uint32_t nodes = g->top + 1;
@@ -415,6 +540,9 @@ static int walk(const graph *g, work *w)
 	uint32_t *rows = NULL; /* the rows of the nodes on the path, back to back */
 	size_t cap = 0;
 	int rc = -1;
+	filler f = {0};
+	int beside = 0;
+	uint32_t blen = 0;
 	if (!pc || !cursor || !end || !w->vertex || !w->parent || reserve(&rows, &cap, 0, g->top_succ.n + 1))
 		goto out;
 	for (uint32_t x = 0; x < nodes; x++) {
@@ -429,6 +557,8 @@ static int walk(const graph *g, work *w)
 		memcpy(rows, g->top_succ.v, g->top_succ.n * sizeof *rows);
 	uint32_t *pred = w->pred, *vertex = w->vertex, *parent = w->parent;
 	uint32_t n = 1, sp = 0, u = 0; /* U: the number of the node on top */
+	beside = fill_start(&f, pred, nodes) == 0;
+	uint64_t *batch = f.ring;
 	pc[2 * (size_t)g->top] = 0;
 	vertex[0] = g->top;
 	parent[0] = NONE;
@@ -445,7 +575,14 @@ static int walk(const graph *g, work *w)
 		if (tp[0] != NONE) {
 			/* within t's row: size_predecessors counted this edge,
 			 * and t's tree edge, which takes no place, before it */
-			pred[tp[1]++] = u;
+			if (beside) { /* its place, for the filler */
+				batch[blen++] = (uint64_t)tp[1]++ << 32 | u;
+				if (blen == FILL_BATCH) {
+					batch = fill_hand_over(&f, blen);
+					blen = 0;
+				}
+			} else
+				pred[tp[1]++] = u;
 			continue;
 		}
 		tp[0] = n;
@@ -466,6 +603,8 @@ static int walk(const graph *g, work *w)
 	rstart[n] = rowpos;
 	rc = 0;
 out:
+	if (beside) /* the rows are whole once it is done */
+		fill_end(&f, blen);
 	free(cursor);
 	free(end);
 	free(rows);
@@ -757,6 +896,7 @@ typedef struct request {
 	int policy, groups;
 	void (*one_thread)(void *);
 	void *arg;
+	uint32_t *links; /* the heap's in_links, taken over; NULL: counted */
 } request;
 
 static int compute(const heap *h, const request *q, dom_result *d)
@@ -776,12 +916,22 @@ static int compute(const heap *h, const request *q, dom_result *d)
 	size_t s = h->slots ? h->slots : 1;
 	for (uint32_t c = 0; g.member_kept && c < h->nclusters; c++)
 		g.member_kept[c] = r->cluster_live[c] && kept_by_member(h, c);
+	uint32_t *links = q->links;
+	if (links && !g.no_clusters) { /* a cluster's edges are no links */
+		free(links);
+		links = NULL;
+	}
 	int rc = -1;
-	if (!g.member_kept || top_successors(&g))
+	if (!g.member_kept || top_successors(&g)) {
+		free(links);
 		goto out;
-	int bad = size_predecessors(&g, &w);
+	}
+	/* with LINKS there is no count on two threads for the hook to wait for */
+	if (links && q->one_thread)
+		q->one_thread(q->arg);
+	int bad = size_predecessors(&g, &w, links);
 	trace_point("dominators: counts");
-	if (q->one_thread)
+	if (!links && q->one_thread)
 		q->one_thread(q->arg);
 	bad = bad || walk(&g, &w);
 	trace_point("dominators: walk");
@@ -855,14 +1005,16 @@ int dom_needs_gc(const heap *h)
 	return h->nclusters > 0 || heap_has_garbage(h);
 }
 
-int dom_compute_plain(const heap *h, uint32_t keep_flags, int policy, int groups, dom_result *d,
+int dom_compute_plain(const heap *h, uint32_t keep_flags, int policy, int groups, uint32_t *links, dom_result *d,
 		      void (*one_thread)(void *), void *arg)
 {
 	if (h->nclusters) { /* a misuse: the cluster edges need the GC's result */
+		free(links);
 		memset(d, 0, sizeof *d);
 		return -1;
 	}
-	request q = {.keep_flags = keep_flags, .policy = policy, .groups = groups, .one_thread = one_thread, .arg = arg};
+	request q = {.keep_flags = keep_flags, .policy = policy, .groups = groups, .one_thread = one_thread, .arg = arg,
+		     .links = links};
 	return compute(h, &q, d);
 }
 

@@ -90,11 +90,14 @@ int dom_compute_objects(const heap *h, const gc_result *r, int policy, dom_resul
 int dom_needs_gc(const heap *h);
 /* H must need no GC result (dom_needs_gc 0, which is not checked again but
  * for clusters: -1 for a heap with any).  KEEP_FLAGS are the GC's.
- * ONE_THREAD, when not NULL, is called (with ARG) once the count on two
- * threads is done: the walk and semi-NCA that follow are one thread's
- * work, so the caller can start its own on the other core then, the GC
- * say (the class and package aggregates, last, take two threads again). */
-int dom_compute_plain(const heap *h, uint32_t keep_flags, int policy, int groups, dom_result *out,
+ * LINKS, when not NULL, is H's in_links column, which the caller hands
+ * over (it is freed here, whatever the outcome): counts that bound every
+ * node's incoming edges, so the two-thread count of them is skipped.
+ * ONE_THREAD, when not NULL, is called (with ARG) once the counts are
+ * there: the walk and semi-NCA that follow are one thread's work, so the
+ * caller can start its own on the other core then, the GC say (the class
+ * and package aggregates, last, take two threads again). */
+int dom_compute_plain(const heap *h, uint32_t keep_flags, int policy, int groups, uint32_t *links, dom_result *out,
 		      void (*one_thread)(void *), void *arg);
 void dom_free(dom_result *d);
 

@@ -316,6 +316,7 @@ int whatif_run(const heap *h, const gc_result *before, const gc_options *opt, co
 	g->rev_src = NULL;
 	g->child_start = NULL;
 	g->child = NULL;
+	g->in_links = NULL; /* the input's, and the changes may make them untrue */
 	if (apply(out, changes, n, opt->keep_flags) || gc_run(g, opt, &out->after))
 		goto fail;
 	out->shown = *g;

@@ -45,9 +45,10 @@ static void start_gc_job(void *arg)
 
 /* Load PATH into IN, run its GC and compute POLICY's dominators.  On a heap
  * whose dominators need no GC result (a V8 heap, say) the GC marks on one
- * thread of its own meanwhile, from when the dominators have counted on two
- * threads: their walk and semi-NCA are one thread's work, which leaves the
- * other core free for it.  §3's distances (12 bytes an object) are left to
+ * thread of its own meanwhile, from when the dominators have their counts
+ * (the loader's, or their own on two threads): their walk and semi-NCA are
+ * mostly one thread's work, which leaves the other core to the GC and
+ * the walk's filler.  §3's distances (12 bytes an object) are left to
  * the view, which computes them if the command asks (after the dominators,
  * whose work arrays are then gone). */
 static int compute_snapshot(const char *path, int policy, retention_input *in)
@@ -71,7 +72,9 @@ static int compute_snapshot(const char *path, int policy, retention_input *in)
 		gc_job job = {.h = h, .opt = opt, .r = in->r, .rc = -1};
 		job.opt.threads = 1;
 		progress_phase("retention"); /* the GC's thread is not heard */
-		dom_rc = dom_compute_plain(h, opt.keep_flags, policy, in->groups, &in->d, start_gc_job, &job);
+		uint32_t *links = h->in_links; /* handed over: the counts the walk needs */
+		h->in_links = NULL;
+		dom_rc = dom_compute_plain(h, opt.keep_flags, policy, in->groups, links, &in->d, start_gc_job, &job);
 		trace_point("dominators");
 		if (!dom_rc)
 			start_gc_job(&job); /* nothing when the hook started it: success means a GC */

@@ -159,7 +159,7 @@ static void dominators_hold(const heap *h, const gc_result *r)
 			    "dom_compute_objects differs from dom_compute");
 		dom_free(&o);
 		if (!dom_needs_gc(h)) { /* no cluster, no Garbage flag: the GC's result is not needed */
-			FUZZ_ASSERT(dom_compute_plain(h, r->keep_flags, policy, 0, &o, NULL, NULL) == 0,
+			FUZZ_ASSERT(dom_compute_plain(h, r->keep_flags, policy, 0, NULL, &o, NULL, NULL) == 0,
 				    "dom_compute_plain failed");
 			FUZZ_ASSERT(memcmp(o.idom, d.idom, h->slots * sizeof *o.idom) == 0 &&
 				    memcmp(o.retained, d.retained, h->slots * sizeof *o.retained) == 0 &&

@@ -34,7 +34,7 @@ void heap_free(heap *h)
 {
 	free(h->serial); free(h->cls); free(h->outer); free(h->name); free(h->name_num);
 	free(h->size); free(h->oflags); free(h->iflags); free(h->traits); free(h->in_cluster);
-	free(h->ref_start); free(h->ref_dst); free(h->ref_prop); free(h->ref_kind);
+	free(h->ref_start); free(h->ref_dst); free(h->ref_prop); free(h->ref_kind); free(h->in_links);
 	free(h->rev_start); free(h->rev_src); free(h->rev_ref);
 	free(h->dangling); free(h->gcrefs);
 	free(h->clusters); free(h->cluster_items); free(h->refby_start); free(h->cluster_refby);
@@ -59,6 +59,8 @@ int heap_grow_slots(heap *h, uint32_t slots)
 {
 	if (slots <= h->slots)
 		return 0;
+	free(h->in_links); /* the counts of fewer slots */
+	h->in_links = NULL;
 	if (RESIZE(h->serial, slots) || RESIZE(h->cls, slots) || RESIZE(h->outer, slots) ||
 	    RESIZE(h->name, slots) || RESIZE(h->name_num, slots) || RESIZE(h->size, slots) ||
 	    RESIZE(h->oflags, slots) || RESIZE(h->iflags, slots) || RESIZE(h->traits, slots) ||
@@ -80,6 +82,8 @@ int heap_trim_slots(heap *h)
 		n--;
 	if (n == h->slots)
 		return 0;
+	free(h->in_links);
+	h->in_links = NULL;
 	/* shrinking cannot fail in a way that matters: a failed realloc keeps the larger block */
 	RESIZE(h->serial, n); RESIZE(h->cls, n); RESIZE(h->outer, n);
 	RESIZE(h->name, n); RESIZE(h->name_num, n); RESIZE(h->size, n);
@@ -153,6 +157,8 @@ int heap_index_clusters(heap *h)
 
 int heap_set_refs(heap *h, obj_t *from, obj_t *to, uint32_t *prop, uint8_t *kind, uint32_t n)
 {
+	free(h->in_links); /* the counts of other rows */
+	h->in_links = NULL;
 	int sorted = 1, rc = -1;
 	uint32_t keep = 0;
 	for (uint32_t k = 0; k < n; k++) {

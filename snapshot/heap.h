@@ -94,6 +94,13 @@ typedef struct heap {
 	obj_t *ref_dst;
 	uint32_t *ref_prop;
 	uint8_t *ref_kind;
+	/* optional, NULL when the loader gave none: per slot, how many links
+	 * end at the object, its references of every kind and the Class and
+	 * Outer of every object.  The V8 reader counts them on its second
+	 * core while it maps, and the dominators can take the column over as
+	 * their predecessor counts (dom_compute_plain).  True only of the rows
+	 * the loader gave: whatever sets the rows or the slots frees it */
+	uint32_t *in_links;
 
 	/* reverse references, CSR by target, built on demand: rev_src[k] is the
 	 * source and rev_ref[k] the forward position of the k-th reference to

@@ -18,9 +18,12 @@
  * The reader's columns become the heap's in place: the edge columns are
  * the reference rows, and each node column (classes, sizes, names, ids,
  * edge counts) is grown by the pool's slots and moved up, then rewritten
- * where it is, so no second copy of a column is made (nor its pages). */
+ * where it is, so no second copy of a column is made (nor its pages).
+ * The edges' targets are moved up and every link counted at its end (the
+ * heap's in_links) on a second thread, while this one maps the names. */
 #include "v8.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +175,36 @@ static uint32_t *take_column(uint32_t **col, uint32_t n, uint32_t at, size_t tot
 	return c;
 }
 
-/* The edge columns become the reference rows, in place. */
+/* The links' ends, on a thread of their own beside map_edges() and
+ * map_names(), which touch neither the targets nor the classes: each edge
+ * target, an ordinal, becomes its object index, and every link (each edge,
+ * each object's Class and Outer) is counted at its end into COUNT. */
+typedef struct link_job {
+	obj_t *to;        /* the edge targets */
+	uint32_t nedges;
+	obj_t first;      /* object index of ordinal 0 */
+	const heap *h;    /* its classes and Outers, final */
+	uint32_t *count;  /* h->slots entries, zeroes */
+} link_job;
+
+static void *count_links(void *arg)
+{
+	link_job *j = arg;
+	for (uint32_t k = 0; k < j->nedges; k++) {
+		obj_t t = j->to[k] + j->first; /* the parse checked every ordinal */
+		j->to[k] = t;
+		j->count[t]++;
+	}
+	for (uint32_t i = 0; i < j->h->slots; i++) {
+		j->count[j->h->cls[i]]++; /* every slot is an object */
+		if (j->h->outer[i] >= 0)
+			j->count[j->h->outer[i]]++;
+	}
+	return NULL;
+}
+
+/* The edge columns become the reference rows, in place (their targets are
+ * count_links' work). */
 static int map_edges(mapper *m, obj_t first)
 {
 	v8_raw *raw = m->raw;
@@ -194,7 +226,6 @@ static int map_edges(mapper *m, obj_t first)
 			return oom(m, "property names");
 		raw->ename[k] = sid;
 		raw->etype[k] = (t == raw->edge_shortcut && k < from_root) ? REF_STRONG : kind_of[t];
-		raw->eto[k] += first;
 	}
 	h->ref_dst = raw->eto;
 	h->ref_prop = raw->ename;
@@ -339,9 +370,29 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 		oom(&m, "engine");
 		goto out;
 	}
-	if (map_edges(&m, first) || map_names(&m, first))
+	link_job links = {.to = raw->eto, .nedges = raw->edge_count, .first = first, .h = h,
+			  .count = calloc(h->slots, sizeof *links.count)};
+	if (!links.count) {
+		oom(&m, "links");
 		goto out;
-	if (heap_index_clusters(h)) {
+	}
+	pthread_t th;
+	int beside = pthread_create(&th, NULL, count_links, &links) == 0;
+	rc = map_edges(&m, first) || map_names(&m, first) ? -1 : 0;
+	if (beside)
+		pthread_join(th, NULL);
+	else
+		count_links(&links);
+	h->in_links = links.count;
+	if (rc)
+		goto out;
+	rc = -1;
+	/* no clusters: the cluster column is calloc's zeroes already (the
+	 * pass of heap_index_clusters() that clears it would read 4 bytes a
+	 * slot for nothing), and the index of ReferencedByClusters is empty */
+	h->refby_start = calloc(1, sizeof *h->refby_start);
+	h->cluster_refby = malloc(1);
+	if (!h->refby_start || !h->cluster_refby) {
 		oom(&m, "clusters");
 		goto out;
 	}

@@ -401,12 +401,31 @@ static int same_result(const dom_result *a, const dom_result *b, uint32_t slots)
 	return same;
 }
 
+/* The heap's links counted at their ends (in_links), each count raised
+ * by 0 to 2 more when SLACK: any bound will do.  Malloc'd. */
+static uint32_t *link_counts(const heap *h, int slack)
+{
+	uint32_t *c = calloc((size_t)h->slots + 1, sizeof *c);
+	for (uint32_t k = 0; c && k < h->nrefs; k++)
+		c[h->ref_dst[k]]++;
+	for (uint32_t i = 0; c && i < h->slots; i++) {
+		if (h->cls[i] >= 0)
+			c[h->cls[i]]++;
+		if (h->cls[i] != OBJ_FREE && h->outer[i] >= 0)
+			c[h->outer[i]]++;
+		if (slack)
+			c[i] += (uint32_t)test_rand_below(3);
+	}
+	return c;
+}
+
 /* On a heap with no cluster and no Garbage flag (a V8 heap's kind) the
  * dominators need no GC result: dom_compute_plain gives dom_compute's and
  * dom_compute_objects' answers under every policy, in both modes (the
  * editor's keep flags make roots), small heaps and ones counted on two
- * threads, and calls its hook once.  A Garbage flag or a cluster makes the
- * GC's result needed. */
+ * threads, with its own counts or the heap's link counts, exact or not,
+ * and calls its hook once.  A Garbage flag or a cluster makes the GC's
+ * result needed. */
 TEST(dominators_without_the_gc_result_on_a_plain_heap)
 {
 	int bad = 0, heaps = 0, garbage_seen = 0;
@@ -425,14 +444,18 @@ TEST(dominators_without_the_gc_result_on_a_plain_heap)
 		for (int p = 0; p < POLICY_COUNT; p++)
 			for (int groups = 0; groups < 2; groups++) {
 				dom_result a, b;
-				int calls = 0;
 				CHECK((groups ? dom_compute : dom_compute_objects)(&h, &r, p, &a) == 0);
-				CHECK(dom_compute_plain(&h, r.keep_flags, p, groups, &b, count_call, &calls) == 0);
-				if ((!same_result(&a, &b, h.slots) || calls != 1) && bad++ < 3)
-					printf("    round %d, %s, groups %d: differs (hook called %d times)\n", round,
-					       dom_policy_names[p], groups, calls);
+				for (int links = 0; links < 3; links++) {
+					int calls = 0;
+					uint32_t *counts = links ? link_counts(&h, links == 2) : NULL;
+					CHECK(!links || counts);
+					CHECK(dom_compute_plain(&h, r.keep_flags, p, groups, counts, &b, count_call, &calls) == 0);
+					if ((!same_result(&a, &b, h.slots) || calls != 1) && bad++ < 3)
+						printf("    round %d, %s, groups %d, links %d: differs (hook called %d times)\n",
+						       round, dom_policy_names[p], groups, links, calls);
+					dom_free(&b);
+				}
 				dom_free(&a);
-				dom_free(&b);
 			}
 		gc_result_free(&r);
 		heap_free(&h);
@@ -444,7 +467,8 @@ TEST(dominators_without_the_gc_result_on_a_plain_heap)
 	CHECK(random_heap(40, 1, &h) == 0);
 	CHECK(h.nclusters > 0 && dom_needs_gc(&h));
 	dom_result d;
-	CHECK(dom_compute_plain(&h, 0, POLICY_GC, 1, &d, NULL, NULL) == -1 && !d.idom);
+	CHECK(dom_compute_plain(&h, 0, POLICY_GC, 1, NULL, &d, NULL, NULL) == -1 && !d.idom);
+	CHECK(dom_compute_plain(&h, 0, POLICY_GC, 1, link_counts(&h, 0), &d, NULL, NULL) == -1 && !d.idom); /* freed */
 	heap_free(&h);
 }
 
@@ -477,7 +501,7 @@ TEST(dominators_wide_heap_with_unused_places)
 	free(t);
 	for (int plain = 0; plain < 2; plain++) {
 		dom_result d;
-		CHECK((plain ? dom_compute_plain(&h, r.keep_flags, POLICY_GC, 0, &d, NULL, NULL)
+		CHECK((plain ? dom_compute_plain(&h, r.keep_flags, POLICY_GC, 0, NULL, &d, NULL, NULL)
 			     : dom_compute_objects(&h, &r, POLICY_GC, &d)) == 0);
 		int bad = 0;
 		for (int i = 0; i < n; i++)

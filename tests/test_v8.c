@@ -138,6 +138,43 @@ TEST(v8_mapping_follows_the_documented_rules)
 	free(d);
 }
 
+/* The links counted at their ends (in_links), by hand for the mapping
+ * document: every Outer is /V8 (0), the pool's classes are Package (1)
+ * and Class (2), the nodes' are want_cls above, and the 8 edges enter one
+ * node each but the root.  Whatever changes the rows or the slots drops
+ * the counts. */
+TEST(v8_links_are_counted_at_their_ends)
+{
+	char *d = mapping_doc(), err[SNAP_ERR_MAX];
+	heap h;
+	int rc = parse_v8(d, NULL, &h, err, sizeof err);
+	CHECK(rc == 0 && h.slots == 20 && h.in_links);
+	if (rc || h.slots != 20 || !h.in_links) {
+		free(d);
+		return;
+	}
+	const uint32_t want[20] = {19, 1, 10, 1, 2, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+	for (int i = 0; i < 20; i++)
+		CHECK(h.in_links[i] == want[i]);
+	CHECK(heap_grow_slots(&h, 21) == 0 && !h.in_links);
+	heap_free(&h);
+	free(d);
+	/* a heap of two objects and a free slot, given counts */
+	heap_init(&h);
+	CHECK(heap_grow_slots(&h, 3) == 0);
+	h.cls[0] = h.cls[1] = 0;
+	h.in_links = calloc(3, sizeof *h.in_links);
+	obj_t *from = malloc(sizeof *from), *to = malloc(sizeof *to);
+	uint32_t *prop = calloc(1, sizeof *prop);
+	uint8_t *kind = calloc(1, 1);
+	from[0] = 0;
+	to[0] = 1;
+	CHECK(heap_set_refs(&h, from, to, prop, kind, 1) == 0 && !h.in_links);
+	h.in_links = calloc(3, sizeof *h.in_links);
+	CHECK(heap_trim_slots(&h) == 0 && h.slots == 2 && !h.in_links);
+	heap_free(&h);
+}
+
 /* The canonical text of a heap, for comparing two loads. */
 static char *canonical(const heap *h)
 {
@@ -517,6 +554,18 @@ TEST(v8_real_node_snapshot_is_read_whole)
 	CHECK(kinds[REF_STRONG] == expected_figure("strong") && kinds[REF_WEAK] == expected_figure("weak") &&
 	      kinds[REF_SOFT] == expected_figure("soft"));
 	CHECK(h.ref_start[first] == 0 && h.ref_start[h.slots] == h.nrefs);
+	/* the links the reader counted on its second thread are those the rows,
+	 * the Classes and the Outers hold */
+	uint32_t *links = calloc(h.slots, sizeof *links);
+	for (uint32_t k = 0; k < h.nrefs; k++)
+		links[h.ref_dst[k]]++;
+	for (uint32_t i = 0; i < h.slots; i++) {
+		links[h.cls[i]]++;
+		if (h.outer[i] >= 0)
+			links[h.outer[i]]++;
+	}
+	CHECK(h.in_links && memcmp(links, h.in_links, h.slots * sizeof *links) == 0);
+	free(links);
 	/* sizes summed, classes counted over the nodes */
 	uint64_t bytes = 0;
 	uint8_t *used = calloc((size_t)first, 1);
