@@ -12,8 +12,8 @@
  * preorder, and semi-NCA reads them in one sweep), and places each edge it
  * follows, as its source's number, in its target's row, all but the tree
  * edges (a node's first, which its DFS parent stands for), a second thread
- * making the stores on large heaps; the places the walk leaves unused
- * hold NONE.
+ * making the stores on large heaps (as number + 1: the places the walk
+ * leaves unused hold 0).
  * So no copy of the forward graph is held beside the predecessor rows: the
  * successors are listed twice instead, in slot order to count, and by the
  * walk.  Semi-NCA
@@ -249,16 +249,17 @@ typedef struct work {
 	uint32_t *vertex;    /* per number: the node (slot, or ⊤) */
 	uint32_t *parent;    /* per number: DFS parent's number */
 	/* the predecessor rows, by number, laid out in preorder: number v's
-	 * predecessors are pred[pstart[v] .. pstart[v+1]-1], as their numbers,
-	 * with NONE in the places the walk left unused (edges of nodes it did
-	 * not reach); the tree edge into v is in no row: parent[] holds it.
+	 * predecessors are pred[pstart[v] .. pstart[v+1]-1], as their numbers
+	 * plus one, with 0 in the places the walk left unused (edges of nodes
+	 * it did not reach, or not the policy's); the tree edge into v is in no row: parent[] holds it.
 	 * Before the walk PSTART holds each node's count (by node), which the
 	 * walk reads as it sets the rows out; semi-NCA leaves number v's
 	 * parent in pstart[v+1] once it is done with row v+1 */
 	uint32_t *pstart, *pred;
 	/* WIDE, 8 bytes a node, passed on from phase to phase so that its pages
 	 * are touched once: the walk's numbers and counts, then row cursors;
-	 * then semi-NCA's semi and label; then the retained sums */
+	 * then semi-NCA's semi and best (see compress); then the retained
+	 * sums */
 	uint32_t *wide;
 	uint32_t *idom;      /* per number (in PARENT: semi-NCA's links first) */
 	uint64_t *ret;       /* per number: retained bytes (in WIDE) */
@@ -328,26 +329,6 @@ out:
 	return NULL;
 }
 
-/* Fill N values at P with NONE; a large block half on a second thread
- * (the pages are fresh: their faults are most of the cost). */
-typedef struct fill_job {
-	uint32_t *p;
-	size_t n;
-} fill_job;
-
-static void *fill_none(void *arg)
-{
-	fill_job *j = arg;
-	memset(j->p, 0xff, j->n * sizeof *j->p);
-	return NULL;
-}
-
-static void fill_none_2(uint32_t *p, size_t n)
-{
-	fill_job half[2] = {{p, n / 2}, {p + n / 2, n - n / 2}};
-	both(fill_none, &half[0], &half[1], n >= (1u << 20));
-}
-
 /* Count every node's incoming edges into w->pstart (by node) from every
  * node's successors: the reached nodes' and the others', which only makes
  * rows longer than needed.  Large heaps are counted on two threads, each
@@ -406,7 +387,7 @@ static uint64_t given_predecessors(const graph *g, work *w, uint32_t *links)
 }
 
 /* Size the predecessor rows: each node's count (w->pstart, by node) and
- * the rows' places (w->pred, filled with NONE), from LINKS when given
+ * the rows' places (w->pred, zeroes), from LINKS when given
  * (taken over), else counted. */
 static int size_predecessors(const graph *g, work *w, uint32_t *links)
 {
@@ -424,10 +405,9 @@ static int size_predecessors(const graph *g, work *w, uint32_t *links)
 	 * and has no row) */
 	for (uint32_t x = 0; x < nodes; x++)
 		sum += ps[x] ? ps[x] - 1 : 0;
-	if (!(w->pred = malloc((size_t)sum * sizeof *w->pred + 1)))
-		return -1;
-	fill_none_2(w->pred, sum);
-	return 0;
+	/* calloc's pages are faulted in by the walk's stores, on the filler's
+	 * thread; the places it leaves unused stay 0 */
+	return (w->pred = calloc((size_t)sum + 1, sizeof *w->pred)) ? 0 : -1;
 }
 
 /* The walk's predecessor places, filled in on a second thread on heaps of
@@ -576,13 +556,13 @@ static int walk(const graph *g, work *w)
 			/* within t's row: size_predecessors counted this edge,
 			 * and t's tree edge, which takes no place, before it */
 			if (beside) { /* its place, for the filler */
-				batch[blen++] = (uint64_t)tp[1]++ << 32 | u;
+				batch[blen++] = (uint64_t)tp[1]++ << 32 | (u + 1);
 				if (blen == FILL_BATCH) {
 					batch = fill_hand_over(&f, blen);
 					blen = 0;
 				}
 			} else
-				pred[tp[1]++] = u;
+				pred[tp[1]++] = u + 1;
 			continue;
 		}
 		tp[0] = n;
@@ -612,9 +592,10 @@ out:
 }
 
 /* Semi-NCA's path compression from V, without recursion, while numbers
- * above CUR are the linked ones. */
-static void compress(uint32_t v, uint32_t cur, uint32_t *anc, uint32_t *label, const uint32_t *semi,
-		     uint32_t *stack)
+ * above CUR are the linked ones.  BEST[x] is the semidominator of x's
+ * label, the value the algorithm reads the label for: kept instead of the
+ * label, it spares a second lookup each time. */
+static void compress(uint32_t v, uint32_t cur, uint32_t *anc, uint32_t *best, uint32_t *stack)
 {
 	uint32_t sp = 0, x = v;
 	while (anc[x] > cur) { /* anc[x] is linked too */
@@ -624,8 +605,8 @@ static void compress(uint32_t v, uint32_t cur, uint32_t *anc, uint32_t *label, c
 	while (sp) {
 		x = stack[--sp];
 		uint32_t a = anc[x];
-		if (semi[label[a]] < semi[label[x]])
-			label[x] = label[a];
+		if (best[a] < best[x])
+			best[x] = best[a];
 		anc[x] = anc[a];
 	}
 }
@@ -637,28 +618,26 @@ static void compress(uint32_t v, uint32_t cur, uint32_t *anc, uint32_t *label, c
 static int semi_nca(work *w)
 {
 	uint32_t n = w->n;
-	uint32_t *semi = w->wide, *label = w->wide + n, *anc = w->parent, *rstart = w->pstart; /* n <= nodes */
+	uint32_t *semi = w->wide, *best = w->wide + n, *anc = w->parent, *rstart = w->pstart; /* n <= nodes */
 	uint32_t *stack = malloc((size_t)n * sizeof *stack);
 	if (!stack)
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
-		semi[i] = label[i] = i;
+		best[i] = i; /* a number not done yet is its own semidominator */
 	for (uint32_t v = n - 1; v >= 1; v--) {
 		/* the tree edge, kept in no row: its source, the parent, is not
 		 * done yet, so it offers its own number */
 		uint32_t s = anc[v];
 		for (uint32_t k = rstart[v]; k < rstart[v + 1]; k++) {
 			uint32_t u = w->pred[k];
-			if (u == NONE)
+			if (u-- == 0)
 				continue; /* a place the walk left unused */
-			if (u > v) { /* done, so linked */
-				compress(u, v, anc, label, semi, stack);
-				u = label[u];
-			}
-			if (semi[u] < s)
-				s = semi[u];
+			if (u > v) /* done, so linked */
+				compress(u, v, anc, best, stack);
+			if (best[u] < s)
+				s = best[u];
 		}
-		semi[v] = s;
+		semi[v] = best[v] = s;
 		rstart[v + 1] = anc[v]; /* row v+1 is read: it keeps v's parent (compress
 					 * changes only links above V) */
 	}
