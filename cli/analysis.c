@@ -76,9 +76,16 @@ int analysis_need(analysis *a, int what, char *err, size_t errsize)
 		trace_phase("findings", &t);
 	}
 	if (!fail && (todo & AN_DOM)) {
-		int policy = a->dom.policy;
+		int policy = a->dom.policy, rc;
 		progress_phase("retention");
-		if (dom_compute(&a->h, &a->r, policy, &a->dom)) {
+		if (a->h.in_links && !dom_needs_gc(&a->h)) { /* the loader's counts, handed over */
+			uint32_t *links = a->h.in_links;
+			a->h.in_links = NULL;
+			rc = dom_compute_plain(&a->h, a->r.keep_flags, policy, 1, links, &a->dom, NULL, NULL);
+		} else {
+			rc = dom_compute(&a->h, &a->r, policy, &a->dom);
+		}
+		if (rc) {
 			fail = "computing dominators";
 			a->dom.policy = policy; /* for a later try */
 		} else {
