@@ -309,7 +309,14 @@ static int mark_level(marker *m, const vec *frontier, int threads, uint32_t para
 	for (int t = 0; t <= started; t++) {
 		trace_out *o = &args[t].out;
 		rc |= args[t].rc;
-		rc |= vec_append(&m->next, &o->next) | vec_append(&m->elim, &o->elim) | vec_append(&m->weak, &o->weak);
+		if (m->next.n == 0) { /* the first list: taken over, not copied */
+			vec_free(&m->next);
+			m->next = o->next;
+			o->next = (vec){0};
+		} else {
+			rc |= vec_append(&m->next, &o->next);
+		}
+		rc |= vec_append(&m->elim, &o->elim) | vec_append(&m->weak, &o->weak);
 		for (size_t i = 0; i < o->req.n && rc == 0; i++)
 			rc |= request_push(&all, (obj_t)(o->req.v[i].key >> 32), (uint32_t)o->req.v[i].key, o->req.v[i].cluster);
 		m->traced += o->traced;
@@ -423,10 +430,9 @@ static int mark(marker *m, gc_result *r, int threads, uint32_t parallel_min)
 		return -1;
 	vec frontier = {0};
 	while (m->next.n) {
-		vec tmp = frontier;
+		vec_free(&frontier); /* no list kept beside the level's two */
 		frontier = m->next;
-		m->next = tmp;
-		m->next.n = 0;
+		m->next = (vec){0};
 		if (mark_level(m, &frontier, threads, parallel_min)) {
 			vec_free(&frontier);
 			return -1;
