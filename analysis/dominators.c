@@ -257,7 +257,7 @@ typedef struct work {
 	 * parent in pstart[v+1] once it is done with row v+1 */
 	uint32_t *pstart, *pred;
 	/* WIDE, 8 bytes a node, passed on from phase to phase so that its pages
-	 * are touched once: the walk's numbers and counts, then row cursors;
+	 * are touched once: the walk's counts, then row cursors (by node);
 	 * then semi-NCA's semi and best (see compress); then the retained
 	 * sums */
 	uint32_t *wide;
@@ -411,18 +411,19 @@ static int size_predecessors(const graph *g, work *w, uint32_t *links)
 }
 
 /* The walk's predecessor places, filled in on a second thread on heaps of
- * FILL_MIN nodes or more: the walk appends (place, source) pairs to a
- * batch and hands each full batch over to the filler, which stores the
- * sources in their places.  Those stores land all over the rows, a cache
- * miss each, which the walk no longer waits for; its appends are
- * sequential.  A ring of FILL_BATCHES batches (512 KiB) bounds how far
+ * FILL_MIN nodes or more: the walk appends (target, source) pairs to a
+ * batch and hands each full batch over to the filler, which takes the
+ * next place in the target's row (its cursor) and stores the source there.
+ * Those cursors and places are all over memory, two cache misses an edge,
+ * which the walk no longer waits for; its appends are sequential.  A ring of FILL_BATCHES batches (512 KiB) bounds how far
  * the filler may lag: the walk waits for a free batch. */
 #define FILL_MIN 1024
 #define FILL_BATCH 16384
 #define FILL_BATCHES 4
 typedef struct filler {
-	uint32_t *pred;
-	uint64_t *ring;        /* the batches: place << 32 | source */
+	uint32_t *pred, *cur; /* the rows, and the cursors by node (the walk sets
+			       * a node's before it hands over any edge to it) */
+	uint64_t *ring;        /* the batches: target << 32 | source's number + 1 */
 	uint32_t len[FILL_BATCHES];
 	unsigned full, taken;  /* batches handed over, and emptied (counts) */
 	int done;              /* no batch will follow */
@@ -446,7 +447,7 @@ static void *fill_places(void *arg)
 		pthread_mutex_unlock(&f->mu);
 		const uint64_t *p = f->ring + (size_t)b * FILL_BATCH;
 		for (uint32_t k = 0; k < f->len[b]; k++)
-			f->pred[p[k] >> 32] = (uint32_t)p[k];
+			f->pred[f->cur[p[k] >> 32]++] = (uint32_t)p[k];
 		pthread_mutex_lock(&f->mu);
 		f->taken++;
 		pthread_cond_broadcast(&f->cv);
@@ -454,13 +455,15 @@ static void *fill_places(void *arg)
 	}
 }
 
-/* Start the filler of PRED; 0, or -1 when the walk must fill it itself. */
-static int fill_start(filler *f, uint32_t *pred, uint32_t nodes)
+/* Start the filler of PRED through the cursors CUR; 0, or -1 when the walk
+ * must fill them itself. */
+static int fill_start(filler *f, uint32_t *pred, uint32_t *cur, uint32_t nodes)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	if (nodes < FILL_MIN || cores < 2 || !(f->ring = malloc(sizeof *f->ring * FILL_BATCH * FILL_BATCHES)))
 		return -1;
 	f->pred = pred;
+	f->cur = cur;
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
 	if (pthread_create(&f->th, NULL, fill_places, f) == 0)
@@ -510,10 +513,13 @@ static void fill_end(filler *f, uint32_t len)
 static int walk(const graph *g, work *w)
 {
 	uint32_t nodes = g->top + 1;
-	/* per node: its number (NONE unreached), then its count until it is
-	 * reached, the next free place in its predecessor row after: side by
-	 * side, as every edge reads both */
-	uint32_t *pc = w->wide = malloc((size_t)nodes * 2 * sizeof *pc);
+	/* per node (in WIDE's first half): its count until it is reached,
+	 * the next free place in its predecessor row after; and a bit a node,
+	 * set once it is reached, which an edge to a reached node is all the
+	 * walk reads (512 KiB for 4M nodes: it stays in the cache; the filler,
+	 * when there is one, takes the place) */
+	uint32_t *cur = w->wide = malloc((size_t)nodes * 2 * sizeof *cur);
+	uint64_t *seen = calloc(((size_t)nodes + 63) / 64, sizeof *seen);
 	uint32_t *cursor = malloc((size_t)nodes * sizeof *cursor), *end = malloc((size_t)nodes * sizeof *end);
 	w->vertex = malloc((size_t)nodes * sizeof *w->vertex);
 	w->parent = malloc((size_t)nodes * sizeof *w->parent);
@@ -523,12 +529,9 @@ static int walk(const graph *g, work *w)
 	filler f = {0};
 	int beside = 0;
 	uint32_t blen = 0;
-	if (!pc || !cursor || !end || !w->vertex || !w->parent || reserve(&rows, &cap, 0, g->top_succ.n + 1))
+	if (!cur || !seen || !cursor || !end || !w->vertex || !w->parent || reserve(&rows, &cap, 0, g->top_succ.n + 1))
 		goto out;
-	for (uint32_t x = 0; x < nodes; x++) {
-		pc[2 * (size_t)x] = NONE;
-		pc[2 * (size_t)x + 1] = w->pstart[x];
-	}
+	memcpy(cur, w->pstart, (size_t)nodes * sizeof *cur);
 	/* the counts are read: PSTART holds the rows' starts by number now,
 	 * each row placed when its node is reached (⊤'s is empty) */
 	uint32_t *rstart = w->pstart, rowpos = 0;
@@ -537,9 +540,9 @@ static int walk(const graph *g, work *w)
 		memcpy(rows, g->top_succ.v, g->top_succ.n * sizeof *rows);
 	uint32_t *pred = w->pred, *vertex = w->vertex, *parent = w->parent;
 	uint32_t n = 1, sp = 0, u = 0; /* U: the number of the node on top */
-	beside = fill_start(&f, pred, nodes) == 0;
+	beside = fill_start(&f, pred, cur, nodes) == 0;
 	uint64_t *batch = f.ring;
-	pc[2 * (size_t)g->top] = 0;
+	seen[g->top >> 6] |= 1ull << (g->top & 63);
 	vertex[0] = g->top;
 	parent[0] = NONE;
 	cursor[sp] = 0;
@@ -551,24 +554,24 @@ static int walk(const graph *g, work *w)
 			continue;
 		}
 		uint32_t t = rows[cursor[sp - 1]++];
-		uint32_t *tp = pc + 2 * (size_t)t;
-		if (tp[0] != NONE) {
+		uint64_t *word = seen + (t >> 6), bit = 1ull << (t & 63);
+		if (*word & bit) {
 			/* within t's row: size_predecessors counted this edge,
 			 * and t's tree edge, which takes no place, before it */
-			if (beside) { /* its place, for the filler */
-				batch[blen++] = (uint64_t)tp[1]++ << 32 | (u + 1);
+			if (beside) { /* the filler finds its place */
+				batch[blen++] = (uint64_t)t << 32 | (u + 1);
 				if (blen == FILL_BATCH) {
 					batch = fill_hand_over(&f, blen);
 					blen = 0;
 				}
 			} else
-				pred[tp[1]++] = u + 1;
+				pred[cur[t]++] = u + 1;
 			continue;
 		}
-		tp[0] = n;
+		*word |= bit;
 		rstart[n] = rowpos;
-		rowpos += tp[1] ? tp[1] - 1 : 0; /* its count, its tree edge taking no place */
-		tp[1] = rstart[n];
+		rowpos += cur[t] ? cur[t] - 1 : 0; /* its count, its tree edge taking no place */
+		cur[t] = rstart[n];
 		vertex[n] = t;
 		parent[n] = u;
 		uint32_t at = end[sp - 1]; /* rows never outgrow the counted edges, < UINT32_MAX */
@@ -585,6 +588,7 @@ static int walk(const graph *g, work *w)
 out:
 	if (beside) /* the rows are whole once it is done */
 		fill_end(&f, blen);
+	free(seen);
 	free(cursor);
 	free(end);
 	free(rows);
