@@ -268,9 +268,11 @@ static int map_names(mapper *m, obj_t first)
 	int rc = 0;
 	for (uint32_t i = 0; i < raw->node_count && rc == 0; i++) { /* the string index and id, taken over */
 		uint32_t k = h->name[first + i], id = h->name_num[first + i];
-		size_t len, tail = 1 + digits(id);
+		size_t len;
 		const char *s = v8_str(raw, k, &len);
-		size_t keep = v8_utf8_cut(s, len, NAME_LIMIT - tail);
+		/* "@ID" takes at most 11 bytes: a shorter name is never cut
+		 * (and most are, so their ids' digits are not counted) */
+		size_t keep = len <= NAME_LIMIT - 11 ? len : v8_utf8_cut(s, len, NAME_LIMIT - 1 - digits(id));
 		uint32_t sid, num = 0;
 		if (id < 0x7fffffff) { /* fname_split's limit: N + 1 < 2^31 */
 			num = (id + 1) | NAME_NUM_AT;
