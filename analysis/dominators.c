@@ -872,6 +872,38 @@ out:
 	return rc;
 }
 
+/* The results from semi-NCA's, in two parts that share no array, the
+ * second beside the first on large heaps: 0, the retained sums by number
+ * (in w->ret); 1, by slot, every immediate dominator (OBJ_NONE where
+ * unreached) and the retained sums zeroed for the first's to be copied in. */
+typedef struct result_job {
+	const heap *h;
+	work *w;
+	dom_result *d;
+	int part;
+} result_job;
+
+static void *results_part(void *arg)
+{
+	result_job *j = arg;
+	work *w = j->w;
+	dom_result *d = j->d;
+	if (j->part == 0) {
+		w->ret[0] = 0;
+		for (uint32_t v = 1; v < w->n; v++)
+			w->ret[v] = j->h->size[w->vertex[v]];
+		for (uint32_t v = w->n - 1; v >= 1; v--)
+			w->ret[w->idom[v]] += w->ret[v];
+		return NULL;
+	}
+	memset(d->retained, 0, (size_t)j->h->slots * sizeof *d->retained);
+	for (uint32_t i = 0; i < j->h->slots; i++)
+		d->idom[i] = OBJ_NONE;
+	for (uint32_t v = 1; v < w->n; v++)
+		d->idom[w->vertex[v]] = w->idom[v] == 0 ? DOM_TOP : (obj_t)w->vertex[w->idom[v]];
+	return NULL;
+}
+
 /* What a computation is asked for: the graph's inputs and the caller's hook. */
 typedef struct request {
 	const gc_result *r;  /* NULL: plain (dom_needs_gc) */
@@ -934,19 +966,10 @@ static int compute(const heap *h, const request *q, dom_result *d)
 		w.pred = NULL;
 	if (!d->idom || !d->retained)
 		goto out;
-	memset(d->retained, 0, s * sizeof *d->retained);
-	w.ret[0] = 0;
+	result_job jobs[2] = {{h, &w, d, 0}, {h, &w, d, 1}};
+	both(results_part, &jobs[0], &jobs[1], w.n >= FILL_MIN);
 	for (uint32_t v = 1; v < w.n; v++)
-		w.ret[v] = h->size[w.vertex[v]];
-	for (uint32_t v = w.n - 1; v >= 1; v--)
-		w.ret[w.idom[v]] += w.ret[v];
-	for (uint32_t i = 0; i < h->slots; i++)
-		d->idom[i] = OBJ_NONE;
-	for (uint32_t v = 1; v < w.n; v++) {
-		uint32_t x = w.vertex[v];
-		d->idom[x] = w.idom[v] == 0 ? DOM_TOP : (obj_t)w.vertex[w.idom[v]];
-		d->retained[x] = w.ret[v];
-	}
+		d->retained[w.vertex[v]] = w.ret[v];
 	d->reached = w.n - 1;
 	d->reached_bytes = w.ret[0]; /* ⊤ retains every reached byte */
 	free(w.wide);
