@@ -70,21 +70,27 @@ void fuzz_check_heap(heap *h)
 		at = (uint64_t)x->refs + x->n_refs;
 	}
 	FUZZ_ASSERT(at == h->ncluster_items, "cluster lists do not cover the items");
-	if (h->in_links) { /* a loader's link counts: every reference, Class and Outer at its end */
-		uint32_t *c = calloc((size_t)h->slots + 1, sizeof *c);
-		FUZZ_ASSERT(c, "out of memory");
-		for (uint32_t k = 0; k < h->nrefs; k++)
-			c[h->ref_dst[k]]++;
-		for (uint32_t i = 0; i < h->slots; i++)
-			if (h->cls[i] != OBJ_FREE) {
-				c[h->cls[i]]++;
-				if (h->outer[i] >= 0)
-					c[h->outer[i]]++;
-			}
+	if (h->in_links) { /* a loader's link counts */
+		uint32_t *c = fuzz_link_counts(h);
 		FUZZ_ASSERT(h->slots == 0 || memcmp(c, h->in_links, h->slots * sizeof *c) == 0,
 			    "the link counts are not the heap's");
 		free(c);
 	}
+}
+
+uint32_t *fuzz_link_counts(const heap *h)
+{
+	uint32_t *c = calloc((size_t)h->slots + 1, sizeof *c);
+	FUZZ_ASSERT(c, "out of memory");
+	for (uint32_t k = 0; k < h->nrefs; k++)
+		c[h->ref_dst[k]]++;
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (h->cls[i] != OBJ_FREE) {
+			c[h->cls[i]]++;
+			if (h->outer[i] >= 0)
+				c[h->outer[i]]++;
+		}
+	return c;
 }
 
 int fuzz_load(const uint8_t *data, size_t size, int binary, heap *h)

@@ -20,8 +20,11 @@ void fuzz_fail(const char *file, int line, const char *msg) __attribute__((noret
 char *fuzz_copy(const uint8_t *data, size_t size);
 /* A loaded heap keeps its invariants: heap_validate passes, reference rows
  * are ordered and name objects, every string id is in the table, cluster
- * lists tile the items. */
+ * lists tile the items, link counts (if any) are its links. */
 void fuzz_check_heap(heap *h);
+/* H's links counted at their ends, as a loader may give them (heap.in_links):
+ * every reference, Class and Outer.  Malloc'd, slots + 1 entries. */
+uint32_t *fuzz_link_counts(const heap *h);
 /* An error is one non-empty line starting with PREFIX. */
 void fuzz_check_error(const char *err, const char *prefix);
 /* The canonical text of H (text_write; malloc'd, *LEN bytes). */

@@ -103,21 +103,6 @@ static void self_diff(const heap *h, const gc_result *r, const findings *f)
 	diff_side_free(&b);
 }
 
-/* H's links counted at their ends, as the V8 reader gives them (in_links). */
-static uint32_t *link_counts(const heap *h)
-{
-	uint32_t *c = calloc((size_t)h->slots + 1, sizeof *c);
-	for (uint32_t k = 0; c && k < h->nrefs; k++)
-		c[h->ref_dst[k]]++;
-	for (uint32_t i = 0; c && i < h->slots; i++) {
-		if (h->cls[i] >= 0)
-			c[h->cls[i]]++;
-		if (h->cls[i] != OBJ_FREE && h->outer[i] >= 0)
-			c[h->outer[i]]++;
-	}
-	return c;
-}
-
 /* The dominators of every policy are a tree whose sums hold. */
 static void dominators_hold(const heap *h, const gc_result *r)
 {
@@ -176,8 +161,7 @@ static void dominators_hold(const heap *h, const gc_result *r)
 		for (int links = 0; links < 2 && !dom_needs_gc(h); links++) {
 			/* no cluster, no Garbage flag: the GC's result is not needed,
 			 * nor a count when the links are counted as a loader would */
-			uint32_t *counts = links ? link_counts(h) : NULL;
-			FUZZ_ASSERT(!links || counts, "out of memory");
+			uint32_t *counts = links ? fuzz_link_counts(h) : NULL;
 			FUZZ_ASSERT(dom_compute_plain(h, r->keep_flags, policy, 0, counts, &o, NULL, NULL) == 0,
 				    "dom_compute_plain failed");
 			FUZZ_ASSERT(memcmp(o.idom, d.idom, h->slots * sizeof *o.idom) == 0 &&
