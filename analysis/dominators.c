@@ -15,8 +15,8 @@
  * making the stores on large heaps (as number + 1: the places the walk
  * leaves unused hold 0).
  * So no copy of the forward graph is held beside the predecessor rows: the
- * successors are listed twice instead, in slot order to count, and by the
- * walk.  Semi-NCA
+ * successors are listed twice instead, in slot order to count (unless the
+ * loader counted the links), and by the walk.  Semi-NCA
  * (Georgiadis, "Finding dominators in practice") then needs only those
  * rows and arrays indexed by preorder number.  Every loop is iterative:
  * heaps can hold chains millions long. */
@@ -556,8 +556,9 @@ static int walk(const graph *g, work *w)
 		uint32_t t = rows[cursor[sp - 1]++];
 		uint64_t *word = seen + (t >> 6), bit = 1ull << (t & 63);
 		if (*word & bit) {
-			/* within t's row: size_predecessors counted this edge,
-			 * and t's tree edge, which takes no place, before it */
+			/* within t's row: its count (size_predecessors', or the
+			 * loader's) took in this edge, and t's tree edge, which
+			 * takes no place, before it */
 			if (beside) { /* the filler finds its place */
 				batch[blen++] = (uint64_t)t << 32 | (u + 1);
 				if (blen == FILL_BATCH) {
@@ -956,7 +957,7 @@ static int compute(const heap *h, const request *q, dom_result *d)
 	trace_point("dominators: semi-nca");
 	/* the results take over the predecessor rows' blocks (memory mostly
 	 * touched already; realloc grows the retained sums' when the rows were
-	 * shorter), and the retained sums semi's and label's */
+	 * shorter), and the retained sums semi's and best's */
 	w.ret = (uint64_t *)(void *)w.wide;
 	d->idom = (obj_t *)realloc(w.pstart, s * sizeof *d->idom); /* nodes + 1 > slots entries */
 	if (d->idom)
