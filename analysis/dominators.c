@@ -251,8 +251,8 @@ typedef struct work {
 	/* the predecessor rows, by number, laid out in preorder: number v's
 	 * predecessors are pred[pstart[v] .. pstart[v+1]-1], as their numbers
 	 * plus one, with 0 in the places the walk left unused (edges of nodes
-	 * it did not reach, or not the policy's); the tree edge into v is in no row: parent[] holds it.
-	 * Before the walk PSTART holds each node's count (by node), which the
+	 * it did not reach, or not the policy's); the tree edge into v is in
+	 * no row: parent[] holds it.  Before the walk PSTART holds each node's count (by node), which the
 	 * walk reads as it sets the rows out; semi-NCA leaves number v's
 	 * parent in pstart[v+1] once it is done with row v+1 */
 	uint32_t *pstart, *pred;
@@ -285,6 +285,10 @@ static int reserve(uint32_t **buf, size_t *cap, size_t used, uint64_t n)
 	*cap = c;
 	return 0;
 }
+
+/* Nodes from which a step is split over two threads (the count, the
+ * walk's stores, the results): below, a thread costs more than it saves. */
+#define TWO_THREADS_MIN 1024
 
 /* FN(A) here and FN(B) beside it on a second thread when PARALLEL (else,
  * or when no thread starts, after it), both done on return. */
@@ -342,7 +346,7 @@ static uint64_t count_predecessors(const graph *g, work *w)
 	if (!ps)
 		return UINT64_MAX;
 	uint32_t mid = h->slots;
-	if (h->slots >= 1024) /* the slot that halves the references */
+	if (h->slots >= TWO_THREADS_MIN) /* the slot that halves the references */
 		for (uint32_t lo = 0, hi = h->slots; lo < hi;) {
 			mid = lo + (hi - lo) / 2;
 			if (h->ref_start[mid] < h->nrefs / 2)
@@ -411,13 +415,13 @@ static int size_predecessors(const graph *g, work *w, uint32_t *links)
 }
 
 /* The walk's predecessor places, filled in on a second thread on heaps of
- * FILL_MIN nodes or more: the walk appends (target, source) pairs to a
- * batch and hands each full batch over to the filler, which takes the
+ * TWO_THREADS_MIN nodes or more: the walk appends (target, source) pairs to
+ * a batch and hands each full batch over to the filler, which takes the
  * next place in the target's row (its cursor) and stores the source there.
  * Those cursors and places are all over memory, two cache misses an edge,
- * which the walk no longer waits for; its appends are sequential.  A ring of FILL_BATCHES batches (512 KiB) bounds how far
- * the filler may lag: the walk waits for a free batch. */
-#define FILL_MIN 1024
+ * which the walk no longer waits for; its appends are sequential.  A ring
+ * of FILL_BATCHES batches (512 KiB) bounds how far the filler may lag: the
+ * walk waits for a free batch. */
 #define FILL_BATCH 16384
 #define FILL_BATCHES 4
 typedef struct filler {
@@ -460,7 +464,7 @@ static void *fill_places(void *arg)
 static int fill_start(filler *f, uint32_t *pred, uint32_t *cur, uint32_t nodes)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	if (nodes < FILL_MIN || cores < 2 || !(f->ring = malloc(sizeof *f->ring * FILL_BATCH * FILL_BATCHES)))
+	if (nodes < TWO_THREADS_MIN || cores < 2 || !(f->ring = malloc(sizeof *f->ring * FILL_BATCH * FILL_BATCHES)))
 		return -1;
 	f->pred = pred;
 	f->cur = cur;
@@ -932,11 +936,7 @@ static int compute(const heap *h, const request *q, dom_result *d)
 	size_t s = h->slots ? h->slots : 1;
 	for (uint32_t c = 0; g.member_kept && c < h->nclusters; c++)
 		g.member_kept[c] = r->cluster_live[c] && kept_by_member(h, c);
-	uint32_t *links = q->links;
-	if (links && !g.no_clusters) { /* a cluster's edges are no links */
-		free(links);
-		links = NULL;
-	}
+	uint32_t *links = q->links; /* only without clusters (dom_compute_plain) */
 	int rc = -1;
 	if (!g.member_kept || top_successors(&g)) {
 		free(links);
@@ -968,7 +968,7 @@ static int compute(const heap *h, const request *q, dom_result *d)
 	if (!d->idom || !d->retained)
 		goto out;
 	result_job jobs[2] = {{h, &w, d, 0}, {h, &w, d, 1}};
-	both(results_part, &jobs[0], &jobs[1], w.n >= FILL_MIN);
+	both(results_part, &jobs[0], &jobs[1], w.n >= TWO_THREADS_MIN);
 	for (uint32_t v = 1; v < w.n; v++)
 		d->retained[w.vertex[v]] = w.ret[v];
 	d->reached = w.n - 1;

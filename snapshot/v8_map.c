@@ -380,21 +380,15 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 	}
 	pthread_t th;
 	int beside = pthread_create(&th, NULL, count_links, &links) == 0;
-	rc = map_edges(&m, first) || map_names(&m, first) ? -1 : 0;
+	int mapped = map_edges(&m, first) == 0 && map_names(&m, first) == 0;
 	if (beside)
 		pthread_join(th, NULL);
 	else
 		count_links(&links);
 	h->in_links = links.count;
-	if (rc)
+	if (!mapped)
 		goto out;
-	rc = -1;
-	/* no clusters: the cluster column is calloc's zeroes already (the
-	 * pass of heap_index_clusters() that clears it would read 4 bytes a
-	 * slot for nothing), and the index of ReferencedByClusters is empty */
-	h->refby_start = calloc(1, sizeof *h->refby_start);
-	h->cluster_refby = malloc(1);
-	if (!h->refby_start || !h->cluster_refby) {
+	if (heap_index_clusters(h)) {
 		oom(&m, "clusters");
 		goto out;
 	}
