@@ -509,7 +509,8 @@ static int read_sources(search *s, uint32_t at)
 		s->refs[s->nrefs++] = (ref_src){r->src, r->distance};
 	}
 	free(in.v);
-	qsort(s->refs + start, s->nrefs - start, sizeof *s->refs, cmp_ref_src);
+	if (s->nrefs > start) /* s->refs is still NULL when nothing retained the first one */
+		qsort(s->refs + start, s->nrefs - start, sizeof *s->refs, cmp_ref_src);
 	size_t n = start;
 	for (size_t k = start; k < s->nrefs; k++) /* parallel references: one referencer */
 		if (k == start || s->refs[k].obj != s->refs[n - 1].obj)

@@ -416,6 +416,25 @@ TEST(db_parent_loops_are_errors)
 	}
 }
 
+/* Found by fuzz_db (in CI): a reachable object that nothing reachable
+ * references sorted an empty referencer list at a null pointer (clang's
+ * UBSan reports the offset).  The search finds no chain, and no error. */
+TEST(db_reachable_object_without_reachable_referencers_has_no_chains)
+{
+	char err[512];
+	view *v = damaged("UPDATE object_table SET reachable = 0, distance = NULL, root_kind = NULL WHERE idx = 11",
+			  err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	chains cs = {0};
+	CHECK(query_chains(v, 13, CHAINS_ALL, SIZE_MAX, 0, 0, &cs) == 0 && cs.n == 0);
+	chains_free(&cs);
+	CHECK(query_chains(v, 15, CHAINS_ALL, SIZE_MAX, 0, 0, &cs) == 0 && cs.n == 2); /* 17, and 12 via 14 */
+	chains_free(&cs);
+	v->ops->close(v);
+}
+
 /* Found by fuzz_db: a reachable object without a root kind indexed the kind names with 255. */
 TEST(db_reachable_needs_a_root_kind)
 {
