@@ -75,6 +75,9 @@ typedef struct world_parts {
 	uint32_t ntex, nmat, nmic, nmesh, nbp, nsound;
 } world_parts;
 
+/* The next random number.  Two draws never share one expression (function
+ * arguments are evaluated in an order C leaves open, and gcc and clang
+ * differ): the same seed gives the same heap whatever the compiler. */
 static uint64_t rnd(builder *b)
 {
 	uint64_t x = b->rng; /* xorshift64* */
@@ -268,15 +271,15 @@ static void assets(builder *b, world_parts *w, uint64_t budget)
 	for (uint32_t i = 0; i < ntex && !b->oom; i++) {
 		maybe_hole(b);
 		obj_t p = package(b, w, "/Game/Textures", "T_Surface", i + 1);
-		w->textures[w->ntex++] = obj(b, w->cls[C_TEXTURE], p, "T_Surface", i + 1, 65536u << below(b, 8), asset, 0,
-					     chance(b, 30) ? TR_NotReadyForFinishDestroy : 0);
+		uint8_t slow = chance(b, 30) ? TR_NotReadyForFinishDestroy : 0; /* draws in a fixed order (see rnd) */
+		w->textures[w->ntex++] = obj(b, w->cls[C_TEXTURE], p, "T_Surface", i + 1, 65536u << below(b, 8), asset, 0, slow);
 		if (i > 0 && chance(b, 10))
 			ref(b, w->textures[i], w->textures[below(b, i)], REF_STRONG, "CompositeTexture", -1);
 	}
 	for (uint32_t i = 0; i < nsound && !b->oom; i++) {
 		obj_t p = package(b, w, "/Game/Audio", "SW_Effect", i + 1);
-		w->sounds[w->nsound++] = obj(b, w->cls[C_SOUND], p, "SW_Effect", i + 1, 20000 + below(b, 500000), asset, 0,
-					     chance(b, 20) ? TR_NotReadyForFinishDestroy : 0);
+		uint8_t slow = chance(b, 20) ? TR_NotReadyForFinishDestroy : 0;
+		w->sounds[w->nsound++] = obj(b, w->cls[C_SOUND], p, "SW_Effect", i + 1, 20000 + below(b, 500000), asset, 0, slow);
 	}
 	for (uint32_t i = 0; i < nmat && !b->oom; i++) {
 		maybe_hole(b);
@@ -311,8 +314,8 @@ static void assets(builder *b, world_parts *w, uint64_t budget)
 	for (uint32_t i = 0; i < nmesh && !b->oom; i++) {
 		maybe_hole(b);
 		obj_t p = package(b, w, "/Game/Meshes", "SM_Prop", i + 1);
-		obj_t m = obj(b, w->cls[C_MESH], p, "SM_Prop", i + 1, 50000 + below(b, 4000000), asset, 0,
-			      chance(b, 30) ? TR_NotReadyForFinishDestroy : 0);
+		uint8_t slow = chance(b, 30) ? TR_NotReadyForFinishDestroy : 0;
+		obj_t m = obj(b, w->cls[C_MESH], p, "SM_Prop", i + 1, 50000 + below(b, 4000000), asset, 0, slow);
 		w->meshes[w->nmesh++] = m;
 		obj_t bs = obj(b, w->cls[C_BODYSETUP], m, "BodySetup", 0, 2000 + below(b, 20000), RF_Public, 0, 0);
 		ref(b, m, bs, REF_STRONG, "BodySetup", -1);
@@ -386,8 +389,9 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 		clustered[a] = !destroyed && key != C_CHARACTER && key != C_CONTROLLER;
 		/* now and then a clustered actor is held by a TStrongObjectPtr: a rooted member */
 		uint16_t held = clustered[a] && chance(b, 2) ? IF_RefCounted : 0;
+		uint8_t game_thread = chance(b, 5) ? TR_GameThreadDestroy : 0;
 		obj_t x = obj(b, cls, lv, base, ++counters[key], 1500 + below(b, 3000), RF_WasLoaded | mirrored,
-			      garbage | held, chance(b, 5) ? TR_GameThreadDestroy : 0);
+			      garbage | held, game_thread);
 		actors[a] = x;
 		if (clustered[a]) {
 			cluster_add(b, x);
@@ -639,9 +643,9 @@ int gen_heap(const gen_options *opt, heap *h, char *err, size_t errsize)
 		const char *nm = k % 3 ? "FStreamableManager" : "FAssetManagerPreload";
 		char pr[48];
 		snprintf(pr, sizeof pr, "StreamableHandles[%u]", k);
-		h->gcrefs[h->ngcrefs++] = (gc_ref){strtab_intern(&h->strings, nm, strlen(nm)),
-						   k % 2 ? pick(&b, w.textures, w.ntex) : pick(&b, w.meshes, w.nmesh),
-						   strtab_intern(&h->strings, pr, strlen(pr))};
+		uint32_t name_id = strtab_intern(&h->strings, nm, strlen(nm));
+		obj_t held = k % 2 ? pick(&b, w.textures, w.ntex) : pick(&b, w.meshes, w.nmesh);
+		h->gcrefs[h->ngcrefs++] = (gc_ref){name_id, held, strtab_intern(&h->strings, pr, strlen(pr))};
 	}
 	/* and one FGCObject still points at a destroyed actor: eliminated */
 	for (obj_t i = h->first_gc_index; i < b.next && !b.oom; i++)
