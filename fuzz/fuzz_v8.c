@@ -3,10 +3,14 @@
  * that keeps the heap invariants or give one error line "fuzz: offset N: ...".
  * Each input is read twice: whole on one thread, and in small chunks handed
  * over a few bytes at a time on two threads (the size of the input picks the
- * chunking); both reads must agree — the same heap, or both an error — and a
- * heap must survive a text round trip (what `convert` does with it). */
+ * chunking); and a third time from a file, as the command line reads it
+ * (mapped and read in place when plain, read through chunks when zstd).
+ * All reads must agree — the same heap, or all an error — and a heap must
+ * survive a text round trip (what `convert` does with it). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "snapshot.h"
@@ -25,19 +29,58 @@ static int read_v8(const char *data, size_t size, const v8_options *opt, heap *h
 	return -1;
 }
 
+static char path[64];
+
+static void remove_file(void) { unlink(path); }
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	snprintf(path, sizeof path, "%s/ugc-fuzz-v8-%ld.heapsnapshot",
+		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (long)getpid());
+	atexit(remove_file);
+	return 0;
+}
+
+/* Read DATA the way the command line does, from a file at PATH: 0 with a
+ * checked heap, or -1 (H freed). */
+static int read_v8_file(const uint8_t *data, size_t size, heap *h)
+{
+	FILE *f = fopen(path, "wb");
+	FUZZ_ASSERT(f && fwrite(data, 1, size, f) == size && fclose(f) == 0, "cannot write the input file");
+	char err[SNAP_ERR_MAX];
+	v8_options whole = {0, 0, 1};
+	heap_init(h);
+	int rc = v8_load_with(path, &whole, h, err, sizeof err);
+	unlink(path);
+	if (rc == 0) {
+		fuzz_check_heap(h);
+		return 0;
+	}
+	fuzz_check_error(err, path);
+	heap_free(h);
+	return -1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *copy = fuzz_copy(data, size);
 	/* tiny chunks for small inputs; larger ones would only be slow */
 	size_t chunk = size < 8192 ? 1 + size % 61 : 1024 + size % 61;
 	v8_options whole = {0, 0, 1}, pieces = {chunk, size % 7, 2};
-	heap a, b;
-	int ra = read_v8(copy, size, &whole, &a), rb = read_v8(copy, size, &pieces, &b);
+	heap a, b, f;
+	int ra = read_v8(copy, size, &whole, &a), rb = read_v8(copy, size, &pieces, &b), rf = read_v8_file(data, size, &f);
 	FUZZ_ASSERT(ra == rb, "the chunked read disagrees with the whole read");
+	FUZZ_ASSERT(ra == rf, "the read from a file disagrees with the whole read");
 	if (ra == 0) {
-		size_t la, lb;
+		size_t la, lb, lf;
 		char *ta = fuzz_canonical(&a, &la), *tb = fuzz_canonical(&b, &lb), err[SNAP_ERR_MAX];
 		FUZZ_ASSERT(la == lb && memcmp(ta, tb, la) == 0, "the chunked read gives another heap");
+		char *tf = fuzz_canonical(&f, &lf);
+		FUZZ_ASSERT(lf == la && memcmp(tf, ta, la) == 0, "the read from a file gives another heap");
+		free(tf);
+		heap_free(&f);
 		heap c;
 		heap_init(&c);
 		FUZZ_ASSERT(text_parse("canon", ta, la, &c, err, sizeof err) == 0, "the mapped heap's text does not load");
