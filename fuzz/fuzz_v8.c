@@ -1,10 +1,11 @@
 /* fuzz_v8.c — libFuzzer harness for the V8 .heapsnapshot reader
  * (snapshot/v8_*.c): any bytes, plain JSON or zstd, either map onto a heap
  * that keeps the heap invariants or give one error line "fuzz: offset N: ...".
- * Each input is read twice: whole on one thread, and in small chunks handed
- * over a few bytes at a time on two threads (the size of the input picks the
- * chunking); and a third time from a file, as the command line reads it
- * (mapped and read in place when plain, read through chunks when zstd).
+ * Each input is read three times: whole on one thread; in small chunks
+ * handed over a few bytes at a time on two threads (the size of the input
+ * picks the chunking); and from a file, as the command line reads it
+ * (mapped and read in place when plain, read through chunks when zstd or
+ * under 4 bytes).
  * All reads must agree — the same heap, or all an error — and a heap must
  * survive a text round trip (what `convert` does with it). */
 #include <stdio.h>

@@ -654,9 +654,8 @@ int gen_heap(const gen_options *opt, heap *h, char *err, size_t errsize)
 			gc_ref *g = realloc(h->gcrefs, ((size_t)h->ngcrefs + 1) * sizeof *g);
 			if (!g) { b.oom = 1; break; }
 			h->gcrefs = g;
-			const char *nm = "FPreviewScene";
-			h->gcrefs[h->ngcrefs++] = (gc_ref){strtab_intern(&h->strings, nm, strlen(nm)), i,
-							   strtab_intern(&h->strings, "PreviewActor", 12)};
+			uint32_t name_id = strtab_intern(&h->strings, "FPreviewScene", 13); /* ids in a fixed order */
+			h->gcrefs[h->ngcrefs++] = (gc_ref){name_id, i, strtab_intern(&h->strings, "PreviewActor", 12)};
 			break;
 		}
 	if (!b.oom) {
