@@ -38,24 +38,27 @@ static char *default_db(const char *snap)
 
 static double mib(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
 
-/* The top purged classes by bytes, "Name count (MiB)". */
+/* The top purged classes by bytes, "Name count (MiB)"; out of memory, the
+ * line says so (the database is written by then). */
 static void print_top_purged(const heap *h, const gc_result *r, int top)
 {
+	printf("LogGarbage: purged by class (bytes):");
 	uint64_t *bytes = calloc(h->slots ? h->slots : 1, sizeof *bytes);
 	uint32_t *count = calloc(h->slots ? h->slots : 1, sizeof *count);
-	if (!bytes || !count) {
+	uint32_t best[16];
+	size_t n = 0;
+	if (bytes && count)
+		for (uint32_t k = 0; k < r->npurged; k++) {
+			bytes[h->cls[r->purged[k]]] += h->size[r->purged[k]];
+			count[h->cls[r->purged[k]]]++;
+		}
+	if (!bytes || !count || top_indexes(count, bytes, h->slots, top < 16 ? (size_t)top : 16, best, &n)) {
+		printf(" out of memory\n");
 		free(bytes);
 		free(count);
 		return;
 	}
-	for (uint32_t k = 0; k < r->npurged; k++) {
-		bytes[h->cls[r->purged[k]]] += h->size[r->purged[k]];
-		count[h->cls[r->purged[k]]]++;
-	}
-	printf("LogGarbage: purged by class (bytes):");
 	char name[HEAP_NAME_MAX];
-	uint32_t best[16];
-	size_t n = top_indexes(count, bytes, h->slots, top < 16 ? (size_t)top : 16, best);
 	for (size_t t = 0; t < n; t++) {
 		heap_name(h, (obj_t)best[t], name, sizeof name);
 		printf("%s %s %u (%.2f MiB)", t ? "," : "", disp(name), count[best[t]], mib(bytes[best[t]]));

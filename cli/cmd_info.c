@@ -17,6 +17,8 @@ typedef struct info {
 	uint64_t bytes;
 	uint32_t *count; /* per class slot */
 	uint64_t *cbytes;
+	uint32_t best[2][256]; /* the top classes by count [0] and by bytes [1] */
+	size_t nbest[2];
 } info;
 
 static int cmp_name(const void *a, const void *b)
@@ -24,7 +26,7 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int gather(const heap *h, info *in)
+static int gather(const heap *h, size_t top, info *in)
 {
 	memset(in, 0, sizeof *in);
 	size_t s = h->slots ? h->slots : 1;
@@ -66,10 +68,13 @@ static int gather(const heap *h, info *in)
 		in->cluster_members += h->clusters[c].n_members;
 	free(target);
 	free(names);
+	for (int by = 0; by < 2; by++)
+		if (top_indexes(in->count, by ? in->cbytes : NULL, h->slots, top, in->best[by], &in->nbest[by]))
+			return -1;
 	return 0;
 }
 
-static void print_text(const char *path, const heap *h, const info *in, int top)
+static void print_text(const char *path, const heap *h, const info *in)
 {
 	printf("snapshot        %s\n", path);
 	printf("engine          %s\n", h->engine ? disp(heap_str(h, h->engine)) : "-");
@@ -97,12 +102,11 @@ static void print_text(const char *path, const heap *h, const info *in, int top)
 	for (int k = 0; k <= RK_GCOBJECT; k++)
 		printf(" %s %u", root_kind_names[k], in->roots_by_kind[k]);
 	printf("\n");
-	uint32_t best[256];
 	char name[HEAP_NAME_MAX];
 	for (int by = 0; by < 2; by++) {
-		int n = (int)top_indexes(in->count, by ? in->cbytes : NULL, h->slots, (size_t)top, best);
+		const uint32_t *best = in->best[by];
 		printf("top classes by %s:\n", by ? "bytes" : "count");
-		for (int t = 0; t < n; t++) {
+		for (size_t t = 0; t < in->nbest[by]; t++) {
 			heap_name(h, (obj_t)best[t], name, sizeof name);
 			printf("  %-40s %10u objects %14llu bytes\n", disp(name), in->count[best[t]],
 			       (unsigned long long)in->cbytes[best[t]]);
@@ -110,7 +114,7 @@ static void print_text(const char *path, const heap *h, const info *in, int top)
 	}
 }
 
-static void print_json(const char *path, const heap *h, const info *in, int top)
+static void print_json(const char *path, const heap *h, const info *in)
 {
 	printf("{\"snapshot\":");
 	json_str(stdout, path);
@@ -140,12 +144,11 @@ static void print_json(const char *path, const heap *h, const info *in, int top)
 		roots += in->roots_by_kind[k];
 	}
 	printf("\"total\":%u}", roots);
-	uint32_t best[256];
 	char name[HEAP_NAME_MAX];
 	for (int by = 0; by < 2; by++) {
-		int n = (int)top_indexes(in->count, by ? in->cbytes : NULL, h->slots, (size_t)top, best);
+		const uint32_t *best = in->best[by];
 		printf(",\"top_classes_by_%s\":[", by ? "bytes" : "count");
-		for (int t = 0; t < n; t++) {
+		for (size_t t = 0; t < in->nbest[by]; t++) {
 			heap_name(h, (obj_t)best[t], name, sizeof name);
 			printf("%s{\"class\":", t ? "," : "");
 			json_str(stdout, name);
@@ -199,12 +202,12 @@ int cmd_info(int argc, char **argv)
 	progress_phase(NULL);
 	info in;
 	int rc = 0;
-	if (gather(&h, &in))
+	if (gather(&h, (size_t)top, &in))
 		rc = die("out of memory");
 	else if (fmt == FMT_JSON)
-		print_json(path, &h, &in, (int)top);
+		print_json(path, &h, &in);
 	else
-		print_text(path, &h, &in, (int)top);
+		print_text(path, &h, &in);
 	free(in.count);
 	free(in.cbytes);
 	heap_free(&h);

@@ -150,12 +150,12 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 		}
 		top = malloc((classes + 1) * sizeof *top);
 	}
-	if (!top) {
+	if (!top || top_indexes(count, sum, h->slots, r->limit ? r->limit : classes, top, &shown)) {
 		free(count);
 		free(sum);
+		free(top);
 		return die("out of memory");
 	}
-	shown = top_indexes(count, sum, h->slots, r->limit ? r->limit : classes, top);
 	char name[HEAP_NAME_MAX], shownname[4 * HEAP_NAME_MAX];
 	if (r->fmt == FMT_TEXT) {
 		printf("%s: %u object%s, %llu bytes (%.2f MiB)", what, n, n == 1 ? "" : "s", (unsigned long long)bytes,

@@ -139,59 +139,37 @@ int check_output(const char *path, int force)
 	return 0;
 }
 
-/* The ranking of top_indexes: does index A come before index B? */
-static int ranks_before(const uint32_t *count, const uint64_t *key, uint32_t a, uint32_t b)
+struct ranked {
+	uint64_t key;
+	uint32_t idx;
+};
+
+static int cmp_ranked(const void *a, const void *b)
 {
-	uint64_t ka = key ? key[a] : count[a], kb = key ? key[b] : count[b];
-	return ka != kb ? ka > kb : a < b;
+	const struct ranked *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Sift OUT[AT] down the heap of N whose root is the one ranked last. */
-static void sift_last_down(const uint32_t *count, const uint64_t *key, uint32_t *out, size_t n, size_t at)
-{
-	for (;;) {
-		size_t l = 2 * at + 1, r = l + 1, m = at;
-		if (l < n && ranks_before(count, key, out[m], out[l]))
-			m = l;
-		if (r < n && ranks_before(count, key, out[m], out[r]))
-			m = r;
-		if (m == at)
-			return;
-		uint32_t t = out[at];
-		out[at] = out[m];
-		out[m] = t;
-		at = m;
-	}
-}
-
-/* OUT itself holds a heap of the best TOP so far, the one ranked last at
- * its root; heapsort then puts them in order.  Nothing is allocated, so
- * there is no out-of-memory case to report. */
-size_t top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out)
+int top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out, size_t *shown)
 {
 	size_t m = 0;
-	for (uint32_t i = 0; i < n && top; i++) {
-		if (!count[i])
-			continue;
-		if (m < top) { /* not full: add it, sift it up */
-			size_t at = m++;
-			out[at] = i;
-			while (at > 0 && ranks_before(count, key, out[(at - 1) / 2], out[at])) {
-				uint32_t t = out[at];
-				out[at] = out[(at - 1) / 2];
-				out[(at - 1) / 2] = t;
-				at = (at - 1) / 2;
-			}
-		} else if (ranks_before(count, key, i, out[0])) { /* better than the last: replaces it */
-			out[0] = i;
-			sift_last_down(count, key, out, m, 0);
-		}
-	}
-	for (size_t k = m; k > 1; k--) { /* the last ranked goes to the end */
-		uint32_t t = out[0];
-		out[0] = out[k - 1];
-		out[k - 1] = t;
-		sift_last_down(count, key, out, k - 1, 0);
-	}
-	return m;
+	for (uint32_t i = 0; i < n; i++)
+		m += count[i] > 0;
+	struct ranked *r = malloc((m + 1) * sizeof *r);
+	if (!r)
+		return -1;
+	m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (count[i])
+			r[m++] = (struct ranked){key ? key[i] : count[i], i};
+	qsort(r, m, sizeof *r, cmp_ranked);
+	if (top > m)
+		top = m;
+	for (size_t k = 0; k < top; k++)
+		out[k] = r[k].idx;
+	free(r);
+	*shown = top;
+	return 0;
 }

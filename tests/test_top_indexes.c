@@ -2,10 +2,12 @@
  * top-class lists of info, analyze and whatif: checked against a plain
  * selection by the definition (largest key first, ties to the lower index,
  * zero counts left out) on random arrays with many ties, for every TOP from
- * 0 past the number of candidates. */
+ * 0 past the number of candidates; and out of memory it says so instead of
+ * giving an empty list (info, analyze and whatif then say so too). */
 #include <stdlib.h>
 
 #include "cli.h"
+#include "oom_wrap.h"
 #include "unit.h"
 
 /* The definition: the best of the indexes not yet taken, TOP times. */
@@ -46,12 +48,24 @@ TEST(top_indexes_rank_as_the_definition)
 		for (size_t top = 0; top <= n + 3; top += (top < 20 ? 1 : 37)) {
 			for (int by_key = 0; by_key < 2; by_key++) {
 				const uint64_t *k = by_key ? key : NULL;
-				size_t a = top_indexes(count, k, n, top, got), b = naive_top(count, k, n, top, want);
-				if ((a != b || memcmp(got, want, a * sizeof *got) != 0) && bad++ < 3)
+				size_t a = SIZE_MAX, b = naive_top(count, k, n, top, want);
+				if ((top_indexes(count, k, n, top, got, &a) != 0 || a != b || memcmp(got, want, a * sizeof *got) != 0) && bad++ < 3)
 					printf("    round %d, top %zu, by %s: %zu vs %zu indexes, or another order\n", round,
 					       top, by_key ? "key" : "count", a, b);
 			}
 		}
 	}
 	CHECK(bad == 0);
+}
+
+TEST(top_indexes_out_of_memory_is_an_error)
+{
+	uint32_t count[3] = {2, 0, 5}, out[3];
+	size_t n = SIZE_MAX;
+	oom_count = 0;
+	oom_fail_at = 1;
+	int rc = top_indexes(count, NULL, 3, 3, out, &n);
+	oom_fail_at = 0;
+	CHECK(rc == -1 && n == SIZE_MAX);
+	CHECK(top_indexes(count, NULL, 3, 3, out, &n) == 0 && n == 2 && out[0] == 2 && out[1] == 0);
 }
