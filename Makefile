@@ -16,7 +16,7 @@ TESTOUT ?= tests/out
 
 CFLAGS  ?= -O2
 CFLAGS  += -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -DUGC_VERSION=\"$(VERSION)\" -pthread
-CPPFLAGS += -Isnapshot -Ianalysis -Isql -Icli
+CPPFLAGS += -I.
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lzstd) -pthread -lm
 
 ifeq ($(SAN),1)
@@ -35,7 +35,8 @@ CAP_SRC := $(wildcard capture/ugc_*.c)
 CAP_OBJ := $(CAP_SRC:%.c=$(BUILD)/%.o)
 CAP_LIB := $(BUILD)/libugccapture.a
 REFDUMP := $(BUILD)/ugc-refdump
-LIB_SRC := $(wildcard snapshot/*.c) $(wildcard analysis/*.c) $(wildcard sql/*.c) $(CAP_SRC)
+LIB_SRC := $(wildcard base/*.c) $(wildcard snapshot/*.c) $(wildcard analysis/*.c) $(wildcard sql/*.c) \
+	   $(wildcard tools/gen/*.c) $(CAP_SRC)
 CLI_SRC := $(wildcard cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -83,6 +84,7 @@ check-deps:
 	@sh tools/deps.sh
 
 test: check-deps $(BIN) $(BUILD)/unit-tests $(REFDUMP)
+	@sh tools/check-layers.sh
 	@sh tests/run.sh ./$(BIN) $(BUILD)/unit-tests $(TESTOUT) $(REFDUMP)
 
 demo: all
@@ -110,11 +112,11 @@ FUZZ_OBJ     := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRC) $(CLI_SRC) $(FUZZ_SU
 
 $(FUZZ_BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) -Ifuzz $(filter-out -O2,$(CFLAGS)) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link \
+	$(FUZZ_CC) $(CPPFLAGS) $(filter-out -O2,$(CFLAGS)) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link \
 		$(if $(filter cli/main.c,$<),-Dmain=ugc_cli_main) -MMD -MP -c -o $@ $<
 
 $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OBJ)
-	$(FUZZ_CC) $(CPPFLAGS) -Ifuzz $(filter-out -O2,$(CFLAGS)) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+	$(FUZZ_CC) $(CPPFLAGS) $(filter-out -O2,$(CFLAGS)) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 -include $(FUZZ_OBJ:.o=.d)
 .SECONDARY: $(FUZZ_OBJ)

@@ -1,10 +1,10 @@
 /* after.c — builds the post-GC heap (see after.h). */
-#include "after.h"
+#include "analysis/after.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "base/base.h"
 
 static int push_dangling(heap *o, dangling_ref d)
 {

@@ -5,7 +5,7 @@
 #ifndef UGC_AFTER_H
 #define UGC_AFTER_H
 
-#include "gc.h"
+#include "analysis/gc.h"
 
 /* Returns 0; -1 when out of memory; or AFTER_STALE when a surviving object's
  * Class or Outer is purged (the engine would leave it a dangling pointer,

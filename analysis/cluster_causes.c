@@ -1,5 +1,5 @@
 /* cluster_causes.c — what dissolved a cluster (see cluster_causes.h). */
-#include "cluster_causes.h"
+#include "analysis/cluster_causes.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "gc.h"
+#include "analysis/gc.h"
 
 /* The objects that made cluster C (an index into heap.clusters) dissolve,
  * by its fate (gc.h):

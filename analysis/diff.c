@@ -1,9 +1,9 @@
 /* diff.c — building diff sides from analysed heaps, matching them, and
  * aggregating the result (see diff.h). */
-#include "diff.h"
+#include "analysis/diff.h"
 
-#include "dominators.h"
-#include "vec.h"
+#include "analysis/dominators.h"
+#include "base/base.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,13 +458,13 @@ static group_row *new_row(group_rows *g, int side, uint32_t pos)
 }
 
 /* For every object, the object whose name its group takes: the outer
- * (BY_OUTER) or the outermost object (BY_PACKAGE); -1 for none.  Computed
+ * (DIFF_BY_OUTER) or the outermost object (DIFF_BY_PACKAGE); -1 for none.  Computed
  * outers first, so each is one step. */
 static int64_t *group_subjects(const diff_side *s, enum diff_by by)
 {
 	int64_t *sub = malloc(((size_t)s->n + 1) * sizeof *sub);
-	uint32_t *order = by == BY_PACKAGE ? outer_first(s) : NULL;
-	if (!sub || (by == BY_PACKAGE && !order)) {
+	uint32_t *order = by == DIFF_BY_PACKAGE ? outer_first(s) : NULL;
+	if (!sub || (by == DIFF_BY_PACKAGE && !order)) {
 		free(sub);
 		free(order);
 		return NULL;
@@ -472,7 +472,7 @@ static int64_t *group_subjects(const diff_side *s, enum diff_by by)
 	for (uint32_t i = 0; i < s->n; i++) {
 		uint32_t k = order ? order[i] : i;
 		int64_t o = outer_pos(s, &s->v[k]);
-		sub[k] = by == BY_OUTER ? o : o < 0 ? (int64_t)k : sub[o];
+		sub[k] = by == DIFF_BY_OUTER ? o : o < 0 ? (int64_t)k : sub[o];
 	}
 	free(order);
 	return sub;
@@ -593,7 +593,7 @@ static int identity_groups(const diff_side *a, const diff_side *b, const diff_re
 		const diff_side *s = row->side ? b : a;
 		if (row->side < 0) {
 			row->name = strdup("(none)");
-		} else if (by == BY_PACKAGE) {
+		} else if (by == DIFF_BY_PACKAGE) {
 			char name[HEAP_NAME_MAX];
 			diff_name(s, s->v[row->pos].name, s->v[row->pos].num, name, sizeof name);
 			row->name = strdup(name);
@@ -621,7 +621,7 @@ int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, en
 	out->v = malloc(((size_t)a->n + b->n + 2) * sizeof *out->v);
 	if (!out->v)
 		return -1;
-	int rc = by == BY_CLASS ? class_groups(a, b, r, out) : identity_groups(a, b, r, by, all_names, out);
+	int rc = by == DIFF_BY_CLASS ? class_groups(a, b, r, out) : identity_groups(a, b, r, by, all_names, out);
 	if (rc)
 		group_rows_free(out);
 	return rc;

@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "findings.h"
-#include "gc.h"
+#include "analysis/findings.h"
+#include "analysis/gc.h"
 
 /* One object of a side. */
 typedef struct diff_obj {
@@ -81,7 +81,7 @@ void diff_result_free(diff_result *r);
 void generic_name(const char *in, char *out, size_t cap);
 
 /* Aggregates by a part of the full name. */
-enum diff_by { BY_CLASS, BY_PACKAGE, BY_OUTER };
+enum diff_by { DIFF_BY_CLASS, DIFF_BY_PACKAGE, DIFF_BY_OUTER };
 
 typedef struct group_row {
 	char *name;             /* NULL for an unchanged group unless all names were asked */

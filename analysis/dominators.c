@@ -20,16 +20,14 @@
  * (Georgiadis, "Finding dominators in practice") then needs only those
  * rows and arrays indexed by preorder number.  Every loop is iterative:
  * heaps can hold chains millions long. */
-#include "dominators.h"
+#include "analysis/dominators.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "progress.h"
-#include "trace.h"
-#include "vec.h"
+#include "base/base.h"
 
 const char *const dom_policy_names[POLICY_COUNT] = {"gc", "refs", "refs+weak", "refs+weak+soft"};
 

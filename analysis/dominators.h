@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-#include "gc.h"
+#include "analysis/gc.h"
 
 enum dom_policy { POLICY_GC, POLICY_REFS, POLICY_REFS_WEAK, POLICY_REFS_WEAK_SOFT, POLICY_COUNT };
 extern const char *const dom_policy_names[POLICY_COUNT]; /* "gc", "refs", "refs+weak", "refs+weak+soft" */

@@ -3,7 +3,7 @@
  * references, objects only clusters keep, RootSet objects that are garbage,
  * weak references left uncleared, rooted members that die with their
  * cluster, KeepFlags cluster roots, and garbage flags that disagree. */
-#include "findings.h"
+#include "analysis/findings.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef UGC_FINDINGS_H
 #define UGC_FINDINGS_H
 
-#include "gc.h"
+#include "analysis/gc.h"
 
 enum finding_kind {
 	FK_ELIMINATED_REF,         /* a reference the GC nulls: its target is garbage */

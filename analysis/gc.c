@@ -1,14 +1,12 @@
 /* gc.c — reachability analysis (spec §1 steps 1-8) and the purge (§2).
  * See gc.h for the marking order.  Work lists only, never recursion. */
-#include "gc.h"
+#include "analysis/gc.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 
-#include "progress.h"
-#include "vec.h"
+#include "base/base.h"
 
 const char *const root_kind_names[RK_COUNT] = {
 	"disregard", "rootset", "refcounted", "internal-keep", "keepflags", "gcobject", "cluster", "referenced",
@@ -31,13 +29,6 @@ enum { S_FREE, S_MAYBE, S_REACHABLE, S_UNREACHABLE };
 /* Frontiers smaller than this are traced on the calling thread alone. */
 #define PARALLEL_MIN 16384
 #define CHUNK 2048
-
-double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 uint32_t gc_default_keep_flags(int mode)
 {

@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#include "heap.h"
+#include "snapshot/snapshot.h"
 
 /* Why a reachable object is alive (§3); RK_NONE for unreachable or free. */
 enum root_kind {
@@ -144,7 +144,5 @@ static inline int root_kind_static(const heap *h, obj_t i, uint32_t keep, int gc
 		return RK_GCOBJECT;
 	return RK_NONE;
 }
-
-double now_seconds(void);
 
 #endif

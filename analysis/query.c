@@ -1,13 +1,12 @@
 /* query.c — selectors and retention chains (see query.h): the shortest
  * chain from the stored parents, and the searches behind path --roots,
  * --all and --direct.  Printing them is cli/chain_print.c's. */
-#include "query.h"
+#include "analysis/query.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "idmap.h"
-#include "vec.h"
+#include "base/base.h"
 
 /* Steps a chain search takes before it stops and says so. */
 #define DEFAULT_BUDGET 100000

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "view.h"
+#include "analysis/view.h"
 
 /* Resolve one selector: "123" or "#123" (an index); a path name exactly as
  * the tool prints it (spaces and punctuation included; \xHH stands for the

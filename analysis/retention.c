@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gc.h"
+#include "analysis/gc.h"
 
 
 /* May the path step from X to T over edge kind KIND? */

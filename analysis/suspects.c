@@ -1,10 +1,10 @@
 /* suspects.c — leak suspects from a dominator tree (see suspects.h). */
-#include "suspects.h"
+#include "analysis/suspects.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "base/base.h"
 
 /* The accumulation point below OBJ: step into the largest child while it
  * holds at least 80% of its parent's retained bytes (5c >= 4p, i.e.

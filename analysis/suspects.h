@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dominators.h"
+#include "analysis/dominators.h"
 
 /* The class of object I into *CLS: 0, or -1 on an error (the caller keeps
  * the message). */

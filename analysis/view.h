@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gc.h"
-#include "strpool.h"
+#include "analysis/gc.h"
+#include "base/base.h"
 
 #define VIEW_TEXT 512 /* a buffer for one composed detail line (findings, whatif) */
 

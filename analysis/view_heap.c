@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster_causes.h"
-#include "escape.h"
-#include "dominators.h"
-#include "findings.h"
-#include "vec.h"
-#include "view.h"
+#include "analysis/cluster_causes.h"
+#include "base/base.h"
+#include "analysis/dominators.h"
+#include "analysis/findings.h"
+#include "analysis/view.h"
 
 typedef struct heap_view {
 	view base;

@@ -1,11 +1,11 @@
 /* whatif.c — counterfactuals: the changes applied to a copy of the heap,
  * the GC run again, the objects it would now free (see whatif.h). */
-#include "whatif.h"
+#include "analysis/whatif.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "base/base.h"
 
 const char *const whatif_kind_names[WI_KIND_COUNT] = {
 	"garbage", "cut", "unroot", "null", "null", "drop-referencer",

@@ -14,7 +14,7 @@
 #ifndef UGC_WHATIF_H
 #define UGC_WHATIF_H
 
-#include "gc.h"
+#include "analysis/gc.h"
 
 enum whatif_kind {
 	WI_GARBAGE,        /* OBJ gets Garbage and RF_MirroredGarbage (MarkAsGarbage) */

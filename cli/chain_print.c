@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "idmap.h"
+#include "cli/cli.h"
+#include "base/base.h"
 
 /* The deepest indentation of a chain line, as the engine's log has it. */
 #define MAX_INDENT 255

@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-#include "heap.h"
-#include "options.h"
-#include "query.h"
+#include "snapshot/snapshot.h"
+#include "cli/options.h"
+#include "analysis/analysis.h"
 
 /* Each command's run function and its description (options.h): both in
  * its own cli/cmd_NAME.c. */

@@ -7,16 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "after.h"
-#include "analysis.h"
-#include "cli.h"
-#include "progress.h"
-#include "dominators.h"
-#include "findings.h"
-#include "gc.h"
-#include "publish.h"
-#include "snapshot.h"
-#include "store.h"
+#include "analysis/analysis.h"
+#include "cli/analysis_options.h"
+#include "cli/cli.h"
+#include "base/base.h"
+#include "snapshot/snapshot.h"
+#include "sql/sql.h"
 
 /* SNAPSHOT's name with .zst and then .ugcs/.ugct/.heapsnapshot replaced by .db. */
 static char *default_db(const char *snap)

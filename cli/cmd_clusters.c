@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "query.h"
+#include "cli/cli.h"
+#include "analysis/analysis.h"
 
 static const char *sort_key;
 

@@ -1,9 +1,9 @@
 /* cmd_convert.c — `ugc-analyze convert IN OUT`: snapshot format conversion. */
 #include <string.h>
 
-#include "cli.h"
-#include "progress.h"
-#include "snapshot.h"
+#include "cli/cli.h"
+#include "base/base.h"
+#include "snapshot/snapshot.h"
 
 struct convert_opts {
 	int force;

@@ -7,15 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "progress.h"
-#include "diff.h"
-#include "gc.h"
-#include "diff_db.h"
-#include "query.h"
-#include "snapshot.h"
-#include "vec.h"
-#include "view_db.h"
+#include "cli/cli.h"
+#include "base/base.h"
+#include "analysis/analysis.h"
+#include "sql/sql.h"
+#include "snapshot/snapshot.h"
 
 int diff_store(const char *path, int force, const diff_side *a, const diff_side *b, const diff_result *r,
 	       char *err, size_t errsize);
@@ -270,7 +266,7 @@ static void group_table(const diff_side *a, const diff_side *b, const diff_resul
 		return;
 	qsort(g.v, g.n, sizeof *g.v, growth ? cmp_growth : cmp_churn);
 	if (fmt == FMT_TEXT) {
-		printf("%s:\n  %-44s %9s %9s %9s %14s %14s %14s %8s %8s\n", title, by == BY_CLASS ? "class" : by == BY_PACKAGE ? "package" : "outer",
+		printf("%s:\n  %-44s %9s %9s %9s %14s %14s %14s %8s %8s\n", title, by == DIFF_BY_CLASS ? "class" : by == DIFF_BY_PACKAGE ? "package" : "outer",
 		       "A count", "B count", "delta", "A bytes", "B bytes", "delta", "added", "removed");
 	}
 	if (fmt == FMT_JSON)
@@ -409,10 +405,10 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		printf("summary,objects,%u,%u,%llu,%llu,%u,%u,%u\n", a.n, b.n, (unsigned long long)abytes,
 		       (unsigned long long)bbytes, r.added, r.removed, r.kept);
 	}
-	group_table(&a, &b, &r, BY_CLASS, "class histogram", fmt, top, 1, &first);
+	group_table(&a, &b, &r, DIFF_BY_CLASS, "class histogram", fmt, top, 1, &first);
 	retained_table(&a, &b, fmt, top, &first);
-	group_table(&a, &b, &r, BY_PACKAGE, "added and removed by package", fmt, top, 0, &first);
-	group_table(&a, &b, &r, BY_OUTER, "added and removed by outer", fmt, top, 0, &first);
+	group_table(&a, &b, &r, DIFF_BY_PACKAGE, "added and removed by package", fmt, top, 0, &first);
+	group_table(&a, &b, &r, DIFF_BY_OUTER, "added and removed by outer", fmt, top, 0, &first);
 	object_list(&a, &b, &r, 0, "garbage in A still alive in B", fmt, top, &first);
 	object_list(&a, &b, &r, 1, "new roots", fmt, top, &first);
 	new_facts(a.eliminated, a.neliminated, b.eliminated, b.neliminated, "new eliminated references", fmt, top, &first);

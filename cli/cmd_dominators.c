@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "query.h"
-#include "retention_input.h"
+#include "cli/cli.h"
+#include "analysis/analysis.h"
+#include "cli/retention_input.h"
 
 /* One level of the walk down: the children of one object (a range of the
  * dominator tree's rows). */

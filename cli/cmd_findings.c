@@ -4,9 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "findings.h"
-#include "query.h"
+#include "cli/cli.h"
+#include "analysis/analysis.h"
 
 struct findings_opts {
 	int format, kind; /* kind -1: all */

@@ -1,14 +1,11 @@
-/* cmd_gen.c — `ugc-analyze gen`: write a generated heap (see snapshot/gen.h). */
+/* cmd_gen.c — `ugc-analyze gen`: write a generated heap (see tools/gen/gen.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "progress.h"
-#include "publish.h"
-#include "evolve.h"
-#include "fileio.h"
-#include "gen.h"
-#include "snapshot.h"
+#include "cli/cli.h"
+#include "base/base.h"
+#include "tools/gen/gen.h"
+#include "snapshot/snapshot.h"
 
 /* OUT with "-K" before its extension ("run.ugcs" -> "run-1.ugcs"), or ".plan". */
 static char *series_name(const char *out, const char *tag)

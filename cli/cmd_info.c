@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "progress.h"
-#include "gc.h"
-#include "snapshot.h"
-#include "view_db.h"
+#include "cli/cli.h"
+#include "base/base.h"
+#include "analysis/analysis.h"
+#include "snapshot/snapshot.h"
+#include "sql/sql.h"
 
 typedef struct info {
 	uint32_t classes, packages, garbage, gc_referencers, cluster_members;

@@ -7,10 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "db_version.h"
-#include "gc.h"
-#include "schema.h"
+#include "cli/cli.h"
+#include "sql/sql.h"
+#include "analysis/analysis.h"
 
 /* One figure: a label and the query that counts it. */
 typedef struct figure {

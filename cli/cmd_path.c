@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 enum path_mode { PM_SHORTEST, PM_ROOTS, PM_ALL, PM_DIRECT };
 

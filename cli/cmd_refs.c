@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "query.h"
+#include "cli/cli.h"
+#include "analysis/analysis.h"
 
 #define KIND_NAMES 8
 static const char *const kinds[KIND_NAMES] = {"strong", "aro", "immutable", "weak", "soft", "class", "outer", "gcobject"};

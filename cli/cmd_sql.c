@@ -10,12 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
-#include "cli.h"
-#include "db_version.h"
-#include "escape.h"
-#include "snapshot_db.h"
-#include "view_db.h"
+#include "cli/analysis_options.h"
+#include "cli/cli.h"
+#include "sql/sql.h"
+#include "base/base.h"
 
 /* Read all of standard input. */
 static char *read_stdin(void)

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "retention_input.h"
-#include "suspects.h"
+#include "cli/cli.h"
+#include "cli/retention_input.h"
+#include "analysis/analysis.h"
 
 #define UNDER_TOP 5 /* classes shown under an accumulation point */
 
@@ -40,14 +40,14 @@ static int get(retention_input *in, obj_t x, obj_info *o)
 }
 
 /* The engine's signals: garbage-survives findings, Worlds and Levels first. */
-typedef struct signal {
+typedef struct suspect_signal {
 	finding_row row;
 	int world; /* the object is a World or a Level */
-} signal;
+} suspect_signal;
 
 static int cmp_signals(const void *a, const void *b)
 {
-	const signal *x = a, *y = b;
+	const suspect_signal *x = a, *y = b;
 	if (x->world != y->world)
 		return y->world - x->world;
 	return (x->row.idx > y->row.idx) - (x->row.idx < y->row.idx);
@@ -61,7 +61,7 @@ static int print_signals(retention_input *in, size_t limit, enum out_format fmt)
 		free(rows.v);
 		return die("%s", v->err);
 	}
-	signal *s = calloc(rows.n + 1, sizeof *s);
+	suspect_signal *s = calloc(rows.n + 1, sizeof *s);
 	size_t n = 0, worlds = 0;
 	int rc = s ? 0 : die("out of memory");
 	for (size_t k = 0; k < rows.n && rc == 0; k++) {

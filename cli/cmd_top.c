@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "retention_input.h"
-#include "vec.h"
+#include "cli/cli.h"
+#include "cli/retention_input.h"
+#include "base/base.h"
 
 /* One line of the answer. */
 typedef struct top_row {

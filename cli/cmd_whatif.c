@@ -6,14 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "progress.h"
-#include "db_heap.h"
-#include "escape.h"
-#include "query.h"
-#include "snapshot.h"
-#include "view_db.h"
-#include "whatif.h"
+#include "cli/cli.h"
+#include "base/base.h"
+#include "sql/sql.h"
+#include "analysis/analysis.h"
+#include "snapshot/snapshot.h"
 
 /* One change as given on the command line. */
 typedef struct change_arg {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "dominators.h"
+#include "cli/cli.h"
+#include "analysis/analysis.h"
 
 static void edge_list_text(view *v, const char *title, const edges *es)
 {

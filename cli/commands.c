@@ -2,7 +2,7 @@
  * them (each one's description and options are in its own cli/cmd_NAME.c). */
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 const command *const commands[] = {
 	&command_analyze, &command_sql, &command_refs, &command_path, &command_why, &command_clusters,

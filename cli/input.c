@@ -4,12 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "progress.h"
-#include "query.h"
-#include "snapshot.h"
-#include "trace.h"
-#include "view_db.h"
+#include "cli/cli.h"
+#include "base/base.h"
+#include "analysis/analysis.h"
+#include "snapshot/snapshot.h"
+#include "sql/sql.h"
 
 double input_ready_at, answered_at;
 

@@ -6,12 +6,10 @@
 #include <malloc.h>
 #endif
 
-#include "cli.h"
-#include "gc.h"
-#include "progress.h"
-#include "snapshot.h"
-#include "tempfiles.h"
-#include "trace.h"
+#include "cli/cli.h"
+#include "analysis/analysis.h"
+#include "base/base.h"
+#include "snapshot/snapshot.h"
 
 static void main_usage(FILE *fp)
 {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
-#include "progress.h"
+#include "cli/options.h"
+#include "base/base.h"
 
 const char *const format_choices[3] = {"text", "json", "csv"};
 const char *const mode_choices[2] = {"game", "editor"};

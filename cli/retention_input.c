@@ -1,16 +1,14 @@
 /* retention_input.c — opening a snapshot or a database with its dominators
  * (see retention_input.h). */
-#include "retention_input.h"
+#include "cli/retention_input.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "progress.h"
-#include "retention_db.h"
-#include "trace.h"
-#include "view_db.h"
+#include "cli/cli.h"
+#include "base/base.h"
+#include "sql/sql.h"
 
 /* The GC on a thread of its own, beside the dominators (dom_needs_gc). */
 typedef struct gc_job {

@@ -5,8 +5,7 @@
 #ifndef UGC_RETENTION_INPUT_H
 #define UGC_RETENTION_INPUT_H
 
-#include "dominators.h"
-#include "view.h"
+#include "analysis/analysis.h"
 
 typedef struct retention_input {
 	const char *path;

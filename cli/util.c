@@ -4,10 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "escape.h"
-#include "progress.h"
-#include "snapshot.h"
+#include "cli/cli.h"
+#include "base/base.h"
+#include "snapshot/snapshot.h"
 
 int cli_quiet; /* --quiet (main.c sets it; here so the unit tests link the commands) */
 

@@ -1,9 +1,9 @@
 /* common.c — checks and the re-framing mutator shared by the fuzz harnesses
  * (see common.h). */
-#include "common.h"
+#include "fuzz/common.h"
 
-#include "binary_format.h"
-#include "snapshot.h"
+#include "snapshot/binary_format.h"
+#include "snapshot/snapshot.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "heap.h"
+#include "snapshot/heap.h"
 
 /* Abort with MSG when COND is false (also in release builds). */
 #define FUZZ_ASSERT(cond, msg) ((cond) ? (void)0 : fuzz_fail(__FILE__, __LINE__, (msg)))

@@ -4,8 +4,8 @@
  * column or header with valid checksums (fuzz_mutate_reframing, common.c),
  * so the column checks behind the checksums are fuzzed too. */
 
-#include "common.h"
-#include "snapshot.h"
+#include "fuzz/common.h"
+#include "snapshot/snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

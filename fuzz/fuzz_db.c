@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "fuzz/common.h"
 
 int ugc_cli_main(int argc, char **argv);
 

@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "after.h"
-#include "common.h"
-#include "diff.h"
-#include "dominators.h"
-#include "findings.h"
-#include "gc.h"
-#include "snapshot.h"
+#include "analysis/after.h"
+#include "fuzz/common.h"
+#include "analysis/diff.h"
+#include "analysis/dominators.h"
+#include "analysis/findings.h"
+#include "analysis/gc.h"
+#include "snapshot/snapshot.h"
 
 /* Heaps larger than this are loaded but not analysed (speed, not safety). */
 #define PIPELINE_MAX_SLOTS (1u << 16)

@@ -2,8 +2,8 @@
  * either load into a heap that passes the heap invariants or give one error
  * line "fuzz:LINE: ..."; never a crash, a leak or undefined behaviour. */
 
-#include "common.h"
-#include "snapshot.h"
+#include "fuzz/common.h"
+#include "snapshot/snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
-#include "snapshot.h"
+#include "fuzz/common.h"
+#include "snapshot/snapshot.h"
 
 /* Read DATA with OPT into H: 0 with a checked heap, or -1 (H freed). */
 static int read_v8(const char *data, size_t size, const v8_options *opt, heap *h)

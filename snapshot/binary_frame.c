@@ -3,7 +3,7 @@
  * produces a file; bin_unframe() takes a file apart again so the tests and
  * the fuzzer can change a column or a header field and re-frame it with
  * valid checksums, reaching the reader's column checks. */
-#include "binary_format.h"
+#include "snapshot/binary_format.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,9 +6,9 @@
  * implies (and zstd verifies its content checksum).  Sections decompress in
  * parallel straight into the heap's columns.  The loaded heap then passes
  * the same invariant check as a text one. */
-#include "binary_format.h"
-#include "fileio.h"
-#include "snapshot.h"
+#include "snapshot/binary_format.h"
+#include "base/base.h"
+#include "snapshot/snapshot.h"
 
 #include <pthread.h>
 #include <stdarg.h>

@@ -1,8 +1,8 @@
 /* binary_write.c — writes a heap as a .ugcs binary snapshot: the columns
  * and the packed small tables become the sections that bin_frame()
  * (binary_frame.c) compresses and frames. */
-#include "binary_format.h"
-#include "snapshot.h"
+#include "snapshot/binary_format.h"
+#include "snapshot/snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* flags.c — flag names <-> bits, in the engine's spelling. */
-#include "flags.h"
+#include "snapshot/flags.h"
 
-#include "../capture/ugc_capture.h"
-#include "../capture/ugc_internal.h" /* EObjectFlags names by bit; the FLAGS formatter */
+#include "capture/ugc_capture.h"
+#include "capture/ugc_internal.h" /* EObjectFlags names by bit; the FLAGS formatter */
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* heap.c — the heap model: allocation, derived indexes, names, lookups and
  * the invariant check every loader runs. */
-#include "heap.h"
+#include "snapshot/heap.h"
 
 #include <stdio.h>
 #include <stdlib.h>

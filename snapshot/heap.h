@@ -23,8 +23,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "strtab.h"
-#include "flags.h"
+#include "snapshot/strtab.h"
+#include "snapshot/flags.h"
 
 typedef int32_t obj_t;
 #define OBJ_NONE (-1)  /* "no object": an Outer of a package, no cluster */

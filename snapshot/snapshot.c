@@ -1,11 +1,11 @@
 /* snapshot.c — format detection on load, format choice on save. */
-#include "snapshot.h"
+#include "snapshot/snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
-#include "fileio.h"
+#include "base/base.h"
 
 int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 {

@@ -10,8 +10,8 @@
 
 #include <stdio.h>
 
-#include "fileio.h"
-#include "heap.h"
+#include "base/base.h"
+#include "snapshot/heap.h"
 
 #define SNAP_ERR_MAX 1024
 

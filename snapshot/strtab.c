@@ -1,5 +1,5 @@
 /* strtab.c — string interning with an arena and an open-addressing hash. */
-#include "strtab.h"
+#include "snapshot/strtab.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
  * (a class named nowhere, an "r" from a missing object) are reported with the
  * line of the offending record, found by scanning the text again, so no line
  * numbers are kept per record. */
-#include "snapshot.h"
-#include "progress.h"
+#include "snapshot/snapshot.h"
+#include "base/base.h"
 
 #include <stdint.h>
 #include <stdio.h>

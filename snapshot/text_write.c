@@ -5,10 +5,10 @@
  * index order (file order kept within a source), then dangling "r" records,
  * "g" records and "c" records in their original order, and last the end
  * record with the counts.  Text -> binary -> text gives the same bytes. */
-#include "snapshot.h"
-#include "progress.h"
+#include "snapshot/snapshot.h"
+#include "base/base.h"
 
-#include "../capture/ugc_capture.h"
+#include "capture/ugc_capture.h"
 
 #include <stdlib.h>
 #include <string.h>

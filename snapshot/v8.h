@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "heap.h"
+#include "snapshot/heap.h"
 
 /* Longest prefix of a string kept (bytes, cut on a UTF-8 boundary): no name
  * or property built from a string needs more. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "v8_stream.h"
+#include "snapshot/v8_stream.h"
 
 /* ---- the byte-level parser ---- */
 

@@ -21,7 +21,7 @@
  * where it is, so no second copy of a column is made (nor its pages).
  * The edges' targets are moved up and every link counted at its end (the
  * heap's in_links) on a second thread, while this one maps the names. */
-#include "v8.h"
+#include "snapshot/v8.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -30,9 +30,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "tempfiles.h"
-#include "v8_stream.h"
+#include "base/base.h"
+#include "snapshot/v8_stream.h"
 
 static int field_index(char **fields, uint32_t n, const char *name)
 {

@@ -10,9 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "progress.h"
-#include "v8_stream.h"
+#include "base/base.h"
+#include "snapshot/v8_stream.h"
 
 /* ---- errors ---- */
 

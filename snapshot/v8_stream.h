@@ -14,8 +14,8 @@
 #include <sys/types.h>
 #include <zstd.h>
 
-#include "snapshot.h"
-#include "v8.h"
+#include "snapshot/snapshot.h"
+#include "snapshot/v8.h"
 
 #define CHUNK_DEFAULT (4u << 20)
 #define CARRY_MAX 4096          /* longest token the splitter carries into the next chunk */

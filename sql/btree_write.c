@@ -37,7 +37,7 @@
  * gives its last cell up as the divider and the pending entry starts the
  * last page, so no page is ever empty.  The top level's open page is the
  * root; it is written over the tree's original root page at commit. */
-#include "btree_write.h"
+#include "sql/btree_write.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "row_value.h"
+#include "sql/row_value.h"
 
 enum { BT_OK = 0, BT_UNSUPPORTED = 1, BT_ERROR = -1 };
 

@@ -3,7 +3,7 @@
  * against the slots and the objects, every kind and text against its
  * domain, positions and list lengths against the rows, and the finished
  * heap goes through heap_validate like any loaded snapshot. */
-#include "db_heap.h"
+#include "sql/db_heap.h"
 
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_version.h"
-#include "schema.h"
+#include "sql/db_version.h"
+#include "sql/schema.h"
 
 typedef struct loader {
 	sqlite3 *db;

@@ -7,7 +7,7 @@
 #ifndef UGC_DB_HEAP_H
 #define UGC_DB_HEAP_H
 
-#include "gc.h"
+#include "analysis/analysis.h"
 
 /* Load the heap of the database at PATH into H (initialised here) and the
  * options its analysis ran with into OPT (mode and keep flags; threads and

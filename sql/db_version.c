@@ -1,9 +1,9 @@
 /* db_version.c — the schema version check (see db_version.h). */
-#include "db_version.h"
+#include "sql/db_version.h"
 
 #include <stdio.h>
 
-#include "schema.h"
+#include "sql/schema.h"
 
 int db_check_version(sqlite3 *db, char *err, size_t errsize)
 {

@@ -6,15 +6,15 @@
  * nearer a root; anything else is a one-line error naming the table.
  * Memory follows the rows, not the stored slots: a sparse side is
  * searched instead of indexed by slot. */
-#include "diff_db.h"
+#include "sql/diff_db.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_version.h"
-#include "schema.h"
+#include "sql/db_version.h"
+#include "sql/schema.h"
 
 /* Intern column C as an FName: base id, number. */
 static int fname(strtab *t, sqlite3_stmt *st, int c, uint32_t *id, uint32_t *num)

@@ -2,7 +2,7 @@
 #ifndef UGC_DIFF_DB_H
 #define UGC_DIFF_DB_H
 
-#include "diff.h"
+#include "analysis/analysis.h"
 
 int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errsize);
 

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
-#include "fileio.h"
-#include "progress.h"
+#include "analysis/analysis.h"
+#include "base/base.h"
 
 #define DIFF_SCHEMA \
 	"CREATE TABLE diff_objects(name TEXT, status TEXT, a_idx INTEGER, b_idx INTEGER, a_size INTEGER, " \

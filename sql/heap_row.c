@@ -1,10 +1,10 @@
 /* heap_row.c — the column values of object_table, ref_table and cluster
  * list rows (see heap_row.h). */
-#include "heap_row.h"
+#include "sql/heap_row.h"
 
 #include <string.h>
 
-#include "findings.h"
+#include "analysis/analysis.h"
 
 static void set_int(row_value *v, int64_t i)
 {

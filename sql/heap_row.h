@@ -9,10 +9,9 @@
 
 #include <stdint.h>
 
-#include "dominators.h"
-#include "gc.h"
-#include "heap.h"
-#include "row_value.h"
+#include "analysis/analysis.h"
+#include "snapshot/snapshot.h"
+#include "sql/row_value.h"
 
 /* The data a row is computed from; the heap and results must outlive it. */
 typedef struct row_source {

@@ -1,17 +1,17 @@
 /* heap_vtab.c — the heap's virtual tables (see heap_vtab.h): the modules,
  * the plans (xBestIndex), the cursors and the columns.  The indexes that
  * lookups build on first use are in heap_vtab_index.c. */
-#include "heap_vtab.h"
+#include "sql/heap_vtab.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "findings.h"
-#include "heap_row.h"
-#include "heap_vtab_index.h"
-#include "schema.h"
-#include "schema_text.h"
+#include "analysis/analysis.h"
+#include "sql/heap_row.h"
+#include "sql/heap_vtab_index.h"
+#include "sql/schema.h"
+#include "sql/schema_text.h"
 
 const char *const heap_vtab_tables[] = {"object_table", "ref_table", "strings", "cluster_members",
 						    "cluster_mutable", "purge", "retained_by_package", NULL};

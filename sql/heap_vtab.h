@@ -28,8 +28,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#include "dominators.h"
-#include "gc.h"
+#include "analysis/analysis.h"
 
 struct hv_built;
 

@@ -1,13 +1,13 @@
 /* heap_vtab_index.c — indexes built on first use for the heap's virtual
  * tables (see heap_vtab_index.h). */
-#include "heap_vtab_index.h"
+#include "sql/heap_vtab_index.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "heap_row.h"
-#include "key_sort.h"
-#include "path_hash.h"
+#include "sql/heap_row.h"
+#include "sql/key_sort.h"
+#include "sql/path_hash.h"
 
 struct hv_built {
 	hv_csr by_key[HK_COUNT];

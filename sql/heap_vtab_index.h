@@ -7,7 +7,7 @@
 #ifndef UGC_HEAP_VTAB_INDEX_H
 #define UGC_HEAP_VTAB_INDEX_H
 
-#include "heap_vtab.h"
+#include "sql/heap_vtab.h"
 
 /* Rows grouped by a key: those of key K are item[start[K] .. start[K+1]-1],
  * ascending (start has slots + 1 entries). */

@@ -1,5 +1,5 @@
 /* key_sort.c — index entries into SQLite's order (see key_sort.h). */
-#include "key_sort.h"
+#include "sql/key_sort.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* path_hash.c — path hashes for the database (see path_hash.h). */
-#include "path_hash.h"
+#include "sql/path_hash.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "heap.h"
+#include "snapshot/snapshot.h"
 
 #define PATH_HASH_START 14695981039346656037ull
 

@@ -1,13 +1,13 @@
 /* retention_db.c — reads the dominators and retained sizes that analyze
  * stored (see retention_db.h).  Every value is checked before use: a
  * database is input like any other. */
-#include "retention_db.h"
+#include "sql/retention_db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "base/base.h"
 
 static int fail(char *err, size_t errsize, const char *path, const char *what)
 {

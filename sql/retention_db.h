@@ -7,7 +7,7 @@
 
 #include <sqlite3.h>
 
-#include "dominators.h"
+#include "analysis/analysis.h"
 
 /* Load PATH's retention results for a heap of SLOTS slots (the count the
  * database view already checked).  POLICY -1 takes the stored one; another

@@ -1,6 +1,6 @@
 /* schema_text.c — statements of the schema text (see schema_text.h).  The
  * schema is our own text: names are plain words, never quoted. */
-#include "schema_text.h"
+#include "sql/schema_text.h"
 
 #include <ctype.h>
 #include <sqlite3.h>

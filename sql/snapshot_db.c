@@ -1,13 +1,13 @@
 /* snapshot_db.c — the analysis schema over a heap in memory, its small
  * tables filled when first read (see snapshot_db.h). */
-#include "snapshot_db.h"
+#include "sql/snapshot_db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema.h"
-#include "schema_text.h"
+#include "sql/schema.h"
+#include "sql/schema_text.h"
 
 #define NEED_ALL (NEED_GC | NEED_FINDINGS | NEED_DOM)
 

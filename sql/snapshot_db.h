@@ -23,8 +23,8 @@
 
 #include <sqlite3.h>
 
-#include "heap_vtab.h"
-#include "store.h"
+#include "sql/heap_vtab.h"
+#include "sql/store.h"
 
 typedef struct snapshot_db snapshot_db;
 

@@ -4,7 +4,7 @@
  * big tables and their indexes are left empty and then written as pages
  * (store_pages.h); when the page writer cannot, the whole database is
  * written again with them filled through SQL. */
-#include "store.h"
+#include "sql/store.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -12,14 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cluster_causes.h"
-#include "fileio.h"
-#include "heap_row.h"
-#include "heap_vtab.h"
-#include "path_hash.h"
-#include "progress.h"
-#include "schema.h"
-#include "store_pages.h"
+#include "analysis/analysis.h"
+#include "base/base.h"
+#include "sql/heap_row.h"
+#include "sql/heap_vtab.h"
+#include "sql/path_hash.h"
+#include "sql/schema.h"
+#include "sql/store_pages.h"
 
 typedef struct writer {
 	sqlite3 *db;

@@ -5,11 +5,9 @@
 #ifndef UGC_STORE_H
 #define UGC_STORE_H
 
-#include "dominators.h"
-#include "fileio.h"
-#include "findings.h"
-#include "gc.h"
-#include "heap.h"
+#include "analysis/analysis.h"
+#include "base/base.h"
+#include "snapshot/snapshot.h"
 
 /* How the two big tables and their indexes are written: as SQLite pages
  * (store_pages.h) with SQL for whatever that does not handle, through SQL

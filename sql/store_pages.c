@@ -12,15 +12,15 @@
  *   cluster_members_idx, _root, cluster_mutable_root
  *                      index b-trees: (column, rowid)
  * The row values come from heap_row.c, as on the SQL path. */
-#include "store_pages.h"
+#include "sql/store_pages.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "key_sort.h"
-#include "progress.h"
+#include "sql/key_sort.h"
+#include "base/base.h"
 
 /* What the writer knows, as describe() renders the schema: a table as
  * "name TYPE[ pkN]" a column, an index b-tree as "column[+]" a column ('+':

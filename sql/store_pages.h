@@ -13,8 +13,8 @@
 
 #include <sqlite3.h>
 
-#include "btree_write.h"
-#include "heap_row.h"
+#include "sql/btree_write.h"
+#include "sql/heap_row.h"
 
 /* The b-trees written: the tables, then the indexes that are sorted in
  * memory (ST_SORTED and after). */

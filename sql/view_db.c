@@ -7,15 +7,13 @@
  * real rows; every object id read is checked against slots before use, and
  * Outer chains are climbed with cycle detection, so a bad database gets a
  * one-line error naming the table and the problem, never a crash or a spin. */
-#include "view_db.h"
+#include "sql/view_db.h"
 
-#include "dominators.h"
-#include "db_version.h"
-#include "escape.h"
-#include "findings.h"
-#include "path_hash.h"
-#include "schema.h"
-#include "vec.h"
+#include "analysis/analysis.h"
+#include "sql/db_version.h"
+#include "base/base.h"
+#include "sql/path_hash.h"
+#include "sql/schema.h"
 
 #include <sqlite3.h>
 #include <stdarg.h>

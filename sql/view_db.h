@@ -3,7 +3,7 @@
 #ifndef UGC_VIEW_DB_H
 #define UGC_VIEW_DB_H
 
-#include "view.h"
+#include "analysis/analysis.h"
 
 /* Open DBPATH read-only; NULL with a one-line message in ERR. */
 view *view_db_open(const char *dbpath, char *err, size_t errsize);

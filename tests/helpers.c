@@ -1,8 +1,8 @@
 /* helpers.c — the test runner and helpers shared by the unit tests. */
 #include <stdlib.h>
 
-#include "snapshot.h"
-#include "unit.h"
+#include "snapshot/snapshot.h"
+#include "tests/unit.h"
 
 #define MAX_TESTS 512
 struct test { const char *name; test_fn fn; };

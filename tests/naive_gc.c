@@ -4,7 +4,7 @@
  * (breadth-first rounds; in each round the cluster work is done in the
  * order of the references that found it), but with none of its machinery: no work lists, no derived
  * ReferencedByClusters, no parallelism.  Every round scans all objects. */
-#include "naive_gc.h"
+#include "tests/naive_gc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef UGC_NAIVE_GC_H
 #define UGC_NAIVE_GC_H
 
-#include "heap.h"
+#include "snapshot/heap.h"
 
 typedef struct naive_result {
 	uint8_t *reachable;   /* per slot */

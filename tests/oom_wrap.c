@@ -5,7 +5,7 @@
  * Allocation number oom_fail_at (counted from oom_count = 0) returns NULL;
  * oom_fail_at 0 fails nothing.  zstd's and libc's own internal allocations
  * are not counted. */
-#include "oom_wrap.h"
+#include "tests/oom_wrap.h"
 
 #include <errno.h>
 #include <sqlite3.h>

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../capture/ugc_capture.h"
-#include "snapshot.h"
-#include "unit.h"
+#include "capture/ugc_capture.h"
+#include "snapshot/snapshot.h"
+#include "tests/unit.h"
 
 static char dir[64];
 

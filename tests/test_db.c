@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "db_heap.h"
-#include "diff_db.h"
-#include "findings.h"
-#include "query.h"
-#include "schema.h"
-#include "store.h"
-#include "oom_wrap.h"
-#include "unit.h"
-#include "view_db.h"
+#include "cli/cli.h"
+#include "sql/db_heap.h"
+#include "sql/diff_db.h"
+#include "analysis/findings.h"
+#include "analysis/query.h"
+#include "sql/schema.h"
+#include "sql/store.h"
+#include "tests/oom_wrap.h"
+#include "tests/unit.h"
+#include "sql/view_db.h"
 
 /* The chains heap: Target 15 held by Mid1 13 (from RootA 11) and by Mid2 14
  * (from RootB 12); Outsider 17 in another package holds it too. */

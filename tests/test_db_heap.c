@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "db_heap.h"
-#include "findings.h"
-#include "gen.h"
-#include "store.h"
-#include "unit.h"
-#include "whatif.h"
+#include "sql/db_heap.h"
+#include "analysis/findings.h"
+#include "tools/gen/gen.h"
+#include "sql/store.h"
+#include "tests/unit.h"
+#include "analysis/whatif.h"
 
 static char dir[64];
 

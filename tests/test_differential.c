@@ -4,9 +4,9 @@
  * mutables, rooted members), each run with one and with two threads. */
 #include <stdlib.h>
 
-#include "gen.h"
-#include "naive_gc.h"
-#include "unit.h"
+#include "tools/gen/gen.h"
+#include "tests/naive_gc.h"
+#include "tests/unit.h"
 
 static void perturb(heap *h, int percent)
 {

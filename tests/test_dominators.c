@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dominators.h"
-#include "gen.h"
-#include "whatif.h"
-#include "unit.h"
+#include "analysis/dominators.h"
+#include "tools/gen/gen.h"
+#include "analysis/whatif.h"
+#include "tests/unit.h"
 
 #define TOP DOM_TOP
 

@@ -3,8 +3,8 @@
  * the disregard pool and 10 is a rooted package (see PRELUDE). */
 #include <stdlib.h>
 
-#include "findings.h"
-#include "unit.h"
+#include "analysis/findings.h"
+#include "tests/unit.h"
 
 static int count_findings(const heap *h, const gc_result *r, int kind, obj_t idx, obj_t other, int uaf)
 {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "binary_format.h"
-#include "snapshot.h"
-#include "unit.h"
+#include "snapshot/binary_format.h"
+#include "snapshot/snapshot.h"
+#include "tests/unit.h"
 
 /* Parse the LEN bytes at BIN as "x.ugcs" (the error, or "", into ERR), then free BIN. */
 static int parse_freeing(unsigned char *bin, size_t len, char *err, size_t errsize)

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "findings.h"
-#include "oom_wrap.h"
-#include "query.h"
-#include "retention_input.h"
-#include "snapshot.h"
-#include "store.h"
-#include "unit.h"
-#include "view_db.h"
+#include "analysis/findings.h"
+#include "tests/oom_wrap.h"
+#include "analysis/query.h"
+#include "cli/retention_input.h"
+#include "snapshot/snapshot.h"
+#include "sql/store.h"
+#include "tests/unit.h"
+#include "sql/view_db.h"
 
 /* The retention chains of /Game/Test.Arena:Keeper from view V, as a string
  * of node lists ("a b c;d e;" ...) into OUT; 0, or -1 with ERR. */

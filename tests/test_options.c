@@ -5,8 +5,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "cli.h"
-#include "unit.h"
+#include "cli/cli.h"
+#include "tests/unit.h"
 
 /* A command with one option of each kind. */
 struct t_opts {

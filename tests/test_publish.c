@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "publish.h"
-#include "unit.h"
+#include "base/publish.h"
+#include "tests/unit.h"
 
 static char pdir[64];
 

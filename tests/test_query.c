@@ -5,9 +5,9 @@
  * spaces, quotes and glob characters. */
 #include <stdlib.h>
 
-#include "query.h"
-#include "snapshot.h"
-#include "unit.h"
+#include "analysis/query.h"
+#include "snapshot/snapshot.h"
+#include "tests/unit.h"
 
 static view *open_parallel(void)
 {

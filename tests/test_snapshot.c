@@ -2,10 +2,10 @@
  * lookups, round trips, and corrupt binary input. */
 #include <stdlib.h>
 
-#include "diff.h"
-#include "gen.h"
-#include "snapshot.h"
-#include "unit.h"
+#include "analysis/diff.h"
+#include "tools/gen/gen.h"
+#include "snapshot/snapshot.h"
+#include "tests/unit.h"
 
 TEST(fname_split_follows_the_engine)
 {

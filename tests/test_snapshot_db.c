@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "dominators.h"
-#include "findings.h"
-#include "schema.h"
-#include "schema_text.h"
-#include "snapshot_db.h"
-#include "store.h"
-#include "unit.h"
+#include "analysis/dominators.h"
+#include "analysis/findings.h"
+#include "sql/schema.h"
+#include "sql/schema_text.h"
+#include "sql/snapshot_db.h"
+#include "sql/store.h"
+#include "tests/unit.h"
 
 static int cmp_line(const void *a, const void *b)
 {

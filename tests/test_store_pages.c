@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "btree_write.h"
-#include "dominators.h"
-#include "findings.h"
-#include "gen.h"
-#include "schema.h"
-#include "snapshot.h"
-#include "store.h"
-#include "store_pages.h"
-#include "unit.h"
+#include "sql/btree_write.h"
+#include "analysis/dominators.h"
+#include "analysis/findings.h"
+#include "tools/gen/gen.h"
+#include "sql/schema.h"
+#include "snapshot/snapshot.h"
+#include "sql/store.h"
+#include "sql/store_pages.h"
+#include "tests/unit.h"
 
 static char dir[64];
 

@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "tempfiles.h"
-#include "unit.h"
+#include "base/fileio.h"
+#include "base/tempfiles.h"
+#include "tests/unit.h"
 
 static char tdir[64];
 

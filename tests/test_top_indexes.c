@@ -6,9 +6,9 @@
  * giving an empty list (info, analyze and whatif then say so too). */
 #include <stdlib.h>
 
-#include "cli.h"
-#include "oom_wrap.h"
-#include "unit.h"
+#include "cli/cli.h"
+#include "tests/oom_wrap.h"
+#include "tests/unit.h"
 
 /* The definition: the best of the indexes not yet taken, TOP times. */
 static size_t naive_top(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out)

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dominators.h"
-#include "fileio.h"
-#include "snapshot.h"
-#include "unit.h"
+#include "analysis/dominators.h"
+#include "base/fileio.h"
+#include "snapshot/snapshot.h"
+#include "tests/unit.h"
 
 #define META \
 	"{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"," \

@@ -7,8 +7,8 @@
  * Objects 0-4 are natives in the disregard pool, 10 a rooted package. */
 #include <stdlib.h>
 
-#include "unit.h"
-#include "whatif.h"
+#include "tests/unit.h"
+#include "analysis/whatif.h"
 
 /* Run CHANGES on BODY (after the prelude) in MODE; 0 on success. */
 static int run(const char *body, int mode, const whatif_change *c, size_t n, heap *h, gc_result *before,

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gc.h"
-#include "heap.h"
+#include "analysis/gc.h"
+#include "snapshot/heap.h"
 
 typedef void (*test_fn)(void);
 void test_register(const char *name, test_fn fn);

@@ -1,14 +1,13 @@
 /* evolve.c — the snapshot series of evolve.h, built by editing the
  * canonical text of a heap: records are appended (objects may follow
  * references in the text format) and one reference line is dropped. */
-#include "evolve.h"
+#include "tools/gen/evolve.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "after.h"
-#include "gc.h"
-#include "snapshot.h"
+#include "analysis/analysis.h"
+#include "snapshot/snapshot.h"
 
 typedef struct text {
 	char *s;

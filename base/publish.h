@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "fileio.h"
+#include "base/fileio.h"
 
 /* Publish TMP as PATH (see above).  0, or -1 with ERR (TMP is left). */
 int publish_file(const char *tmp, const char *path, int force, char *err, size_t errsize);

@@ -1,6 +1,6 @@
 /* publish.c — fsync, no-clobber rename and all-or-nothing publication of
  * output files (see publish.h). */
-#include "publish.h"
+#include "base/publish.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tempfiles.h"
+#include "base/tempfiles.h"
 
 /* fsync the file or directory at PATH. */
 static int fsync_path(const char *path, int dir)

@@ -1,6 +1,6 @@
 /* progress.c — forwards the lower layers' progress reports to the sink the
  * command line installed (progress.h). */
-#include "progress.h"
+#include "base/progress.h"
 
 #include <pthread.h>
 #include <stddef.h>

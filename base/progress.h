@@ -1,7 +1,7 @@
 /* progress.h — how far the current long job is, for whoever shows it.
  *
  * The layers below the command line never print: their long loops report
- * here, and the command line installs the sink that draws (cli/progress.c).
+ * here, and the command line installs the sink that draws (cli/progress_line.c).
  * Without a sink every call is one test.  A command names its phases
  * ("load", "gc", "store", ...); the loops inside report how far they are
  * through progress_at, which a span maps into part of the phase (a phase

@@ -1,13 +1,13 @@
 /* analysis.c — load, GC, findings and dominators with analyze's options
  * (see analysis.h). */
-#include "analysis.h"
+#include "cli/analysis_options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "progress.h"
+#include "cli/cli.h"
+#include "base/base.h"
 
 int analysis_options_given(const analysis_options *o)
 {

@@ -1,8 +1,8 @@
 /* fileio.c — reading files whole (zstd-aware) and writing them atomically. */
 #define _POSIX_C_SOURCE 200809L
-#include "fileio.h"
-#include "publish.h"
-#include "tempfiles.h"
+#include "base/fileio.h"
+#include "base/publish.h"
+#include "base/tempfiles.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-#include "gen.h"
+#include "tools/gen/gen.h"
 
 int evolve_series(const gen_options *opt, heap out[3], FILE *plan, char *err, size_t errsize);
 

@@ -1,5 +1,5 @@
 /* escape.c — the display form of untrusted names (see escape.h). */
-#include "escape.h"
+#include "base/escape.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* strpool.c — interned strings with stable addresses (see strpool.h). */
-#include "strpool.h"
+#include "base/strpool.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "base/vec.h"
 
 #define CHUNK (64 * 1024)
 

@@ -1,7 +1,7 @@
-/* progress.c — the progress line on standard error: the phase, how far it
+/* progress_line.c — the progress line on standard error: the phase, how far it
  * is and an estimate of the time left, redrawn in place ('\r') at most five
  * times a second and erased when the phase's work is over (the lower layers
- * report through snapshot/progress.h; this draws).
+ * report through base/progress.h; this draws).
  *
  * Shown when standard error is a terminal, and then only for a phase that
  * has run half a second, so quick commands never flicker; --progress shows
@@ -11,11 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "gc.h"
-#include "escape.h"
-#include "progress.h"
-#include "tempfiles.h"
+#include "cli/cli.h"
+#include "analysis/analysis.h"
+#include "base/base.h"
 
 #define REDRAW_S 0.2  /* at most five lines a second */
 #define QUIET_S 0.5   /* a phase shorter than this is not shown (unless forced) */

@@ -25,8 +25,8 @@
  * (members' references leaving the cluster become MutableObjects or, into
  * another cluster, ReferencedClusters plus that cluster's own lists), then
  * --broken-clusters drops a percentage of the entries. */
-#include "gen.h"
-#include "progress.h"
+#include "tools/gen/gen.h"
+#include "base/base.h"
 
 #include <stdio.h>
 #include <stdlib.h>

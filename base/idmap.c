@@ -1,5 +1,5 @@
 /* idmap.c — the hash map of idmap.h. */
-#include "idmap.h"
+#include "base/idmap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* output_check.c — before a command starts its work: can its output be
  * written, and are there leftovers of killed runs to remove (fileio.h,
  * outfile_check). */
-#include "fileio.h"
+#include "base/fileio.h"
 
 #include <dirent.h>
 #include <errno.h>

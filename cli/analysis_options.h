@@ -2,15 +2,13 @@
  * findings, dominators) and its options, shared with the commands that
  * answer from a snapshot the way they would from its database (`sql`,
  * which computes each part only when a statement first needs it). */
-#ifndef UGC_CLI_ANALYSIS_H
-#define UGC_CLI_ANALYSIS_H
+#ifndef UGC_CLI_ANALYSIS_OPTIONS_H
+#define UGC_CLI_ANALYSIS_OPTIONS_H
 
-#include "dominators.h"
-#include "findings.h"
-#include "gc.h"
-#include "heap.h"
+#include "analysis/analysis.h"
+#include "snapshot/snapshot.h"
 
-#include "options.h"
+#include "cli/options.h"
 
 /* analyze's analysis options, a member of a command's options struct; the
  * table rows OPT_ANALYSIS() write them and analysis_options_check() finishes

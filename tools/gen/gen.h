@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "heap.h"
+#include "snapshot/snapshot.h"
 
 #define GEN_MIN_OBJECTS 200
 #define GEN_MAX_OBJECTS 20000000
@@ -18,5 +18,8 @@ typedef struct gen_options {
 } gen_options;
 
 int gen_heap(const gen_options *opt, heap *h, char *err, size_t errsize);
+
+/* The series generator (gen --evolve), the other half of this folder. */
+#include "tools/gen/evolve.h"
 
 #endif

@@ -1,5 +1,5 @@
 /* trace.c — UGC_TRACE's phase lines (see trace.h). */
-#include "trace.h"
+#include "base/trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* tempfiles.c — the registry of temporary outputs and the signal handler
  * that removes them (see tempfiles.h). */
-#include "tempfiles.h"
+#include "base/tempfiles.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -1,0 +1,22 @@
+/* base.h — the base layer's public header: what every other layer may use.
+ *
+ * The base layer is the bottom of the tool: containers and hashing, the
+ * string interner, escaping of untrusted names, the clock, progress and
+ * tracing, file input, atomic publication and temporary-file cleanup.  It
+ * uses nothing of the tool's other layers (snapshot, analysis, sql, cli);
+ * they reach it through this header alone (tools/check-layers.sh). */
+#ifndef UGC_BASE_H
+#define UGC_BASE_H
+
+#include "base/clock.h"
+#include "base/escape.h"
+#include "base/fileio.h"
+#include "base/idmap.h"
+#include "base/progress.h"
+#include "base/publish.h"
+#include "base/strpool.h"
+#include "base/tempfiles.h"
+#include "base/trace.h"
+#include "base/vec.h"
+
+#endif
