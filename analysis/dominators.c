@@ -288,19 +288,6 @@ static int reserve(uint32_t **buf, size_t *cap, size_t used, uint64_t n)
  * walk's stores, the results): below, a thread costs more than it saves. */
 #define TWO_THREADS_MIN 1024
 
-/* FN(A) here and FN(B) beside it on a second thread when PARALLEL (else,
- * or when no thread starts, after it), both done on return. */
-static void both(void *(*fn)(void *), void *a, void *b, int parallel)
-{
-	pthread_t th;
-	int spawned = parallel && pthread_create(&th, NULL, fn, b) == 0;
-	fn(a);
-	if (spawned)
-		pthread_join(th, NULL);
-	else
-		fn(b);
-}
-
 /* The successors of nodes [FROM, TO), each counted into COUNT at its
  * target (a bound on that target's incoming edges); TOTAL: how many. */
 typedef struct count_job {
@@ -357,7 +344,7 @@ static uint64_t count_predecessors(const graph *g, work *w)
 	count_job jobs[2] = {{g, 0, mid, ps, 0, -1}, {g, mid, h->slots, calloc(mid < h->slots ? nodes : 1, sizeof *ps), 0, -1}};
 	if (!jobs[1].count)
 		return UINT64_MAX;
-	both(count_edges, &jobs[0], &jobs[1], mid < h->slots);
+	jobs_two(count_edges, &jobs[0], &jobs[1], mid < h->slots);
 	uint64_t total = jobs[0].total + jobs[1].total;
 	if (jobs[0].rc || jobs[1].rc)
 		total = UINT64_MAX;
@@ -461,8 +448,7 @@ static void *fill_places(void *arg)
  * must fill them itself. */
 static int fill_start(filler *f, uint32_t *pred, uint32_t *cur, uint32_t nodes)
 {
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	if (nodes < TWO_THREADS_MIN || cores < 2 || !(f->ring = malloc(sizeof *f->ring * FILL_BATCH * FILL_BATCHES)))
+	if (nodes < TWO_THREADS_MIN || cpu_cores() < 2 || !(f->ring = malloc(sizeof *f->ring * FILL_BATCH * FILL_BATCHES)))
 		return -1;
 	f->pred = pred;
 	f->cur = cur;
@@ -830,7 +816,7 @@ static int aggregates(const heap *h, const work *w, dom_result *d)
 	fill = NULL;
 	group_job jobs[2] = {{h, w, d, cstart, child, h->cls, cmap, d->classes, d->nclasses, -1},
 			     {h, w, d, cstart, child, d->package, pmap, d->packages, d->npackages, -1}};
-	both(group_walk, &jobs[1], &jobs[0], 1);
+	jobs_two(group_walk, &jobs[1], &jobs[0], 1);
 	if (jobs[0].rc || jobs[1].rc)
 		goto out;
 	/* cross-package retention */
@@ -966,7 +952,7 @@ static int compute(const heap *h, const request *q, dom_result *d)
 	if (!d->idom || !d->retained)
 		goto out;
 	result_job jobs[2] = {{h, &w, d, 0}, {h, &w, d, 1}};
-	both(results_part, &jobs[0], &jobs[1], w.n >= TWO_THREADS_MIN);
+	jobs_two(results_part, &jobs[0], &jobs[1], w.n >= TWO_THREADS_MIN);
 	for (uint32_t v = 1; v < w.n; v++)
 		d->retained[w.vertex[v]] = w.ret[v];
 	d->reached = w.n - 1;

@@ -282,19 +282,10 @@ static int mark_level(marker *m, const vec *frontier, int threads, uint32_t para
 	m->frontier = frontier->v;
 	m->nfrontier = frontier->n;
 	atomic_store(&m->next_chunk, 0);
-	pthread_t th[64];
-	int started = 0;
-	for (int t = 1; t < n; t++) {
+	for (int t = 0; t < n; t++)
 		args[t].m = m;
-		if (pthread_create(&th[t], NULL, trace_thread, &args[t]) == 0)
-			started = t;
-		else
-			break;
-	}
-	args[0].m = m;
-	trace_thread(&args[0]);
-	for (int t = 1; t <= started; t++)
-		pthread_join(th[t], NULL);
+	jobs_pool(trace_thread, args, sizeof args[0], n); /* a late one finds the chunks taken */
+	int started = n - 1;
 	requests all = {0};
 	int rc = 0;
 	for (int t = 0; t <= started; t++) {

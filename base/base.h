@@ -12,6 +12,7 @@
 #include "base/escape.h"
 #include "base/fileio.h"
 #include "base/idmap.h"
+#include "base/jobs.h"
 #include "base/progress.h"
 #include "base/publish.h"
 #include "base/strpool.h"

@@ -38,7 +38,7 @@ static int fail(char *err, size_t errsize, const char *path, uint64_t offset, co
 	return -1;
 }
 
-struct job {
+struct section_job {
 	const unsigned char *src;
 	uint64_t csize, raw;
 	void *dst;
@@ -47,7 +47,7 @@ struct job {
 };
 
 struct pool {
-	struct job *jobs;
+	struct section_job *jobs;
 	int njobs;
 	atomic_int next;
 };
@@ -60,7 +60,7 @@ static void *worker(void *arg)
 		int j = atomic_fetch_add(&pl->next, 1);
 		if (j >= pl->njobs)
 			break;
-		struct job *jb = &pl->jobs[j];
+		struct section_job *jb = &pl->jobs[j];
 		jb->result = dx ? ZSTD_decompressDCtx(dx, jb->dst, jb->raw ? jb->raw : 1, jb->src, jb->csize)
 				: (size_t)-1;
 		jb->no_memory = !dx;
@@ -265,18 +265,11 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 		[SEC_CLUSTER_ITEMS] = h->cluster_items, [SEC_STR_OFFSETS] = h->strings.off,
 		[SEC_STR_BYTES] = h->strings.arena,
 	};
-	struct job jobs[BIN_NSECTIONS];
+	struct section_job jobs[BIN_NSECTIONS];
 	for (int s = 1; s <= BIN_NSECTIONS; s++)
-		jobs[s - 1] = (struct job){data + sec[s].offset, sec[s].csize, sec[s].count * sec[s].elem_size, dst[s], 0, 0};
+		jobs[s - 1] = (struct section_job){data + sec[s].offset, sec[s].csize, sec[s].count * sec[s].elem_size, dst[s], 0, 0};
 	struct pool pl = {jobs, BIN_NSECTIONS, 0};
-	pthread_t th[LOAD_THREADS - 1];
-	int started = 0;
-	for (int t = 0; t < LOAD_THREADS - 1; t++)
-		if (pthread_create(&th[t], NULL, worker, &pl) == 0)
-			started++;
-	worker(&pl);
-	for (int t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
+	jobs_pool(worker, &pl, 0, LOAD_THREADS); /* one queue */
 	for (int s = 1; s <= BIN_NSECTIONS; s++) {
 		size_t r = jobs[s - 1].result;
 		if (jobs[s - 1].no_memory || (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)) {

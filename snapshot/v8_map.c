@@ -23,6 +23,8 @@
  * heap's in_links) on a second thread, while this one maps the names. */
 #include "snapshot/v8.h"
 
+#include "base/base.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,13 +380,10 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 		oom(&m, "links");
 		goto out;
 	}
-	pthread_t th;
-	int beside = pthread_create(&th, NULL, count_links, &links) == 0;
+	job counting;
+	job_start(&counting, count_links, &links);
 	int mapped = map_edges(&m, first) == 0 && map_names(&m, first) == 0;
-	if (beside)
-		pthread_join(th, NULL);
-	else
-		count_links(&links);
+	job_wait(&counting);
 	h->in_links = links.count;
 	if (!mapped)
 		goto out;

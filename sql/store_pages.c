@@ -478,7 +478,7 @@ static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t 
 /* Job K: tree K; for ST_MEMBERS also ST_MUTABLE; for ST_SORTED all the
  * indexes sorted in memory, one after the other in the same sort buffers
  * (so that more threads do not mean more of them). */
-static int job(fill *c, int k, char *err, size_t errsize)
+static int fill_job(fill *c, int k, char *err, size_t errsize)
 {
 	if (k == ST_MEMBERS) {
 		int rc = build(c, ST_MEMBERS, NULL, NULL, err, errsize);
@@ -512,7 +512,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&c->lock);
 		if (k < 0)
 			return NULL;
-		int rc = job(c, k, err, sizeof err);
+		int rc = fill_job(c, k, err, sizeof err);
 		pthread_mutex_lock(&c->lock);
 		if (rc != BT_OK && c->rc == BT_OK) {
 			c->rc = rc;
@@ -533,14 +533,7 @@ int store_pages_fill(const char *path, const store_pages_plan *plan, const row_s
 	c.plan = plan;
 	c.src = src;
 	pthread_mutex_init(&c.lock, NULL);
-	pthread_t th[JOBS - 1]; /* and this thread */
-	int started = 0;
-	for (; started < threads - 1 && started < JOBS - 1; started++)
-		if (pthread_create(&th[started], NULL, worker, &c))
-			break;
-	worker(&c);
-	for (int k = 0; k < started; k++)
-		pthread_join(th[k], NULL);
+	jobs_pool(worker, &c, 0, threads < 1 ? 1 : threads < JOBS ? threads : JOBS); /* one queue */
 	pthread_mutex_destroy(&c.lock);
 	if (c.rc != BT_OK) {
 		bt_file_abort(&c.f);
