@@ -16,6 +16,7 @@
 #include "analysis/diff.h"
 #include "analysis/dominators.h"
 #include "analysis/findings.h"
+#include "analysis/pipeline.h"
 #include "analysis/gc.h"
 #include "analysis/query.h"
 #include "analysis/suspects.h"

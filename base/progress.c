@@ -4,6 +4,10 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/escape.h"
 
 static const progress_sink *sink;
 static pthread_t owner;                 /* the thread that installed the sink: the only one heard */
@@ -46,4 +50,14 @@ void progress_at(uint64_t done, uint64_t total)
 		return;
 	double f = done >= total ? 1.0 : (double)done / (double)total;
 	sink->at(span_from + (span_to - span_from) * f);
+}
+
+void progress_begin_file(const char *what, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char shown[80], name[96];
+	base = base ? base + 1 : path;
+	display_escape(shown, sizeof shown, base, strlen(base)); /* a name never drives the terminal */
+	snprintf(name, sizeof name, "%s %s", what, shown);
+	progress_phase(name);
 }

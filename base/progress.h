@@ -27,6 +27,9 @@ typedef struct progress_sink {
 void progress_set_sink(const progress_sink *sink);
 /* Begin phase NAME (its span is all of it), or end the display (NULL). */
 void progress_phase(const char *name);
+/* Begin the phase "WHAT FILE", FILE without its directories (escaped: a
+ * name never drives the terminal). */
+void progress_begin_file(const char *what, const char *path);
 /* DONE of TOTAL within the current span (nothing when TOTAL is 0). */
 void progress_at(uint64_t done, uint64_t total);
 /* The span the next progress_at calls fill: from FROM to TO (0 to 1) of

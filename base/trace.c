@@ -1,6 +1,7 @@
 /* trace.c — UGC_TRACE's phase lines (see trace.h). */
 #include "base/trace.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,4 +51,16 @@ void trace_point(const char *what)
 	resident(&rss, &peak);
 	fprintf(stderr, "trace: %s at %.3f s, cpu %.3f s, rss %ld MiB, peak %ld MiB\n", what,
 		clock_s(CLOCK_MONOTONIC) - start, clock_s(CLOCK_THREAD_CPUTIME_ID), rss / 1024, peak / 1024);
+}
+
+void trace_printf(const char *fmt, ...)
+{
+	if (!trace_on())
+		return;
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "trace: %s\n", line);
 }

@@ -10,5 +10,8 @@
 int trace_on(void);
 /* One line: "trace: WHAT at S s, cpu C s, rss R MiB, peak P MiB". */
 void trace_point(const char *what);
+/* One line "trace: " and FMT's text (a newline added): a phase's own
+ * figures.  Every trace line of the tool goes through these two. */
+void trace_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,7 +1,7 @@
-/* analysis.h — the analysis `analyze` runs on a snapshot (load, GC,
- * findings, dominators) and its options, shared with the commands that
- * answer from a snapshot the way they would from its database (`sql`,
- * which computes each part only when a statement first needs it). */
+/* analysis_options.h — the analysis options of `analyze` (--mode,
+ * --keep-flags, --threads, --policy), shared with the commands that answer
+ * from a snapshot the way they would from its database (`sql`): parsed
+ * here, handed to the pipeline (analysis/pipeline.h) as its options. */
 #ifndef UGC_CLI_ANALYSIS_OPTIONS_H
 #define UGC_CLI_ANALYSIS_OPTIONS_H
 
@@ -42,29 +42,7 @@ int analysis_options_check(const char *cmd, analysis_options *o);
 /* Was any of the options given? */
 int analysis_options_given(const analysis_options *o);
 
-/* What analysis_need computes after the load, a bit each (the findings and
- * the dominators need the GC, which analysis_need runs first). */
-enum { AN_GC = 1, AN_FINDINGS = 2, AN_DOM = 4, AN_ALL = 7 }; /* = heap_vtab.h's NEED_* */
-
-typedef struct analysis {
-	heap h;
-	gc_options opt;
-	gc_result r;      /* once done & AN_GC (zeroed before) */
-	findings f;       /* once done & AN_FINDINGS (zeroed before) */
-	dom_result dom;   /* once done & AN_DOM; before, zeroed but for policy */
-	int done;         /* AN_* computed so far */
-	double load_s;    /* seconds the load took */
-} analysis;
-
-/* Load PATH with O's options and compute nothing yet: 0, or 1 after
- * printing the error (nothing to free). */
-int analysis_load(const char *path, const analysis_options *o, analysis *a);
-/* Compute what of WHAT (AN_* bits) is not done yet, with what it needs: 0,
- * or -1 with the reason in ERR (what was done stays, for analysis_free). */
-int analysis_need(analysis *a, int what, char *err, size_t errsize);
-/* analysis_load, then everything: 0, or 1 after printing the error
- * (nothing to free). */
-int analysis_run(const char *path, const analysis_options *o, analysis *a);
-void analysis_free(analysis *a);
+/* The pipeline's options (analysis/pipeline.h) O's given ones make. */
+pipeline_options analysis_pipeline_options(const analysis_options *o);
 
 #endif

@@ -87,8 +87,6 @@ extern int cli_quiet;
 /* The progress line (progress.c): AUTO draws it when stderr is a terminal. */
 enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
 void progress_setup(int mode);
-/* Begin the phase "WHAT FILE", FILE without its directories. */
-void progress_begin_file(const char *what, const char *path);
 
 /* Before the work: can the output PATH be written (fileio.h, outfile_check)?
  * Says on stderr which leftovers of killed runs it removed.  0, or 1 after
@@ -98,13 +96,6 @@ int check_output(const char *path, int force);
 /* Load a snapshot, printing the error; 0 on success. */
 int load_or_die(const char *path, heap *h);
 
-/* The GC's options for H: its own mode and that mode's keep flags. */
-gc_options snapshot_gc_options(const heap *h, int threads);
-/* Load the snapshot at PATH and run the GC with its own mode's keep flags
- * on THREADS threads.  0, or 1 after printing the error (nothing to free). */
-int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r);
-/* The marking threads to use: the cores. */
-int default_threads(void);
 /* Among I < N with COUNT[I] > 0, the TOP indexes with the largest KEY[I]
  * (COUNT[I] when KEY is NULL), largest first, ties to the lower index, into
  * OUT, and how many into *SHOWN.  0, or -1 when out of memory. */

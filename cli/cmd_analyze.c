@@ -179,14 +179,17 @@ int cmd_analyze(int argc, char **argv)
 		free(dbpath);
 		return 1; /* before minutes of work, not after */
 	}
-	analysis an;
-	if (analysis_run(snap, &opts.an, &an)) {
+	pipeline an;
+	pipeline_options po = analysis_pipeline_options(&opts.an);
+	char err[SNAP_ERR_MAX];
+	if (pipeline_load(&an, snap, &po, err, sizeof err) || pipeline_need(&an, PIPE_ALL, err, sizeof err)) {
+		die("%s", err);
+		pipeline_free(&an);
 		free(dbpath);
 		return 1;
 	}
 	heap *h = &an.h;
 	int rc = 1;
-	char err[SNAP_ERR_MAX];
 	if (!quiet) {
 		print_summary(snap, h, &an.r, &an.f, &an.opt, an.load_s);
 		print_retention(h, &an.dom);
@@ -239,7 +242,7 @@ int cmd_analyze(int argc, char **argv)
 		       after ? after : "");
 	rc = 0;
 out:
-	analysis_free(&an);
+	pipeline_free(&an);
 	free(dbpath);
 	return rc;
 }

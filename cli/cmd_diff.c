@@ -16,32 +16,13 @@
 int diff_store(const char *path, int force, const diff_side *a, const diff_side *b, const diff_result *r,
 	       char *err, size_t errsize);
 
+/* One marking thread: the sides load in parallel, a core each. */
 static int load_side(const char *path, diff_side *s)
 {
 	char err[SNAP_ERR_MAX];
-	if (is_sqlite_file(path)) {
-		if (diff_side_from_db(path, s, err, sizeof err)) {
-			diff_side_free(s);
-			return die("%s", err);
-		}
-		return 0;
-	}
-	heap h;
-	gc_result r;
-	findings f = {0};
-	/* one marking thread: the sides load in parallel, a core each */
-	if (analyse_snapshot(path, 1, &h, &r))
-		return 1;
-	int rc = findings_collect(&h, &r, &f);
-	if (rc == 0) {
-		rc = diff_side_from_heap(&h, &r, &f, s);
-		findings_free(&f);
-	}
-	gc_result_free(&r);
-	heap_free(&h);
-	if (rc) {
+	if (input_diff_side(path, 1, s, err, sizeof err)) {
 		diff_side_free(s);
-		return die("out of memory comparing %s", path);
+		return die("%s", err);
 	}
 	return 0;
 }

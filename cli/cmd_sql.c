@@ -237,26 +237,23 @@ static int run_statement(sqlite3_stmt *st, enum out_format fmt, int *first_json)
 
 /* A snapshot loaded in memory, analysed as statements need it. */
 typedef struct in_memory {
-	analysis an;
+	pipeline an;
 	store_info info;
 	snapshot_db *sdb;
 } in_memory;
-
-_Static_assert((int)NEED_GC == (int)AN_GC && (int)NEED_FINDINGS == (int)AN_FINDINGS && (int)NEED_DOM == (int)AN_DOM,
-	       "the tables' needs are the analysis' parts");
 
 /* vtab_need_fn (heap_vtab.h): compute what a statement reads. */
 static int compute(void *owner, int what, char *err, size_t errsize)
 {
 	in_memory *m = owner;
-	return analysis_need(&m->an, what, err, errsize);
+	return pipeline_need(&m->an, what, err, errsize);
 }
 
 static void in_memory_free(in_memory *m)
 {
 	if (m) {
 		snapshot_db_close(m->sdb);
-		analysis_free(&m->an);
+		pipeline_free(&m->an);
 		free(m);
 	}
 }
@@ -300,21 +297,22 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 		die("out of memory");
 		return NULL;
 	}
-	if (analysis_load(path, ao, &m->an)) {
+	char err[1024];
+	pipeline_options po = analysis_pipeline_options(ao);
+	if (pipeline_load(&m->an, path, &po, err, sizeof err)) {
+		die("%s", err);
 		free(m);
 		return NULL;
 	}
 	double t1 = now_seconds();
 	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom, STORE_AUTO, 0};
-	char err[1024];
 	m->sdb = snapshot_db_open(&m->an.h, &m->an.r, &m->an.f, &m->info, compute, m, err, sizeof err);
 	if (!m->sdb) {
 		die("%s: %s", path, err);
 		in_memory_free(m);
 		return NULL;
 	}
-	if (getenv("UGC_TRACE"))
-		fprintf(stderr, "trace: loaded in %.3f s, tables ready in %.3f s\n", m->an.load_s, now_seconds() - t1);
+	trace_printf("loaded in %.3f s, tables ready in %.3f s", m->an.load_s, now_seconds() - t1);
 	*mem = m;
 	return snapshot_db_handle(m->sdb);
 }

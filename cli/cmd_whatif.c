@@ -353,23 +353,6 @@ static int print_report(report *r, view *before, const whatif_change *c, size_t 
 /* The heap and the options of the run to compare with: a snapshot with its
  * mode's keep flags, or a database with those its analysis ran with; or
  * --keep-flags.  0, or 1 after printing the error. */
-static int load_input(const char *path, heap *h, gc_options *opt, const char *keep_arg, uint32_t keep)
-{
-	if (is_sqlite_file(path)) {
-		char err[SNAP_ERR_MAX];
-		if (db_heap_load(path, h, opt, err, sizeof err))
-			return die("%s", err);
-	} else {
-		if (load_or_die(path, h))
-			return 1;
-		opt->mode = h->mode;
-		opt->keep_flags = gc_default_keep_flags(h->mode);
-	}
-	if (keep_arg)
-		opt->keep_flags = keep;
-	return 0;
-}
-
 struct whatif_opts {
 	const char *keep_arg;
 	int format;
@@ -437,7 +420,7 @@ const command command_whatif = {
 
 int cmd_whatif(int argc, char **argv)
 {
-	struct whatif_opts opts = {.format = FMT_TEXT, .threads = default_threads(), .limit = 10};
+	struct whatif_opts opts = {.format = FMT_TEXT, .threads = cpu_cores(), .limit = 10};
 	const char *input = NULL;
 	if (!(opts.changes.v = calloc((size_t)argc + 1, sizeof *opts.changes.v)))
 		return die("out of memory");
@@ -464,33 +447,40 @@ int cmd_whatif(int argc, char **argv)
 		free(args);
 		return rc;
 	}
-	heap h;
-	gc_options opt = {.mode = MODE_GAME, .threads = (int)threads};
-	if (load_input(input, &h, &opt, keep_arg, keep)) {
+	/* the input's GC as it is, then again with the changes */
+	pipeline p;
+	pipeline_options po = PIPELINE_OPTIONS_INIT;
+	po.threads = (int)threads;
+	po.keep_given = keep_arg != NULL;
+	po.keep_flags = keep;
+	char err[SNAP_ERR_MAX];
+	if (input_open_heap(&p, input, &po, err, sizeof err)) {
 		free(args);
-		return 1;
+		return die("%s", err);
 	}
-	gc_result before;
 	whatif_change *changes = calloc(nargs, sizeof *changes);
-	view *v = NULL;
-	char err[256];
-	progress_phase("gc");
-	if (!changes || gc_run(&h, &opt, &before)) {
+	if (!changes)
+		rc = die("out of memory");
+	else if (pipeline_need(&p, PIPE_GC, err, sizeof err))
+		rc = die("%s", err);
+	if (rc) {
 		free(changes);
 		free(args);
-		heap_free(&h);
-		return die("out of memory running the GC on %s", input);
+		pipeline_free(&p);
+		return rc;
 	}
-	v = view_heap_borrow(&h, &before, err, sizeof err);
-	rc = v ? resolve(v, &h, args, nargs, changes) : die("%s", err);
+	heap *h = &p.h;
+	gc_result *before = &p.r;
+	view *v = view_heap_borrow(h, before, err, sizeof err);
+	rc = v ? resolve(v, h, args, nargs, changes) : die("%s", err);
 	input_ready_at = now_seconds();
 	whatif_result w;
 	progress_phase("gc after the changes");
-	if (rc == 0 && whatif_run(&h, &before, &opt, changes, nargs, &w))
+	if (rc == 0 && whatif_run(h, before, &p.opt, changes, nargs, &w))
 		rc = die("out of memory running the changed GC");
 	progress_phase(NULL);
 	if (rc == 0) {
-		report r = {&h, &before, &w, fmt, (size_t)limit, {0, 0}, {0, 0}};
+		report r = {h, before, &w, fmt, (size_t)limit, {0, 0}, {0, 0}};
 		rc = print_report(&r, v, changes, nargs);
 		fflush(stdout);
 		answered_at = now_seconds();
@@ -498,8 +488,7 @@ int cmd_whatif(int argc, char **argv)
 	}
 	if (v)
 		v->ops->close(v);
-	gc_result_free(&before);
-	heap_free(&h);
+	pipeline_free(&p);
 	free(changes);
 	free(args);
 	return rc;

@@ -1,5 +1,6 @@
-/* input.c — what the query commands share: opening a snapshot or an
- * analysis database as a view, and resolving object selectors. */
+/* input.c — what the query commands share: their input opened (sql/input.h)
+ * with its errors printed and its times noted for UGC_TRACE, and object
+ * selectors resolved. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,34 +9,10 @@
 #include "base/base.h"
 #include "analysis/analysis.h"
 #include "snapshot/snapshot.h"
+#include "cli/retention_input.h"
 #include "sql/sql.h"
 
 double input_ready_at, answered_at;
-
-int default_threads(void)
-{
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	return cores > 0 && cores < 64 ? (int)cores : 1;
-}
-
-gc_options snapshot_gc_options(const heap *h, int threads)
-{
-	return (gc_options){.mode = h->mode, .keep_flags = gc_default_keep_flags(h->mode), .threads = threads};
-}
-
-int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r)
-{
-	if (load_or_die(path, h))
-		return 1;
-	trace_point("load");
-	gc_options opt = snapshot_gc_options(h, threads);
-	progress_phase("gc");
-	if (gc_run(h, &opt, r)) {
-		heap_free(h);
-		return die("out of memory running the GC on %s", path);
-	}
-	return 0;
-}
 
 void close_input(view *v)
 {
@@ -47,37 +24,41 @@ void close_input(view *v)
 view *open_input(const char *path)
 {
 	char err[SNAP_ERR_MAX];
-	if (is_sqlite_file(path)) {
-		view *v = view_db_open(path, err, sizeof err);
-		if (!v)
-			die("%s", err);
-		input_ready_at = now_seconds();
-		return v;
-	}
-	heap *h = malloc(sizeof *h);
-	gc_result *r = malloc(sizeof *r);
-	if (!h || !r) {
-		free(h);
-		free(r);
-		die("out of memory");
-		return NULL;
-	}
-	if (analyse_snapshot(path, default_threads(), h, r)) {
-		free(h);
-		free(r);
-		return NULL;
-	}
-	view *v = view_heap_open(h, r, err, sizeof err);
-	progress_phase(NULL); /* the answer starts on a clean line */
-	input_ready_at = now_seconds();
-	if (!v) {
-		gc_result_free(r);
-		heap_free(h);
-		free(h);
-		free(r);
+	view *v = input_open_view(path, err, sizeof err);
+	if (!v)
 		die("%s", err);
-	}
+	input_ready_at = now_seconds();
 	return v;
+}
+
+int retention_open(const char *path, int policy, int groups, retention_input *in)
+{
+	char err[SNAP_ERR_MAX];
+	pipeline_options o = PIPELINE_OPTIONS_INIT;
+	o.policy = policy;
+	o.objects_only = !groups;
+	o.defer_retention = 1; /* the view computes it if a command asks */
+	if (input_open(in, path, PIPE_GC | PIPE_DOM, &o, err, sizeof err))
+		return die("%s", err);
+	input_ready_at = now_seconds();
+	return 0;
+}
+
+int retention_other(retention_input *in, int policy, dom_result *out)
+{
+	char err[SNAP_ERR_MAX];
+	if (policy == in->d.policy)
+		return die("--vs names the policy already shown (%s)", dom_policy_names[policy]);
+	if (input_dominators(in, policy, out, err, sizeof err))
+		return die("%s", err);
+	return 0;
+}
+
+void retention_close(retention_input *in)
+{
+	fflush(stdout);
+	answered_at = now_seconds();
+	input_close(in);
 }
 
 int selection_usage(const char *cmd, const char *input, const char *sel, const char *glob, const char *cls)

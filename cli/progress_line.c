@@ -120,13 +120,3 @@ void progress_setup(int mode)
 	int on = pg.forced || (mode == PROGRESS_AUTO && isatty(STDERR_FILENO));
 	progress_set_sink(on ? &line_sink : NULL);
 }
-
-void progress_begin_file(const char *what, const char *path)
-{
-	const char *base = strrchr(path, '/');
-	char shown[80], name[96];
-	base = base ? base + 1 : path;
-	display_escape(shown, sizeof shown, base, strlen(base)); /* a name never drives the terminal */
-	snprintf(name, sizeof name, "%s %s", what, shown);
-	progress_phase(name);
-}

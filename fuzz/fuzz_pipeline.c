@@ -21,6 +21,7 @@
 #include "analysis/dominators.h"
 #include "analysis/findings.h"
 #include "analysis/gc.h"
+#include "analysis/pipeline.h"
 #include "snapshot/snapshot.h"
 
 /* Heaps larger than this are loaded but not analysed (speed, not safety). */
@@ -103,8 +104,9 @@ static void self_diff(const heap *h, const gc_result *r, const findings *f)
 	diff_side_free(&b);
 }
 
-/* The dominators of every policy are a tree whose sums hold. */
-static void dominators_hold(const heap *h, const gc_result *r)
+/* The dominators of every policy are a tree whose sums hold, and the
+ * pipeline's (policy gc) are dom_compute's. */
+static void dominators_hold(const heap *h, const gc_result *r, const dom_result *piped)
 {
 	uint64_t *below = calloc(h->slots ? h->slots : 1, sizeof *below);
 	uint32_t *depth = calloc(h->slots ? h->slots : 1, sizeof *depth);
@@ -152,6 +154,10 @@ static void dominators_hold(const heap *h, const gc_result *r)
 		}
 		FUZZ_ASSERT(d.reached == reached && d.reached_bytes == bytes && top_kids == bytes,
 			    "the dominator tree's totals do not add up");
+		FUZZ_ASSERT(policy != POLICY_GC || (memcmp(piped->idom, d.idom, h->slots * sizeof *d.idom) == 0 &&
+						    memcmp(piped->retained, d.retained, h->slots * sizeof *d.retained) == 0 &&
+						    piped->reached == d.reached),
+			    "the pipeline's dominators differ from dom_compute's");
 		dom_result o; /* the objects alone: the same answers */
 		FUZZ_ASSERT(dom_compute_objects(h, r, policy, &o) == 0, "dom_compute_objects failed");
 		FUZZ_ASSERT(memcmp(o.idom, d.idom, h->slots * sizeof *o.idom) == 0 &&
@@ -186,22 +192,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	round_trips(&h);
+	/* the commands' way: the pipeline, one marking thread (beside the
+	 * dominators when they need no GC result) */
 	gc_options o1 = {.mode = h.mode, .keep_flags = gc_default_keep_flags(h.mode), .threads = 1};
-	gc_options o2 = {.mode = h.mode, .keep_flags = gc_default_keep_flags(h.mode), .threads = 2,
+	pipeline_options po = PIPELINE_OPTIONS_INIT;
+	po.threads = 1;
+	pipeline p;
+	char err[256];
+	pipeline_adopt(&p, "fuzz", &h, &o1, &po);
+	FUZZ_ASSERT(pipeline_need(&p, PIPE_ALL, err, sizeof err) == 0, "the pipeline failed");
+	gc_options o2 = {.mode = p.h.mode, .keep_flags = gc_default_keep_flags(p.h.mode), .threads = 2,
 			 .parallel_min = 1}; /* every level on two threads */
-	gc_result r1, r2;
-	FUZZ_ASSERT(gc_run(&h, &o1, &r1) == 0, "gc_run (1 thread) failed");
-	FUZZ_ASSERT(gc_run(&h, &o2, &r2) == 0, "gc_run (2 threads) failed");
-	same_result(&h, &r1, &r2);
+	gc_result r2;
+	FUZZ_ASSERT(gc_run(&p.h, &o2, &r2) == 0, "gc_run (2 threads) failed");
+	same_result(&p.h, &p.r, &r2);
 	gc_result_free(&r2);
-	findings f;
-	FUZZ_ASSERT(findings_collect(&h, &r1, &f) == 0, "findings_collect failed");
-	after_reloads(&h, &r1);
-	self_diff(&h, &r1, &f);
-	dominators_hold(&h, &r1);
-	findings_free(&f);
-	gc_result_free(&r1);
-	heap_free(&h);
+	after_reloads(&p.h, &p.r);
+	self_diff(&p.h, &p.r, &p.f);
+	dominators_hold(&p.h, &p.r, &p.dom);
+	pipeline_free(&p);
 	return 0;
 }
 

@@ -32,12 +32,12 @@ enum { RC_SRC, RC_POS, RC_DST, RC_KIND, RC_PROP };
 
 /* What each object column needs beyond the heap (vtab_source.need). */
 static const unsigned char object_needs[OBJECT_NCOLUMNS] = {
-	[OC_REACHABLE] = NEED_GC, [OC_ROOT_KIND] = NEED_GC, [OC_DISTANCE] = NEED_GC, [OC_PARENT] = NEED_GC,
-	[OC_PARENT_PROPERTY] = NEED_GC, [OC_IDOM] = NEED_DOM, [OC_RETAINED] = NEED_DOM};
+	[OC_REACHABLE] = PIPE_GC, [OC_ROOT_KIND] = PIPE_GC, [OC_DISTANCE] = PIPE_GC, [OC_PARENT] = PIPE_GC,
+	[OC_PARENT_PROPERTY] = PIPE_GC, [OC_IDOM] = PIPE_DOM, [OC_RETAINED] = PIPE_DOM};
 /* ... and each table, whatever it reads */
-static const unsigned char table_needs[HV_COUNT] = {[HV_PURGE] = NEED_GC, [HV_PACKAGES] = NEED_DOM};
+static const unsigned char table_needs[HV_COUNT] = {[HV_PURGE] = PIPE_GC, [HV_PACKAGES] = PIPE_DOM};
 
-/* Have the source compute WHAT (NEED_* bits) unless it has:
+/* Have the source compute WHAT (PIPE_* bits) unless it has:
  * SQLITE_OK, or SQLITE_ERROR with the reason in *MSG (sqlite3_malloc'd). */
 static int need(const vtab_source *src, int what, char **msg)
 {
@@ -219,7 +219,7 @@ static int x_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 	int wants = table_needs[t->kind];
 	for (int k = 0; k < info->nConstraint; k++) /* planned on the dominators' own key spread */
 		if (t->kind == HV_OBJECTS && info->aConstraint[k].iColumn == OC_IDOM && info->aConstraint[k].usable)
-			wants |= NEED_DOM;
+			wants |= PIPE_DOM;
 	if (need(t->src, wants, &v->zErrMsg))
 		return SQLITE_ERROR;
 	double n = full_rows(t);
@@ -511,7 +511,7 @@ static int x_filter(sqlite3_vtab_cursor *cur, int plan, const char *idxstr, int 
 	c->match = -1;
 	c->eof = 0;
 	int wants = table_needs[c->kind] | (mode == PLAN_ASC || mode == PLAN_DESC || (c->kind == HV_OBJECTS && col == OC_IDOM)
-					     ? NEED_DOM : 0);
+					     ? PIPE_DOM : 0);
 	if (need(c->src, wants, &cur->pVtab->zErrMsg))
 		return SQLITE_ERROR;
 	int64_t key = 0, pos = 0;

@@ -32,9 +32,6 @@
 
 struct hv_built;
 
-/* What rows are computed from beyond the heap, a bit each (vtab_need_fn). */
-enum { NEED_GC = 1, NEED_FINDINGS = 2, NEED_DOM = 4 };
-
 typedef struct vtab_source {
 	const heap *h;
 	const gc_result *r;
@@ -54,7 +51,7 @@ extern const char *const heap_vtab_tables[HV_COUNT + 1];
 /* Register the modules on DB for SRC (which must outlive DB). */
 int heap_vtab_register(sqlite3 *db, vtab_source *src);
 
-/* Computes the NEED_* bits WHAT, with what they depend on, into what the
+/* Computes the pipeline's parts WHAT (PIPE_* bits, analysis/pipeline.h), with what they depend on, into what the
  * source's R and DOM point at: 0, or -1 with the reason in ERR. */
 typedef int vtab_need_fn(void *owner, int what, char *err, size_t errsize);
 /* After heap_vtab_register: SRC's R and DOM are filled only when first

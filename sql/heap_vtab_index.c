@@ -17,7 +17,7 @@ struct hv_built {
 	uint64_t *path_hash;       /* when the source came without */
 	vtab_need_fn *need;        /* heap_vtab_on_demand's, or NULL: R and DOM are complete */
 	void *owner;               /* NEED's */
-	int ready;                 /* NEED_* bits NEED has computed */
+	int ready;                 /* PIPE_* bits NEED has computed */
 };
 
 static struct hv_built *built(vtab_source *s)

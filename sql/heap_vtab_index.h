@@ -42,7 +42,7 @@ const uint32_t *hv_list_first(vtab_source *s, int list);
 void hv_built_free(vtab_source *s);
 /* heap_vtab_on_demand's record: 0, or -1 when out of memory. */
 int hv_set_need(vtab_source *s, vtab_need_fn *need, void *owner);
-/* Have the source's NEED compute WHAT (NEED_* bits) unless done before or
+/* Have the source's NEED compute WHAT (PIPE_* bits) unless done before or
  * there is no NEED: 0, or -1 with the reason in ERR. */
 int hv_need(const vtab_source *s, int what, char *err, size_t errsize);
 

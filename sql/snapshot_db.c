@@ -9,7 +9,6 @@
 #include "sql/schema.h"
 #include "sql/schema_text.h"
 
-#define NEED_ALL (NEED_GC | NEED_FINDINGS | NEED_DOM)
 
 /* What the store fills each small table from beyond the heap (store.c); a
  * table not listed needs everything, so a new one is right before it is
@@ -20,10 +19,10 @@ static const struct {
 } table_needs[] = {
 	{"snapshot", 0}, /* its policy is the option's, known before the dominators */
 	{"dangling_refs", 0}, {"gc_object_refs", 0}, {"cluster_refs", 0},
-	{"clusters", NEED_GC}, {"cluster_dissolved_by", NEED_GC}, {"eliminated_refs", NEED_GC},
-	{"cleared_weak_refs", NEED_GC},
-	{"findings", NEED_GC | NEED_FINDINGS},
-	{"retained_by_class", NEED_GC | NEED_DOM}, {"package_retention", NEED_GC | NEED_DOM},
+	{"clusters", PIPE_GC}, {"cluster_dissolved_by", PIPE_GC}, {"eliminated_refs", PIPE_GC},
+	{"cleared_weak_refs", PIPE_GC},
+	{"findings", PIPE_GC | PIPE_FINDINGS},
+	{"retained_by_class", PIPE_GC | PIPE_DOM}, {"package_retention", PIPE_GC | PIPE_DOM},
 };
 
 #define MAX_TABLES 48
@@ -33,14 +32,14 @@ struct snapshot_db {
 	vtab_source src; /* the virtual tables' */
 	vtab_need_fn *need;
 	void *owner;     /* NEED's */
-	int ready;       /* NEED_* bits computed (all without NEED) */
+	int ready;       /* PIPE_* bits computed (all without NEED) */
 	const gc_result *r;
 	const findings *f;
 	const store_info *info;
 	int ntables;
 	struct small_table {
 		char name[64];
-		int needs;  /* NEED_* */
+		int needs;  /* PIPE_* */
 		int filled;
 		int read;   /* named by the statement being prepared */
 	} tables[MAX_TABLES]; /* SCHEMA_TABLES' tables the heap does not serve */
@@ -87,7 +86,7 @@ static int build(snapshot_db *s, const char *sql, char *err, size_t errsize)
 				}
 				struct small_table *t = &s->tables[s->ntables++];
 				snprintf(t->name, sizeof t->name, "%s", st.name);
-				t->needs = NEED_ALL;
+				t->needs = PIPE_ALL;
 				for (size_t k = 0; k < sizeof table_needs / sizeof *table_needs; k++)
 					if (strcmp(st.name, table_needs[k].table) == 0)
 						t->needs = table_needs[k].needs;
@@ -145,7 +144,7 @@ snapshot_db *snapshot_db_open(heap *h, const gc_result *r, const findings *f, co
 	s->src = (vtab_source){h, r, NULL, info->dom, h, NULL};
 	s->need = need;
 	s->owner = owner;
-	s->ready = need ? 0 : NEED_ALL;
+	s->ready = need ? 0 : PIPE_ALL;
 	s->r = r;
 	s->f = f;
 	s->info = info;

@@ -14,6 +14,7 @@
 #include "sql/db_heap.h"
 #include "sql/db_version.h"
 #include "sql/diff_db.h"
+#include "sql/input.h"
 #include "sql/retention_db.h"
 #include "sql/schema.h"
 #include "sql/snapshot_db.h"

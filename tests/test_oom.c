@@ -7,12 +7,13 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "analysis/findings.h"
 #include "tests/oom_wrap.h"
 #include "analysis/query.h"
-#include "cli/retention_input.h"
+#include "sql/input.h"
 #include "snapshot/snapshot.h"
 #include "sql/store.h"
 #include "tests/unit.h"
@@ -49,7 +50,7 @@ static int answer(view *v, char *out, size_t cap, char *err, size_t errsize)
  * database and from the heap.  0 with both answers, or the step that failed. */
 static char last_err[SNAP_ERR_MAX]; /* the failed step's message */
 
-static int pipeline(const char *snap, const char *db, char *from_db, char *from_heap, size_t cap)
+static int run_pipeline(const char *snap, const char *db, char *from_db, char *from_heap, size_t cap)
 {
 	heap h;
 	gc_result r;
@@ -116,13 +117,13 @@ static void sweep(const char *snap, const char *db, int sqlite, long stride, lon
 	atomic_long *fail_at = sqlite ? &oom_sqlite_fail_at : &oom_fail_at;
 	atomic_long *count = sqlite ? &oom_sqlite_count : &oom_count;
 	oom_fail_at = oom_sqlite_fail_at = 0;
-	int step = pipeline(snap, db, want_db, want_heap, sizeof want_db);
+	int step = run_pipeline(snap, db, want_db, want_heap, sizeof want_db);
 	CHECK(step == 0);
 	CHECK(strcmp(want_db, want_heap) == 0 && strchr(want_db, ';') != NULL);
 	for (long k = 1;; k += stride) {
 		*count = 0;
 		*fail_at = k;
-		step = pipeline(snap, db, got_db, got_heap, sizeof got_db);
+		step = run_pipeline(snap, db, got_db, got_heap, sizeof got_db);
 		long made = *count;
 		*fail_at = 0;
 		if (made < k) { /* nothing failed: the sweep is done */
@@ -177,39 +178,36 @@ TEST(oom_every_allocation_fails_cleanly)
 }
 
 /* The retention commands' input on a V8 snapshot, whose GC runs on a thread
- * beside the dominators (cli/retention_input.c): with an allocation failed
+ * beside the dominators (analysis/pipeline.c): with an allocation failed
  * in turn (each of the first 150, then one in 40), every run either fails
- * with its error line (sent to /dev/null here) or opens whole and closes;
- * never a crash, and under the sanitizers never a leak nor a lost join. */
+ * with an "out of memory" reason or opens whole and closes; never a
+ * crash, and under the sanitizers never a leak nor a lost join. */
 TEST(oom_retention_input_with_the_gc_beside)
 {
 	const char *path = "testdata/v8/node-small.heapsnapshot.zst";
-	retention_input in;
+	input in;
+	char err[1024];
+	pipeline_options o = PIPELINE_OPTIONS_INIT;
+	o.defer_retention = 1;
 	oom_count = 0;
-	CHECK(retention_open(path, POLICY_GC, 0, &in) == 0);
+	CHECK(input_open(&in, path, PIPE_GC | PIPE_DOM, &o, err, sizeof err) == 0);
 	long total = oom_count;
-	retention_close(&in);
-	fflush(stderr);
-	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
-	if (saved < 0 || null < 0 || dup2(null, STDERR_FILENO) < 0) {
-		CHECK(0);
-		return;
-	}
-	int runs = 0, failed = 0;
+	input_close(&in);
+	int runs = 0, failed = 0, said = 0;
 	for (long k = 1; k <= total; k += k < 150 ? 1 : 40) {
 		oom_count = 0;
 		oom_fail_at = k;
-		int rc = retention_open(path, POLICY_GC, k % 2, &in);
+		o.objects_only = k % 2;
+		err[0] = '\0';
+		int rc = input_open(&in, path, PIPE_GC | PIPE_DOM, &o, err, sizeof err);
 		oom_fail_at = 0;
 		runs++;
-		if (rc == 0)
-			retention_close(&in);
-		else
+		if (rc == 0) {
+			input_close(&in);
+		} else {
 			failed++;
+			said += strstr(err, "out of memory") != NULL;
+		}
 	}
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	close(null);
-	CHECK(total > 150 && failed > 0 && runs > 150);
+	CHECK(total > 150 && failed > 0 && runs > 150 && said == failed);
 }

@@ -167,19 +167,19 @@ typedef struct on_demand {
 	gc_result r;
 	findings f;
 	dom_result d; /* before it is computed: zeroed but for the policy */
-	int done;     /* NEED_* */
+	int done;     /* PIPE_* */
 } on_demand;
 
 static int compute(void *owner, int what, char *err, size_t errsize)
 {
 	on_demand *a = owner;
 	int rc = 0;
-	if (!(a->done & NEED_GC) && (rc = gc_run(a->h, a->opt, &a->r)) == 0)
-		a->done |= NEED_GC;
-	if (rc == 0 && (what & NEED_FINDINGS) && !(a->done & NEED_FINDINGS) && (rc = findings_collect(a->h, &a->r, &a->f)) == 0)
-		a->done |= NEED_FINDINGS;
-	if (rc == 0 && (what & NEED_DOM) && !(a->done & NEED_DOM) && (rc = dom_compute(a->h, &a->r, a->d.policy, &a->d)) == 0)
-		a->done |= NEED_DOM;
+	if (!(a->done & PIPE_GC) && (rc = gc_run(a->h, a->opt, &a->r)) == 0)
+		a->done |= PIPE_GC;
+	if (rc == 0 && (what & PIPE_FINDINGS) && !(a->done & PIPE_FINDINGS) && (rc = findings_collect(a->h, &a->r, &a->f)) == 0)
+		a->done |= PIPE_FINDINGS;
+	if (rc == 0 && (what & PIPE_DOM) && !(a->done & PIPE_DOM) && (rc = dom_compute(a->h, &a->r, a->d.policy, &a->d)) == 0)
+		a->done |= PIPE_DOM;
 	if (rc)
 		snprintf(err, errsize, "out of memory");
 	return rc ? -1 : 0;
@@ -198,13 +198,13 @@ static void check_on_demand(snapshot_db *s, sqlite3 *db, const on_demand *a)
 	CHECK(same_rows(s, db, "SELECT * FROM cluster_members JOIN cluster_refs USING (root)", 0));
 	CHECK(a->done == 0);
 	CHECK(same_rows(s, db, "SELECT idx, reachable, distance, parent FROM objects", 0));
-	CHECK(a->done == NEED_GC);
+	CHECK(a->done == PIPE_GC);
 	CHECK(same_rows(s, db, "SELECT c.root, c.state, p.size FROM clusters c, purge p", 0));
-	CHECK(a->done == NEED_GC);
+	CHECK(a->done == PIPE_GC);
 	CHECK(same_rows(s, db, "SELECT kind, count(*) FROM findings GROUP BY kind", 0));
-	CHECK(a->done == (NEED_GC | NEED_FINDINGS));
+	CHECK(a->done == (PIPE_GC | PIPE_FINDINGS));
 	CHECK(same_rows(s, db, "SELECT idx, retained FROM objects ORDER BY retained DESC", 1));
-	CHECK(a->done == (NEED_GC | NEED_FINDINGS | NEED_DOM));
+	CHECK(a->done == (PIPE_GC | PIPE_FINDINGS | PIPE_DOM));
 }
 
 /* One random heap of N objects analysed under POLICY: the in-memory

@@ -1,0 +1,180 @@
+/* pipeline.c — load once, compute each part once (see pipeline.h). */
+#include "analysis/pipeline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "snapshot/snapshot.h"
+
+/* Fill in OPT from the heap's own mode and O's overrides. */
+static void set_options(pipeline *p, int mode, uint32_t keep_flags, const pipeline_options *o)
+{
+	pipeline_options none = PIPELINE_OPTIONS_INIT;
+	if (!o)
+		o = &none;
+	p->opt = (gc_options){.mode = o->mode >= 0 ? o->mode : mode, .threads = o->threads > 0 ? o->threads : cpu_cores(),
+			      .defer_retention = o->defer_retention};
+	p->opt.keep_flags = o->keep_given ? o->keep_flags : o->mode >= 0 ? gc_default_keep_flags(p->opt.mode) : keep_flags;
+	p->dom.policy = o->policy >= 0 ? o->policy : POLICY_GC;
+	p->objects_only = o->objects_only;
+}
+
+int pipeline_load(pipeline *p, const char *path, const pipeline_options *o, char *err, size_t errsize)
+{
+	double t0 = now_seconds();
+	memset(p, 0, sizeof *p);
+	p->path = path;
+	progress_begin_file("load", path);
+	if (snapshot_load(path, &p->h, err, errsize))
+		return -1;
+	p->load_s = now_seconds() - t0;
+	set_options(p, p->h.mode, gc_default_keep_flags(p->h.mode), o);
+	trace_point("load");
+	return 0;
+}
+
+void pipeline_adopt(pipeline *p, const char *path, heap *h, const gc_options *opt, const pipeline_options *o)
+{
+	memset(p, 0, sizeof *p);
+	p->path = path;
+	p->h = *h;
+	memset(h, 0, sizeof *h);
+	set_options(p, opt->mode, opt->keep_flags, o);
+}
+
+/* The GC as a job of its own, for jobs.h. */
+typedef struct gc_job {
+	pipeline *p;
+	int rc;
+} gc_job;
+
+static void *run_gc(void *arg)
+{
+	gc_job *g = arg;
+	g->rc = gc_run(&g->p->h, &g->p->opt, &g->p->r);
+	return NULL;
+}
+
+/* The GC beside the dominators, started by their hook once they leave a
+ * core free (dom_compute_plain's ONE_THREAD). */
+typedef struct beside {
+	gc_job gc;
+	job j;
+	int started;
+} beside;
+
+static void start_beside(void *arg)
+{
+	beside *b = arg;
+	if (!b->started)
+		job_start(&b->j, run_gc, &b->gc);
+	b->started = 1;
+}
+
+/* The dominators from the loader's link counts, handed over (they are
+ * freed whatever the outcome), or counted here. */
+static uint32_t *take_links(heap *h)
+{
+	uint32_t *links = h->in_links;
+	h->in_links = NULL;
+	return links;
+}
+
+/* GC and dominators together on a heap whose dominators need no GC result:
+ * the GC marks on one thread beside the dominators' walk. */
+static const char *gc_beside_dominators(pipeline *p)
+{
+	int marking = p->opt.threads;
+	beside b = {.gc = {p, -1}};
+	p->opt.threads = 1;
+	progress_phase("retention"); /* the GC's thread is not heard */
+	int rc = dom_compute_plain(&p->h, p->opt.keep_flags, p->dom.policy, !p->objects_only, take_links(&p->h), &p->dom,
+				   start_beside, &b);
+	trace_point("dominators");
+	start_beside(&b); /* when the dominators failed before their hook */
+	job_wait(&b.j);
+	trace_point("gc (beside the dominators)");
+	p->opt.threads = marking;
+	if (b.gc.rc == 0)
+		p->done |= PIPE_GC;
+	if (rc == 0)
+		p->done |= PIPE_DOM;
+	return b.gc.rc ? "running the GC" : rc ? "computing dominators" : NULL;
+}
+
+static const char *dominators(pipeline *p)
+{
+	int rc;
+	progress_phase("retention");
+	if (p->h.in_links && !dom_needs_gc(&p->h))
+		rc = dom_compute_plain(&p->h, p->r.keep_flags, p->dom.policy, !p->objects_only, take_links(&p->h),
+				       &p->dom, NULL, NULL);
+	else
+		rc = (p->objects_only ? dom_compute_objects : dom_compute)(&p->h, &p->r, p->dom.policy, &p->dom);
+	trace_point("dominators");
+	if (rc)
+		return "computing dominators";
+	p->done |= PIPE_DOM;
+	return NULL;
+}
+
+int pipeline_need(pipeline *p, int what, char *err, size_t errsize)
+{
+	const char *fail = NULL;
+	int todo = what & ~p->done;
+	if (!todo)
+		return 0;
+	int policy = p->dom.policy;
+	if ((todo & PIPE_DOM) && !(p->done & PIPE_GC) && !dom_needs_gc(&p->h)) {
+		fail = gc_beside_dominators(p);
+	} else if (!(p->done & PIPE_GC)) {
+		progress_phase("gc");
+		if (gc_run(&p->h, &p->opt, &p->r))
+			fail = "running the GC";
+		else
+			p->done |= PIPE_GC;
+		trace_point("GC");
+	}
+	if (!fail && (todo & PIPE_FINDINGS)) {
+		if (findings_collect(&p->h, &p->r, &p->f))
+			fail = "collecting findings";
+		else
+			p->done |= PIPE_FINDINGS;
+		trace_point("findings");
+	}
+	if (!fail && (todo & PIPE_DOM) && !(p->done & PIPE_DOM))
+		fail = dominators(p);
+	if (fail && !(p->done & PIPE_DOM)) {
+		dom_free(&p->dom);
+		p->dom.policy = policy; /* for a later try */
+	}
+	progress_phase(NULL);
+	if (fail && strcmp(fail, "running the GC") == 0)
+		snprintf(err, errsize, "out of memory running the GC on %s", p->path ? p->path : "the heap");
+	else if (fail)
+		snprintf(err, errsize, "out of memory %s", fail);
+	return fail ? -1 : 0;
+}
+
+int pipeline_dominators(pipeline *p, int policy, dom_result *out, char *err, size_t errsize)
+{
+	memset(out, 0, sizeof *out);
+	if (pipeline_need(p, PIPE_GC, err, errsize))
+		return -1;
+	progress_phase("retention");
+	int rc = (p->objects_only ? dom_compute_objects : dom_compute)(&p->h, &p->r, policy, out);
+	progress_phase(NULL);
+	if (rc)
+		snprintf(err, errsize, "out of memory computing dominators");
+	return rc ? -1 : 0;
+}
+
+void pipeline_free(pipeline *p)
+{
+	findings_free(&p->f);
+	dom_free(&p->dom);
+	gc_result_free(&p->r);
+	heap_free(&p->h);
+	memset(p, 0, sizeof *p);
+}
