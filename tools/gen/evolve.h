@@ -16,6 +16,7 @@
 
 #include "tools/gen/gen.h"
 
+/* 0, or -1 with the reason in ERR (OUT then holds nothing to free). */
 int evolve_series(const gen_options *opt, heap out[3], FILE *plan, char *err, size_t errsize);
 
 #endif
