@@ -83,90 +83,64 @@ const command command_dominators = {
 	options, 2, NULL,
 };
 
-int cmd_dominators(int argc, char **argv)
+/* X is not reached under the policy: say so. */
+static void print_unreached(obj_t x, const obj_info *o, const dom_result *d, enum out_format fmt)
 {
-	struct dominators_opts opts = {-1, FMT_TEXT, 1, 10};
-	const char *operands[2] = {NULL, NULL};
-	int parsed = parse_options(&command_dominators, argc, argv, &opts, operands);
-	if (parsed < 0)
-		return OPT_EXIT_STATUS(parsed);
-	const char *input = operands[0], *sel = operands[1];
-	int policy = opts.policy;
-	long long depth = opts.depth, limit = opts.limit;
-	if (!input || !sel)
-		return usage_error("dominators", "needs an INPUT and an OBJ");
-	enum out_format fmt = opts.format;
-	retention_input in;
-	if (retention_open(input, policy, 0, &in))
-		return 1;
-	const dom_result *d = &in.d;
-	obj_t *objs = NULL, x;
-	size_t nobjs;
-	int rc = 1;
-	frame *stack = NULL;
-	obj_t *chain = NULL;
-	dom_tree tree = {0};
-	if (select_objects(in.v, sel, NULL, NULL, &objs, &nobjs))
-		goto out;
-	x = objs[0];
-	obj_info o;
-	if (in.v->ops->describe(in.v, x, &o) != 0) {
-		die("%s", in.v->err[0] ? in.v->err : "no such object");
-		goto out;
-	}
-	if (d->idom[x] == OBJ_NONE) {
-		if (fmt == FMT_TEXT)
-			printf("#%d %s %s\n  not reached under policy %s: no dominator, no retained size%s\n", x, o.class_name,
-			       o.path, dom_policy_names[d->policy], d->policy == POLICY_GC ? " (the GC purges it)" : "");
-		else if (fmt == FMT_CSV)
-			printf("relation,depth,idx,class,path,shallow,retained\n");
-		else
-			printf("{\"idx\":%d,\"policy\":\"%s\",\"reached\":false}\n", x, dom_policy_names[d->policy]);
-		obj_info_free(&o);
-		rc = 0;
-		goto out;
-	}
-	/* the chain, from the top down; a damaged database cannot make it loop */
+	if (fmt == FMT_TEXT)
+		printf("#%d %s %s\n  not reached under policy %s: no dominator, no retained size%s\n", x, o->class_name,
+		       o->path, dom_policy_names[d->policy], d->policy == POLICY_GC ? " (the GC purges it)" : "");
+	else if (fmt == FMT_CSV)
+		printf("relation,depth,idx,class,path,shallow,retained\n");
+	else
+		printf("{\"idx\":%d,\"policy\":\"%s\",\"reached\":false}\n", x, dom_policy_names[d->policy]);
+}
+
+/* X's heading and its dominator chain, from the top down; a damaged
+ * database cannot make the chain loop.  0, or 1 after printing the error. */
+static int print_chain(const retention_input *in, obj_t x, const obj_info *o, enum out_format fmt)
+{
+	const dom_result *d = &in->d;
 	size_t nchain = 0;
-	chain = malloc(((size_t)d->slots + 1) * sizeof *chain);
-	if (!chain) {
-		obj_info_free(&o);
-		die("out of memory");
-		goto out;
-	}
+	obj_t *chain = malloc(((size_t)d->slots + 1) * sizeof *chain);
+	if (!chain)
+		return die("out of memory");
 	for (obj_t a = d->idom[x]; a >= 0; a = d->idom[a]) {
 		if (nchain == d->slots) {
-			obj_info_free(&o);
-			die("%s: the dominator tree loops (a damaged database)", input);
-			goto out;
+			free(chain);
+			return die("%s: the dominator tree loops (a damaged database)", in->path);
 		}
 		chain[nchain++] = a;
 	}
 	if (fmt == FMT_TEXT) {
-		printf("#%d %s %s\n  shallow %u bytes, retained %llu bytes (policy %s)\n", x, o.class_name, o.path, o.size,
-		       (unsigned long long)d->retained[x], dom_policy_names[d->policy]);
+		printf("#%d %s %s\n  shallow %u bytes, retained %llu bytes (policy %s)\n", x, o->class_name, o->path,
+		       o->size, (unsigned long long)d->retained[x], dom_policy_names[d->policy]);
 		printf("dominator chain, from the top:\n  (top)\n");
 	} else if (fmt == FMT_CSV) {
 		printf("relation,depth,idx,class,path,shallow,retained\n");
 	} else {
 		printf("{\"idx\":%d,\"class\":", x);
-		json_str(stdout, o.class_name);
+		json_str(stdout, o->class_name);
 		printf(",\"path\":");
-		json_str(stdout, o.path);
-		printf(",\"shallow\":%u,\"retained\":%llu,\"policy\":\"%s\",\"chain\":[", o.size,
+		json_str(stdout, o->path);
+		printf(",\"shallow\":%u,\"retained\":%llu,\"policy\":\"%s\",\"chain\":[", o->size,
 		       (unsigned long long)d->retained[x], dom_policy_names[d->policy]);
 	}
-	obj_info_free(&o);
-	for (size_t k = nchain; k > 0; k--)
-		if (print_object(&in, chain[k - 1], "chain", 0, fmt, 0, k == nchain))
-			goto out;
-	if (fmt == FMT_TEXT)
-		printf("  #%d (this object)\n", x);
-	/* the dominated objects, DEPTH levels down, LIMIT per object */
-	stack = calloc((size_t)depth + 1, sizeof *stack);
-	if (!stack || dom_tree_build(d, &tree)) {
-		die("out of memory");
-		goto out;
+	int rc = 0;
+	for (size_t k = nchain; k > 0 && rc == 0; k--)
+		rc = print_object(in, chain[k - 1], "chain", 0, fmt, 0, k == nchain);
+	free(chain);
+	return rc;
+}
+
+/* The objects X dominates, DEPTH levels down, LIMIT per object, walked
+ * with a stack of frames (no recursion).  0, or 1 after printing the error. */
+static int print_dominated(const retention_input *in, obj_t x, long long depth, long long limit, enum out_format fmt)
+{
+	dom_tree tree = {0};
+	frame *stack = calloc((size_t)depth + 1, sizeof *stack);
+	if (!stack || dom_tree_build(&in->d, &tree)) {
+		free(stack);
+		return die("out of memory");
 	}
 	stack[0] = frame_of(&tree, x, (size_t)limit);
 	if (fmt == FMT_TEXT)
@@ -174,8 +148,8 @@ int cmd_dominators(int argc, char **argv)
 		       depth == 0 ? "" : ", largest first");
 	else if (fmt == FMT_JSON)
 		printf("],\"dominates\":%ld,\"children\":[", stack[0].total);
-	int sp = depth > 0 ? 1 : 0;
-	while (sp > 0) {
+	int sp = depth > 0 ? 1 : 0, rc = 0;
+	while (sp > 0 && rc == 0) {
 		frame *f = &stack[sp - 1];
 		if (f->at == f->n) {
 			if (fmt == FMT_TEXT && (size_t)f->total > f->n)
@@ -187,20 +161,51 @@ int cmd_dominators(int argc, char **argv)
 		}
 		obj_t c = f->kids[f->at++];
 		frame next = frame_of(&tree, c, (size_t)limit);
-		if (print_object(&in, c, "child", sp, fmt, next.total, f->at == 1))
-			goto out;
+		rc = print_object(in, c, "child", sp, fmt, next.total, f->at == 1);
 		if (sp < depth)
 			stack[sp++] = next;
 		else if (fmt == FMT_JSON)
 			printf("]}");
 	}
-	if (fmt == FMT_JSON)
+	if (rc == 0 && fmt == FMT_JSON)
 		printf("]}\n");
-	rc = 0;
-out:
 	dom_tree_free(&tree);
 	free(stack);
-	free(chain);
+	return rc;
+}
+
+int cmd_dominators(int argc, char **argv)
+{
+	struct dominators_opts opts = {-1, FMT_TEXT, 1, 10};
+	const char *operands[2] = {NULL, NULL};
+	int parsed = parse_options(&command_dominators, argc, argv, &opts, operands);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	const char *input = operands[0], *sel = operands[1];
+	if (!input || !sel)
+		return usage_error("dominators", "needs an INPUT and an OBJ");
+	enum out_format fmt = opts.format;
+	retention_input in;
+	if (retention_open(input, opts.policy, 0, &in))
+		return 1;
+	obj_t *objs = NULL;
+	size_t nobjs;
+	obj_info o;
+	int rc = select_objects(in.v, sel, NULL, NULL, &objs, &nobjs);
+	obj_t x = rc ? OBJ_NONE : objs[0];
+	if (rc == 0 && in.v->ops->describe(in.v, x, &o) != 0)
+		rc = die("%s", in.v->err[0] ? in.v->err : "no such object");
+	else if (rc == 0 && in.d.idom[x] == OBJ_NONE) {
+		print_unreached(x, &o, &in.d, fmt);
+		obj_info_free(&o);
+	} else if (rc == 0) {
+		rc = print_chain(&in, x, &o, fmt);
+		obj_info_free(&o);
+		if (rc == 0 && fmt == FMT_TEXT)
+			printf("  #%d (this object)\n", x);
+		if (rc == 0)
+			rc = print_dominated(&in, x, opts.depth, opts.limit, fmt);
+	}
 	free(objs);
 	retention_close(&in);
 	return rc;
