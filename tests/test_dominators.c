@@ -472,11 +472,11 @@ TEST(dominators_without_the_gc_result_on_a_plain_heap)
 	heap_free(&h);
 }
 
-/* Over 2^20 predecessor places, stored by the walk's filler thread: a
- * root keeps four hubs, each hub every leaf, and an unreachable object
- * points at each leaf too (a place the walk leaves unused, 0, which
- * semi-NCA must skip).  Every leaf's dominator is the root, which retains
- * all. */
+/* Over 2^20 predecessor places, stored by the walk's filler thread (with
+ * two cores or more; else by the walk itself): a root keeps four hubs,
+ * each hub every leaf, and an unreachable object points at each leaf too
+ * (a place the walk leaves unused, 0, which semi-NCA must skip).  Every
+ * leaf's dominator is the root, which retains all. */
 TEST(dominators_wide_heap_with_unused_places)
 {
 	const int n = 270000, hub = 12, leaf = 16, lost = 16 + n;
