@@ -1,4 +1,4 @@
-/* findings.c — spec §4: eliminated references, garbage that survives,
+/* findings.c — ugc-gc(7) §6: eliminated references, garbage that survives,
  * dangling references, cluster lists that disagree with their members' real
  * references, objects only clusters keep, RootSet objects that are garbage,
  * weak references left uncleared, rooted members that die with their

@@ -1,5 +1,5 @@
 /* findings.h — what a developer hunting a leak or a crash needs to know
- * (spec §4), derived from a heap and its GC result. */
+ * (ugc-gc(7) §6), derived from a heap and its GC result. */
 #ifndef UGC_FINDINGS_H
 #define UGC_FINDINGS_H
 

@@ -1,5 +1,6 @@
-/* gc.c — reachability analysis (spec §1 steps 1-8) and the purge (§2).
- * See gc.h for the marking order.  Work lists only, never recursion. */
+/* gc.c — reachability analysis (ugc-gc(7) §1, steps 1-8) and the
+ * purge (ugc-gc(7) §2).  See gc.h for the marking order.  Work lists
+ * only, never recursion. */
 #include "analysis/gc.h"
 
 #include <pthread.h>
@@ -35,7 +36,7 @@ uint32_t gc_default_keep_flags(int mode)
 	return mode == MODE_EDITOR ? RF_Standalone : 0;
 }
 
-/* Is I a root (§1.3), outside the disregard pool? */
+/* Is I a root (ugc-gc(7) §1.3), outside the disregard pool? */
 static int is_root(const heap *h, obj_t i, uint32_t keep)
 {
 	if (h->iflags[i] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
@@ -524,8 +525,9 @@ static int finish(marker *m, gc_result *r)
 	r->purged = (obj_t *)purged.v;
 	r->npurged = (uint32_t)purged.n;
 	double t3 = now_seconds();
-	/* §2 purge: BeginDestroy all, FinishDestroy the ready ones (the others
-	 * pend), destroy on the purge thread or the game thread */
+	/* the purge (ugc-gc(7) §2): BeginDestroy all, FinishDestroy the ready
+	 * ones (the others pend); all are destroyed on the game thread, so
+	 * GameThreadDestroy is only counted */
 	for (uint32_t k = 0; k < r->npurged; k++) {
 		obj_t x = r->purged[k];
 		r->purged_bytes += h->size[x];

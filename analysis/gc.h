@@ -1,22 +1,27 @@
 /* gc.h — Unreal Engine's garbage collection, run offline on a heap.
  *
- * gc_run() follows shared/spec/gc-semantics.md step by step: disregard pool,
+ * gc_run() follows ugc-gc(7) §1 and §2 step by step: disregard pool,
  * cluster pre-pass, roots, tracing with reference elimination and weak
  * references remembered, cluster reachability, dissolution, weak clearing,
  * gathering and the purge; then the root kinds and retention distances of
- * §3.  The result leaves the heap untouched.
+ * ugc-gc(7) §3 (unless deferred).  The result leaves the heap untouched.
  *
- * Marking order.  The engine marks with many threads in no fixed order, and
- * where cluster lists disagree with the members' references its answer can
- * depend on that order (a cluster root marked through another cluster's
- * ReferencedClusters does no step 5).  We fix one order the engine can take:
- * breadth-first levels, each level's objects taken in index order, each
+ * Marking order (ugc-gc(7) §5).  The engine marks with many threads in no
+ * fixed order, and where cluster lists disagree with the members'
+ * references its answer can depend on that order (a cluster root marked
+ * through another cluster's ReferencedClusters does no step 5).  We fix one
+ * order the engine can take: step 2's walks in c-record order, then
+ * breadth-first levels, each level's objects in index order, each
  * object's references in tracing order, and a cluster's step 5 done as soon
- * as it becomes reachable.  The order-free part of a level (marking plain
- * objects, recording eliminated and weak references) runs on many threads;
- * the cluster work it finds is recorded with the reference's position and
- * then done on one thread in that order.  So any thread count gives the same
- * answer, and the answer is the one single-threaded marking would give. */
+ * as it becomes reachable.  Only the cluster work depends on that order.
+ * The rest of a level (marking plain objects, recording eliminated and weak
+ * references) runs in whatever order its chunks are taken, on the options'
+ * threads (at most 64) when the level holds parallel_min objects or more,
+ * else on the calling thread; the cluster work it finds is recorded with the
+ * reference's position (source index, then edge) and then done on the
+ * calling thread in that order.  So any thread count gives the same answer,
+ * and the answer is the one single-threaded marking in that order would
+ * give. */
 #ifndef UGC_GC_H
 #define UGC_GC_H
 
@@ -24,7 +29,8 @@
 
 #include "snapshot/snapshot.h"
 
-/* Why a reachable object is alive (§3); RK_NONE for unreachable or free. */
+/* Why a reachable object is alive (ugc-gc(7) §3.1); RK_NONE for
+ * unreachable or free. */
 enum root_kind {
 	RK_DISREGARD, RK_ROOTSET, RK_REFCOUNTED, RK_INTERNAL_KEEP, RK_KEEPFLAGS,
 	RK_GCOBJECT, RK_CLUSTER, RK_REFERENCED, RK_COUNT, RK_NONE = 255
@@ -45,9 +51,10 @@ typedef struct gc_options {
 	uint32_t keep_flags; /* object flags that keep an object alive */
 	int threads;         /* marking threads, >= 1 */
 	uint32_t parallel_min; /* smallest level traced on several threads; 0: default */
-	int defer_retention; /* 1: leave §3 (root kinds, distances) to a later
-			      * gc_retention() call, so a caller that first needs
-			      * other large arrays does not hold both at once */
+	int defer_retention; /* 1: leave ugc-gc(7) §3 (root kinds, distances) to
+			      * a later gc_retention() call, so a caller that
+			      * first needs other large arrays does not hold
+			      * both at once */
 } gc_options;
 
 /* KeepFlags the engine uses in MODE (GARBAGE_COLLECTION_KEEPFLAGS). */
@@ -61,8 +68,8 @@ typedef struct gc_eliminated {
 } gc_eliminated;
 
 /* Does a reference of KIND (REF_*; Class and Outer count as immutable) keep
- * its target on a retention path (spec §3)?  Strong and aro only when the
- * target is not garbage: the GC nulls those. */
+ * its target on a retention path (ugc-gc(7) §3.2)?  Strong and aro only
+ * when the target is not garbage: the GC nulls those. */
 static inline int ref_retains(int kind, int target_garbage)
 {
 	return kind == REF_IMMUTABLE || ((kind == REF_STRONG || kind == REF_ARO) && !target_garbage);
@@ -121,13 +128,14 @@ typedef struct gc_result {
 int gc_run(heap *h, const gc_options *opt, gc_result *r);
 void gc_result_free(gc_result *r);
 
-/* §3 for a marked result: fills root_kind, distance, parent and via. */
+/* ugc-gc(7) §3 for a marked result: fills root_kind, distance, parent and
+ * via. */
 int gc_retention(heap *h, gc_result *r, uint32_t keep_flags);
 
-/* The §3 root kind of object I before any GC (used by `info`), given
- * whether a "g" record names it; RK_NONE when it is no root.  Inline: the
- * dominators ask it of every object (and with no KEEP flags, a V8 heap's
- * case, the object flags are not read). */
+/* The root kind (ugc-gc(7) §3.1) of object I before any GC (used by
+ * `info`), given whether a "g" record names it; RK_NONE when it is no root.
+ * Inline: the dominators ask it of every object (and with no KEEP flags, a
+ * V8 heap's case, the object flags are not read). */
 static inline int root_kind_static(const heap *h, obj_t i, uint32_t keep, int gc_target)
 {
 	if (heap_in_disregard(h, i))

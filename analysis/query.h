@@ -48,13 +48,13 @@ static inline const edge *chain_hop(const chain *c, size_t k, size_t *n)
 	return &c->edges[c->first[k]];
 }
 
-/* May the GC's tracing follow edge E (spec §3: strong and aro to objects that
- * are not garbage, immutable, Class, Outer; never out of the disregard pool)?
- * DST_GARBAGE: whether E's target is garbage. */
+/* May the GC's tracing follow edge E (ugc-gc(7) §3.2: strong and aro to
+ * objects that are not garbage, immutable, Class, Outer; never out of the
+ * disregard pool)?  DST_GARBAGE: whether E's target is garbage. */
 int edge_retains(const view *v, const edge *e, int dst_garbage);
 
-/* The shortest retention chain of X, from the stored parents (§3).  Empty
- * (n == 0) when X has no distance. */
+/* The shortest retention chain of X, from the stored parents
+ * (ugc-gc(7) §3.2).  Empty (n == 0) when X has no distance. */
 int query_shortest(view *v, obj_t x, chains *out);
 
 enum chain_mode { CHAINS_ROOTS, CHAINS_ALL };

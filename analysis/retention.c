@@ -1,8 +1,9 @@
-/* retention.c — why each object is alive (spec §3): its root kind, and the
- * shortest retention path, found breadth-first from the roots in index order
- * following each object's references in tracing order (Class, Outer, then
- * the "r" records).  Each object keeps its parent and the edge taken, so a
- * chain is read back from the object to its root without recursion. */
+/* retention.c — why each object is alive (ugc-gc(7) §3): its root kind,
+ * and the shortest retention path, found breadth-first from the roots in
+ * index order following each object's references in tracing order (Class,
+ * Outer, then the "r" records).  Each object keeps its parent and the edge
+ * taken, so a chain is read back from the object to its root without
+ * recursion. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,8 @@ int gc_retention(heap *h, gc_result *r, uint32_t keep)
 	r->via = malloc(s * sizeof *r->via);
 	obj_t *queue = malloc(s * sizeof *queue);
 	if (!r->root_kind || !r->distance || !r->parent || !r->via || !queue) {
-		/* all or none: a caller may try again (a view computes §3 on demand) */
+		/* all or none: a caller may try again (a view computes
+		 * ugc-gc(7) §3 on demand) */
 		free(queue);
 		free(r->root_kind); free(r->distance); free(r->parent); free(r->via);
 		r->root_kind = NULL;

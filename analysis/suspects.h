@@ -1,4 +1,4 @@
-/* suspects.h — leak suspects (the dominators contract, §4): the objects
+/* suspects.h — leak suspects (ugc-gc(7) §4.4): the objects
  * and classes that keep at least a threshold share of the reached bytes
  * alive, each with its accumulation point and the classes whose bytes lie
  * under it.  Written against a dom_result and two per-object facts (size,

@@ -107,9 +107,9 @@ typedef struct view view;
  * V's err (out of memory, SQL error). */
 typedef struct view_ops {
 	int (*object)(view *v, obj_t i, obj_info *out);  /* 1 when there is no object I */
-	/* object() for naming I: §3's fields may be left unknown (distance
-	 * UINT32_MAX, root_kind RK_NONE, parent OBJ_NONE, parent_property ""),
-	 * which a snapshot's view then need not compute */
+	/* object() for naming I: ugc-gc(7) §3's fields may be left unknown
+	 * (distance UINT32_MAX, root_kind RK_NONE, parent OBJ_NONE,
+	 * parent_property ""), which a snapshot's view then need not compute */
 	int (*describe)(view *v, obj_t i, obj_info *out);
 	int (*state)(view *v, obj_t i, obj_state *out);  /* 1 when there is no object I */
 	/* references to I: records by source index then position, objects whose
@@ -178,7 +178,8 @@ view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize);
  * view); the indexes behind incoming() and findings() are built on first
  * use, so opening costs nothing.  The view may add derived indexes to H
  * (reverse rows, children) and removes those it added when it closes, and
- * may compute §3 (gc_retention) into R when a command first needs it. */
+ * may compute ugc-gc(7) §3 (gc_retention) into R when a command first
+ * needs it. */
 view *view_heap_borrow(heap *h, gc_result *r, char *err, size_t errsize);
 
 #endif

@@ -128,9 +128,9 @@ void obj_info_free(obj_info *o)
 	o->name = o->class_name = o->flags = o->parent_property = o->path = "";
 }
 
-/* §3 (root kinds, distances, shortest-path parents) of a GC result that
- * left it for later (gc_options.defer_retention): computed on first use,
- * so a command that never asks for it (top) never pays for it. */
+/* ugc-gc(7) §3 (root kinds, distances, shortest-path parents) of a GC
+ * result that left it for later (gc_options.defer_retention): computed on
+ * first use, so a command that never asks for it (top) never pays for it. */
 static int need_retention(heap_view *hv)
 {
 	if (hv->r->distance)
@@ -141,8 +141,8 @@ static int need_retention(heap_view *hv)
 	return -1;
 }
 
-/* Object I into O; WITH_RETENTION 0 leaves §3's fields unknown (see
- * view_ops.describe), so §3 need not have been computed. */
+/* Object I into O; WITH_RETENTION 0 leaves ugc-gc(7) §3's fields unknown
+ * (see view_ops.describe), so they need not have been computed. */
 static int describe(heap_view *hv, obj_t i, obj_info *o, int with_retention)
 {
 	const heap *h = hv->h;

@@ -1,4 +1,4 @@
-/* whatif.h — counterfactuals (shared/spec/dominators.md §3): what the GC
+/* whatif.h — counterfactuals (ugc-gc(7) §4.3): what the GC
  * would free if some references were gone or some object were garbage.
  * The changes are applied to a copy of the heap and the real pipeline
  * (gc_run) runs again; the answer is every object reachable before and
@@ -9,7 +9,7 @@
  * a change writes, which it copies whole (flags; reference kinds; Class and
  * Outer; FGCObject records; cluster lists).  A removed "r" record is not
  * taken out of the rows but masked: its kind becomes `soft`, which no step
- * of the GC and no retention path follows (gc-semantics.md §1 step 4), so
+ * of the GC and no retention path follows (ugc-gc(7) §1.4, §3.2), so
  * reference positions stay those of the input. */
 #ifndef UGC_WHATIF_H
 #define UGC_WHATIF_H

@@ -1,5 +1,5 @@
 /* cmd_findings.c — `ugc-analyze findings INPUT [--kind K]`: what the
- * analysis found (spec §4), grouped by kind, with counts; --limit of each
+ * analysis found (ugc-gc(7) §6), grouped by kind, with counts; --limit of each
  * kind shown, objects named by path, an FGCObject by its name. */
 #include <stdlib.h>
 #include <string.h>

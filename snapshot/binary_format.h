@@ -1,6 +1,6 @@
 /* binary_format.h — the .ugcs layout shared by the reader and the writer,
  * and its framing (snapshot/binary_frame.c).
- * man/ugc-snapshot.5 documents it byte by byte; keep the two in step.
+ * ugc-snapshot(5) §2 documents it byte by byte; keep the two in step.
  *
  *   offset  size  field
  *   0       8     magic 89 'U' 'G' 'C' 'S' 0D 0A 1A

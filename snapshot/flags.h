@@ -41,7 +41,7 @@ enum {
 	IF_ReachableInCluster = 1 << 9,
 	IF_Unreachable = 1 << 10,
 	IF_ALL = (1 << 11) - 1,
-	/* the internal flags that make an object a root (spec §1.3) */
+	/* the internal flags that make an object a root (ugc-gc(7) §1.3) */
 	IF_INTERNAL_KEEP = IF_Native | IF_Async | IF_AsyncLoading | IF_LoaderImport,
 };
 

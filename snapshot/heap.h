@@ -178,7 +178,7 @@ int heap_build_children(heap *h);
 
 /* Names.  A name buffer of HEAP_NAME_MAX bytes holds any FName: both
  * readers refuse the names and strings longer than the engine allows
- * (shared/spec/text-format.md): an FName, number suffix included, at most
+ * (ugc-snapshot(5) §1.10): an FName, number suffix included, at most
  * NAME_LEN_MAX bytes; a property or FGCObject referencer name at most
  * PROP_LEN_MAX. */
 #define HEAP_NAME_MAX 4096

@@ -1,4 +1,4 @@
-/* text_read.c — the .ugct reader (spec: shared/spec/text-format.md).
+/* text_read.c — the .ugct reader (the format: ugc-snapshot(5) §1).
  *
  * One pass over the lines fills the heap's object columns directly (slots
  * grow as indexes appear) and collects "r" records in file order into

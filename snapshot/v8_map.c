@@ -1,6 +1,6 @@
 /* v8_map.c — puts a V8 heap graph (v8_raw) into the heap model, so that
- * every command works on it unchanged.  The mapping (ugc-snapshot(5), "V8
- * HEAP SNAPSHOTS"):
+ * every command works on it unchanged.  The mapping
+ * (ugc-snapshot(5) §3.1):
  *  - the disregard pool holds the package /V8 (0), the classes Package (1)
  *    and Class (2), then one class object per distinct V8 class in order of
  *    first use; node ordinal i is object first-gc-index + i, Outer /V8;

@@ -761,7 +761,7 @@ out:
 /* The operations of a database view; see view.h. */
 static const view_ops db_view_ops = {
 	.object = dv_object,
-	.describe = dv_object, /* a database holds §3: nothing to save */
+	.describe = dv_object, /* ugc-gc(7) §3 is stored: nothing to save */
 	.state = dv_state,
 	.incoming = dv_incoming,
 	.sources = dv_sources,

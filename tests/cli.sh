@@ -105,7 +105,7 @@ mkdir -p "$out/real-dir" && rm -f "$out/linked-dir" "$out/real-dir/"*.db && ln -
 	[ -s "$out/real-dir/a.db" ] && [ -s "$out/real-dir/d.db" ] &&
 	ok "analyze and diff write through a symlinked directory" || bad "analyze and diff write through a symlinked directory"
 
-# --- analyze: the spec's example, stored under the contract ----------------
+# --- analyze: the example of ugc-snapshot(5) §1.12, stored under the contract
 cp testdata/spec-example.ugct "$out/arena.ugct"
 "$ugc" analyze "$out/arena.ugct" -q --after "$out/arena-after.ugct" >/dev/null 2>&1
 [ -f "$out/arena.db" ] && ok "default database name beside the snapshot" || bad "default database name beside the snapshot"

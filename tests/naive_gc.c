@@ -267,8 +267,9 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 			out->uncleared[k] = out->reachable[x] && h->ref_kind[k] == REF_WEAK && !weak[k] &&
 					    !out->reachable[h->ref_dst[k]];
 
-	/* §3: kinds, then distances level by level; among the candidates for a
-	 * parent, the earliest in breadth-first order (rank), then edge order */
+	/* ugc-gc(7) §3: kinds, then distances level by level; among the
+	 * candidates for a parent, the earliest in breadth-first order (rank),
+	 * then edge order */
 	uint32_t *rank = malloc(s * sizeof *rank), next_rank = 0;
 	for (uint32_t i = 0; i < h->slots; i++) {
 		out->distance[i] = UINT32_MAX;

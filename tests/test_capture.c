@@ -207,8 +207,9 @@ TEST(capture_every_record_kind_round_trips)
 
 TEST(capture_escape_follows_the_format)
 {
-	/* spec: %XX for '%', space, tab, '#' at field start, bytes below 0x21;
-	 * and a lone '-' (it means none); everything else stands for itself */
+	/* ugc-snapshot(5) §1.1: %XX for '%', space, tab, '#' at field start,
+	 * bytes below 0x21; and a lone '-' (it means none); everything else
+	 * stands for itself */
 	static const char *const cases[][2] = {
 		{"Mesh Component", "Mesh%20Component"}, {"#Hash", "%23Hash"}, {"a#b", "a#b"}, {"-", "%2D"},
 		{"--", "--"}, {"100%", "100%25"}, {"Tab\t\n", "Tab%09%0A"}, {"\x7f", "%7F"},

@@ -181,9 +181,9 @@ TEST(db_damaged_outer_fails_the_external_search)
 	v->ops->close(v);
 }
 
-/* A borrowed view over a GC result whose §3 was deferred: describe()
- * names an object without computing §3; object() computes it on first
- * use, and it is what a direct run gives. */
+/* A borrowed view over a GC result whose ugc-gc(7) §3 was deferred:
+ * describe() names an object without computing it; object() computes it
+ * on first use, and it is what a direct run gives. */
 TEST(view_heap_computes_deferred_retention_on_first_use)
 {
 	char err[512];
@@ -225,8 +225,8 @@ TEST(view_heap_computes_deferred_retention_on_first_use)
 	heap_free(&h);
 }
 
-/* An allocation failing while the view computes §3 leaves nothing half
- * made: the call fails, and the next one computes it whole. */
+/* An allocation failing while the view computes ugc-gc(7) §3 leaves
+ * nothing half made: the call fails, and the next one computes it whole. */
 TEST(view_heap_deferred_retention_survives_a_failed_allocation)
 {
 	char err[512];
@@ -261,7 +261,7 @@ TEST(view_heap_deferred_retention_survives_a_failed_allocation)
 		v->ops->close(v);
 		gc_result_free(&later);
 	}
-	CHECK(failed >= 5); /* each of §3's five allocations failed once */
+	CHECK(failed >= 5); /* each of gc_retention's five allocations failed */
 	gc_result_free(&direct);
 	heap_free(&h);
 }

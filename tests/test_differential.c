@@ -125,8 +125,8 @@ TEST(threads_give_identical_results_on_a_large_heap)
 	CHECK(memcmp(one.cleared, two.cleared, one.ncleared * sizeof *one.cleared) == 0);
 	CHECK(memcmp(one.cluster_fate, two.cluster_fate, h.nclusters) == 0);
 	gc_result_free(&two);
-	/* four threads, and §3 deferred to a separate call (as the retention
-	 * commands run it, after the dominators): the same answer */
+	/* four threads, and ugc-gc(7) §3 deferred to a separate call (as the
+	 * retention commands run it, after the dominators): the same answer */
 	CHECK(gc_run(&h, &o4, &two) == 0);
 	CHECK(two.distance == NULL && two.root_kind == NULL);
 	CHECK(gc_retention(&h, &two, two.keep_flags) == 0);

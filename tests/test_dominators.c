@@ -1,7 +1,7 @@
 /* test_dominators.c — dominator trees and retained sizes: hand-made heaps
  * with their trees written out, and a differential test against the naive
  * definition (X dominates Y when removing X loses Y) over a graph built
- * here, edge by edge, from the GC contract's text. */
+ * here, edge by edge, from ugc-gc(7) §4.1's text. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,7 +178,7 @@ static void add_edge(edges_list *e, uint32_t u, uint32_t v)
 	e->to[e->n++] = v;
 }
 
-/* The policy's graph, from the contract's text (node TOP = slots). */
+/* The policy's graph, from ugc-gc(7) §4.1's text (node TOP = slots). */
 static edges_list naive_graph(const heap *h, const gc_result *r, int policy)
 {
 	edges_list e = {0};
@@ -472,10 +472,11 @@ TEST(dominators_without_the_gc_result_on_a_plain_heap)
 	heap_free(&h);
 }
 
-/* Over 2^20 predecessor places, so the NONE fill runs on two threads: a
- * root keeps four hubs, each hub every leaf, and an unreachable object
- * points at each leaf too (a place the walk leaves NONE, which semi-NCA
- * must skip).  Every leaf's dominator is the root, which retains all. */
+/* Over 2^20 predecessor places, stored by the walk's filler thread (with
+ * two cores or more; else by the walk itself): a root keeps four hubs,
+ * each hub every leaf, and an unreachable object points at each leaf too
+ * (a place the walk leaves unused, 0, which semi-NCA must skip).  Every
+ * leaf's dominator is the root, which retains all. */
 TEST(dominators_wide_heap_with_unused_places)
 {
 	const int n = 270000, hub = 12, leaf = 16, lost = 16 + n;
@@ -548,7 +549,7 @@ TEST(dominators_same_for_any_thread_count_on_a_generated_heap)
 	heap_free(&h);
 }
 
-/* The contract's invariant between the two: on a heap without clusters,
+/* ugc-gc(7) §4.3's invariant between the two: on a heap without clusters,
  * whatif --cut X frees exactly what X dominates under gc, and their bytes
  * are X's retained size. */
 TEST(whatif_cut_frees_exactly_the_dominated_set)

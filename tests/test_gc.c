@@ -1,4 +1,4 @@
-/* test_gc.c — one hand-made heap per rule of shared/spec/gc-semantics.md,
+/* test_gc.c — one hand-made heap per rule of ugc-gc(7),
  * each with its expected outcome written out.  Objects 0-4 are natives in
  * the disregard pool and 10 is a rooted package (see PRELUDE). */
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* test_v8.c — the V8 .heapsnapshot reader: the mapping onto the heap model
  * on hand-written snapshots (expected values worked out by hand from the
- * mapping in ugc-snapshot(5)), the same heap whatever the chunking and the
- * thread count, every kind of bad input with the offset it must name, and a
- * real snapshot written by node (testdata/v8/) checked against the figures
- * the writing script computed on its own. */
+ * mapping in ugc-snapshot(5) §3.1), the same heap whatever the chunking
+ * and the thread count, every kind of bad input with the offset it must
+ * name, and a real snapshot written by node (testdata/v8/) checked against
+ * the figures the writing script computed on its own. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,9 +1,9 @@
-/* test_whatif.c — counterfactuals (dominators.md §3): one hand-made heap per
+/* test_whatif.c — counterfactuals (ugc-gc(7) §4.3): one hand-made heap per
  * kind of change, with what it frees worked out by hand; and the invariant
  * "on a heap without clusters, --cut X frees exactly what X dominates",
  * checked on random heaps against a naive definition written here: take
  * away every edge into X and X's root reasons, redo plain reachability over
- * the retention edges of gc-semantics.md §3, and see what is lost.
+ * the retention edges of ugc-gc(7) §3.2, and see what is lost.
  * Objects 0-4 are natives in the disregard pool, 10 a rooted package. */
 #include <stdlib.h>
 
@@ -331,10 +331,11 @@ static char *random_text(int n, int editor)
 	return t;
 }
 
-/* Plain reachability over the §3 retention edges (Class, Outer, immutable,
- * strong and aro to non-garbage; nothing out of the disregard pool, which
- * is alive anyway), written from the contract's text.  CUT: no edge leads
- * into it and it loses RootSet, RefCounted and KeepFlags (OBJ_NONE: none). */
+/* Plain reachability over the retention edges of ugc-gc(7) §3.2 (Class,
+ * Outer, immutable, strong and aro to non-garbage; nothing out of the
+ * disregard pool, which is alive anyway), written from that text.  CUT: no
+ * edge leads into it and it loses RootSet, RefCounted and KeepFlags
+ * (OBJ_NONE: none). */
 static void naive_reach(const heap *h, uint32_t keep, obj_t cut, uint8_t *alive)
 {
 	obj_t *queue = malloc((h->slots + 1) * sizeof *queue);

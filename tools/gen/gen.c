@@ -219,7 +219,8 @@ static obj_t package(builder *b, world_parts *w, const char *dir, const char *na
 
 static void natives(builder *b, world_parts *w)
 {
-	/* 0 /Script/CoreUObject, 1 Object, 2 Class, 3 Package: as in the spec's example */
+	/* 0 /Script/CoreUObject, 1 Object, 2 Class, 3 Package: as in the
+	 * example of ugc-snapshot(5) §1.12 */
 	obj_t core = obj(b, 2, OBJ_NONE, "/Script/CoreUObject", 0, 64, 0, IF_Native | IF_RootSet, 0);
 	w->cls[C_OBJECT] = obj(b, 2, core, "Object", 0, 256, 0, IF_Native, 0);
 	w->cls[C_CLASS] = obj(b, -1, core, "Class", 0, 512, 0, IF_Native, 0);
