@@ -38,8 +38,8 @@ typedef struct pipeline_options {
 	int threads;          /* marking threads, 0: one a core */
 	int policy;           /* enum dom_policy, or -1: gc */
 	int objects_only;     /* dominators without the class and package sums */
-	int defer_retention;  /* leave ugc-gc(7)'s retention step (root kinds,
-			       * distances) to whoever first needs it (a view) */
+	int defer_retention;  /* leave ugc-gc(7) §3 (root kinds, distances) to
+			       * whoever first needs it (a view) */
 } pipeline_options;
 
 #define PIPELINE_OPTIONS_INIT {.mode = -1, .policy = -1}

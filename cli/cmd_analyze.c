@@ -35,7 +35,8 @@ static char *default_db(const char *snap)
 static double mib(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
 
 /* The top purged classes by bytes, "Name count (MiB)"; out of memory, the
- * line says so (the database is written by then). */
+ * line says so and analyze goes on (the summary is printed before the
+ * database is written, which does not need it). */
 static void print_top_purged(const heap *h, const gc_result *r, int top)
 {
 	printf("LogGarbage: purged by class (bytes):");

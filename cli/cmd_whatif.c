@@ -1,6 +1,6 @@
 /* cmd_whatif.c — `ugc-analyze whatif`: what the GC would free if an object
  * were garbage, lost its references or its root reasons, or if some
- * references or an FGCObject were gone (shared/spec/dominators.md §3).
+ * references or an FGCObject were gone (ugc-gc(7) §4.3).
  * The changes run through the real pipeline (analysis/whatif.c); the
  * survivors among the objects aimed at are shown as `path` shows them. */
 #include <stdlib.h>
