@@ -47,5 +47,5 @@ void jobs_pool(void *(*fn)(void *), void *args, size_t stride, int n)
 int cpu_cores(void)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	return cores > 0 && cores <= 64 ? (int)cores : 1;
+	return cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
 }

@@ -33,7 +33,7 @@ void jobs_two(void *(*fn)(void *), void *a, void *b, int parallel);
  * done on return.  A worker that runs late finds a shared queue empty. */
 void jobs_pool(void *(*fn)(void *), void *args, size_t stride, int n);
 
-/* The cores online (1 when unknown, at most 64). */
+/* The cores online: 1 when unknown, 64 at most. */
 int cpu_cores(void);
 
 #endif

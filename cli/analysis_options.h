@@ -32,7 +32,7 @@ typedef struct analysis_options {
 	OPT_STRING(0, "keep-flags", T, F.keep, "LIST", \
 		   "comma-separated RF_ flags that keep objects alive (overrides\nthe mode's); '-' for none"), \
 	OPT_INT(0, "threads", T, F.threads, 1, 64, "N", \
-		"marking threads (default: the number of cores); analyze also writes\nthe database's big tables on up to 4 of them"), \
+		"marking threads (default: the number of cores); analyze also writes\nthe database's big tables on up to 5 of them"), \
 	OPT_POLICY(T, F.policy, \
 		   "retention graph for the idom and retained columns: gc\n(default), refs, refs+weak or refs+weak+soft")
 
