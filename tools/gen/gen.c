@@ -346,6 +346,95 @@ static void assets(builder *b, world_parts *w, uint64_t budget)
 }
 
 /* One world: package, World, PersistentLevel, the actor cluster, actors. */
+/* Actor X's components (the first its root, the others attached to it)
+ * and their references to assets, to X and to each other; GARBAGE: X was
+ * destroyed, and its components with it. */
+static void components(builder *b, world_parts *w, obj_t x, uint32_t key, uint16_t garbage, int clustered, int old)
+{
+	uint32_t nc = 2 + below(b, 4);
+	obj_t root = OBJ_NONE;
+	for (uint32_t c = 0; c < nc; c++) {
+		int ck = c == 0 ? (key == C_CHARACTER ? C_CAPSULE : C_SCENE)
+			 : key == C_LIGHT && c == 1 ? C_LIGHTCOMP : chance(b, 75) ? C_SMCOMP : C_AUDIO;
+		obj_t k = obj(b, w->cls[ck], x, class_names[ck], c + 1, 600 + below(b, 1400),
+			      RF_DefaultSubObject | (garbage ? RF_MirroredGarbage : 0), garbage, 0);
+		if (clustered)
+			cluster_add(b, k);
+		ref(b, x, k, REF_ARO, "OwnedComponents", (int)c);
+		if (c == 0) {
+			root = k;
+			ref(b, x, k, REF_STRONG, "RootComponent", -1);
+			continue;
+		}
+		ref(b, k, root, REF_STRONG, "AttachParent", -1);
+		ref(b, root, k, REF_STRONG, "AttachChildren", (int)c - 1);
+		if (ck == C_SMCOMP) {
+			ref(b, k, pick_for(b, w->meshes, w->nmesh, old), REF_STRONG, "StaticMesh", -1);
+			uint32_t nm = 3 + below(b, 7);
+			for (uint32_t m = 0; m < nm; m++)
+				ref(b, k, chance(b, 50) ? pick_for(b, w->mics, w->nmic, old)
+							: pick_for(b, w->materials, w->nmat, old),
+				    REF_STRONG, "OverrideMaterials", (int)m);
+			ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "LightmapTexture", -1);
+			ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "ShadowmapTexture", -1);
+		} else if (ck == C_AUDIO) {
+			ref(b, k, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "Sound", -1);
+			ref(b, k, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "AttenuationSound", -1);
+		}
+		/* the component's own references to its actor and siblings */
+		ref(b, k, x, REF_STRONG, "OwnerPrivate", -1);
+		uint32_t ne = 4 + below(b, 8);
+		for (uint32_t e = 0; e < ne; e++)
+			ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "AssetUserData", (int)e);
+	}
+}
+
+/* Actor A's (X's) references to other actors, to blueprints and to sounds.
+ * The level's actors so far are ACTORS[0..A-1] (CLUSTERED says which are
+ * in its cluster, NCLUSTERED how many); PREV_ACTORS, the previous world's. */
+typedef struct level_actors {
+	const obj_t *actors;
+	const uint8_t *clustered;
+	uint32_t nclustered;
+	const obj_t *prev_actors;
+	uint32_t nprev;
+	int last_live, old;
+} level_actors;
+
+static void actor_references(builder *b, world_parts *w, const level_actors *l, uint32_t a, obj_t x, uint32_t key,
+			     int destroyed)
+{
+	const obj_t *actors = l->actors;
+	const uint8_t *clustered = l->clustered;
+	int old = l->old;
+	/* targets among earlier actors of this level */
+	if (a > 0 && chance(b, 40)) {
+		uint32_t t = below(b, a);
+		/* a clustered actor never targets a destroyed one, except in the last live world */
+		if (!clustered[a] || clustered[t] || (l->last_live && a > 3 && l->nclustered > 1))
+			ref(b, x, actors[t], REF_STRONG, "Target", -1);
+	}
+	if (chance(b, 20) && l->nprev)
+		ref(b, x, l->prev_actors[below(b, l->nprev)], REF_WEAK, "LastSeen", -1);
+	else if (a > 0 && chance(b, 20))
+		ref(b, x, actors[below(b, a)], REF_WEAK, "LastSeen", -1);
+	if (chance(b, 20))
+		ref(b, x, pick(b, w->bps, w->nbp), REF_SOFT, "SpawnClass", -1);
+	if (key >= C_COUNT) /* a blueprint actor's archetype: its class's CDO, never nulled */
+		ref(b, x, w->bp_cdos[key - C_COUNT], REF_IMMUTABLE, "Archetype", -1);
+	/* a destroyed actor still held by an immutable reference survives */
+	if (a > 0 && !clustered[a] && !destroyed && chance(b, 10)) {
+		obj_t t = actors[below(b, a)];
+		if (b->h->iflags[t] & IF_Garbage)
+			ref(b, x, t, REF_IMMUTABLE, "PinnedActor", -1);
+	}
+	uint32_t ns = 3 + below(b, 6);
+	for (uint32_t e = 0; e < ns; e++)
+		ref(b, x, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "Sounds", (int)e);
+	if (b->hole > 0 && chance(b, 1))
+		ref(b, x, b->hole, REF_STRONG, "StaleActor", -1);
+}
+
 static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors, int last_live, obj_t *prev_actors,
 		   uint32_t nprev)
 {
@@ -400,69 +489,9 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 		} else if (!destroyed) {
 			ref(b, lv, x, REF_ARO, "ActorsForGC", (int)nfor_gc++);
 		}
-		/* components */
-		uint32_t nc = 2 + below(b, 4);
-		obj_t root = OBJ_NONE;
-		for (uint32_t c = 0; c < nc; c++) {
-			int ck = c == 0 ? (key == C_CHARACTER ? C_CAPSULE : C_SCENE)
-				 : key == C_LIGHT && c == 1 ? C_LIGHTCOMP : chance(b, 75) ? C_SMCOMP : C_AUDIO;
-			obj_t k = obj(b, w->cls[ck], x, class_names[ck], c + 1, 600 + below(b, 1400),
-				      RF_DefaultSubObject | (garbage ? RF_MirroredGarbage : 0), garbage, 0);
-			if (clustered[a])
-				cluster_add(b, k);
-			ref(b, x, k, REF_ARO, "OwnedComponents", (int)c);
-			if (c == 0) {
-				root = k;
-				ref(b, x, k, REF_STRONG, "RootComponent", -1);
-				continue;
-			}
-			ref(b, k, root, REF_STRONG, "AttachParent", -1);
-			ref(b, root, k, REF_STRONG, "AttachChildren", (int)c - 1);
-			if (ck == C_SMCOMP) {
-				ref(b, k, pick_for(b, w->meshes, w->nmesh, old), REF_STRONG, "StaticMesh", -1);
-				uint32_t nm = 3 + below(b, 7);
-				for (uint32_t m = 0; m < nm; m++)
-					ref(b, k, chance(b, 50) ? pick_for(b, w->mics, w->nmic, old)
-								: pick_for(b, w->materials, w->nmat, old),
-					    REF_STRONG, "OverrideMaterials", (int)m);
-				ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "LightmapTexture", -1);
-				ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "ShadowmapTexture", -1);
-			} else if (ck == C_AUDIO) {
-				ref(b, k, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "Sound", -1);
-				ref(b, k, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "AttenuationSound", -1);
-			}
-			/* the component's own references to its actor and siblings */
-			ref(b, k, x, REF_STRONG, "OwnerPrivate", -1);
-			uint32_t ne = 4 + below(b, 8);
-			for (uint32_t e = 0; e < ne; e++)
-				ref(b, k, pick_for(b, w->textures, w->ntex, old), REF_STRONG, "AssetUserData", (int)e);
-		}
-		/* actor-to-actor references: targets among earlier actors of this level */
-		if (a > 0 && chance(b, 40)) {
-			uint32_t t = below(b, a);
-			/* a clustered actor never targets a destroyed one, except in the last live world */
-			if (!clustered[a] || clustered[t] || (last_live && a > 3 && nclustered > 1))
-				ref(b, x, actors[t], REF_STRONG, "Target", -1);
-		}
-		if (chance(b, 20) && nprev)
-			ref(b, x, prev_actors[below(b, nprev)], REF_WEAK, "LastSeen", -1);
-		else if (a > 0 && chance(b, 20))
-			ref(b, x, actors[below(b, a)], REF_WEAK, "LastSeen", -1);
-		if (chance(b, 20))
-			ref(b, x, pick(b, w->bps, w->nbp), REF_SOFT, "SpawnClass", -1);
-		if (key >= C_COUNT) /* a blueprint actor's archetype: its class's CDO, never nulled */
-			ref(b, x, w->bp_cdos[key - C_COUNT], REF_IMMUTABLE, "Archetype", -1);
-		/* a destroyed actor still held by an immutable reference survives */
-		if (a > 0 && !clustered[a] && !destroyed && chance(b, 10)) {
-			obj_t t = actors[below(b, a)];
-			if (b->h->iflags[t] & IF_Garbage)
-				ref(b, x, t, REF_IMMUTABLE, "PinnedActor", -1);
-		}
-		uint32_t ns = 3 + below(b, 6);
-		for (uint32_t e = 0; e < ns; e++)
-			ref(b, x, pick_for(b, w->sounds, w->nsound, old), REF_STRONG, "Sounds", (int)e);
-		if (b->hole > 0 && chance(b, 1))
-			ref(b, x, b->hole, REF_STRONG, "StaleActor", -1);
+		components(b, w, x, key, garbage, clustered[a], old);
+		level_actors l = {actors, clustered, nclustered, prev_actors, nprev, last_live, old};
+		actor_references(b, w, &l, a, x, key, destroyed);
 	}
 	if (prev_actors && nprev == 0)
 		prev_actors[0] = actors[0];
