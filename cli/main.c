@@ -90,10 +90,10 @@ int main(int argc, char **argv)
 	tempfiles_catch_signals();
 	int rc = c->run(argc - 1, argv + 1);
 	progress_phase(NULL);
-	if (getenv("UGC_TRACE") && input_ready_at > 0) {
+	if (trace_on() && input_ready_at > 0) {
 		fflush(stdout);
-		fprintf(stderr, "trace: input ready in %.3f s, answered in %.3f s\n", input_ready_at - start,
-			(answered_at > 0 ? answered_at : now_seconds()) - input_ready_at);
+		trace_printf("input ready in %.3f s, answered in %.3f s", input_ready_at - start,
+			     (answered_at > 0 ? answered_at : now_seconds()) - input_ready_at);
 	}
 	return rc;
 }
