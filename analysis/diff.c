@@ -74,8 +74,7 @@ char *diff_full_name(const diff_side *s, uint32_t k)
 		char sep = 0;
 		if (i + 1 < n) {
 			const diff_obj *outer = &s->v[chain[i + 1]];
-			int outer2_pkg = i + 2 < n && is_package(s, &s->v[chain[i + 2]]);
-			sep = !is_package(s, outer) && outer2_pkg ? ':' : '.';
+			sep = path_separator(is_package(s, outer), i + 2 < n && is_package(s, &s->v[chain[i + 2]]));
 		}
 		diff_name(s, o->name, o->num, name, sizeof name);
 		size_t need = len + strlen(name) + 2;
