@@ -265,20 +265,14 @@ TEST(diff_leak_groups_by_generic_chain)
 
 static char tmp_dir[64];
 
-static void remove_tmp(void)
+static const char *tmp_path(const char *name)
 {
-	static const char *const names[] = {"a.ugct", "b.ugct", "c.ugct", "out.txt", "err.txt"};
-	char path[128];
-	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-		snprintf(path, sizeof path, "%s/%s", tmp_dir, names[k]);
-		unlink(path);
-	}
-	rmdir(tmp_dir);
+	return test_dir_path(tmp_dir, sizeof tmp_dir, "/tmp/ugc-test-diff-XXXXXX", name);
 }
 
 static int write_heap(const char *name, const char *body, char *path, size_t cap)
 {
-	snprintf(path, cap, "%s/%s", tmp_dir, name);
+	snprintf(path, cap, "%s", tmp_path(name));
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return -1;
@@ -290,9 +284,9 @@ static int write_heap(const char *name, const char *body, char *path, size_t cap
 /* Run `diff ARGS` with stdout and stderr into files; the exit status. */
 static int run_diff(int argc, char **argv, char *out, size_t outcap, char *err, size_t errcap)
 {
-	char po[128], pe[128];
-	snprintf(po, sizeof po, "%s/out.txt", tmp_dir);
-	snprintf(pe, sizeof pe, "%s/err.txt", tmp_dir);
+	char po[256], pe[256];
+	snprintf(po, sizeof po, "%s", tmp_path("out.txt"));
+	snprintf(pe, sizeof pe, "%s", tmp_path("err.txt"));
 	fflush(stdout);
 	fflush(stderr);
 	int so = dup(1), se = dup(2);
@@ -339,13 +333,7 @@ static int same_but_unshown(const char *got, const char *want)
 
 TEST(diff_command_out_of_memory_is_one_line_and_exit_1)
 {
-	snprintf(tmp_dir, sizeof tmp_dir, "/tmp/ugc-test-diff-XXXXXX");
-	if (!mkdtemp(tmp_dir)) {
-		CHECK(!"a scratch directory");
-		return;
-	}
-	atexit(remove_tmp);
-	char pa[128], pb[128], pc[128];
+	char pa[256], pb[256], pc[256];
 	CHECK(write_heap("a.ugct", A_BODY, pa, sizeof pa) == 0 && write_heap("b.ugct", B_BODY, pb, sizeof pb) == 0 &&
 	      write_heap("c.ugct", C_BODY, pc, sizeof pc) == 0);
 	static char want[16384], out[16384], err[4096];
@@ -377,4 +365,8 @@ TEST(diff_command_out_of_memory_is_one_line_and_exit_1)
 		}
 		CHECK(errors > 0);
 	}
+	static const char *const names[] = {"a.ugct", "b.ugct", "c.ugct", "out.txt", "err.txt"};
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+		unlink(tmp_path(names[k]));
+	rmdir(tmp_dir);
 }

@@ -69,14 +69,6 @@ static const struct {
 
 static char db_dir[64];
 
-static void remove_db_dir(void)
-{
-	char path[128];
-	snprintf(path, sizeof path, "%s/paths.db", db_dir);
-	unlink(path);
-	rmdir(db_dir);
-}
-
 TEST(paths_agree_everywhere)
 {
 	heap h;
@@ -121,11 +113,8 @@ TEST(paths_agree_everywhere)
 	}
 	diff_side_free(&s);
 	/* a database: its view's paths and path lookups, and the objects view's SQL */
-	snprintf(db_dir, sizeof db_dir, "/tmp/ugc-test-paths-XXXXXX");
-	char path[128], err[512];
-	CHECK(mkdtemp(db_dir) != NULL);
-	atexit(remove_db_dir);
-	snprintf(path, sizeof path, "%s/paths.db", db_dir);
+	char path[256], err[512];
+	snprintf(path, sizeof path, "%s", test_dir_path(db_dir, sizeof db_dir, "/tmp/ugc-test-paths-XXXXXX", "paths.db"));
 	store_info info = {.source = "paths.ugct", .opt = &opt};
 	int stored = store_write(path, 1, &h, &r, &f, &info, err, sizeof err);
 	CHECK(stored == 0);
@@ -164,4 +153,6 @@ TEST(paths_agree_everywhere)
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	heap_free(&h);
+	unlink(path);
+	rmdir(db_dir);
 }
