@@ -14,6 +14,7 @@
 #include "analysis/after.h"
 #include "analysis/cluster_causes.h"
 #include "analysis/diff.h"
+#include "analysis/diff_report.h"
 #include "analysis/dominators.h"
 #include "analysis/findings.h"
 #include "analysis/pipeline.h"

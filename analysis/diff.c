@@ -74,8 +74,7 @@ char *diff_full_name(const diff_side *s, uint32_t k)
 		char sep = 0;
 		if (i + 1 < n) {
 			const diff_obj *outer = &s->v[chain[i + 1]];
-			int outer2_pkg = i + 2 < n && is_package(s, &s->v[chain[i + 2]]);
-			sep = !is_package(s, outer) && outer2_pkg ? ':' : '.';
+			sep = path_separator(is_package(s, outer), i + 2 < n && is_package(s, &s->v[chain[i + 2]]));
 		}
 		diff_name(s, o->name, o->num, name, sizeof name);
 		size_t need = len + strlen(name) + 2;
@@ -377,6 +376,8 @@ done:
 	free(table);
 	free(amap);
 	free(order);
+	if (rc)
+		diff_result_free(out);
 	return rc;
 }
 
@@ -421,31 +422,6 @@ void group_rows_free(group_rows *g)
 		free(g->v[k].name);
 	free(g->v);
 	memset(g, 0, sizeof *g);
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h ^ (h >> 31);
-}
-
-/* The row of class NAME, added when new; TABLE (a power of two, SIZE)
- * holds row positions + 1. */
-static int64_t class_row(group_rows *g, uint32_t *table, uint32_t size, const char *name)
-{
-	uint32_t at = (uint32_t)hash_str(name) & (size - 1);
-	for (; table[at]; at = (at + 1) & (size - 1))
-		if (strcmp(g->v[table[at] - 1].name, name) == 0)
-			return table[at] - 1;
-	group_row *row = &g->v[g->n];
-	memset(row, 0, sizeof *row);
-	row->name = strdup(name);
-	if (!row->name)
-		return -1;
-	table[at] = (uint32_t)++g->n;
-	return (int64_t)g->n - 1;
 }
 
 static group_row *new_row(group_rows *g, int side, uint32_t pos)
@@ -499,15 +475,14 @@ static void count(group_row *row, const diff_obj *o, int side, uint8_t st)
 	}
 }
 
-/* Classes: by name, memoized by string id for the unnumbered ones. */
+/* Classes: by name (each distinct name once in a pool, its row found by
+ * the copy's address), memoized by string id for the unnumbered ones. */
 static int class_groups(const diff_side *a, const diff_side *b, const diff_result *r, group_rows *out)
 {
-	uint32_t size = 1024;
-	uint32_t *table = calloc(size, sizeof *table);
+	strpool names = {0};
+	idmap row_of = {0};
 	int64_t *memo = NULL;
 	int rc = -1;
-	if (!table)
-		return -1;
 	for (int side = 0; side < 2; side++) {
 		const diff_side *s = side ? b : a;
 		free(memo);
@@ -519,24 +494,21 @@ static int class_groups(const diff_side *a, const diff_side *b, const diff_resul
 			if (g)
 				g--;
 			else {
-				if (out->n * 2 >= size) { /* keep the table at most half full */
-					uint32_t *t = calloc(size * 2, sizeof *t);
-					if (!t)
-						goto done;
-					for (size_t i = 0; i < out->n; i++) {
-						uint32_t at = (uint32_t)hash_str(out->v[i].name) & (size * 2 - 1);
-						while (t[at])
-							at = (at + 1) & (size * 2 - 1);
-						t[at] = (uint32_t)i + 1;
-					}
-					free(table);
-					table = t;
-					size *= 2;
-				}
 				char name[HEAP_NAME_MAX];
 				diff_name(s, o->cls, o->cls_num, name, sizeof name);
-				if ((g = class_row(out, table, size, name)) < 0)
+				const char *key = strpool_intern(&names, name, strlen(name));
+				if (!key)
 					goto done;
+				uint64_t *at = idmap_get(&row_of, (uintptr_t)key);
+				if (at) {
+					g = (int64_t)*at;
+				} else {
+					g = (int64_t)out->n;
+					if (idmap_add(&row_of, (uintptr_t)key, out->n) < 0)
+						goto done;
+					if (!(new_row(out, 0, 0)->name = strdup(name)))
+						goto done;
+				}
 				if (!o->cls_num)
 					memo[o->cls] = g + 1;
 			}
@@ -545,7 +517,8 @@ static int class_groups(const diff_side *a, const diff_side *b, const diff_resul
 	}
 	rc = 0;
 done:
-	free(table);
+	strpool_free(&names);
+	idmap_free(&row_of);
 	free(memo);
 	return rc;
 }

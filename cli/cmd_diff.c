@@ -2,7 +2,6 @@
  * between two snapshots or databases; and leak mode, `diff --baseline A
  * --target B --final C`: objects new in B still alive in C, grouped by
  * their retention chain with numbered names made generic. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,9 +11,6 @@
 #include "analysis/analysis.h"
 #include "sql/sql.h"
 #include "snapshot/snapshot.h"
-
-int diff_store(const char *path, int force, const diff_side *a, const diff_side *b, const diff_result *r,
-	       char *err, size_t errsize);
 
 /* One marking thread: the sides load in parallel, a core each. */
 static int load_side(const char *path, diff_side *s)
@@ -44,19 +40,10 @@ static void *side_thread(void *p)
 static int load_sides(const char *const *paths, diff_side *sides, int n)
 {
 	struct side_job jobs[3];
-	pthread_t th[3];
-	int started[3] = {0}, rc = 0;
-	for (int k = 0; k < n; k++) {
+	int rc = 0;
+	for (int k = 0; k < n; k++)
 		jobs[k] = (struct side_job){paths[k], &sides[k], 0};
-		started[k] = k > 0 && pthread_create(&th[k], NULL, side_thread, &jobs[k]) == 0;
-	}
-	side_thread(&jobs[0]);
-	for (int k = 1; k < n; k++) {
-		if (started[k])
-			pthread_join(th[k], NULL);
-		else
-			side_thread(&jobs[k]);
-	}
+	jobs_pool(side_thread, jobs, sizeof jobs[0], n);
 	for (int k = 0; k < n; k++)
 		rc |= jobs[k].rc;
 	if (rc)
@@ -66,186 +53,62 @@ static int load_sides(const char *const *paths, diff_side *sides, int n)
 	return rc;
 }
 
-/* Unnamed (unchanged) rows sort last by name. */
-static int cmp_names(const group_row *a, const group_row *b)
-{
-	if (!a->name || !b->name)
-		return (a->name == NULL) - (b->name == NULL);
-	return strcmp(a->name, b->name);
-}
-
-static int cmp_growth(const void *pa, const void *pb)
-{
-	const group_row *a = pa, *b = pb;
-	int64_t x = (int64_t)a->b_bytes - (int64_t)a->a_bytes, y = (int64_t)b->b_bytes - (int64_t)b->a_bytes;
-	if (x != y)
-		return x < y ? 1 : -1;
-	int64_t cx = (int64_t)a->b_count - (int64_t)a->a_count, cy = (int64_t)b->b_count - (int64_t)b->a_count;
-	if (cx != cy)
-		return cx < cy ? 1 : -1;
-	return cmp_names(a, b);
-}
-
-static int cmp_churn(const void *pa, const void *pb)
-{
-	const group_row *a = pa, *b = pb;
-	uint64_t x = a->added + a->removed, y = b->added + b->removed;
-	if (x != y)
-		return x < y ? 1 : -1;
-	return cmp_names(a, b);
-}
-
-/* A set of strings (facts, keys): open addressing over a power-of-two table. */
-typedef struct strset {
-	const char **v;
-	uint32_t mask;
-} strset;
-
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h ^ (h >> 31);
-}
-
-static int strset_init(strset *s, uint32_t n)
-{
-	uint32_t size = 16;
-	while (size < n * 2 + 2)
-		size *= 2;
-	s->v = calloc(size, sizeof *s->v);
-	s->mask = size - 1;
-	return s->v ? 0 : -1;
-}
-
-static void strset_add(strset *s, const char *x)
-{
-	uint32_t at = (uint32_t)hash(x) & s->mask;
-	while (s->v[at] && strcmp(s->v[at], x) != 0)
-		at = (at + 1) & s->mask;
-	s->v[at] = x;
-}
-
-static int strset_has(const strset *s, const char *x)
-{
-	for (uint32_t at = (uint32_t)hash(x) & s->mask; s->v[at]; at = (at + 1) & s->mask)
-		if (strcmp(s->v[at], x) == 0)
-			return 1;
-	return 0;
-}
-
 /* Facts of B not in A. */
-static void new_facts(const diff_fact *a, uint32_t na, const diff_fact *b, uint32_t nb, const char *title,
-		      enum out_format fmt, long top, int *first_section)
+static void print_facts(const diff_fact_rows *x, const char *title, enum out_format fmt, int *first_section)
 {
-	strset s;
-	if (strset_init(&s, na))
-		return;
-	for (uint32_t k = 0; k < na; k++)
-		strset_add(&s, a[k].text);
-	uint32_t count = 0;
-	for (uint32_t k = 0; k < nb; k++)
-		count += !strset_has(&s, b[k].text);
 	if (fmt == FMT_TEXT)
-		printf("%s: %u\n", title, count);
+		printf("%s: %u\n", title, x->count);
 	if (fmt == FMT_JSON)
-		printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, count);
+		printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, x->count);
 	*first_section = 0;
-	long shown = 0;
-	for (uint32_t k = 0; k < nb && shown < top; k++) {
-		if (strset_has(&s, b[k].text))
-			continue;
+	for (size_t k = 0; k < x->n; k++) {
 		if (fmt == FMT_TEXT)
-			printf("  %s\n", disp(b[k].text));
+			printf("  %s\n", disp(x->v[k]));
 		else if (fmt == FMT_CSV) {
 			printf("%s,", title);
-			csv_str(stdout, disp(b[k].text));
+			csv_str(stdout, disp(x->v[k]));
 			printf(",,,,,,,\n");
 		} else {
-			printf("%s", shown ? "," : "");
-			json_str(stdout, b[k].text);
+			printf("%s", k ? "," : "");
+			json_str(stdout, x->v[k]);
 		}
-		shown++;
 	}
 	if (fmt == FMT_JSON)
 		printf("]}");
-	free(s.v);
 }
 
 /* Retained bytes by class on each side, the largest changes first. */
-typedef struct ret_row {
-	const char *name;
-	uint64_t a, b;
-} ret_row;
-
-static int cmp_ret_change(const void *x, const void *y)
+static void print_retained(const diff_retained_rows *x, enum out_format fmt, int *first_section)
 {
-	const ret_row *p = x, *q = y;
-	uint64_t dp = p->a > p->b ? p->a - p->b : p->b - p->a, dq = q->a > q->b ? q->a - q->b : q->b - q->a;
-	if (dp != dq)
-		return dp < dq ? 1 : -1;
-	return strcmp(p->name, q->name);
-}
-
-static void retained_table(const diff_side *a, const diff_side *b, enum out_format fmt, long top, int *first_section)
-{
-	ret_row *v = calloc((size_t)a->nretained + b->nretained + 1, sizeof *v);
-	if (!v)
-		return;
-	size_t n = 0;
-	for (int side = 0; side < 2; side++) {
-		const diff_side *d = side ? b : a;
-		for (uint32_t k = 0; k < d->nretained; k++) {
-			size_t m = 0; /* classes are few: a linear match is enough */
-			while (m < n && strcmp(v[m].name, d->retained[k].name) != 0)
-				m++;
-			if (m == n)
-				v[n++].name = d->retained[k].name;
-			if (side)
-				v[m].b += d->retained[k].bytes;
-			else
-				v[m].a += d->retained[k].bytes;
-		}
-	}
-	if (n > 1)
-		qsort(v, n, sizeof *v, cmp_ret_change);
-	size_t changed = 0;
-	for (size_t k = 0; k < n; k++)
-		changed += v[k].a != v[k].b;
 	if (fmt == FMT_TEXT)
-		printf("retained by class (policy gc): %zu of %zu classes changed\n  %-44s %14s %14s %15s\n", changed, n,
-		       "class", "A retained", "B retained", "change");
+		printf("retained by class (policy gc): %zu of %zu classes changed\n  %-44s %14s %14s %15s\n", x->changed,
+		       x->classes, "class", "A retained", "B retained", "change");
 	else if (fmt == FMT_JSON)
-		printf("%s\"retained by class\":{\"changed\":%zu,\"items\":[", *first_section ? "" : ",", changed);
+		printf("%s\"retained by class\":{\"changed\":%zu,\"items\":[", *first_section ? "" : ",", x->changed);
 	*first_section = 0;
-	for (size_t k = 0; k < n && (long)k < top && v[k].a != v[k].b; k++) {
-		long long change = (long long)v[k].b - (long long)v[k].a;
+	for (size_t k = 0; k < x->n; k++) {
+		const diff_retained_row *v = &x->v[k];
+		long long change = (long long)v->b - (long long)v->a;
 		if (fmt == FMT_TEXT) {
-			printf("  %-44s %14llu %14llu %+15lld\n", disp(v[k].name), (unsigned long long)v[k].a,
-			       (unsigned long long)v[k].b, change);
+			printf("  %-44s %14llu %14llu %+15lld\n", disp(v->name), (unsigned long long)v->a,
+			       (unsigned long long)v->b, change);
 		} else if (fmt == FMT_CSV) {
 			printf("retained by class,");
-			csv_str(stdout, disp(v[k].name));
-			printf(",,,%llu,%llu,,,\n", (unsigned long long)v[k].a, (unsigned long long)v[k].b);
+			csv_str(stdout, disp(v->name));
+			printf(",,,%llu,%llu,,,\n", (unsigned long long)v->a, (unsigned long long)v->b);
 		} else {
 			printf("%s{\"class\":", k ? "," : "");
-			json_str(stdout, v[k].name);
-			printf(",\"a\":%llu,\"b\":%llu}", (unsigned long long)v[k].a, (unsigned long long)v[k].b);
+			json_str(stdout, v->name);
+			printf(",\"a\":%llu,\"b\":%llu}", (unsigned long long)v->a, (unsigned long long)v->b);
 		}
 	}
 	if (fmt == FMT_JSON)
 		printf("]}");
-	free(v);
 }
 
-static void group_table(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, const char *title,
-			enum out_format fmt, long top, int growth, int *first_section)
+static void print_groups(const group_rows *g, enum diff_by by, const char *title, enum out_format fmt,
+			 int *first_section)
 {
-	group_rows g = {0};
-	if (diff_groups(a, b, r, by, 0, &g))
-		return;
-	qsort(g.v, g.n, sizeof *g.v, growth ? cmp_growth : cmp_churn);
 	if (fmt == FMT_TEXT) {
 		printf("%s:\n  %-44s %9s %9s %9s %14s %14s %14s %8s %8s\n", title, by == DIFF_BY_CLASS ? "class" : by == DIFF_BY_PACKAGE ? "package" : "outer",
 		       "A count", "B count", "delta", "A bytes", "B bytes", "delta", "added", "removed");
@@ -253,11 +116,8 @@ static void group_table(const diff_side *a, const diff_side *b, const diff_resul
 	if (fmt == FMT_JSON)
 		printf("%s\"%s\":[", *first_section ? "" : ",", title);
 	*first_section = 0;
-	long shown = 0;
-	for (size_t k = 0; k < g.n && shown < top; k++) {
-		const group_row *x = &g.v[k];
-		if (!growth && x->added + x->removed == 0)
-			break;
+	for (size_t k = 0; k < g->n; k++) {
+		const group_row *x = &g->v[k];
 		long long dc = (long long)x->b_count - (long long)x->a_count, db = (long long)x->b_bytes - (long long)x->a_bytes;
 		if (fmt == FMT_TEXT)
 			printf("  %-44s %9llu %9llu %+9lld %14llu %14llu %+14lld %8llu %8llu\n", disp(x->name),
@@ -270,68 +130,43 @@ static void group_table(const diff_side *a, const diff_side *b, const diff_resul
 			       (unsigned long long)x->a_bytes, (unsigned long long)x->b_bytes, (unsigned long long)x->added,
 			       (unsigned long long)x->removed, (unsigned long long)x->kept);
 		} else {
-			printf("%s{\"name\":", shown ? "," : "");
+			printf("%s{\"name\":", k ? "," : "");
 			json_str(stdout, x->name);
 			printf(",\"a_count\":%llu,\"b_count\":%llu,\"a_bytes\":%llu,\"b_bytes\":%llu,\"added\":%llu,\"removed\":%llu,"
 			       "\"kept\":%llu}", (unsigned long long)x->a_count, (unsigned long long)x->b_count,
 			       (unsigned long long)x->a_bytes, (unsigned long long)x->b_bytes, (unsigned long long)x->added,
 			       (unsigned long long)x->removed, (unsigned long long)x->kept);
 		}
-		shown++;
 	}
 	if (fmt == FMT_JSON)
 		printf("]");
-	group_rows_free(&g);
 }
 
-/* Objects of B that a predicate selects, listed with their count. */
-static void object_list(const diff_side *a, const diff_side *b, const diff_result *r, int which, const char *title,
-			enum out_format fmt, long top, int *first_section)
+/* Objects of B that a rule selected, listed with their count (new roots with their kind). */
+static void print_objects(const diff_object_rows *x, int roots, const char *title, enum out_format fmt,
+			  int *first_section)
 {
-	uint32_t count = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		long shown = 0;
-		if (pass == 1 && fmt == FMT_TEXT)
-			printf("%s: %u\n", title, count);
-		if (pass == 1 && fmt == FMT_JSON) {
-			printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, count);
-			*first_section = 0;
-		}
-		for (uint32_t k = 0; k < b->n; k++) {
-			const diff_obj *o = &b->v[k];
-			int32_t ak = r->b_match[k];
-			int hit;
-			if (which == 0) /* garbage in A, still alive in B */
-				hit = ak >= 0 && r->b_status[k] == DS_KEPT && a->v[ak].garbage && o->reachable;
-			else /* new roots */
-				hit = RK_IS_ROOT(o->root_kind) && o->root_kind != RK_DISREGARD &&
-				      (ak < 0 || r->b_status[k] != DS_KEPT || !RK_IS_ROOT(a->v[ak].root_kind));
-			if (!hit)
-				continue;
-			if (pass == 0) {
-				count++;
-				continue;
-			}
-			if (shown >= top)
-				break;
-			const char *kind = root_kind_names[o->root_kind < RK_COUNT ? o->root_kind : 0];
-			char *full = diff_full_name(b, k);
-			const char *key = full ? full : "?";
-			if (fmt == FMT_TEXT)
-				printf("  #%d %s%s%s\n", o->idx, disp(key), which ? "  " : "", which ? kind : "");
-			else if (fmt == FMT_CSV) {
-				printf("%s,", title);
-				csv_str(stdout, disp(key));
-				printf(",%d,%s,,,,,\n", o->idx, which ? kind : "");
-			} else {
-				printf("%s{\"idx\":%d,\"name\":", shown ? "," : "", o->idx);
-				json_str(stdout, key);
-				if (which)
-					printf(",\"root_kind\":\"%s\"", kind);
-				printf("}");
-			}
-			free(full);
-			shown++;
+	if (fmt == FMT_TEXT)
+		printf("%s: %u\n", title, x->count);
+	if (fmt == FMT_JSON) {
+		printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, x->count);
+		*first_section = 0;
+	}
+	for (size_t k = 0; k < x->n; k++) {
+		const diff_object_row *o = &x->v[k];
+		const char *kind = root_kind_names[o->root_kind < RK_COUNT ? o->root_kind : 0];
+		if (fmt == FMT_TEXT)
+			printf("  #%d %s%s%s\n", o->idx, disp(o->name), roots ? "  " : "", roots ? kind : "");
+		else if (fmt == FMT_CSV) {
+			printf("%s,", title);
+			csv_str(stdout, disp(o->name));
+			printf(",%d,%s,,,,,\n", o->idx, roots ? kind : "");
+		} else {
+			printf("%s{\"idx\":%d,\"name\":", k ? "," : "", o->idx);
+			json_str(stdout, o->name);
+			if (roots)
+				printf(",\"root_kind\":\"%s\"", kind);
+			printf("}");
 		}
 	}
 	if (fmt == FMT_JSON)
@@ -340,9 +175,8 @@ static void object_list(const diff_side *a, const diff_side *b, const diff_resul
 
 static int pairwise(const char *pa, const char *pb, enum out_format fmt, long top, const char *out, int force)
 {
-	diff_side sides[2];
+	diff_side sides[2] = {0}; /* zeroed: load_side frees a side it never filled when findings fail */
 	const char *paths[2] = {pa, pb};
-	int trace = getenv("UGC_TRACE") != NULL;
 	if (out && check_output(out, force))
 		return 1;
 	double t0 = now_seconds();
@@ -350,28 +184,28 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		return 1;
 	diff_side a = sides[0], b = sides[1];
 	diff_result r;
+	diff_report rep;
 	int rc = 0;
 	double t1 = now_seconds();
-	if (trace)
-		fprintf(stderr, "trace: diff: sides loaded in %.3f s\n", t1 - t0);
+	trace_printf("diff: sides loaded in %.3f s", t1 - t0);
 	progress_phase("compare");
 	if (diff_compare(&a, &b, &r)) {
 		rc = die("out of memory comparing");
 		goto done;
 	}
+	if (diff_report_build(&a, &b, &r, (size_t)top, &rep)) {
+		diff_result_free(&r);
+		rc = die("out of memory reporting the diff of %s and %s", pa, pb);
+		goto done;
+	}
 	progress_phase(NULL);
-	uint64_t abytes = 0, bbytes = 0;
-	for (uint32_t k = 0; k < a.n; k++)
-		abytes += a.v[k].size;
-	for (uint32_t k = 0; k < b.n; k++)
-		bbytes += b.v[k].size;
 	int first = 1;
 	if (fmt == FMT_TEXT) {
 		printf("diff %s -> %s: %s\n", pa, pb, r.same_process ? "one process (objects matched by index and serial as well as by name)"
 									: "different processes (objects matched by class and path name)");
 		printf("objects: A %u (%llu bytes), B %u (%llu bytes): %u kept, %u added, %u removed, %u replaced; %u slots reused\n",
-		       a.n, (unsigned long long)abytes, b.n, (unsigned long long)bbytes, r.kept, r.added, r.removed, r.replaced,
-		       r.reused_slots);
+		       a.n, (unsigned long long)rep.a_bytes, b.n, (unsigned long long)rep.b_bytes, r.kept, r.added, r.removed,
+		       r.replaced, r.reused_slots);
 	} else if (fmt == FMT_JSON) {
 		printf("{\"a\":");
 		json_str(stdout, pa);
@@ -379,26 +213,25 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		json_str(stdout, pb);
 		printf(",\"same_process\":%s,\"a_objects\":%u,\"b_objects\":%u,\"a_bytes\":%llu,\"b_bytes\":%llu,\"kept\":%u,"
 		       "\"added\":%u,\"removed\":%u,\"replaced\":%u,\"reused_slots\":%u,", r.same_process ? "true" : "false",
-		       a.n, b.n, (unsigned long long)abytes, (unsigned long long)bbytes, r.kept, r.added, r.removed, r.replaced,
-		       r.reused_slots);
+		       a.n, b.n, (unsigned long long)rep.a_bytes, (unsigned long long)rep.b_bytes, r.kept, r.added, r.removed,
+		       r.replaced, r.reused_slots);
 	} else {
 		printf("section,key,a_count,b_count,a_bytes,b_bytes,added,removed,kept\n");
-		printf("summary,objects,%u,%u,%llu,%llu,%u,%u,%u\n", a.n, b.n, (unsigned long long)abytes,
-		       (unsigned long long)bbytes, r.added, r.removed, r.kept);
+		printf("summary,objects,%u,%u,%llu,%llu,%u,%u,%u\n", a.n, b.n, (unsigned long long)rep.a_bytes,
+		       (unsigned long long)rep.b_bytes, r.added, r.removed, r.kept);
 	}
-	group_table(&a, &b, &r, DIFF_BY_CLASS, "class histogram", fmt, top, 1, &first);
-	retained_table(&a, &b, fmt, top, &first);
-	group_table(&a, &b, &r, DIFF_BY_PACKAGE, "added and removed by package", fmt, top, 0, &first);
-	group_table(&a, &b, &r, DIFF_BY_OUTER, "added and removed by outer", fmt, top, 0, &first);
-	object_list(&a, &b, &r, 0, "garbage in A still alive in B", fmt, top, &first);
-	object_list(&a, &b, &r, 1, "new roots", fmt, top, &first);
-	new_facts(a.eliminated, a.neliminated, b.eliminated, b.neliminated, "new eliminated references", fmt, top, &first);
-	new_facts(a.disagreements, a.ndisagreements, b.disagreements, b.ndisagreements, "new cluster disagreements", fmt,
-		  top, &first);
+	print_groups(&rep.classes, DIFF_BY_CLASS, "class histogram", fmt, &first);
+	print_retained(&rep.retained, fmt, &first);
+	print_groups(&rep.packages, DIFF_BY_PACKAGE, "added and removed by package", fmt, &first);
+	print_groups(&rep.outers, DIFF_BY_OUTER, "added and removed by outer", fmt, &first);
+	print_objects(&rep.garbage_alive, 0, "garbage in A still alive in B", fmt, &first);
+	print_objects(&rep.new_roots, 1, "new roots", fmt, &first);
+	print_facts(&rep.new_eliminated, "new eliminated references", fmt, &first);
+	print_facts(&rep.new_disagreements, "new cluster disagreements", fmt, &first);
 	if (fmt == FMT_JSON)
 		printf("}\n");
-	if (trace)
-		fprintf(stderr, "trace: diff: compared and reported in %.3f s\n", now_seconds() - t1);
+	diff_report_free(&rep);
+	trace_printf("diff: compared and reported in %.3f s", now_seconds() - t1);
 	if (out) {
 		char err[SNAP_ERR_MAX];
 		fflush(stdout); /* the report is out before the write */
@@ -415,182 +248,74 @@ done:
 
 /* ---- leak mode ---- */
 
-typedef struct leak_group {
-	char *key;
-	uint32_t count, representative;
-	uint64_t bytes;
-} leak_group;
-
-static int cmp_leak(const void *pa, const void *pb)
-{
-	const leak_group *a = pa, *b = pb;
-	if (a->bytes != b->bytes)
-		return a->bytes < b->bytes ? 1 : -1;
-	if (a->count != b->count)
-		return a->count < b->count ? 1 : -1;
-	return strcmp(a->key, b->key);
-}
-
-/* The generic chain of C's object K: root first, numbered names made generic. */
-static char *chain_key(const diff_side *c, uint32_t k)
-{
-	size_t cap = 1024, len = 0;
-	char *out = malloc(cap), g[8192];
-	if (!out)
-		return NULL;
-	out[0] = '\0';
-	const diff_obj *o = &c->v[k];
-	if (o->distance == UINT32_MAX) {
-		char *full = diff_full_name(c, k);
-		generic_name(full ? full : "?", g, sizeof g);
-		free(full);
-		snprintf(out, cap, "(kept only through cluster lists) %s", g);
-		return out;
-	}
-	/* walk to the root, then write root first */
-	uint32_t *path = NULL, n = 0;
-	size_t path_cap = 0;
-	for (uint32_t at = k; n <= c->n;) {
-		if (grow_array((void **)&path, &path_cap, n, sizeof *path)) {
-			free(path);
-			free(out);
-			return NULL;
-		}
-		path[n++] = at;
-		obj_t p = c->v[at].parent;
-		if (diff_find(c, p) < 0)
-			break;
-		at = (uint32_t)diff_find(c, p);
-	}
-	for (uint32_t i = n; i-- > 0;) {
-		const diff_obj *x = &c->v[path[i]];
-		char via[1024];
-		char *full = diff_full_name(c, path[i]);
-		generic_name(strtab_get(&c->strings, x->via), via, sizeof via);
-		generic_name(full ? full : "?", g, sizeof g);
-		free(full);
-		size_t need = strlen(via) + strlen(g) + 16;
-		if (len + need >= cap) {
-			char *p = realloc(out, cap = (len + need) * 2);
-			if (!p) {
-				free(out);
-				free(path);
-				return NULL;
-			}
-			out = p;
-		}
-		len += (size_t)snprintf(out + len, cap - len, i + 1 == n ? "%s" : " -> %s = %s", i + 1 == n ? g : via, g);
-	}
-	free(path);
-	return out;
-}
-
 static int leaks(const char *pa, const char *pb, const char *pc, enum out_format fmt, long top)
 {
-	diff_side sides[3];
+	diff_side sides[3] = {0}; /* as in pairwise */
 	const char *paths[3] = {pa, pb, pc};
 	if (load_sides(paths, sides, 3))
 		return 1;
 	diff_side a = sides[0], b = sides[1], c = sides[2];
-	diff_result ab, bc;
+	diff_result ab = {0}, bc = {0};
+	diff_leaks l = {0};
+	view *cv = NULL;
 	int rc = 0;
-	leak_group *groups = NULL;
-	size_t ngroups = 0;
-	uint32_t candidates = 0;
-	uint64_t bytes = 0;
 	if (diff_compare(&a, &b, &ab) || diff_compare(&b, &c, &bc)) {
 		rc = die("out of memory comparing");
 		goto done;
 	}
-	/* candidates: new in B, the same object alive in C; grouped by generic chain */
-	strset seen;
-	if (strset_init(&seen, c.n) || !(groups = calloc((size_t)c.n + 1, sizeof *groups))) {
-		rc = die("out of memory");
+	if (diff_leak_groups(&b, &c, &ab, &bc, (size_t)top, &l)) {
+		rc = die("out of memory grouping the leak candidates of %s", pc);
 		goto done;
 	}
-	size_t table_size = (size_t)seen.mask + 1;
-	uint32_t *slot_group = calloc(table_size, sizeof *slot_group);
-	if (!slot_group) {
-		rc = die("out of memory");
-		goto done;
-	}
-	for (uint32_t k = 0; k < b.n; k++) {
-		if (ab.b_status[k] != DS_ADDED && ab.b_status[k] != DS_REPLACED)
-			continue;
-		int32_t ck = bc.a_match[k];
-		if (ck < 0 || bc.a_status[k] != DS_KEPT || !c.v[ck].reachable)
-			continue;
-		char *key = chain_key(&c, (uint32_t)ck);
-		if (!key) {
-			rc = die("out of memory");
-			break;
-		}
-		uint32_t at = (uint32_t)hash(key) & seen.mask;
-		while (seen.v[at] && strcmp(seen.v[at], key) != 0)
-			at = (at + 1) & seen.mask;
-		if (!seen.v[at]) {
-			groups[ngroups] = (leak_group){key, 0, (uint32_t)ck, 0};
-			seen.v[at] = key;
-			slot_group[at] = (uint32_t)ngroups++;
-		} else {
-			free(key);
-		}
-		leak_group *g = &groups[slot_group[at]];
-		g->count++;
-		g->bytes += c.v[ck].size;
-		candidates++;
-		bytes += c.v[ck].size;
-	}
-	free(slot_group);
-	free(seen.v);
-	qsort(groups, ngroups, sizeof *groups, cmp_leak);
-	view *cv = NULL;
 	if (fmt == FMT_TEXT) {
+		if (!(cv = open_input(pc))) { /* for the representatives' chains; it said why */
+			rc = 1;
+			goto done;
+		}
 		printf("leak candidates: objects new in %s (absent from %s) still alive in %s after its GC\n", pb, pa, pc);
-		printf("%u objects, %llu bytes, in %zu groups by retention chain (largest first)\n", candidates,
-		       (unsigned long long)bytes, ngroups);
-		cv = open_input(pc);
+		printf("%u objects, %llu bytes, in %zu groups by retention chain (largest first)\n", l.candidates,
+		       (unsigned long long)l.bytes, l.groups);
 	} else if (fmt == FMT_JSON) {
-		printf("{\"candidates\":%u,\"bytes\":%llu,\"groups\":[", candidates, (unsigned long long)bytes);
+		printf("{\"candidates\":%u,\"bytes\":%llu,\"groups\":[", l.candidates, (unsigned long long)l.bytes);
 	} else {
 		printf("group,objects,bytes,representative,chain\n");
 	}
-	for (size_t g = 0; g < ngroups && (long)g < top; g++) {
-		const leak_group *x = &groups[g];
-		const diff_obj *rep = &c.v[x->representative];
-		char *rep_name = diff_full_name(&c, x->representative);
-		const char *rep_key = rep_name ? rep_name : "?";
+	for (size_t g = 0; g < l.n; g++) {
+		const diff_leak_group *x = &l.v[g];
 		if (fmt == FMT_TEXT) {
 			printf("\ngroup %zu: %u objects, %llu bytes\n  chain: %s\n  representative: #%d %s\n", g + 1, x->count,
-			       (unsigned long long)x->bytes, disp(x->key), rep->idx, disp(rep_key));
+			       (unsigned long long)x->bytes, disp(x->chain), x->idx, disp(x->name));
 			chains cs = {0};
-			if (cv && query_shortest(cv, rep->idx, &cs) == 0 && cs.n)
+			if (query_shortest(cv, x->idx, &cs)) {
+				chains_free(&cs);
+				fflush(stdout);
+				rc = die("%s", cv->err);
+				goto done;
+			}
+			if (cs.n)
 				print_chain_text(cv, stdout, &cs.v[0]);
 			chains_free(&cs);
 		} else if (fmt == FMT_JSON) {
 			printf("%s{\"objects\":%u,\"bytes\":%llu,\"representative\":%d,\"name\":", g ? "," : "", x->count,
-			       (unsigned long long)x->bytes, rep->idx);
-			json_str(stdout, rep_key);
+			       (unsigned long long)x->bytes, x->idx);
+			json_str(stdout, x->name);
 			printf(",\"chain\":");
-			json_str(stdout, x->key);
+			json_str(stdout, x->chain);
 			printf("}");
 		} else {
-			printf("%zu,%u,%llu,%d,", g + 1, x->count, (unsigned long long)x->bytes, rep->idx);
-			csv_str(stdout, disp(x->key));
+			printf("%zu,%u,%llu,%d,", g + 1, x->count, (unsigned long long)x->bytes, x->idx);
+			csv_str(stdout, disp(x->chain));
 			putchar('\n');
 		}
-		free(rep_name);
 	}
 	if (fmt == FMT_JSON)
 		printf("]}\n");
+done:
 	if (cv)
 		cv->ops->close(cv);
-	diff_result_free(&bc);
-done:
+	diff_leaks_free(&l);
 	diff_result_free(&ab);
-	for (size_t g = 0; g < ngroups; g++)
-		free(groups[g].key);
-	free(groups);
+	diff_result_free(&bc);
 	diff_side_free(&a);
 	diff_side_free(&b);
 	diff_side_free(&c);

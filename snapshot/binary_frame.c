@@ -5,6 +5,8 @@
  * valid checksums, reaching the reader's column checks. */
 #include "snapshot/binary_format.h"
 
+#include "base/base.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -17,11 +19,7 @@ const char *const bin_section_names[BIN_NSECTIONS + 1] = {
 
 uint64_t bin_fnv1a(const void *data, uint64_t len)
 {
-	const unsigned char *p = data;
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (uint64_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
+	return fnv1a(data, (size_t)len);
 }
 
 static void put32(unsigned char *p, uint32_t v)

@@ -376,6 +376,12 @@ int heap_is_package(const heap *h, obj_t i)
 	return heap_exists(h, c) && name_is(h, c, "Package");
 }
 
+char heap_path_separator(const heap *h, obj_t outer)
+{
+	obj_t outer2 = h->outer[outer];
+	return path_separator(heap_is_package(h, outer), outer2 >= 0 && heap_is_package(h, outer2));
+}
+
 obj_t heap_outermost(const heap *h, obj_t i)
 {
 	uint32_t guard = h->slots; /* validated heaps have no loops; stay safe anyway */
@@ -413,11 +419,8 @@ char *heap_path(const heap *h, obj_t i)
 	size_t n = 0;
 	for (size_t k = depth; k-- > 0;) {
 		obj_t o = chain[k];
-		if (k + 1 < depth) {
-			obj_t outer = chain[k + 1];
-			obj_t outer2 = h->outer[outer];
-			out[n++] = (!heap_is_package(h, outer) && outer2 >= 0 && heap_is_package(h, outer2)) ? ':' : '.';
-		}
+		if (k + 1 < depth)
+			out[n++] = heap_path_separator(h, chain[k + 1]);
 		n += heap_name(h, o, out + n, len + 1 - n);
 	}
 	out[n] = '\0';

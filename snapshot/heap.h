@@ -205,6 +205,21 @@ size_t name_suffix_len(uint32_t num);
 size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap);
 /* Is object I a package (its class is named "Package")? */
 int heap_is_package(const heap *h, obj_t i);
+/* The path rule: the character written between the path of an object's
+ * Outer and the object's name.  ':' when the Outer is not a package but
+ * the Outer's Outer is (a subobject of an asset: "/Game/Map.Map:PersistentLevel"),
+ * '.' otherwise (an object right in a package, or deeper down).  Every C
+ * caller that writes or hashes a path takes it from here: heap_path, the
+ * path hashes stored in databases (sql/path_hash.c), the paths a database
+ * view builds (sql/view_db.c) and diff's full names (analysis/diff.c); the
+ * objects view writes the same rule in SQL (sql/schema.h), and
+ * tests/test_paths.c checks on a heap with every case that both agree. */
+static inline char path_separator(int outer_is_package, int outer_outer_is_package)
+{
+	return !outer_is_package && outer_outer_is_package ? ':' : '.';
+}
+/* The rule for an object whose Outer is OUTER, in H. */
+char heap_path_separator(const heap *h, obj_t outer);
 /* Path name and full name, built the engine's way into a malloc'd string,
  * NULL when out of memory.  Iterative: Outer chains may be long. */
 char *heap_path(const heap *h, obj_t i);

@@ -1,14 +1,14 @@
 /* strtab.c — string interning with an arena and an open-addressing hash. */
 #include "snapshot/strtab.h"
 
+#include "base/base.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 static uint64_t hash_bytes(const char *s, size_t len)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len; /* FNV-1a variant, folded */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	uint64_t h = fnv1a_add(0x9e3779b97f4a7c15ull ^ len, s, len); /* seeded with the length, folded */
 	return h ^ (h >> 29);
 }
 

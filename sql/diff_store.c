@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/diff_db.h"
+
 #include "analysis/analysis.h"
 #include "base/base.h"
 
@@ -14,9 +16,6 @@
 	"CREATE TABLE diff_groups(by TEXT, name TEXT, a_count INTEGER, b_count INTEGER, a_bytes INTEGER, " \
 	"b_bytes INTEGER, added INTEGER, removed INTEGER, kept INTEGER);" \
 	"CREATE TABLE diff_meta(key TEXT PRIMARY KEY, value);"
-
-int diff_store(const char *path, int force, const diff_side *a, const diff_side *b, const diff_result *r,
-	       char *err, size_t errsize);
 
 int diff_store(const char *path, int force, const diff_side *a, const diff_side *b, const diff_result *r,
 	       char *err, size_t errsize)

@@ -1,30 +1,22 @@
 /* path_hash.c — path hashes for the database (see path_hash.h). */
 #include "sql/path_hash.h"
 
+#include "base/base.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-uint64_t path_hash_add(uint64_t h, const char *s, size_t n)
-{
-	for (size_t k = 0; k < n; k++) {
-		h ^= (unsigned char)s[k];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
 
 /* The hash of I's path, given its Outer's (already computed). */
 static uint64_t extend(const heap *h, const uint64_t *hash, obj_t i, char *name)
 {
 	obj_t outer = h->outer[i];
-	uint64_t x = PATH_HASH_START;
+	uint64_t x = FNV1A_START;
 	if (outer >= 0) {
-		obj_t outer2 = h->outer[outer];
-		char sep = !heap_is_package(h, outer) && outer2 >= 0 && heap_is_package(h, outer2) ? ':' : '.';
-		x = path_hash_add(hash[outer], &sep, 1);
+		char sep = heap_path_separator(h, outer);
+		x = fnv1a_add(hash[outer], &sep, 1);
 	}
 	heap_name(h, i, name, HEAP_NAME_MAX);
-	return path_hash_add(x, name, strlen(name));
+	return fnv1a_add(x, name, strlen(name));
 }
 
 int path_hash_heap(const heap *h, uint64_t **out)

@@ -42,7 +42,9 @@
 /* The objects as documented: object_table with each path built from the
  * Outer chain (stored whole, paths would make the database quadratic in the
  * Outer depth).  A segment is preceded by ':' when its Outer is not a
- * package but the Outer's Outer is, else by '.'; the climb stops after as
+ * package but the Outer's Outer is, else by '.' (path_separator in
+ * snapshot/heap.h, the rule in C; tests/test_paths.c checks that this
+ * view and the C paths agree on every case); the climb stops after as
  * many steps as there can be objects, so a damaged database cannot loop. */
 #define OBJECTS_VIEW \
 "CREATE VIEW objects AS SELECT o.idx AS idx, o.serial AS serial, o.class AS class, o.outer AS outer,\n" \

@@ -235,9 +235,8 @@ static void climb_free(climb *c)
 }
 
 /* The raw path of X (malloc'd into *OUT) built from the Outer chain, the
- * engine's way: ':' before a segment whose Outer is not a package but whose
- * Outer's Outer is, '.' otherwise.  Brent's cycle detection stops a looping
- * chain.  0, 1 when X is no object, -1 with the error in V. */
+ * engine's way (path_separator, snapshot/heap.h).  Brent's cycle detection
+ * stops a looping chain.  0, 1 when X is no object, -1 with the error in V. */
 static int db_path(view *v, obj_t x, char **out)
 {
 	climb c = {0};
@@ -290,7 +289,7 @@ static int db_path(view *v, obj_t x, char **out)
 	size_t n = 0;
 	for (size_t k = c.n; k-- > 0;) {
 		if (k + 1 < c.n)
-			p[n++] = !c.pkg[k + 1] && k + 2 < c.n && c.pkg[k + 2] ? ':' : '.';
+			p[n++] = path_separator(c.pkg[k + 1], k + 2 < c.n && c.pkg[k + 2]);
 		size_t len = strlen(c.text + c.at[k]);
 		memcpy(p + n, c.text + c.at[k], len);
 		n += len;
@@ -670,7 +669,7 @@ static int dv_find_path(view *v, const char *path, obj_t *out)
 	*out = OBJ_NONE;
 	size_t len = strlen(path);
 	sqlite3_stmt *st = stmt(v, Q_PATH, OBJ_NONE);
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)path_hash_add(PATH_HASH_START, path, len));
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)fnv1a(path, len));
 	obj_t *cand;
 	size_t n;
 	if (collect_ids(v, Q_PATH, st, &cand, &n))

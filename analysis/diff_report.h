@@ -1,0 +1,117 @@
+/* diff_report.h — what `diff` reports, computed (the command only prints):
+ * the sections of the two-way report and the groups of leak mode, as rows
+ * in the order they are shown.
+ *
+ * A list is cut to LIMIT rows; the counts that go with it are complete.
+ * Every function returns 0, or -1 when out of memory, with OUT then empty
+ * (nothing to free). */
+#ifndef UGC_DIFF_REPORT_H
+#define UGC_DIFF_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/diff.h"
+#include "base/base.h"
+
+/* The class histogram (DIFF_BY_CLASS): every class, the largest growth in
+ * bytes first, then in count, then by name.  Packages and outers: the
+ * groups that changed (added or removed objects), the most added plus
+ * removed first, then by name. */
+int diff_group_report(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, size_t limit,
+		      group_rows *out);
+
+/* Retained bytes of one class name on each side (the names of one class
+ * summed when several classes share it). */
+typedef struct diff_retained_row {
+	const char *name; /* a side's: valid while the sides are */
+	uint64_t a, b;
+} diff_retained_row;
+
+typedef struct diff_retained_rows {
+	diff_retained_row *v; /* the classes whose bytes changed, the largest change first, then by name */
+	size_t n;
+	size_t classes, changed; /* class names on either side; how many of them changed */
+} diff_retained_rows;
+
+/* Aggregated by name in one pass (a hash of the names, base/strpool.h). */
+int diff_retained_report(const diff_side *a, const diff_side *b, size_t limit, diff_retained_rows *out);
+void diff_retained_rows_free(diff_retained_rows *x);
+
+/* Objects of B that a rule selects, in B's order. */
+enum diff_select {
+	DIFF_GARBAGE_ALIVE, /* kept from A, garbage there, reachable in B */
+	DIFF_NEW_ROOTS,     /* a root in B (not a disregard-pool one) that was no root of the same object in A */
+};
+
+typedef struct diff_object_row {
+	obj_t idx;
+	uint8_t root_kind; /* in B */
+	char *name;        /* full name, malloc'd */
+} diff_object_row;
+
+typedef struct diff_object_rows {
+	diff_object_row *v;
+	size_t n;
+	uint32_t count; /* every object selected */
+} diff_object_rows;
+
+int diff_select_objects(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_select which,
+			size_t limit, diff_object_rows *out);
+void diff_object_rows_free(diff_object_rows *x);
+
+/* Facts of B (eliminated references, cluster disagreements) not in A, in
+ * B's order. */
+typedef struct diff_fact_rows {
+	const char **v; /* B's texts: valid while B is */
+	size_t n;
+	uint32_t count; /* every new fact */
+} diff_fact_rows;
+
+int diff_new_facts(const diff_fact *a, uint32_t na, const diff_fact *b, uint32_t nb, size_t limit,
+		   diff_fact_rows *out);
+
+/* The two-way report, section by section. */
+typedef struct diff_report {
+	uint64_t a_bytes, b_bytes; /* shallow bytes of every object */
+	group_rows classes, packages, outers;
+	diff_retained_rows retained;
+	diff_object_rows garbage_alive, new_roots;
+	diff_fact_rows new_eliminated, new_disagreements;
+} diff_report;
+
+int diff_report_build(const diff_side *a, const diff_side *b, const diff_result *r, size_t limit, diff_report *out);
+void diff_report_free(diff_report *x);
+
+/* Leak mode: objects new in B (added or replaced against A) that are the
+ * same object, reachable, in C; grouped by their generic chain in C. */
+typedef struct diff_leak_group {
+	const char *chain; /* root first, numbered names made generic; in diff_leaks.keys */
+	uint32_t count;
+	uint64_t bytes;
+	obj_t idx;    /* the representative: the group's first object in B's order; its index in C, */
+	uint32_t pos; /* its position in C */
+	char *name;   /* and its full name in C (malloc'd) */
+} diff_leak_group;
+
+typedef struct diff_leaks {
+	diff_leak_group *v; /* the largest bytes first, then count, then chain; */
+	size_t n;           /* at most LIMIT (every group is counted in GROUPS) */
+	size_t groups;      /* every group */
+	uint32_t candidates; /* every object in them, and their bytes */
+	uint64_t bytes;
+	strpool keys;       /* the chains' text, each once */
+} diff_leaks;
+
+/* AB compares A and B, BC compares B and C. */
+int diff_leak_groups(const diff_side *b, const diff_side *c, const diff_result *ab, const diff_result *bc,
+		     size_t limit, diff_leaks *out);
+void diff_leaks_free(diff_leaks *x);
+
+/* The generic chain of C's object K: from its root along the shortest
+ * path's parents, "Root -> via = Object ...", each name generic
+ * (generic_name); "(kept only through cluster lists) Name" for an object
+ * with no distance.  Malloc'd; NULL when out of memory. */
+char *diff_chain_key(const diff_side *c, uint32_t k);
+
+#endif

@@ -1,0 +1,372 @@
+/* test_diff_report.c — diff's report as library code (analysis/diff_report.h):
+ * each section's rows and counts on small crafted heaps, retained bytes
+ * summed by class name across sides and duplicates, new facts, leak groups
+ * by generic chain; every allocation failed in turn gives an error (never
+ * a shorter section), and `diff` turns it into one line and exit 1. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "cli/cli.h"
+#include "tests/oom_wrap.h"
+#include "tests/unit.h"
+
+/* A, B and C: one process (same serials).  In B, Doomed (garbage in A) is
+ * held again, Gone went, NewRoot is a new root holding Fresh_1, Keeper
+ * holds Dead (garbage: the GC nulls the reference) and two leaks in its
+ * Cache; in C the leaks are still held, Fresh_1 is gone and Leak_3 is new. */
+#define A_BODY \
+	"o 11 12 4 10 Keeper 100 RootSet\no 12 13 4 11 Kept 100 -\no 13 14 4 10 Gone 100 -\n" \
+	"o 14 15 4 10 Doomed 100 Garbage\n" \
+	"r 11 12 strong Held\nr 11 13 strong Gone\n"
+#define B_BODY \
+	"o 11 12 4 10 Keeper 100 RootSet\no 12 13 4 11 Kept 100 -\no 14 15 4 10 Doomed 100 -\n" \
+	"o 15 16 4 10 NewRoot 200 RootSet\no 16 17 4 10 Fresh_1 300 -\no 17 18 4 10 Dead 50 Garbage\n" \
+	"o 18 19 4 10 Leak_1 40 -\no 19 20 4 10 Leak_2 60 -\n" \
+	"r 11 12 strong Held\nr 11 14 strong Revived\nr 15 16 strong Fresh\nr 11 17 strong Stale\n" \
+	"r 11 18 strong Cache\nr 11 19 strong Cache\n"
+#define C_BODY \
+	"o 11 12 4 10 Keeper 100 RootSet\no 12 13 4 11 Kept 100 -\no 14 15 4 10 Doomed 100 -\n" \
+	"o 15 16 4 10 NewRoot 200 RootSet\no 18 19 4 10 Leak_1 40 -\no 19 20 4 10 Leak_2 60 -\n" \
+	"o 20 21 4 10 Leak_3 70 -\n" \
+	"r 11 12 strong Held\nr 11 14 strong Revived\nr 11 18 strong Cache\nr 11 19 strong Cache\nr 11 20 strong Cache\n"
+
+/* BODY analysed into a diff side; 0, or -1 after failing the test. */
+static int side_of(const char *body, diff_side *s)
+{
+	heap h;
+	gc_result r;
+	findings f = {0};
+	if (load_heap(body, &h)) {
+		CHECK(!"the heap loads");
+		return -1;
+	}
+	int rc = run_gc(&h, MODE_GAME, 1, &r);
+	if (rc == 0) {
+		rc = findings_collect(&h, &r, &f);
+		if (rc == 0)
+			rc = diff_side_from_heap(&h, &r, &f, s);
+		findings_free(&f);
+		gc_result_free(&r);
+	}
+	heap_free(&h);
+	CHECK(rc == 0);
+	return rc ? -1 : 0;
+}
+
+/* The whole report as one line, to compare runs. */
+static void report_text(const diff_report *x, char *out, size_t cap)
+{
+	size_t n = (size_t)snprintf(out, cap, "%llu %llu|", (unsigned long long)x->a_bytes, (unsigned long long)x->b_bytes);
+	const group_rows *g[3] = {&x->classes, &x->packages, &x->outers};
+	for (int t = 0; t < 3; t++) {
+		for (size_t k = 0; k < g[t]->n && n < cap; k++)
+			n += (size_t)snprintf(out + n, cap - n, "%s %llu %llu %llu %llu;", g[t]->v[k].name,
+					      (unsigned long long)g[t]->v[k].a_count, (unsigned long long)g[t]->v[k].b_count,
+					      (unsigned long long)g[t]->v[k].added, (unsigned long long)g[t]->v[k].removed);
+		if (n < cap)
+			n += (size_t)snprintf(out + n, cap - n, "|");
+	}
+	for (size_t k = 0; k < x->retained.n && n < cap; k++)
+		n += (size_t)snprintf(out + n, cap - n, "%s %llu %llu;", x->retained.v[k].name,
+				      (unsigned long long)x->retained.v[k].a, (unsigned long long)x->retained.v[k].b);
+	const diff_object_rows *o[2] = {&x->garbage_alive, &x->new_roots};
+	for (int t = 0; t < 2 && n < cap; t++) {
+		n += (size_t)snprintf(out + n, cap - n, "|%u:", o[t]->count);
+		for (size_t k = 0; k < o[t]->n && n < cap; k++)
+			n += (size_t)snprintf(out + n, cap - n, "#%d %s %d;", o[t]->v[k].idx, o[t]->v[k].name, o[t]->v[k].root_kind);
+	}
+	const diff_fact_rows *f[2] = {&x->new_eliminated, &x->new_disagreements};
+	for (int t = 0; t < 2 && n < cap; t++) {
+		n += (size_t)snprintf(out + n, cap - n, "|%u:", f[t]->count);
+		for (size_t k = 0; k < f[t]->n && n < cap; k++)
+			n += (size_t)snprintf(out + n, cap - n, "%s;", f[t]->v[k]);
+	}
+}
+
+TEST(diff_report_sections)
+{
+	diff_side a, b;
+	if (side_of(A_BODY, &a))
+		return;
+	if (side_of(B_BODY, &b)) {
+		diff_side_free(&a);
+		return;
+	}
+	diff_result r;
+	diff_report x;
+	CHECK(diff_compare(&a, &b, &r) == 0);
+	CHECK(r.same_process && r.added == 5 && r.removed == 1);
+	CHECK(diff_report_build(&a, &b, &r, 20, &x) == 0);
+	/* the class histogram: Actor grew most, every class listed */
+	CHECK(x.classes.n >= 2 && strcmp(x.classes.v[0].name, "Actor") == 0);
+	CHECK(x.classes.v[0].a_count == 4 && x.classes.v[0].b_count == 8 && x.classes.v[0].added == 5 &&
+	      x.classes.v[0].removed == 1);
+	for (size_t k = 1; k < x.classes.n; k++)
+		CHECK(x.classes.v[k].added + x.classes.v[k].removed == 0);
+	/* packages and outers: changed groups only */
+	CHECK(x.packages.n == 1 && strcmp(x.packages.v[0].name, "/Game/Test") == 0);
+	CHECK(x.outers.n == 1 && strcmp(x.outers.v[0].name, "/Game/Test") == 0);
+	/* objects of B */
+	CHECK(x.garbage_alive.count == 1 && x.garbage_alive.n == 1 && x.garbage_alive.v[0].idx == 14);
+	CHECK(x.garbage_alive.n == 1 && strcmp(x.garbage_alive.v[0].name, "Actor /Game/Test.Doomed") == 0);
+	CHECK(x.new_roots.count == 1 && x.new_roots.n == 1 && x.new_roots.v[0].idx == 15 &&
+	      x.new_roots.v[0].root_kind == RK_ROOTSET);
+	/* the reference to Dead is new */
+	CHECK(x.new_eliminated.count == 1 && x.new_eliminated.n == 1 &&
+	      strcmp(x.new_eliminated.v[0], "Actor /Game/Test.Keeper|Stale|Actor /Game/Test.Dead") == 0);
+	CHECK(x.new_disagreements.count == 0 && x.new_disagreements.n == 0);
+	CHECK(x.retained.changed >= 1 && x.retained.n == x.retained.changed);
+	CHECK(x.a_bytes > 0 && x.b_bytes == x.a_bytes - 100 - 100 + 100 + 200 + 300 + 50 + 40 + 60);
+	/* a limit cuts the lists, not the counts */
+	diff_report y;
+	CHECK(diff_report_build(&a, &b, &r, 1, &y) == 0);
+	CHECK(y.classes.n == 1 && y.new_roots.count == 1 && y.retained.changed == x.retained.changed &&
+	      y.retained.n == 1);
+	diff_report_free(&y);
+	CHECK(diff_report_build(&a, &b, &r, 0, &y) == 0);
+	CHECK(y.classes.n == 0 && y.garbage_alive.n == 0 && y.garbage_alive.count == 1 && y.new_eliminated.count == 1);
+	diff_report_free(&y);
+	/* every allocation failed in turn: an error, or the same report */
+	static char want[8192], got[8192];
+	report_text(&x, want, sizeof want);
+	int errors = 0, runs = 0;
+	for (long k = 1;; k++) {
+		oom_count = 0;
+		oom_fail_at = k;
+		int rc = diff_report_build(&a, &b, &r, 20, &y);
+		oom_fail_at = 0;
+		if (oom_count < k) { /* nothing failed: done */
+			CHECK(rc == 0);
+			if (rc == 0)
+				diff_report_free(&y);
+			break;
+		}
+		runs++;
+		if (rc) {
+			errors++;
+			CHECK(y.classes.n == 0 && y.garbage_alive.v == NULL); /* nothing left to free */
+			continue;
+		}
+		report_text(&y, got, sizeof got);
+		CHECK_STR(got, want);
+		diff_report_free(&y);
+	}
+	CHECK(runs > 20 && errors > 0);
+	diff_report_free(&x);
+	diff_result_free(&r);
+	diff_side_free(&a);
+	diff_side_free(&b);
+}
+
+TEST(diff_retained_sums_by_name)
+{
+	diff_side a = {0}, b = {0};
+	/* X twice in A (two classes of one name), Y only in A, Z only in B */
+	CHECK(diff_add_retained(&a, "X", 10) == 0 && diff_add_retained(&a, "Y", 5) == 0 &&
+	      diff_add_retained(&a, "X", 1) == 0 && diff_add_retained(&b, "X", 4) == 0 &&
+	      diff_add_retained(&b, "Z", 7) == 0 && diff_add_retained(&b, "W", 3) == 0 &&
+	      diff_add_retained(&a, "W", 3) == 0);
+	diff_retained_rows x;
+	CHECK(diff_retained_report(&a, &b, 10, &x) == 0);
+	CHECK(x.classes == 4 && x.changed == 3 && x.n == 3);
+	if (x.n == 3) { /* the largest change first, ties by name */
+		CHECK(strcmp(x.v[0].name, "X") == 0 && x.v[0].a == 11 && x.v[0].b == 4);
+		CHECK(strcmp(x.v[1].name, "Z") == 0 && x.v[1].a == 0 && x.v[1].b == 7);
+		CHECK(strcmp(x.v[2].name, "Y") == 0 && x.v[2].a == 5 && x.v[2].b == 0);
+	}
+	diff_retained_rows_free(&x);
+	CHECK(diff_retained_report(&a, &b, 2, &x) == 0 && x.n == 2 && x.changed == 3);
+	diff_retained_rows_free(&x);
+	diff_side_free(&a);
+	diff_side_free(&b);
+	/* many classes: each side's names once, all matched */
+	for (int k = 0; k < 20000; k++) {
+		char name[32];
+		snprintf(name, sizeof name, "Class_%d", k);
+		CHECK(diff_add_retained(&a, name, (uint64_t)k) == 0);
+		CHECK(diff_add_retained(&b, name, (uint64_t)k + (k % 3 == 0)) == 0);
+	}
+	CHECK(diff_retained_report(&a, &b, SIZE_MAX, &x) == 0);
+	CHECK(x.classes == 20000 && x.changed == 6667 && x.n == 6667);
+	diff_retained_rows_free(&x);
+	diff_side_free(&a);
+	diff_side_free(&b);
+}
+
+TEST(diff_new_facts_keep_b_order)
+{
+	diff_fact a[] = {{"a|p|b"}, {"c|p|d"}}, b[] = {{"c|p|d"}, {"e|p|f"}, {"e|p|f"}, {"g|p|h"}};
+	diff_fact_rows x;
+	CHECK(diff_new_facts(a, 2, b, 4, 10, &x) == 0);
+	CHECK(x.count == 3 && x.n == 3);
+	if (x.n == 3)
+		CHECK(x.v[0] == b[1].text && x.v[1] == b[2].text && x.v[2] == b[3].text);
+	free(x.v);
+	CHECK(diff_new_facts(a, 2, b, 4, 1, &x) == 0 && x.count == 3 && x.n == 1);
+	free(x.v);
+	CHECK(diff_new_facts(NULL, 0, b, 4, 10, &x) == 0 && x.count == 4);
+	free(x.v);
+}
+
+TEST(diff_leak_groups_by_generic_chain)
+{
+	diff_side s[3];
+	int loaded = 0;
+	const char *bodies[3] = {A_BODY, B_BODY, C_BODY};
+	while (loaded < 3 && side_of(bodies[loaded], &s[loaded]) == 0)
+		loaded++;
+	diff_result ab = {0}, bc = {0};
+	diff_leaks l = {0};
+	if (loaded == 3 && diff_compare(&s[0], &s[1], &ab) == 0 && diff_compare(&s[1], &s[2], &bc) == 0) {
+		CHECK(diff_leak_groups(&s[1], &s[2], &ab, &bc, 20, &l) == 0);
+		/* NewRoot, then Leak_1 and Leak_2 (Leak_3 is new in C, Fresh_1
+		 * gone, Dead garbage): the most bytes first */
+		CHECK(l.groups == 2 && l.n == 2 && l.candidates == 3 && l.bytes == 300);
+		if (l.n == 2) {
+			CHECK_STR(l.v[0].chain, "Actor /Game/Test.NewRoot");
+			CHECK(l.v[0].count == 1 && l.v[0].bytes == 200 && l.v[0].idx == 15);
+			CHECK_STR(l.v[1].chain, "Actor /Game/Test.Keeper -> Cache = Actor /Game/Test.Leak_*");
+			CHECK(l.v[1].count == 2 && l.v[1].bytes == 100 && l.v[1].idx == 18);
+			CHECK_STR(l.v[1].name, "Actor /Game/Test.Leak_1");
+		}
+		/* every allocation failed in turn: an error, or the same groups */
+		for (long k = 1;; k++) {
+			diff_leaks m;
+			oom_count = 0;
+			oom_fail_at = k;
+			int rc = diff_leak_groups(&s[1], &s[2], &ab, &bc, 20, &m);
+			oom_fail_at = 0;
+			if (rc == 0) {
+				CHECK(m.n == 2 && m.candidates == 3 && l.n == 2 && strcmp(m.v[1].chain, l.v[1].chain) == 0 &&
+				      strcmp(m.v[1].name, l.v[1].name) == 0);
+				diff_leaks_free(&m);
+			} else {
+				CHECK(m.n == 0 && m.v == NULL);
+			}
+			if (oom_count < k)
+				break;
+		}
+		/* limit 0: counted, not listed */
+		diff_leaks_free(&l);
+		CHECK(diff_leak_groups(&s[1], &s[2], &ab, &bc, 0, &l) == 0 && l.groups == 2 && l.n == 0 && l.candidates == 3);
+	} else {
+		CHECK(!"sides load and compare");
+	}
+	diff_leaks_free(&l);
+	diff_result_free(&ab);
+	diff_result_free(&bc);
+	while (loaded-- > 0)
+		diff_side_free(&s[loaded]);
+}
+
+/* ---- the command ---- */
+
+static char tmp_dir[64];
+
+static const char *tmp_path(const char *name)
+{
+	return test_dir_path(tmp_dir, sizeof tmp_dir, "/tmp/ugc-test-diff-XXXXXX", name);
+}
+
+static int write_heap(const char *name, const char *body, char *path, size_t cap)
+{
+	snprintf(path, cap, "%s", tmp_path(name));
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(PRELUDE, f);
+	fputs(body, f);
+	return fclose(f);
+}
+
+/* Run `diff ARGS` with stdout and stderr into files; the exit status. */
+static int run_diff(int argc, char **argv, char *out, size_t outcap, char *err, size_t errcap)
+{
+	char po[256], pe[256];
+	snprintf(po, sizeof po, "%s", tmp_path("out.txt"));
+	snprintf(pe, sizeof pe, "%s", tmp_path("err.txt"));
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2);
+	int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	close(fo);
+	close(fe);
+	int rc = cmd_diff(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	const char *paths[2] = {po, pe};
+	char *bufs[2] = {out, err};
+	size_t caps[2] = {outcap, errcap};
+	for (int k = 0; k < 2; k++) {
+		FILE *f = fopen(paths[k], "r");
+		size_t n = f ? fread(bufs[k], 1, caps[k] - 1, f) : 0;
+		bufs[k][n] = '\0';
+		if (f)
+			fclose(f);
+	}
+	return rc;
+}
+
+/* GOT is WANT, but for lines where a name could not be put in display
+ * form (cli/util.c's disp() prints "?" when its own copy fails). */
+static int same_but_unshown(const char *got, const char *want)
+{
+	while (*got && *want) {
+		size_t g = strcspn(got, "\n"), w = strcspn(want, "\n");
+		if ((g != w || memcmp(got, want, g) != 0) && !memchr(got, '?', g)) {
+			printf("    got:  %.*s\n    want: %.*s\n", (int)g, got, (int)w, want);
+			return 0;
+		}
+		got += g + (got[g] != '\0');
+		want += w + (want[w] != '\0');
+	}
+	return *got == *want;
+}
+
+TEST(diff_command_out_of_memory_is_one_line_and_exit_1)
+{
+	char pa[256], pb[256], pc[256];
+	CHECK(write_heap("a.ugct", A_BODY, pa, sizeof pa) == 0 && write_heap("b.ugct", B_BODY, pb, sizeof pb) == 0 &&
+	      write_heap("c.ugct", C_BODY, pc, sizeof pc) == 0);
+	static char want[16384], out[16384], err[4096];
+	char *two[] = {"diff", pa, pb, "--format", "json", NULL};
+	char *leak[] = {"diff", "--baseline", pa, "--target", pb, "--final", pc, "--format", "csv", NULL};
+	struct { char **argv; int argc; } runs[2] = {{two, 5}, {leak, 9}};
+	for (int t = 0; t < 2; t++) {
+		CHECK(run_diff(runs[t].argc, runs[t].argv, want, sizeof want, err, sizeof err) == 0);
+		CHECK(err[0] == '\0');
+		/* the sides load on two threads, so which allocation is which
+		 * varies there; each one failed gives an error or the answer */
+		int errors = 0;
+		for (long k = 1;; k++) {
+			oom_count = 0;
+			oom_fail_at = k;
+			int rc = run_diff(runs[t].argc, runs[t].argv, out, sizeof out, err, sizeof err);
+			oom_fail_at = 0;
+			if (oom_count < k)
+				break;
+			if (rc == 0) {
+				CHECK(same_but_unshown(out, want));
+				continue;
+			}
+			errors++;
+			CHECK(rc == 1);
+			/* one line, and the report not begun */
+			CHECK(strncmp(err, "ugc-analyze: ", 13) == 0 && strchr(err, '\n') == err + strlen(err) - 1);
+			CHECK(out[0] == '\0');
+		}
+		CHECK(errors > 0);
+	}
+	static const char *const names[] = {"a.ugct", "b.ugct", "c.ugct", "out.txt", "err.txt"};
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+		unlink(tmp_path(names[k]));
+	rmdir(tmp_dir);
+}
