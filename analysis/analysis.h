@@ -1,11 +1,13 @@
 /* analysis.h — the analysis layer's public header: the GC replayed offline
  * and everything computed from its result.
  *
- * gc.h (the engine's GC), findings.h (what the GC reports), dominators.h
- * (retention graphs, dominators, retained sizes), view.h and query.h (the
- * query interface the commands answer through, over a heap in memory or a
- * database), whatif.h and after.h (the GC rerun with changes, the heap
- * after a purge), suspects.h (leak suspects), diff.h (two heaps compared),
+ * pipeline.h (load once, compute each part once: how every command gets
+ * the rest), gc.h (the engine's GC), findings.h (what the GC reports),
+ * dominators.h (retention graphs, dominators, retained sizes), view.h and
+ * query.h (the query interface the commands answer through, over a heap in
+ * memory or a database), whatif.h and after.h (the GC rerun with changes,
+ * the heap after a purge), suspects.h (leak suspects), diff.h and
+ * diff_report.h (two heaps compared, and the rows diff prints),
  * cluster_causes.h (why a cluster was dissolved).  The sql and cli layers
  * include this header, never the ones it names (tools/check-layers.sh). */
 #ifndef UGC_ANALYSIS_H
