@@ -29,7 +29,7 @@ static int packages(const heap *h, obj_t *pkg)
 		}
 		obj_t x = (obj_t)i;
 		chain.n = 0;
-		while (pkg[x] == OBJ_NONE - 1 && h->outer[x] >= 0 && chain.n <= h->slots) {
+		while (pkg[x] == OBJ_NONE - 1 && h->outer[x] >= 0 && ALWAYS(chain.n <= h->slots)) {
 			if (vec_push(&chain, (uint32_t)x)) {
 				vec_free(&chain);
 				return -1;
@@ -77,6 +77,7 @@ static dom_group *groups_for(const dom_numbered *t, const obj_t *key, int32_t *m
 	uint32_t n = 0;
 	for (uint32_t i = 1; i < t->n; i++) {
 		obj_t k = key[t->vertex[i]];
+		assert(k >= 0); /* a reached object has a class, and a package */
 		if (map[k] >= 0)
 			continue;
 		if (grow_array((void **)&g, &cap, n, sizeof *g)) {
@@ -133,8 +134,10 @@ static void *group_walk(void *arg)
 				spos[sp++] = cstart[c];
 				continue;
 			}
-			if (v != 0)
+			if (v != 0) {
+				assert(count[j->map[j->key[t->vertex[v]]]] > 0); /* V counted itself in */
 				count[j->map[j->key[t->vertex[v]]]]--;
+			}
 			sp--;
 		}
 		j->rc = 0;
@@ -161,8 +164,10 @@ static size_t key_bound(const dom_numbered *t, const obj_t *key)
 static void children_rows(const dom_numbered *t, uint32_t *cstart, uint32_t *child, uint32_t *fill)
 {
 	uint32_t n = t->n;
-	for (uint32_t v = 1; v < n; v++)
+	for (uint32_t v = 1; v < n; v++) {
+		assert(t->idom[v] < v);
 		cstart[t->idom[v] + 1]++;
+	}
 	for (uint32_t v = 0; v < n; v++)
 		cstart[v + 1] += cstart[v];
 	memcpy(fill, cstart, (size_t)n * sizeof *fill);
@@ -208,6 +213,18 @@ static int package_pairs(const dom_numbered *t, dom_result *d)
 	return d->pairs ? 0 : -1;
 }
 
+#ifndef NDEBUG
+/* The objects the N groups G count: every reached object once, in one
+ * class and one package.  (For assert.) */
+static uint64_t members(const dom_group *g, uint32_t n)
+{
+	uint64_t sum = 0;
+	for (uint32_t k = 0; k < n; k++)
+		sum += g[k].count;
+	return sum;
+}
+#endif
+
 /* Class and package aggregates (two group walks, on two threads), and the
  * cross-package pairs. */
 static int aggregates(const heap *h, const dom_numbered *t, dom_result *d)
@@ -235,6 +252,7 @@ static int aggregates(const heap *h, const dom_numbered *t, dom_result *d)
 	jobs_two(group_walk, &jobs[1], &jobs[0], 1);
 	if (jobs[0].rc || jobs[1].rc || package_pairs(t, d))
 		goto out;
+	assert(members(d->classes, d->nclasses) == n - 1 && members(d->packages, d->npackages) == n - 1);
 	if (d->nclasses > 1)
 		qsort(d->classes, d->nclasses, sizeof *d->classes, cmp_group);
 	if (d->npackages > 1)

@@ -291,6 +291,18 @@ static void fill_end(filler *f, uint32_t len)
 	free(f->ring);
 }
 
+#ifndef NDEBUG
+/* Did every edge the walk placed stay within its target's row?  (CUR: the
+ * rows' cursors by node once the walk is done; for assert.) */
+static int rows_ok(const work *w, const uint32_t *cur)
+{
+	for (uint32_t v = 1; v < w->n; v++)
+		if (cur[w->vertex[v]] < w->pstart[v] || cur[w->vertex[v]] > w->pstart[v + 1])
+			return 0;
+	return 1;
+}
+#endif
+
 /* The depth-first walk from ⊤: numbers the reached nodes in preorder
  * (w->vertex, w->parent), sets their predecessor rows out in that order
  * (w->pstart, by number from now on), and places every edge it follows in
@@ -359,6 +371,7 @@ static int walk(const rgraph *g, work *w)
 			continue;
 		}
 		*word |= bit;
+		assert(u < n); /* a parent is numbered before its children */
 		rstart[n] = rowpos;
 		rowpos += cur[t] ? cur[t] - 1 : 0; /* its count, its tree edge taking no place */
 		cur[t] = rstart[n];
@@ -378,6 +391,7 @@ static int walk(const rgraph *g, work *w)
 out:
 	if (beside) /* the rows are whole once it is done */
 		fill_end(&f, blen);
+	assert(rc || (w->vertex[0] == g->top && rows_ok(w, cur))); /* ⊤ is number 0 */
 	free(seen);
 	free(cursor);
 	free(end);
@@ -426,11 +440,13 @@ static int semi_nca(work *w)
 			uint32_t u = w->pred[k];
 			if (u-- == 0)
 				continue; /* a place the walk left unused */
+			assert(u < n);
 			if (u > v) /* done, so linked */
 				compress(u, v, anc, best, stack);
 			if (best[u] < s)
 				s = best[u];
 		}
+		assert(s < v); /* at most the parent's number: a proper ancestor */
 		semi[v] = best[v] = s;
 		rstart[v + 1] = anc[v]; /* row v+1 is read: it keeps v's parent (compress
 					 * changes only links above V) */
@@ -441,6 +457,7 @@ static int semi_nca(work *w)
 		uint32_t d = rstart[v + 1]; /* the parent */
 		while (d > semi[v])
 			d = idom[d];
+		assert(d <= semi[v] && semi[v] < v); /* an ancestor of the semidominator or itself */
 		idom[v] = d;
 	}
 	w->idom = idom;
@@ -468,8 +485,10 @@ static void *results_part(void *arg)
 		w->ret[0] = 0;
 		for (uint32_t v = 1; v < w->n; v++)
 			w->ret[v] = j->h->size[w->vertex[v]];
-		for (uint32_t v = w->n - 1; v >= 1; v--)
+		for (uint32_t v = w->n - 1; v >= 1; v--) {
+			assert(w->idom[v] < v); /* so each sum is whole before it is added up */
 			w->ret[w->idom[v]] += w->ret[v];
+		}
 		return NULL;
 	}
 	memset(d->retained, 0, (size_t)j->h->slots * sizeof *d->retained);
@@ -512,6 +531,32 @@ static int dominator_tree(const rgraph *g, const request *q, work *w)
 	return 0;
 }
 
+#ifndef NDEBUG
+/* D's columns by slot as dom_result promises them: an unreached object
+ * retains nothing; a reached one exists, and its immediate dominator is ⊤
+ * or a reached object that retains its own bytes and the object's at
+ * least; D->reached of them.  (For assert.) */
+static int results_ok(const heap *h, const dom_result *d)
+{
+	uint32_t reached = 0;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		obj_t x = d->idom[i];
+		if (x == OBJ_NONE) {
+			if (d->retained[i])
+				return 0;
+			continue;
+		}
+		reached++;
+		if (h->cls[i] == OBJ_FREE || d->retained[i] < h->size[i])
+			return 0;
+		if (x != DOM_TOP && (x < 0 || (uint32_t)x >= h->slots || x == (obj_t)i || d->idom[x] == OBJ_NONE ||
+				     d->retained[x] < d->retained[i] + h->size[x]))
+			return 0;
+	}
+	return reached == d->reached;
+}
+#endif
+
 /* D's columns by slot from W's by number: every immediate dominator and
  * retained size, and the reached objects and bytes. */
 static int results(const heap *h, work *w, dom_result *d)
@@ -521,6 +566,7 @@ static int results(const heap *h, work *w, dom_result *d)
 	 * touched already; realloc grows the retained sums' when the rows were
 	 * shorter), and the retained sums semi's and best's */
 	w->ret = (uint64_t *)(void *)w->wide;
+	assert(w->vertex[0] == h->slots); /* ⊤, whose number stands for DOM_TOP */
 	d->idom = (obj_t *)realloc(w->pstart, s * sizeof *d->idom); /* nodes + 1 > slots entries */
 	if (d->idom)
 		w->pstart = NULL;
@@ -535,6 +581,7 @@ static int results(const heap *h, work *w, dom_result *d)
 		d->retained[w->vertex[v]] = w->ret[v];
 	d->reached = w->n - 1;
 	d->reached_bytes = w->ret[0]; /* ⊤ retains every reached byte */
+	assert(results_ok(h, d));
 	free(w->wide);
 	w->wide = NULL;
 	w->ret = NULL;

@@ -84,25 +84,29 @@ static inline int list_edge(const heap *h, obj_t t)
 	return rgraph_enters(h, t) && !heap_is_garbage(h, t);
 }
 
-/* Its own edges first: Class, Outer, then the "r" records; then (gc) the
- * cluster edges: a root's members, then, once the cluster did step 5 and
- * its root survives, its ReferencedClusters and MutableObjects; a member's
- * one edge to its root. */
-uint32_t rgraph_succ_row(const rgraph *g, uint32_t x, uint32_t *out)
+/* X's own edges, Class, Outer, then the "r" records, into OUT; how many. */
+static inline uint32_t own_row(const rgraph *g, uint32_t x, uint32_t *out)
 {
 	const heap *h = g->h;
 	uint32_t n = 0;
-	if (own_edges(g, (obj_t)x) == OWN_SELF) {
-		if (rgraph_enters(h, h->cls[x]))
-			out[n++] = (uint32_t)h->cls[x];
-		if (rgraph_enters(h, h->outer[x]))
-			out[n++] = (uint32_t)h->outer[x];
-		for (uint32_t k = h->ref_start[x]; k < h->ref_start[x + 1]; k++)
-			if (ref_edge(g, k))
-				out[n++] = (uint32_t)h->ref_dst[k];
-	}
-	if (g->no_clusters)
-		return n;
+	if (own_edges(g, (obj_t)x) != OWN_SELF)
+		return 0;
+	if (rgraph_enters(h, h->cls[x]))
+		out[n++] = (uint32_t)h->cls[x];
+	if (rgraph_enters(h, h->outer[x]))
+		out[n++] = (uint32_t)h->outer[x];
+	for (uint32_t k = h->ref_start[x]; k < h->ref_start[x + 1]; k++)
+		if (ref_edge(g, k))
+			out[n++] = (uint32_t)h->ref_dst[k];
+	return n;
+}
+
+/* (gc) X's cluster edges after the N in OUT: a root's members, then, once
+ * the cluster did step 5 and its root survives, its ReferencedClusters and
+ * MutableObjects; a member's one edge to its root.  How many in all. */
+static inline uint32_t cluster_row(const rgraph *g, uint32_t x, uint32_t *out, uint32_t n)
+{
+	const heap *h = g->h;
 	int32_t c = heap_cluster(h, x);
 	if (g->policy != POLICY_GC || c < 0 || !g->r->cluster_live[c])
 		return n;
@@ -123,6 +127,15 @@ uint32_t rgraph_succ_row(const rgraph *g, uint32_t x, uint32_t *out)
 		if (list_edge(h, t))
 			out[n++] = (uint32_t)t;
 	}
+	return n;
+}
+
+uint32_t rgraph_succ_row(const rgraph *g, uint32_t x, uint32_t *out)
+{
+	uint32_t n = own_row(g, x, out);
+	if (!g->no_clusters)
+		n = cluster_row(g, x, out, n);
+	assert(n <= rgraph_succ_bound(g, x));
 	return n;
 }
 

@@ -44,8 +44,9 @@ static inline int rgraph_enters(const heap *h, obj_t t)
 int rgraph_init(rgraph *g, const heap *h, const gc_result *r, uint32_t keep_flags, int policy);
 void rgraph_free(rgraph *g);
 
-/* The successors of object X, in order, into OUT (room for
- * rgraph_succ_bound(G, X) of them); returns how many. */
+/* The successors of object X, in order (its own edges, then under gc its
+ * cluster's), into OUT (room for rgraph_succ_bound(G, X) of them); returns
+ * how many. */
 uint32_t rgraph_succ_row(const rgraph *g, uint32_t x, uint32_t *out);
 /* The most successors rgraph_succ_row() can give object X. */
 uint64_t rgraph_succ_bound(const rgraph *g, uint32_t x);
