@@ -1,13 +1,14 @@
 /* retention_graph.c — each policy's edges, as the dominators walk them (see
  * retention_graph.h, and dominators.h for the policies).
  *
- * An object's own edges are its Class, its Outer and its "r" records of
- * the kinds the policy follows; under gc they start where the GC traced
- * them from (the object itself, or ⊤ when the GC traced it on no reached
- * object's behalf), and a live cluster adds its edges: root <-> members,
- * and root -> its ReferencedClusters and MutableObjects once it did step
- * 5.  No edge enters the disregard pool.  Every test here is on one node
- * or one reference: a row costs the node's own references, no search. */
+ * An object's own edges are its Class, its Outer and those of its "r"
+ * records the policy follows (the GC nulls strong and aro ones to garbage).
+ * Under gc only what the GC traced has them, and they leave from ⊤ instead
+ * when it traced the object on no reached object's behalf (own_edges); a
+ * live cluster adds root <-> members and, once it did step 5, edges to its
+ * ReferencedClusters and MutableObjects, from its root or, when its root
+ * dies or a rooted member kept it, from ⊤.  No edge enters the disregard
+ * pool.  A row costs its object's references and cluster lists: no search. */
 #include "analysis/retention_graph.h"
 
 #include <stdlib.h>
