@@ -27,6 +27,8 @@ ifeq ($(SAN),1)
 else
   BUILD  := build/rel
   BIN    := ugc-analyze
+  # the release build: no assertions (base/assert.h); SAN=1 and fuzz keep them
+  CPPFLAGS += -DNDEBUG
 endif
 
 # capture/: the standalone snapshot writer library (C99, zstd only); the tool
@@ -104,7 +106,7 @@ bench: all
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
-FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -UNDEBUG
 FUZZ_HARNESS := $(wildcard fuzz/fuzz_*.c)
 FUZZ         ?= $(FUZZ_HARNESS:fuzz/fuzz_%.c=%)
 FUZZ_SUPPORT := $(filter-out $(FUZZ_HARNESS),$(wildcard fuzz/*.c))

@@ -1,22 +1,22 @@
-/* dominators.c — retention graphs, semi-NCA dominators, retained sizes and
- * the class and package aggregates (see dominators.h).
+/* dominators.c — the immediate dominators and retained sizes of one
+ * policy's retention graph (see dominators.h): the predecessor rows, the
+ * depth-first walk, semi-NCA and the results.  The graph's edges are
+ * retention_graph.c's; the class and package sums, dom_groups.c's.
  *
- * The policy's graph is read off the heap's own rows, the GC result and
- * the cluster lists by succ_row().  A first pass, in slot order and on two
- * threads, counts every node's incoming edges (an upper bound: it counts
- * the edges of nodes the walk may not reach), which sizes the predecessor
- * rows; the counts a loader made of its links (in_links) spare it.  Then
- * one depth-first walk from ⊤ numbers the reached nodes in preorder,
- * keeping only the rows of the nodes on its current path, sets each
- * reached node's predecessor row out after the last (so the rows lie in
- * preorder, and semi-NCA reads them in one sweep), and places each edge it
- * follows, as its source's number, in its target's row, all but the tree
- * edges (a node's first, which its DFS parent stands for), a second thread
- * making the stores on large heaps (as number + 1: the places the walk
- * leaves unused hold 0).
+ * A first pass, in slot order and on two threads, counts every node's
+ * incoming edges (an upper bound: it counts the edges of nodes the walk
+ * may not reach), which sizes the predecessor rows; the counts a loader
+ * made of its links (in_links) spare it.  Then one depth-first walk from ⊤
+ * numbers the reached nodes in preorder, keeping only the rows of the
+ * nodes on its current path, sets each reached node's predecessor row out
+ * after the last (so the rows lie in preorder, and semi-NCA reads them in
+ * one sweep), and places each edge it follows, as its source's number, in
+ * its target's row, all but the tree edges (a node's first, which its DFS
+ * parent stands for), a second thread making the stores on large heaps (as
+ * number + 1: the places the walk leaves unused hold 0).
  * So no copy of the forward graph is held beside the predecessor rows: the
- * successors are listed twice instead, in slot order to count (unless the
- * loader counted the links), and by the walk.  Semi-NCA
+ * successors are listed twice instead (rgraph_succ_row), in slot order to
+ * count (unless the loader counted the links), and by the walk.  Semi-NCA
  * (Georgiadis, "Finding dominators in practice") then needs only those
  * rows and arrays indexed by preorder number.  Every loop is iterative:
  * heaps can hold chains millions long. */
@@ -25,8 +25,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "analysis/dom_groups.h"
+#include "analysis/retention_graph.h"
 #include "base/base.h"
 
 const char *const dom_policy_names[POLICY_COUNT] = {"gc", "refs", "refs+weak", "refs+weak+soft"};
@@ -39,207 +40,7 @@ int dom_policy_parse(const char *s)
 	return -1;
 }
 
-#define NONE UINT32_MAX
-
-/* The graph of one policy.  Nodes are slot indexes; ⊤ is node TOP (= slots). */
-typedef struct graph {
-	const heap *h;
-	const gc_result *r; /* NULL on a heap that needs none (dom_needs_gc) */
-	uint32_t keep_flags; /* the GC's */
-	int policy;
-	uint32_t top;
-	vec top_succ; /* ⊤'s successors, in order (duplicates are harmless) */
-	uint8_t *member_kept; /* per cluster: kept_by_member() */
-	/* what the heap lacks, so the per-edge tests can skip it (a V8 heap
-	 * has neither): no cluster, no object flagged Garbage */
-	int no_clusters, no_garbage;
-} graph;
-
-/* Can an edge end at T?  Never in the disregard pool, never at no object. */
-static inline int enters(const heap *h, obj_t t)
-{
-	return t >= 0 && !heap_in_disregard(h, t);
-}
-
-/* Did step 2 walk cluster C's lists because of a rooted member, its root
- * having no root flag (the engine's KeepClusterRefs)?  Then what that walk
- * marked was marked on no object's behalf: it hangs off ⊤. */
-static int kept_by_member(const heap *h, uint32_t c)
-{
-	const cluster *cl = &h->clusters[c];
-	const uint16_t root_flags = IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP;
-	if (h->iflags[cl->root] & root_flags)
-		return 0;
-	for (uint32_t k = 0; k < cl->n_members; k++)
-		if (h->iflags[h->cluster_items[cl->members + k]] & root_flags)
-			return 1;
-	return 0;
-}
-
-/* Where X's own Class, Outer and references start: OWN_NONE, OWN_SELF, or
- * (gc) OWN_TOP when the GC traced X on no reached object's behalf: X dies
- * after all, or X is a cluster member traced as a root, or traced because
- * a cluster kept by a rooted member needed dissolving. */
-enum { OWN_NONE, OWN_SELF, OWN_TOP };
-static inline int own_edges(const graph *g, obj_t x)
-{
-	const heap *h = g->h;
-	if (heap_in_disregard(h, x))
-		return OWN_NONE;
-	if (g->policy != POLICY_GC || !g->r)
-		return OWN_SELF; /* without R: X is traced if reached (dom_needs_gc) */
-	if (!g->r->was_traced[x])
-		return OWN_NONE;
-	if (!g->r->reachable[x])
-		return OWN_TOP;
-	if (g->no_clusters)
-		return OWN_SELF;
-	int32_t c = heap_cluster(h, x);
-	if (c >= 0 && g->r->cluster_live[c] && h->clusters[c].root != x &&
-	    (root_kind_static(h, x, g->keep_flags, 0) != RK_NONE || g->member_kept[c]))
-		return OWN_TOP;
-	return OWN_SELF;
-}
-
-/* Do the edges of a walked cluster's lists start at its root (else at ⊤)? */
-static inline int lists_from_root(const graph *g, uint32_t c)
-{
-	return g->r->reachable[g->h->clusters[c].root] && !g->member_kept[c];
-}
-
-/* Is the reference at forward position K an edge of the policy? */
-static inline int ref_edge(const graph *g, uint32_t k)
-{
-	const heap *h = g->h;
-	obj_t t = h->ref_dst[k];
-	if (!enters(h, t))
-		return 0;
-	switch (h->ref_kind[k]) {
-	case REF_IMMUTABLE:
-		return 1;
-	case REF_STRONG:
-	case REF_ARO:
-		return g->no_garbage || !heap_is_garbage(h, t); /* the GC nulls it otherwise */
-	case REF_WEAK:
-		return g->policy >= POLICY_REFS_WEAK;
-	default:
-		return g->policy == POLICY_REFS_WEAK_SOFT;
-	}
-}
-
-/* A cluster list entry (ReferencedClusters root or MutableObject) as an edge. */
-static inline int list_edge(const heap *h, obj_t t)
-{
-	return enters(h, t) && !heap_is_garbage(h, t);
-}
-
-/* The successors of object X, in order, into OUT (room for succ_bound());
- * returns how many.  Its own edges first: Class, Outer, then the "r"
- * records; then (gc) the cluster edges: a root's members, then, once the
- * cluster did step 5 and its root survives, its ReferencedClusters and
- * MutableObjects; a member's one edge to its root. */
-static uint32_t succ_row(const graph *g, uint32_t x, uint32_t *out)
-{
-	const heap *h = g->h;
-	uint32_t n = 0;
-	if (own_edges(g, (obj_t)x) == OWN_SELF) {
-		if (enters(h, h->cls[x]))
-			out[n++] = (uint32_t)h->cls[x];
-		if (enters(h, h->outer[x]))
-			out[n++] = (uint32_t)h->outer[x];
-		for (uint32_t k = h->ref_start[x]; k < h->ref_start[x + 1]; k++)
-			if (ref_edge(g, k))
-				out[n++] = (uint32_t)h->ref_dst[k];
-	}
-	if (g->no_clusters)
-		return n;
-	int32_t c = heap_cluster(h, x);
-	if (g->policy != POLICY_GC || c < 0 || !g->r->cluster_live[c])
-		return n;
-	const cluster *cl = &h->clusters[c];
-	if (cl->root != (obj_t)x) {
-		/* a member in the disregard pool is never traced: it keeps nothing */
-		if (enters(h, (obj_t)x) && enters(h, cl->root))
-			out[n++] = (uint32_t)cl->root;
-		return n;
-	}
-	for (uint32_t k = 0; k < cl->n_members; k++)
-		if (enters(h, h->cluster_items[cl->members + k]))
-			out[n++] = (uint32_t)h->cluster_items[cl->members + k];
-	if (!g->r->cluster_walked[c] || !lists_from_root(g, (uint32_t)c))
-		return n;
-	for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables; k++) {
-		obj_t t = h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs];
-		if (list_edge(h, t))
-			out[n++] = (uint32_t)t;
-	}
-	return n;
-}
-
-/* The most successors succ_row() can give object X. */
-static uint64_t succ_bound(const graph *g, uint32_t x)
-{
-	const heap *h = g->h;
-	uint64_t n = 2 + (uint64_t)h->ref_start[x + 1] - h->ref_start[x];
-	int32_t c = g->no_clusters ? -1 : heap_cluster(h, x);
-	if (c >= 0) {
-		const cluster *cl = &h->clusters[c];
-		n += cl->root == (obj_t)x ? (uint64_t)cl->n_members + cl->n_refs + cl->n_mutables : 1;
-	}
-	return n;
-}
-
-/* ⊤'s successors: the roots in index order (a member of a live cluster is
- * no root of its own under gc: its survival is its cluster's), the "g"
- * references, and under gc what the GC marked from sources it destroyed. */
-static int top_successors(graph *g)
-{
-	const heap *h = g->h;
-	const gc_result *r = g->r;
-	int gc = g->policy == POLICY_GC;
-	for (uint32_t i = 0; i < h->slots; i++) {
-		if (h->cls[i] == OBJ_FREE)
-			continue;
-		int32_t c = g->no_clusters ? -1 : heap_cluster(h, i);
-		/* without R, the "g" records' targets follow in the loop below */
-		if (!heap_in_disregard(h, (obj_t)i) &&
-		    (root_kind_static(h, (obj_t)i, g->keep_flags, r ? r->gc_target[i] : 0) == RK_NONE ||
-		     (gc && c >= 0 && r->cluster_live[c] && h->clusters[c].root != (obj_t)i)))
-			continue;
-		if (vec_push(&g->top_succ, i))
-			return -1;
-	}
-	for (uint32_t k = 0; k < h->ngcrefs; k++) {
-		obj_t t = h->gcrefs[k].dst;
-		if (heap_exists(h, t) && enters(h, t) && !heap_is_garbage(h, t) && vec_push(&g->top_succ, (uint32_t)t))
-			return -1;
-	}
-	if (!gc || !r)
-		return 0; /* without R, nothing is marked on a destroyed object's behalf */
-	for (uint32_t i = 0; i < h->slots; i++) {
-		if (h->cls[i] == OBJ_FREE || own_edges(g, (obj_t)i) != OWN_TOP)
-			continue;
-		uint32_t first = h->ref_start[i];
-		obj_t co[2] = {h->cls[i], h->outer[i]};
-		for (int k = 0; k < 2; k++)
-			if (enters(h, co[k]) && vec_push(&g->top_succ, (uint32_t)co[k]))
-				return -1;
-		for (uint32_t k = first; k < h->ref_start[i + 1]; k++)
-			if (ref_edge(g, k) && vec_push(&g->top_succ, (uint32_t)h->ref_dst[k]))
-				return -1;
-	}
-	for (uint32_t c = 0; c < h->nclusters; c++) {
-		const cluster *cl = &h->clusters[c];
-		if (!r->cluster_live[c] || !r->cluster_walked[c] || lists_from_root(g, c))
-			continue;
-		for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables; k++) {
-			obj_t t = h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs];
-			if (list_edge(h, t) && vec_push(&g->top_succ, (uint32_t)t))
-				return -1;
-		}
-	}
-	return 0;
-}
+#define NONE UINT32_MAX /* no number: ⊤'s DFS parent */
 
 /* Work arrays of one computation (preorder numbers unless said). */
 typedef struct work {
@@ -291,7 +92,7 @@ static int reserve(uint32_t **buf, size_t *cap, size_t used, uint64_t n)
 /* The successors of nodes [FROM, TO), each counted into COUNT at its
  * target (a bound on that target's incoming edges); TOTAL: how many. */
 typedef struct count_job {
-	const graph *g;
+	const rgraph *g;
 	uint32_t from, to;
 	uint32_t *count;
 	uint64_t total;
@@ -305,9 +106,9 @@ static void *count_edges(void *arg)
 	size_t cap = 0;
 	j->rc = -1;
 	for (uint32_t x = j->from; x < j->to; x++) {
-		if (reserve(&buf, &cap, 0, succ_bound(j->g, x)))
+		if (reserve(&buf, &cap, 0, rgraph_succ_bound(j->g, x)))
 			goto out;
-		uint32_t k = succ_row(j->g, x, buf);
+		uint32_t k = rgraph_succ_row(j->g, x, buf);
 		for (uint32_t i = 0; i < k; i++)
 			j->count[buf[i]]++;
 		j->total += k;
@@ -323,7 +124,7 @@ out:
  * rows longer than needed.  Large heaps are counted on two threads, each
  * over half the references, the second into its own counts.  Returns how
  * many, ⊤'s successors not yet counted, or UINT64_MAX. */
-static uint64_t count_predecessors(const graph *g, work *w)
+static uint64_t count_predecessors(const rgraph *g, work *w)
 {
 	const heap *h = g->h;
 	uint32_t nodes = g->top + 1;
@@ -359,7 +160,7 @@ static uint64_t count_predecessors(const graph *g, work *w)
  * every node's incoming edges where there is no cluster, since each edge
  * is then a link (a reference, a Class or an Outer).  Returns their sum,
  * or UINT64_MAX. */
-static uint64_t given_predecessors(const graph *g, work *w, uint32_t *links)
+static uint64_t given_predecessors(const rgraph *g, work *w, uint32_t *links)
 {
 	uint32_t nodes = g->top + 1;
 	uint32_t *ps = w->pstart = realloc(links, ((size_t)nodes + 1) * sizeof *ps);
@@ -370,15 +171,15 @@ static uint64_t given_predecessors(const graph *g, work *w, uint32_t *links)
 	ps[g->top] = 0;
 	uint64_t total = 0;
 	for (uint32_t x = 0; x < g->top; x++)
-		total += ps[x] = enters(g->h, (obj_t)x) ? ps[x] : 0; /* no edge enters the pool (nor
-								     * its rows' places) */
+		total += ps[x] = rgraph_enters(g->h, (obj_t)x) ? ps[x] : 0; /* no edge enters the pool
+									    * (nor its rows' places) */
 	return total;
 }
 
 /* Size the predecessor rows: each node's count (w->pstart, by node) and
  * the rows' places (w->pred, zeroes), from LINKS when given
  * (taken over), else counted. */
-static int size_predecessors(const graph *g, work *w, uint32_t *links)
+static int size_predecessors(const rgraph *g, work *w, uint32_t *links)
 {
 	uint32_t nodes = g->top + 1, *ps, sum = 0;
 	uint64_t total = links ? given_predecessors(g, w, links) : count_predecessors(g, w);
@@ -490,6 +291,18 @@ static void fill_end(filler *f, uint32_t len)
 	free(f->ring);
 }
 
+#ifndef NDEBUG
+/* Did every edge the walk placed stay within its target's row?  (CUR: the
+ * rows' cursors by node once the walk is done; for assert.) */
+static int rows_ok(const work *w, const uint32_t *cur)
+{
+	for (uint32_t v = 1; v < w->n; v++)
+		if (cur[w->vertex[v]] < w->pstart[v] || cur[w->vertex[v]] > w->pstart[v + 1])
+			return 0;
+	return 1;
+}
+#endif
+
 /* The depth-first walk from ⊤: numbers the reached nodes in preorder
  * (w->vertex, w->parent), sets their predecessor rows out in that order
  * (w->pstart, by number from now on), and places every edge it follows in
@@ -498,7 +311,7 @@ static void fill_end(filler *f, uint32_t len)
  * of the nodes on the current path, so the walk's memory is its arrays
  * plus that path's edges, not every edge.  On large heaps a filler thread
  * stores the edges in their places (fill_start). */
-static int walk(const graph *g, work *w)
+static int walk(const rgraph *g, work *w)
 {
 	uint32_t nodes = g->top + 1;
 	/* per node (in WIDE's first half): its count until it is reached,
@@ -558,15 +371,16 @@ static int walk(const graph *g, work *w)
 			continue;
 		}
 		*word |= bit;
+		assert(u < n); /* a parent is numbered before its children */
 		rstart[n] = rowpos;
 		rowpos += cur[t] ? cur[t] - 1 : 0; /* its count, its tree edge taking no place */
 		cur[t] = rstart[n];
 		vertex[n] = t;
 		parent[n] = u;
 		uint32_t at = end[sp - 1]; /* rows never outgrow the counted edges, < UINT32_MAX */
-		if (reserve(&rows, &cap, at, succ_bound(g, t)))
+		if (reserve(&rows, &cap, at, rgraph_succ_bound(g, t)))
 			goto out;
-		uint32_t k = succ_row(g, t, rows + at);
+		uint32_t k = rgraph_succ_row(g, t, rows + at);
 		cursor[sp] = at;
 		end[sp++] = at + k;
 		u = n++;
@@ -577,6 +391,7 @@ static int walk(const graph *g, work *w)
 out:
 	if (beside) /* the rows are whole once it is done */
 		fill_end(&f, blen);
+	assert(rc || (w->vertex[0] == g->top && rows_ok(w, cur))); /* ⊤ is number 0 */
 	free(seen);
 	free(cursor);
 	free(end);
@@ -625,11 +440,13 @@ static int semi_nca(work *w)
 			uint32_t u = w->pred[k];
 			if (u-- == 0)
 				continue; /* a place the walk left unused */
+			assert(u < n);
 			if (u > v) /* done, so linked */
 				compress(u, v, anc, best, stack);
 			if (best[u] < s)
 				s = best[u];
 		}
+		assert(s < v); /* at most the parent's number: a proper ancestor */
 		semi[v] = best[v] = s;
 		rstart[v + 1] = anc[v]; /* row v+1 is read: it keeps v's parent (compress
 					 * changes only links above V) */
@@ -640,225 +457,12 @@ static int semi_nca(work *w)
 		uint32_t d = rstart[v + 1]; /* the parent */
 		while (d > semi[v])
 			d = idom[d];
+		assert(d <= semi[v] && semi[v] < v); /* an ancestor of the semidominator or itself */
 		idom[v] = d;
 	}
 	w->idom = idom;
 	free(stack);
 	return 0;
-}
-
-/* Each object's outermost package (validated heaps have no Outer loops). */
-static int packages(const heap *h, obj_t *pkg)
-{
-	vec chain = {0};
-	for (uint32_t i = 0; i < h->slots; i++)
-		pkg[i] = OBJ_NONE - 1; /* not yet known */
-	for (uint32_t i = 0; i < h->slots; i++) {
-		if (h->cls[i] == OBJ_FREE) {
-			pkg[i] = OBJ_NONE;
-			continue;
-		}
-		obj_t x = (obj_t)i;
-		chain.n = 0;
-		while (pkg[x] == OBJ_NONE - 1 && h->outer[x] >= 0 && chain.n <= h->slots) {
-			if (vec_push(&chain, (uint32_t)x))
-				return -1;
-			x = h->outer[x];
-		}
-		obj_t top = pkg[x] != OBJ_NONE - 1 ? pkg[x] : x;
-		pkg[x] = top;
-		for (size_t k = 0; k < chain.n; k++)
-			pkg[chain.v[k]] = top;
-	}
-	vec_free(&chain);
-	return 0;
-}
-
-static int cmp_group(const void *a, const void *b)
-{
-	const dom_group *x = a, *y = b;
-	if (x->retained != y->retained)
-		return x->retained < y->retained ? 1 : -1;
-	return (x->key > y->key) - (x->key < y->key);
-}
-
-static int cmp_pair_key(const void *a, const void *b)
-{
-	const dom_pair *x = a, *y = b;
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	return (x->to > y->to) - (x->to < y->to);
-}
-
-static int cmp_pair_bytes(const void *a, const void *b)
-{
-	const dom_pair *x = a, *y = b;
-	if (x->bytes != y->bytes)
-		return x->bytes < y->bytes ? 1 : -1;
-	return cmp_pair_key(a, b);
-}
-
-/* Give each distinct KEY[i] of the reached objects a dense id in MAP. */
-static dom_group *groups_for(const work *w, const obj_t *key, int32_t *map, uint32_t *ngroups)
-{
-	dom_group *g = NULL;
-	size_t cap = 0;
-	uint32_t n = 0;
-	for (uint32_t i = 1; i < w->n; i++) {
-		obj_t k = key[w->vertex[i]];
-		if (map[k] >= 0)
-			continue;
-		if (grow_array((void **)&g, &cap, n, sizeof *g)) {
-			free(g);
-			return NULL;
-		}
-		map[k] = (int32_t)n;
-		g[n++] = (dom_group){k, 0, 0, 0};
-	}
-	*ngroups = n;
-	return g ? g : calloc(1, sizeof *g);
-}
-
-/* One aggregate: the dominator tree (children rows CSTART, CHILD by preorder
- * number) walked for one KEY (per slot: class or package), counting per
- * group the instances on the path from ⊤; an object adds its retained size
- * only when none of its dominators is of its own group: so no byte is
- * counted twice. */
-typedef struct group_job {
-	const heap *h;
-	const work *w;
-	const dom_result *d;
-	const uint32_t *cstart, *child;
-	const obj_t *key;
-	const int32_t *map; /* key -> group */
-	dom_group *g;
-	uint32_t ngroups;
-	int rc;
-} group_job;
-
-static void *group_walk(void *arg)
-{
-	group_job *j = arg;
-	const work *w = j->w;
-	const uint32_t *cstart = j->cstart;
-	uint32_t *count = calloc((size_t)j->ngroups + 1, sizeof *count);
-	uint32_t *stack = malloc((size_t)w->n * sizeof *stack), *spos = malloc((size_t)w->n * sizeof *spos);
-	j->rc = -1;
-	if (count && stack && spos) {
-		uint32_t sp = 0;
-		stack[sp] = 0;
-		spos[sp++] = cstart[0];
-		while (sp) {
-			uint32_t v = stack[sp - 1];
-			if (spos[sp - 1] < cstart[v + 1]) {
-				uint32_t c = j->child[spos[sp - 1]++];
-				obj_t x = (obj_t)w->vertex[c];
-				int32_t k = j->map[j->key[x]];
-				j->g[k].count++;
-				j->g[k].shallow += j->h->size[x];
-				if (count[k]++ == 0)
-					j->g[k].retained += j->d->retained[x];
-				stack[sp] = c;
-				spos[sp++] = cstart[c];
-				continue;
-			}
-			if (v != 0)
-				count[j->map[j->key[w->vertex[v]]]]--;
-			sp--;
-		}
-		j->rc = 0;
-	}
-	free(count);
-	free(stack);
-	free(spos);
-	return NULL;
-}
-
-/* One more than the largest KEY[x] of the reached objects. */
-static size_t key_bound(const work *w, const obj_t *key)
-{
-	obj_t most = -1;
-	for (uint32_t v = 1; v < w->n; v++)
-		if (key[w->vertex[v]] > most)
-			most = key[w->vertex[v]];
-	return (size_t)(most + 1);
-}
-
-/* Class and package aggregates (two group walks, on two threads), and the
- * cross-package pairs. */
-static int aggregates(const heap *h, const work *w, dom_result *d)
-{
-	uint32_t n = w->n;
-	int rc = -1;
-	/* the key -> group maps cover the keys in use only: a V8 heap's
-	 * classes and package all sit at the start of the slots */
-	size_t ckeys = key_bound(w, h->cls), pkeys = key_bound(w, d->package);
-	int32_t *cmap = malloc(ckeys * sizeof *cmap + 1), *pmap = malloc(pkeys * sizeof *pmap + 1);
-	uint32_t *cstart = calloc((size_t)n + 1, sizeof *cstart), *child = malloc((size_t)n * sizeof *child + 1);
-	uint32_t *fill = malloc((size_t)n * sizeof *fill + 1);
-	dom_pair *pairs = NULL;
-	if (!cmap || !pmap || !cstart || !child || !fill)
-		goto out;
-	memset(cmap, 0xff, ckeys * sizeof *cmap);
-	memset(pmap, 0xff, pkeys * sizeof *pmap);
-	if (!(d->classes = groups_for(w, h->cls, cmap, &d->nclasses)) ||
-	    !(d->packages = groups_for(w, d->package, pmap, &d->npackages)))
-		goto out;
-	/* the dominator tree's children rows */
-	for (uint32_t v = 1; v < n; v++)
-		cstart[w->idom[v] + 1]++;
-	for (uint32_t v = 0; v < n; v++)
-		cstart[v + 1] += cstart[v];
-	memcpy(fill, cstart, (size_t)n * sizeof *fill);
-	for (uint32_t v = 1; v < n; v++)
-		child[fill[w->idom[v]]++] = v;
-	free(fill);
-	fill = NULL;
-	group_job jobs[2] = {{h, w, d, cstart, child, h->cls, cmap, d->classes, d->nclasses, -1},
-			     {h, w, d, cstart, child, d->package, pmap, d->packages, d->npackages, -1}};
-	jobs_two(group_walk, &jobs[1], &jobs[0], 1);
-	if (jobs[0].rc || jobs[1].rc)
-		goto out;
-	/* cross-package retention */
-	size_t cap = 0;
-	uint32_t np = 0;
-	for (uint32_t v = 1; v < n; v++) {
-		if (w->idom[v] == 0)
-			continue;
-		obj_t from = d->package[w->vertex[w->idom[v]]], to = d->package[w->vertex[v]];
-		if (from == to)
-			continue;
-		if (grow_array((void **)&pairs, &cap, np, sizeof *pairs))
-			goto out;
-		pairs[np++] = (dom_pair){from, to, 1, d->retained[w->vertex[v]]};
-	}
-	if (np > 1)
-		qsort(pairs, np, sizeof *pairs, cmp_pair_key);
-	uint32_t m = 0;
-	for (uint32_t k = 0; k < np; k++) {
-		if (m > 0 && pairs[m - 1].from == pairs[k].from && pairs[m - 1].to == pairs[k].to) {
-			pairs[m - 1].bytes += pairs[k].bytes;
-			pairs[m - 1].count++;
-		} else {
-			pairs[m++] = pairs[k];
-		}
-	}
-	if (m > 1)
-		qsort(pairs, m, sizeof *pairs, cmp_pair_bytes);
-	d->pairs = pairs ? pairs : calloc(1, sizeof *pairs);
-	pairs = NULL;
-	d->npairs = m;
-	if (!d->pairs)
-		goto out;
-	if (d->nclasses > 1)
-		qsort(d->classes, d->nclasses, sizeof *d->classes, cmp_group);
-	if (d->npackages > 1)
-		qsort(d->packages, d->npackages, sizeof *d->packages, cmp_group);
-	rc = 0;
-out:
-	free(cmap); free(pmap); free(cstart); free(child); free(fill);
-	free(pairs);
-	return rc;
 }
 
 /* The results from semi-NCA's, in two parts that share no array, the
@@ -881,8 +485,10 @@ static void *results_part(void *arg)
 		w->ret[0] = 0;
 		for (uint32_t v = 1; v < w->n; v++)
 			w->ret[v] = j->h->size[w->vertex[v]];
-		for (uint32_t v = w->n - 1; v >= 1; v--)
+		for (uint32_t v = w->n - 1; v >= 1; v--) {
+			assert(w->idom[v] < v); /* so each sum is whole before it is added up */
 			w->ret[w->idom[v]] += w->ret[v];
+		}
 		return NULL;
 	}
 	memset(d->retained, 0, (size_t)j->h->slots * sizeof *d->retained);
@@ -903,77 +509,102 @@ typedef struct request {
 	uint32_t *links; /* the heap's in_links, taken over; NULL: counted */
 } request;
 
-static int compute(const heap *h, const request *q, dom_result *d)
+/* Number the reached nodes and find their immediate dominators: the
+ * predecessor rows sized (from Q's links, else counted), the walk, then
+ * semi-NCA.  Q's hook is called once what follows is one thread's work. */
+static int dominator_tree(const rgraph *g, const request *q, work *w)
 {
-	const gc_result *r = q->r;
-	int policy = q->policy;
-	double t0 = now_seconds();
-	memset(d, 0, sizeof *d);
-	d->policy = policy;
-	d->slots = h->slots;
-	/* without R the caller has checked the heap (dom_needs_gc): no
-	 * second pass over its flags */
-	graph g = {.h = h, .r = r, .keep_flags = q->keep_flags, .policy = policy, .top = h->slots,
-		   .member_kept = calloc(h->nclusters + 1, 1), .no_clusters = h->nclusters == 0,
-		   .no_garbage = !r || !heap_has_garbage(h)};
-	work w = {0};
-	size_t s = h->slots ? h->slots : 1;
-	for (uint32_t c = 0; g.member_kept && c < h->nclusters; c++)
-		g.member_kept[c] = r->cluster_live[c] && kept_by_member(h, c);
 	uint32_t *links = q->links; /* only without clusters (dom_compute_plain) */
-	int rc = -1;
-	if (!g.member_kept || top_successors(&g)) {
-		free(links);
-		goto out;
-	}
 	/* with LINKS there is no count on two threads for the hook to wait for */
 	if (links && q->one_thread)
 		q->one_thread(q->arg);
-	int bad = size_predecessors(&g, &w, links);
+	int bad = size_predecessors(g, w, links);
 	trace_point("dominators: counts");
 	if (!links && q->one_thread)
 		q->one_thread(q->arg);
-	bad = bad || walk(&g, &w);
+	bad = bad || walk(g, w);
 	trace_point("dominators: walk");
-	if (bad || (progress_at(1, 3), semi_nca(&w)))
-		goto out;
+	if (bad || (progress_at(1, 3), semi_nca(w)))
+		return -1;
 	progress_at(2, 3); /* the steps, for the progress line */
 	trace_point("dominators: semi-nca");
+	return 0;
+}
+
+#ifndef NDEBUG
+/* D's columns by slot as dom_result promises them: an unreached object
+ * retains nothing; a reached one exists, and its immediate dominator is ⊤
+ * or a reached object that retains its own bytes and the object's at
+ * least; D->reached of them.  (For assert.) */
+static int results_ok(const heap *h, const dom_result *d)
+{
+	uint32_t reached = 0;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		obj_t x = d->idom[i];
+		if (x == OBJ_NONE) {
+			if (d->retained[i])
+				return 0;
+			continue;
+		}
+		reached++;
+		if (h->cls[i] == OBJ_FREE || d->retained[i] < h->size[i])
+			return 0;
+		if (x != DOM_TOP && (x < 0 || (uint32_t)x >= h->slots || x == (obj_t)i || d->idom[x] == OBJ_NONE ||
+				     d->retained[x] < d->retained[i] + h->size[x]))
+			return 0;
+	}
+	return reached == d->reached;
+}
+#endif
+
+/* D's columns by slot from W's by number: every immediate dominator and
+ * retained size, and the reached objects and bytes. */
+static int results(const heap *h, work *w, dom_result *d)
+{
+	size_t s = h->slots ? h->slots : 1;
 	/* the results take over the predecessor rows' blocks (memory mostly
 	 * touched already; realloc grows the retained sums' when the rows were
 	 * shorter), and the retained sums semi's and best's */
-	w.ret = (uint64_t *)(void *)w.wide;
-	d->idom = (obj_t *)realloc(w.pstart, s * sizeof *d->idom); /* nodes + 1 > slots entries */
+	w->ret = (uint64_t *)(void *)w->wide;
+	assert(w->vertex[0] == h->slots); /* ⊤, whose number stands for DOM_TOP */
+	d->idom = (obj_t *)realloc(w->pstart, s * sizeof *d->idom); /* nodes + 1 > slots entries */
 	if (d->idom)
-		w.pstart = NULL;
-	d->retained = realloc(w.pred, s * sizeof *d->retained);
+		w->pstart = NULL;
+	d->retained = realloc(w->pred, s * sizeof *d->retained);
 	if (d->retained)
-		w.pred = NULL;
+		w->pred = NULL;
 	if (!d->idom || !d->retained)
-		goto out;
-	result_job jobs[2] = {{h, &w, d, 0}, {h, &w, d, 1}};
-	jobs_two(results_part, &jobs[0], &jobs[1], w.n >= TWO_THREADS_MIN);
-	for (uint32_t v = 1; v < w.n; v++)
-		d->retained[w.vertex[v]] = w.ret[v];
-	d->reached = w.n - 1;
-	d->reached_bytes = w.ret[0]; /* ⊤ retains every reached byte */
-	free(w.wide);
-	w.wide = NULL;
-	w.ret = NULL;
-	if (!q->groups) {
-		rc = 0;
-		goto out;
+		return -1;
+	result_job jobs[2] = {{h, w, d, 0}, {h, w, d, 1}};
+	jobs_two(results_part, &jobs[0], &jobs[1], w->n >= TWO_THREADS_MIN);
+	for (uint32_t v = 1; v < w->n; v++)
+		d->retained[w->vertex[v]] = w->ret[v];
+	d->reached = w->n - 1;
+	d->reached_bytes = w->ret[0]; /* ⊤ retains every reached byte */
+	assert(results_ok(h, d));
+	free(w->wide);
+	w->wide = NULL;
+	w->ret = NULL;
+	return 0;
+}
+
+static int compute(const heap *h, const request *q, dom_result *d)
+{
+	double t0 = now_seconds();
+	memset(d, 0, sizeof *d);
+	d->policy = q->policy;
+	d->slots = h->slots;
+	rgraph g;
+	if (rgraph_init(&g, h, q->r, q->keep_flags, q->policy)) {
+		free(q->links);
+		return -1;
 	}
-	d->package = malloc(s * sizeof *d->package);
-	if (!d->package || packages(h, d->package))
-		goto out;
-	if (aggregates(h, &w, d))
-		goto out;
-	rc = 0;
-out:
+	work w = {0};
+	int rc = -1;
+	if (dominator_tree(&g, q, &w) == 0 && results(h, &w, d) == 0)
+		rc = q->groups ? dom_groups(h, &(dom_numbered){w.n, w.vertex, w.idom}, d) : 0;
 	work_free(&w);
-	vec_free(&g.top_succ);
-	free(g.member_kept);
+	rgraph_free(&g);
 	if (rc)
 		dom_free(d);
 	else

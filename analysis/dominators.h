@@ -3,10 +3,11 @@
  * A retention graph (one "policy", see the GC contract and ugc-analyze(1))
  * is walked from a virtual super-root ⊤; its immediate dominators are found
  * with the semi-NCA algorithm (near-linear, no recursion), and retained
- * sizes are summed up the dominator tree.  Everything runs on one thread
- * in index order, except the class and package sums, walked on two
- * threads, each writing only its own groups: the result is always the
- * same.
+ * sizes are summed up the dominator tree.  The walk and semi-NCA run on
+ * one thread in index order; the steps split over two threads (the edge
+ * counts, the walk's stores, the results, the class and package sums) have
+ * each write only its own part: the result is always the same.  The graph
+ * is retention_graph.c's, the sums dom_groups.c's, the rest dominators.c's.
  *
  * Policies:
  *   gc              the mark phase's own walk: roots, the references tracing

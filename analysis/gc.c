@@ -105,6 +105,7 @@ typedef struct marker {
 
 static int push_work(marker *m, obj_t x)
 {
+	assert(m->state[x] == S_REACHABLE); /* only what is marked is traced */
 	if (m->queued[x])
 		return 0;
 	m->queued[x] = 1;
@@ -113,7 +114,9 @@ static int push_work(marker *m, obj_t x)
 
 static void enqueue_step5(marker *m, uint32_t c)
 {
+	assert(m->live[c]); /* a cluster dissolved in step 2 does no step 5 */
 	if (!m->step5_queued[c]) {
+		assert(m->cq_tail < m->h->nclusters); /* each enters once */
 		m->step5_queued[c] = 1;
 		m->cqueue[m->cq_tail++] = c;
 	}
@@ -123,6 +126,7 @@ static void enqueue_step5(marker *m, uint32_t c)
 static void activate(marker *m, uint32_t c)
 {
 	obj_t r = m->h->clusters[c].root;
+	assert(m->state[r] != S_FREE);
 	if (m->state[r] == S_MAYBE) {
 		m->state[r] = S_REACHABLE;
 		enqueue_step5(m, c);
@@ -132,6 +136,7 @@ static void activate(marker *m, uint32_t c)
 /* Step 4 for target T on the sequential path (roots, "g" records, step 5). */
 static int visit_seq(marker *m, obj_t t)
 {
+	assert(m->state[t] != S_FREE);
 	int32_t c = heap_cluster(m->h, t);
 	if (c >= 0 && m->live[c]) {
 		activate(m, (uint32_t)c);
@@ -214,6 +219,8 @@ static int trace(marker *m, trace_out *o, obj_t x)
 {
 	const heap *h = m->h;
 	int rc = 0;
+	/* X is on this level's list: marked, and put on a list once */
+	assert(m->queued[x] && __atomic_load_n(&m->state[x], __ATOMIC_RELAXED) == S_REACHABLE);
 	o->traced++;
 	obj_t t = h->cls[x];
 	if (!heap_in_disregard(h, t))
@@ -349,6 +356,7 @@ static int prepass(marker *m, gc_result *r)
 			if (m->live[b]) {
 				m->live[b] = 0;
 				r->cluster_fate[b] = CF_REFERENCES_DISSOLVED;
+				assert(n < h->nclusters); /* each cluster is dissolved once */
 				work[n++] = b;
 			}
 		}
@@ -407,6 +415,17 @@ static int mark_roots(marker *m, gc_result *r)
 	return 0;
 }
 
+#ifndef NDEBUG
+/* Was every object put on a work list traced, and once?  (For assert.) */
+static int traced_all(const marker *m)
+{
+	uint32_t queued = 0;
+	for (uint32_t i = 0; i < m->h->slots; i++)
+		queued += m->queued[i];
+	return queued == m->traced;
+}
+#endif
+
 static int mark(marker *m, gc_result *r, int threads, uint32_t parallel_min)
 {
 	if (mark_roots(m, r))
@@ -422,6 +441,7 @@ static int mark(marker *m, gc_result *r, int threads, uint32_t parallel_min)
 		}
 	}
 	vec_free(&frontier);
+	assert(traced_all(m)); /* the levels are done: no list is left */
 	return 0;
 }
 
@@ -448,6 +468,7 @@ static void dissolve(marker *m, gc_result *r)
 			uint32_t b = h->cluster_refby[k];
 			if (m->live[b] && !closure[b]) {
 				closure[b] = 1;
+				assert(n < h->nclusters); /* each cluster enters the closure once */
 				work[n++] = b;
 			}
 		}
@@ -502,6 +523,8 @@ static int finish(marker *m, gc_result *r)
 	for (uint32_t i = 0; i < h->slots; i++) {
 		if (m->state[i] == S_MAYBE)
 			m->state[i] = S_UNREACHABLE;
+		/* every state settled; a free slot's never changed, and no other is free */
+		assert(m->state[i] != S_MAYBE && (m->state[i] == S_FREE) == (h->cls[i] == OBJ_FREE));
 		r->reachable[i] = m->state[i] == S_REACHABLE;
 		r->reachable_count += r->reachable[i];
 	}
@@ -558,6 +581,7 @@ static int finish(marker *m, gc_result *r)
 	for (uint32_t i = 0; i < h->slots && e < n; i++)
 		while (e < n && r->eliminated[e].ref < h->ref_start[i + 1])
 			r->eliminated[e++].src = (obj_t)i;
+	assert(e == n); /* every eliminated "r" record has its source */
 	r->time.dissolve = t1 - t0;
 	r->time.weak = t2 - t1;
 	r->time.gather = t3 - t2;

@@ -8,6 +8,7 @@
 #ifndef UGC_BASE_H
 #define UGC_BASE_H
 
+#include "base/assert.h"
 #include "base/clock.h"
 #include "base/escape.h"
 #include "base/fileio.h"

@@ -163,7 +163,11 @@ static void unpack_tables(heap *h, const uint32_t *dng, const uint32_t *gc, cons
 	}
 }
 
-int binary_parse(const char *path, const unsigned char *data, size_t len, heap *h, char *err, size_t errsize)
+/* The fixed prefix: magic, version, section count and header checksum,
+ * then the header's counts within the format's limits, into *HD.  0, or -1
+ * (ERR). */
+static int read_header(const char *path, const unsigned char *data, size_t len, struct bin_header *hd, char *err,
+		       size_t errsize)
 {
 	if (len < BIN_PREFIX_BYTES || !is_binary_snapshot(data, len))
 		return fail(err, errsize, path, 0, "not a ugc binary snapshot, or truncated header");
@@ -178,24 +182,33 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 	uint32_t hv[16];
 	for (int i = 0; i < 16; i++)
 		hv[i] = bin_get32(data + 16 + 4 * i);
-	struct bin_header hd = {hv[0], (int32_t)hv[1], hv[2], hv[3], hv[4], hv[5], hv[6], hv[7], hv[8], hv[9],
-				hv[10], hv[11], hv[12], {hv[13], hv[14], hv[15]}};
-	if (hd.mode > 1 || hd.first_gc_index < 0 || hd.objects > hd.slots || hd.slots > (uint32_t)OBJ_INDEX_MAX + 1 ||
-	    (uint64_t)hd.slots > (uint64_t)hd.objects * 16 + (1u << 24) || hd.nstrings == 0 ||
-	    hd.nstrings == UINT32_MAX || hd.reserved[0] || hd.reserved[1] || hd.reserved[2])
+	*hd = (struct bin_header){hv[0], (int32_t)hv[1], hv[2], hv[3], hv[4], hv[5], hv[6], hv[7], hv[8], hv[9],
+				  hv[10], hv[11], hv[12], {hv[13], hv[14], hv[15]}};
+	if (hd->mode > 1 || hd->first_gc_index < 0 || hd->objects > hd->slots || hd->slots > (uint32_t)OBJ_INDEX_MAX + 1 ||
+	    (uint64_t)hd->slots > (uint64_t)hd->objects * 16 + (1u << 24) || hd->nstrings == 0 ||
+	    hd->nstrings == UINT32_MAX || hd->reserved[0] || hd->reserved[1] || hd->reserved[2])
 		return fail(err, errsize, path, 16, "header: counts out of range");
+	return 0;
+}
+
+/* The section table into SEC[1 ..]: each entry's id, count and element
+ * size as the header HD implies, its bytes within the file, one zstd frame
+ * that declares exactly that many bytes; and all of them together no more
+ * than a file of LEN bytes can plausibly hold.  0, or -1 (ERR). */
+static int read_sections(const char *path, const unsigned char *data, size_t len, const struct bin_header *hd,
+			 struct bin_section *sec, char *err, size_t errsize)
+{
 	/* expected element count and size of each section */
 	const uint64_t want[BIN_NSECTIONS + 1][2] = {
-		[SEC_SERIAL] = {hd.slots, 4}, [SEC_CLASS] = {hd.slots, 4}, [SEC_OUTER] = {hd.slots, 4},
-		[SEC_NAME] = {hd.slots, 4}, [SEC_NAME_NUM] = {hd.slots, 4}, [SEC_SIZE] = {hd.slots, 4},
-		[SEC_OFLAGS] = {hd.slots, 4}, [SEC_IFLAGS] = {hd.slots, 2}, [SEC_TRAITS] = {hd.slots, 1},
-		[SEC_REF_START] = {(uint64_t)hd.slots + 1, 4}, [SEC_REF_DST] = {hd.nrefs, 4},
-		[SEC_REF_PROP] = {hd.nrefs, 4}, [SEC_REF_KIND] = {hd.nrefs, 1}, [SEC_DANGLING] = {hd.ndangling, 16},
-		[SEC_GCREFS] = {hd.ngcrefs, 12}, [SEC_CLUSTERS] = {hd.nclusters, 28},
-		[SEC_CLUSTER_ITEMS] = {hd.ncluster_items, 4}, [SEC_STR_OFFSETS] = {(uint64_t)hd.nstrings + 1, 4},
-		[SEC_STR_BYTES] = {hd.string_bytes, 1},
+		[SEC_SERIAL] = {hd->slots, 4}, [SEC_CLASS] = {hd->slots, 4}, [SEC_OUTER] = {hd->slots, 4},
+		[SEC_NAME] = {hd->slots, 4}, [SEC_NAME_NUM] = {hd->slots, 4}, [SEC_SIZE] = {hd->slots, 4},
+		[SEC_OFLAGS] = {hd->slots, 4}, [SEC_IFLAGS] = {hd->slots, 2}, [SEC_TRAITS] = {hd->slots, 1},
+		[SEC_REF_START] = {(uint64_t)hd->slots + 1, 4}, [SEC_REF_DST] = {hd->nrefs, 4},
+		[SEC_REF_PROP] = {hd->nrefs, 4}, [SEC_REF_KIND] = {hd->nrefs, 1}, [SEC_DANGLING] = {hd->ndangling, 16},
+		[SEC_GCREFS] = {hd->ngcrefs, 12}, [SEC_CLUSTERS] = {hd->nclusters, 28},
+		[SEC_CLUSTER_ITEMS] = {hd->ncluster_items, 4}, [SEC_STR_OFFSETS] = {(uint64_t)hd->nstrings + 1, 4},
+		[SEC_STR_BYTES] = {hd->string_bytes, 1},
 	};
-	struct bin_section sec[BIN_NSECTIONS + 1] = {{0}};
 	uint64_t total_raw = 0;
 	for (int s = 1; s <= BIN_NSECTIONS; s++) {
 		const unsigned char *e = data + BIN_HEADER_BYTES + 32 * (s - 1);
@@ -218,45 +231,86 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 	if (total_raw > fileio_decompress_limit(len)) /* a decompression bomb */
 		return fail(err, errsize, path, 16, "declared sizes (%llu bytes) are implausible for a %zu-byte file",
 			    (unsigned long long)total_raw, len);
+	return 0;
+}
 
+/* The columns of H for the counts of HD (its slots grown already), and
+ * the rows the small tables are packed in (*DNG, *GC, *CL, the caller's to
+ * free).  0, or -1 when out of memory (what was allocated is H's). */
+static int alloc_columns(heap *h, const struct bin_header *hd, uint32_t **dng, uint32_t **gc, uint32_t **cl)
+{
+	h->objects = hd->objects;
+	h->nrefs = hd->nrefs;
+	h->ndangling = hd->ndangling;
+	h->ngcrefs = hd->ngcrefs;
+	h->nclusters = hd->nclusters;
+	h->ncluster_items = hd->ncluster_items;
+	h->engine = hd->engine;
+	h->label = hd->label;
+	strtab_free(&h->strings);
+	h->strings.count = hd->nstrings;
+	h->strings.cap = hd->nstrings + 1;
+	h->strings.arena_len = h->strings.arena_cap = hd->string_bytes;
+	h->ref_start = malloc(((size_t)hd->slots + 1) * 4);
+	h->ref_dst = malloc((size_t)hd->nrefs * 4 + 1);
+	h->ref_prop = malloc((size_t)hd->nrefs * 4 + 1);
+	h->ref_kind = malloc((size_t)hd->nrefs + 1);
+	h->dangling = malloc((size_t)hd->ndangling * sizeof *h->dangling + 1);
+	h->gcrefs = malloc((size_t)hd->ngcrefs * sizeof *h->gcrefs + 1);
+	h->clusters = malloc((size_t)hd->nclusters * sizeof *h->clusters + 1);
+	h->cluster_items = malloc((size_t)hd->ncluster_items * 4 + 1);
+	h->strings.off = malloc(((size_t)hd->nstrings + 1) * 4);
+	h->strings.arena = malloc((size_t)hd->string_bytes + 1);
+	*dng = malloc((size_t)hd->ndangling * 16 + 1);
+	*gc = malloc((size_t)hd->ngcrefs * 12 + 1);
+	*cl = malloc((size_t)hd->nclusters * 28 + 1);
+	if (!h->ref_start || !h->ref_dst || !h->ref_prop || !h->ref_kind || !h->dangling || !h->gcrefs ||
+	    !h->clusters || !h->cluster_items || !h->strings.off || !h->strings.arena || !*dng || !*gc || !*cl)
+		return -1;
+	return 0;
+}
+
+/* Decompress section S of DATA (its entry SEC[S]) into DST[S], every
+ * section, on LOAD_THREADS threads.  0, or -1 (ERR). */
+static int decompress(const char *path, const unsigned char *data, const struct bin_section *sec, void *const *dst,
+		      char *err, size_t errsize)
+{
+	struct section_job jobs[BIN_NSECTIONS];
+	for (int s = 1; s <= BIN_NSECTIONS; s++)
+		jobs[s - 1] = (struct section_job){data + sec[s].offset, sec[s].csize, sec[s].count * sec[s].elem_size, dst[s], 0, 0};
+	struct pool pl = {jobs, BIN_NSECTIONS, 0};
+	jobs_pool(worker, &pl, 0, LOAD_THREADS); /* one queue */
+	for (int s = 1; s <= BIN_NSECTIONS; s++) {
+		size_t r = jobs[s - 1].result;
+		if (jobs[s - 1].no_memory || (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation))
+			return fail(err, errsize, path, sec[s].offset, "section %s: out of memory decompressing it",
+				    bin_section_names[s]);
+		if (ZSTD_isError(r) || r != jobs[s - 1].raw)
+			return fail(err, errsize, path, sec[s].offset, "section %s: corrupt data (%s)", bin_section_names[s],
+				    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short frame");
+	}
+	return 0;
+}
+
+int binary_parse(const char *path, const unsigned char *data, size_t len, heap *h, char *err, size_t errsize)
+{
+	struct bin_header hd = {0};
+	struct bin_section sec[BIN_NSECTIONS + 1] = {{0}};
+	if (read_header(path, data, len, &hd, err, errsize) || read_sections(path, data, len, &hd, sec, err, errsize))
+		return -1;
+	uint32_t version = bin_get32(data + 8);
 	/* allocate every column, then decompress into them */
 	h->mode = (int)hd.mode;
 	h->first_gc_index = hd.first_gc_index;
 	if (heap_grow_slots(h, hd.slots))
 		return fail(err, errsize, path, 16, "out of memory (%u slots)", hd.slots);
-	h->objects = hd.objects;
-	h->nrefs = hd.nrefs;
-	h->ndangling = hd.ndangling;
-	h->ngcrefs = hd.ngcrefs;
-	h->nclusters = hd.nclusters;
-	h->ncluster_items = hd.ncluster_items;
-	h->engine = hd.engine;
-	h->label = hd.label;
-	strtab_free(&h->strings);
-	h->strings.count = hd.nstrings;
-	h->strings.cap = hd.nstrings + 1;
-	h->strings.arena_len = h->strings.arena_cap = hd.string_bytes;
 	uint32_t *dng = NULL, *gc = NULL, *cl = NULL;
-	h->ref_start = malloc(((size_t)hd.slots + 1) * 4);
-	h->ref_dst = malloc((size_t)hd.nrefs * 4 + 1);
-	h->ref_prop = malloc((size_t)hd.nrefs * 4 + 1);
-	h->ref_kind = malloc((size_t)hd.nrefs + 1);
-	h->dangling = malloc((size_t)hd.ndangling * sizeof *h->dangling + 1);
-	h->gcrefs = malloc((size_t)hd.ngcrefs * sizeof *h->gcrefs + 1);
-	h->clusters = malloc((size_t)hd.nclusters * sizeof *h->clusters + 1);
-	h->cluster_items = malloc((size_t)hd.ncluster_items * 4 + 1);
-	h->strings.off = malloc(((size_t)hd.nstrings + 1) * 4);
-	h->strings.arena = malloc((size_t)hd.string_bytes + 1);
-	dng = malloc((size_t)hd.ndangling * 16 + 1);
-	gc = malloc((size_t)hd.ngcrefs * 12 + 1);
-	cl = malloc((size_t)hd.nclusters * 28 + 1);
-	int rc = 0;
-	if (!h->ref_start || !h->ref_dst || !h->ref_prop || !h->ref_kind || !h->dangling || !h->gcrefs ||
-	    !h->clusters || !h->cluster_items || !h->strings.off || !h->strings.arena || !dng || !gc || !cl) {
+	int rc;
+	if (alloc_columns(h, &hd, &dng, &gc, &cl)) {
 		rc = fail(err, errsize, path, 16, "out of memory loading the snapshot");
 		goto out;
 	}
-	void *dst[BIN_NSECTIONS + 1] = {
+	void *const dst[BIN_NSECTIONS + 1] = {
 		[SEC_SERIAL] = h->serial, [SEC_CLASS] = h->cls, [SEC_OUTER] = h->outer, [SEC_NAME] = h->name,
 		[SEC_NAME_NUM] = h->name_num, [SEC_SIZE] = h->size, [SEC_OFLAGS] = h->oflags,
 		[SEC_IFLAGS] = h->iflags, [SEC_TRAITS] = h->traits, [SEC_REF_START] = h->ref_start,
@@ -265,28 +319,13 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 		[SEC_CLUSTER_ITEMS] = h->cluster_items, [SEC_STR_OFFSETS] = h->strings.off,
 		[SEC_STR_BYTES] = h->strings.arena,
 	};
-	struct section_job jobs[BIN_NSECTIONS];
-	for (int s = 1; s <= BIN_NSECTIONS; s++)
-		jobs[s - 1] = (struct section_job){data + sec[s].offset, sec[s].csize, sec[s].count * sec[s].elem_size, dst[s], 0, 0};
-	struct pool pl = {jobs, BIN_NSECTIONS, 0};
-	jobs_pool(worker, &pl, 0, LOAD_THREADS); /* one queue */
-	for (int s = 1; s <= BIN_NSECTIONS; s++) {
-		size_t r = jobs[s - 1].result;
-		if (jobs[s - 1].no_memory || (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)) {
-			rc = fail(err, errsize, path, sec[s].offset, "section %s: out of memory decompressing it",
-				  bin_section_names[s]);
-			goto out;
-		}
-		if (ZSTD_isError(r) || r != jobs[s - 1].raw) {
-			rc = fail(err, errsize, path, sec[s].offset, "section %s: corrupt data (%s)", bin_section_names[s],
-				  ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short frame");
-			goto out;
-		}
+	rc = decompress(path, data, sec, dst, err, errsize);
+	if (rc == 0) {
+		h->strings.arena[hd.string_bytes] = '\0';
+		unpack_tables(h, dng, gc, cl);
+		rc = check_columns(path, h, version, sec, err, errsize);
 	}
-	h->strings.arena[hd.string_bytes] = '\0';
-	unpack_tables(h, dng, gc, cl);
-	rc = check_columns(path, h, bin_get32(data + 8), sec, err, errsize);
-	if (rc == 0 && bin_get32(data + 8) < 2 && heap_split_whole_names(h))
+	if (rc == 0 && version < 2 && heap_split_whole_names(h))
 		rc = fail(err, errsize, path, 0, "out of memory (names)");
 out:
 	free(dng);

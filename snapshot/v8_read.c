@@ -272,21 +272,10 @@ static void prefault(void *p, size_t len, uintptr_t page)
 #endif
 }
 
-/* Parse one piece into the columns.  No bounds checks in the scanning loops:
- * a piece of N values holds N commas (N-1 in a final piece, which the ']'
- * after it ends), so every loop stops at a comma or at that bracket. */
-void v8r_parse_piece(rd *r, const piece *p, pstats *st)
+/* Fault in the columns' pages for the NREC records from REC of the nodes
+ * (NODES) or the edges that a piece fills. */
+static void prefault_columns(v8_raw *raw, int nodes, uint64_t rec, uint64_t nrec, size_t page)
 {
-	v8_raw *raw = r->raw;
-	const unsigned char *s = (const unsigned char *)p->s, *e = s + p->len;
-	const int nodes = p->arr == ARR_NODES;
-	const char *what = nodes ? "nodes" : "edges";
-	const uint32_t nfld = nodes ? raw->nf : raw->ef;
-	const uint64_t nrec = p->n / nfld, to_limit = (uint64_t)raw->node_count * raw->nf;
-	const unsigned char *max_name_rs = NULL;
-	uint64_t max_name = 0, v[V8_MAX_FIELDS];
-	uint64_t rec = p->first / nfld;
-	const size_t page = r->src.page;
 	if (nodes) {
 		prefault(raw->ntype + rec, nrec * sizeof *raw->ntype, page);
 		prefault(raw->nname + rec, nrec * sizeof *raw->nname, page);
@@ -298,108 +287,160 @@ void v8r_parse_piece(rd *r, const piece *p, pstats *st)
 		prefault(raw->ename + rec, nrec * sizeof *raw->ename, page);
 		prefault(raw->eto + rec, nrec * sizeof *raw->eto, page);
 	}
-#define AT(ptr) (p->off + (uint64_t)((ptr) - (const unsigned char *)p->s))
+}
+
+/* The largest string index a piece's names use (MAX), and where the
+ * record that uses it starts (RS; NULL until a name is seen): checked once
+ * the string table is read. */
+typedef struct name_max {
+	uint64_t max;
+	const unsigned char *rs;
+} name_max;
+
+static inline void see_name(name_max *nm, uint64_t name, const unsigned char *rs)
+{
+	if (!nm->rs || name > nm->max) {
+		nm->max = name;
+		nm->rs = rs;
+	}
+}
+
+/* The NFLD values of the record at *SP into V, and *SP past the comma
+ * after its last (LAST: the piece's final record, whose last value the ']'
+ * ends instead).  0, or -1 when the text there is not a record of WHAT
+ * (reported). */
+static inline int parse_record(rd *r, const piece *p, const char *what, const unsigned char **sp, uint32_t nfld,
+			       int last, uint64_t *v)
+{
+	const unsigned char *s = *sp;
+	for (uint32_t f = 0; f < nfld; f++) {
+		if ((unsigned)(*s - '0') > 9) {
+			while (is_ws(*s))
+				s++;
+			if ((unsigned)(*s - '0') > 9)
+				return piece_fail(r, p, s, "%s: expected a non-negative integer", what);
+		}
+		const unsigned char *b = s;
+		uint64_t x = (uint64_t)(*s++ - '0');
+		for (unsigned d; (d = (unsigned)(*s - '0')) < 10; s++)
+			x = x * 10 + d;
+		if (s - b > 19)
+			return piece_fail(r, p, b, "%s: number too large", what);
+		v[f] = x;
+		if (*s != ',') {
+			while (is_ws(*s))
+				s++;
+			if (*s != ',') {
+				if (last && f + 1 == nfld)
+					break;
+				return piece_fail(r, p, s, "%s: expected ','", what);
+			}
+		}
+		s++;
+	}
+	*sp = s;
+	return 0;
+}
+
+/* Node REC, its values V (its text at RS), checked and stored in the
+ * columns; its name seen in NM.  0, or -1 (reported). */
+static inline int store_node(rd *r, const piece *p, const unsigned char *rs, uint64_t rec, const uint64_t *v,
+			     pstats *st, name_max *nm)
+{
+	v8_raw *raw = r->raw;
+	uint64_t t = v[r->nf_type];
+	if (t >= raw->n_node_types)
+		return piece_fail(r, p, value_at(rs, r->nf_type), "node %llu: type %llu is not one of the %u node types",
+				  (unsigned long long)rec, (unsigned long long)t, raw->n_node_types);
+	if ((v[r->nf_name] | v[r->nf_id] | v[r->nf_ecount]) > UINT32_MAX) {
+		int f = v[r->nf_name] > UINT32_MAX ? r->nf_name : v[r->nf_id] > UINT32_MAX ? r->nf_id : r->nf_ecount;
+		return piece_fail(r, p, value_at(rs, f), "node %llu: %s %llu is too large", (unsigned long long)rec,
+				  f == r->nf_name ? "name" : f == r->nf_id ? "id" : "edge_count", (unsigned long long)v[f]);
+	}
+	uint64_t size = v[r->nf_size];
+	if (size > UINT32_MAX) {
+		size = UINT32_MAX;
+		st->clamped++;
+	}
+	see_name(nm, v[r->nf_name], rs);
+	raw->ntype[rec] = (uint8_t)t;
+	raw->nname[rec] = (uint32_t)v[r->nf_name];
+	raw->nid[rec] = (uint32_t)v[r->nf_id];
+	raw->nsize[rec] = (uint32_t)size;
+	raw->necount[rec] = (uint32_t)v[r->nf_ecount];
+	return 0;
+}
+
+/* Edge REC, its values V (its text at RS), checked and stored in the
+ * columns (its target as a node's ordinal: to_node is a value position,
+ * below TO_LIMIT); its name, if one, seen in NM.  0, or -1 (reported). */
+static inline int store_edge(rd *r, const piece *p, const unsigned char *rs, uint64_t rec, const uint64_t *v,
+			     uint64_t to_limit, name_max *nm)
+{
+	v8_raw *raw = r->raw;
+	uint64_t t = v[r->ef_type], to = v[r->ef_to], name = v[r->ef_name];
+	if (t >= raw->n_edge_types)
+		return piece_fail(r, p, value_at(rs, r->ef_type), "edge %llu: type %llu is not one of the %u edge types",
+				  (unsigned long long)rec, (unsigned long long)t, raw->n_edge_types);
+	uint32_t to_ord = to < to_limit ? div_fields((uint32_t)to, raw->nf) : 0;
+	if (to >= to_limit || (uint64_t)to_ord * raw->nf != to)
+		return piece_fail(r, p, value_at(rs, r->ef_to), "edge %llu: to_node %llu is no node (a multiple of %u below %llu)",
+				  (unsigned long long)rec, (unsigned long long)to, raw->nf, (unsigned long long)to_limit);
+	if (name > UINT32_MAX)
+		return piece_fail(r, p, value_at(rs, r->ef_name), "edge %llu: name_or_index %llu is too large",
+				  (unsigned long long)rec, (unsigned long long)name);
+	if (r->edge_named[t])
+		see_name(nm, name, rs);
+	raw->etype[rec] = (uint8_t)t;
+	raw->ename[rec] = (uint32_t)name;
+	raw->eto[rec] = (obj_t)to_ord;
+	return 0;
+}
+
+/* What the piece's names need of the string table, into ST (its offset:
+ * the name's value in its record). */
+static void note_names(const rd *r, const piece *p, int nodes, const name_max *nm, pstats *st)
+{
+	if (!nm->rs)
+		return;
+	const unsigned char *at = value_at(nm->rs, nodes ? r->nf_name : r->ef_name);
+	uint64_t off = p->off + (uint64_t)(at - (const unsigned char *)p->s);
+	if (nodes) {
+		st->has_node_str = 1;
+		st->max_node_str = nm->max;
+		st->max_node_str_off = off;
+	} else {
+		st->has_edge_str = 1;
+		st->max_edge_str = nm->max;
+		st->max_edge_str_off = off;
+	}
+}
+
+/* Parse one piece into the columns.  No bounds checks in the scanning loops:
+ * a piece of N values holds N commas (N-1 in a final piece, which the ']'
+ * after it ends), so every loop stops at a comma or at that bracket. */
+void v8r_parse_piece(rd *r, const piece *p, pstats *st)
+{
+	v8_raw *raw = r->raw;
+	const unsigned char *s = (const unsigned char *)p->s, *e = s + p->len;
+	const int nodes = p->arr == ARR_NODES;
+	const char *what = nodes ? "nodes" : "edges";
+	const uint32_t nfld = nodes ? raw->nf : raw->ef;
+	const uint64_t nrec = p->n / nfld, to_limit = (uint64_t)raw->node_count * raw->nf;
+	uint64_t rec = p->first / nfld, v[V8_MAX_FIELDS];
+	name_max names = {0, NULL};
+	prefault_columns(raw, nodes, rec, nrec, r->src.page);
 	for (uint64_t k = 0; k < nrec; k++, rec++) {
 		const unsigned char *rs = s;
-		for (uint32_t f = 0; f < nfld; f++) {
-			if ((unsigned)(*s - '0') > 9) {
-				while (is_ws(*s))
-					s++;
-				if ((unsigned)(*s - '0') > 9) {
-					piece_fail(r, p, s, "%s: expected a non-negative integer", what);
-					return;
-				}
-			}
-			const unsigned char *b = s;
-			uint64_t x = (uint64_t)(*s++ - '0');
-			for (unsigned d; (d = (unsigned)(*s - '0')) < 10; s++)
-				x = x * 10 + d;
-			if (s - b > 19) {
-				piece_fail(r, p, b, "%s: number too large", what);
-				return;
-			}
-			v[f] = x;
-			if (*s != ',') {
-				while (is_ws(*s))
-					s++;
-				if (*s != ',') {
-					if (p->final && k + 1 == nrec && f + 1 == nfld)
-						break;
-					piece_fail(r, p, s, "%s: expected ','", what);
-					return;
-				}
-			}
-			s++;
-		}
-		if (nodes) {
-			uint64_t t = v[r->nf_type];
-			if (t >= raw->n_node_types) {
-				piece_fail(r, p, value_at(rs, r->nf_type), "node %llu: type %llu is not one of the %u node types",
-					   (unsigned long long)rec, (unsigned long long)t, raw->n_node_types);
-				return;
-			}
-			if ((v[r->nf_name] | v[r->nf_id] | v[r->nf_ecount]) > UINT32_MAX) {
-				int f = v[r->nf_name] > UINT32_MAX ? r->nf_name : v[r->nf_id] > UINT32_MAX ? r->nf_id : r->nf_ecount;
-				piece_fail(r, p, value_at(rs, f), "node %llu: %s %llu is too large", (unsigned long long)rec,
-					   f == r->nf_name ? "name" : f == r->nf_id ? "id" : "edge_count",
-					   (unsigned long long)v[f]);
-				return;
-			}
-			uint64_t size = v[r->nf_size];
-			if (size > UINT32_MAX) {
-				size = UINT32_MAX;
-				st->clamped++;
-			}
-			if (!max_name_rs || v[r->nf_name] > max_name) {
-				max_name = v[r->nf_name];
-				max_name_rs = rs;
-			}
-			raw->ntype[rec] = (uint8_t)t;
-			raw->nname[rec] = (uint32_t)v[r->nf_name];
-			raw->nid[rec] = (uint32_t)v[r->nf_id];
-			raw->nsize[rec] = (uint32_t)size;
-			raw->necount[rec] = (uint32_t)v[r->nf_ecount];
-		} else {
-			uint64_t t = v[r->ef_type], to = v[r->ef_to], name = v[r->ef_name];
-			if (t >= raw->n_edge_types) {
-				piece_fail(r, p, value_at(rs, r->ef_type), "edge %llu: type %llu is not one of the %u edge types",
-					   (unsigned long long)rec, (unsigned long long)t, raw->n_edge_types);
-				return;
-			}
-			uint32_t to_ord = to < to_limit ? div_fields((uint32_t)to, raw->nf) : 0;
-			if (to >= to_limit || (uint64_t)to_ord * raw->nf != to) {
-				piece_fail(r, p, value_at(rs, r->ef_to), "edge %llu: to_node %llu is no node (a multiple of %u below %llu)",
-					   (unsigned long long)rec, (unsigned long long)to, raw->nf, (unsigned long long)to_limit);
-				return;
-			}
-			if (name > UINT32_MAX) {
-				piece_fail(r, p, value_at(rs, r->ef_name), "edge %llu: name_or_index %llu is too large",
-					   (unsigned long long)rec, (unsigned long long)name);
-				return;
-			}
-			if (r->edge_named[t] && (!max_name_rs || name > max_name)) {
-				max_name = name;
-				max_name_rs = rs;
-			}
-			raw->etype[rec] = (uint8_t)t;
-			raw->ename[rec] = (uint32_t)name;
-			raw->eto[rec] = (obj_t)to_ord;
-		}
+		if (parse_record(r, p, what, &s, nfld, p->final && k + 1 == nrec, v) ||
+		    (nodes ? store_node(r, p, rs, rec, v, st, &names) : store_edge(r, p, rs, rec, v, to_limit, &names)))
+			return;
 	}
 	while (s < e && is_ws(*s))
 		s++;
 	if (s != e)
 		piece_fail(r, p, s, "%s: expected ',' or ']'", what);
-	if (max_name_rs && nodes) {
-		st->has_node_str = 1;
-		st->max_node_str = max_name;
-		st->max_node_str_off = AT(value_at(max_name_rs, r->nf_name));
-	} else if (max_name_rs) {
-		st->has_edge_str = 1;
-		st->max_edge_str = max_name;
-		st->max_edge_str_off = AT(value_at(max_name_rs, r->ef_name));
-	}
-#undef AT
+	note_names(r, p, nodes, &names, st);
 }
 
 /* "nodes" or "edges": split the array text into pieces for the workers. */

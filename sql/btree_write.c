@@ -48,6 +48,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/base.h"
+
 #define PENDING_BYTE 0x40000000u
 #define MAX_PAGES 1073741823u  /* SQLite's default max_page_count */
 #define BATCH_BYTES (1u << 20) /* at most, pages reserved and written at once by one tree */
@@ -182,6 +184,7 @@ static uint32_t reserve(bt_file *f, uint32_t want, uint32_t *first)
 			n++;
 		f->nspare -= n;
 		*first = f->spare[f->nspare];
+		assert(*first > f->orig_pages && *first != f->lock_page);
 		pthread_mutex_unlock(&f->lock);
 		return n;
 	}
@@ -194,6 +197,8 @@ static uint32_t reserve(bt_file *f, uint32_t want, uint32_t *first)
 		n = 0;
 	else
 		f->next = p + n;
+	/* new pages only, past SQLite's, and never the lock-byte page */
+	assert(n == 0 || (p > f->orig_pages && (p + n <= f->lock_page || p > f->lock_page)));
 	pthread_mutex_unlock(&f->lock);
 	*first = p;
 	return n;
@@ -250,6 +255,7 @@ static int write_freelist(bt_file *f, uint8_t *h, uint8_t *page)
 	while (k > 0) {
 		uint32_t start = k > per_trunk + 1 ? k - (per_trunk + 1) : 0;
 		uint32_t trunk = f->spare[start], leaves = k - start - 1;
+		assert(leaves <= per_trunk && 8 + 4 * leaves <= f->usable); /* the trunk's list fits it */
 		memset(page, 0, f->page_size);
 		put32(page, next);
 		put32(page + 4, leaves);
@@ -279,6 +285,7 @@ int bt_file_commit(bt_file *f, char *err, size_t errsize)
 	uint8_t h[100];
 	uint8_t *page = malloc(f->page_size);
 	uint32_t pages = f->next - 1;
+	assert(pages >= f->orig_pages); /* the file only grows */
 	int rc = page && pread(f->fd, h, sizeof h, 0) == (ssize_t)sizeof h ? 0 : -1;
 	if (rc == 0 && f->nspare)
 		rc = write_freelist(f, h, page);
@@ -344,7 +351,7 @@ size_t bt_record(const bt_file *f, const row_value *v, int n, uint8_t *out, size
 	uint64_t type[MAX_COLUMNS];
 	uint8_t size[MAX_COLUMNS];
 	size_t hdr = 0, body = 0;
-	if (n > MAX_COLUMNS)
+	if (NEVER(n > MAX_COLUMNS))
 		return SIZE_MAX;
 	for (int k = 0; k < n; k++) {
 		size[k] = 0;
@@ -367,6 +374,7 @@ size_t bt_record(const bt_file *f, const row_value *v, int n, uint8_t *out, size
 	hdr += self;
 	if (hdr + body > cap)
 		return hdr + body;
+	assert(varint_len(hdr) == (int)self); /* the header's size counts its own varint */
 	uint8_t *p = out + put_varint(out, hdr), *q = out + hdr;
 	for (int k = 0; k < n; k++) {
 		if (type[k] < 0x80)
@@ -383,6 +391,7 @@ size_t bt_record(const bt_file *f, const row_value *v, int n, uint8_t *out, size
 			q += size[k];
 		}
 	}
+	assert(p == out + hdr && q == out + hdr + body);
 	return hdr + body;
 }
 
@@ -401,6 +410,7 @@ static uint32_t ints_len(const bt_file *f, const int64_t *v, uint32_t nulls, int
 
 size_t bt_record_ints(const bt_file *f, const int64_t *v, uint32_t nulls, int n, uint8_t *out)
 {
+	assert(n >= 0 && n <= BT_INTS_MAX); /* so the header's size fits its one byte */
 	uint8_t *p = out + 1, *q = out + 1 + n; /* the header fits one byte */
 	for (int k = 0; k < n; k++) {
 		if (nulls >> k & 1) {
@@ -451,6 +461,8 @@ static int flush(bt_tree *t)
 	if (!t->queued)
 		return BT_OK;
 	struct iovec iov[BT_BATCH_MAX];
+	/* the queued pages are the batch's last handed out, consecutive */
+	assert(t->queued <= t->batch_used && t->batch_used <= t->batch_cap && t->batch_cap <= BT_BATCH_MAX);
 	for (uint32_t k = 0; k < t->queued; k++)
 		iov[k] = (struct iovec){t->queue[k], f->page_size};
 	uint32_t first = t->batch_first + t->batch_used - t->queued;
@@ -464,6 +476,7 @@ static int flush(bt_tree *t)
 		for (uint32_t j = 0; j < t->queued; j++)
 			if (write_all(f->fd, t->queue[j], f->page_size, at + (off_t)j * f->page_size))
 				return fail(t, BT_ERROR, strerror(errno));
+	assert(t->nspare + t->queued <= BT_BATCH_MAX); /* buffers beside the levels' are a batch's at most */
 	for (uint32_t j = 0; j < t->queued; j++)
 		t->spare[t->nspare++] = t->queue[j];
 	t->queued = 0;
@@ -498,6 +511,7 @@ static int fits(const bt_level *lv, int level, uint32_t len)
 static uint8_t *place(bt_level *lv, int level, uint32_t len)
 {
 	uint32_t size = len < 4 ? 4 : len;
+	assert(fits(lv, level, len)); /* the caller checked: the cell and its pointer fit */
 	lv->content -= size;
 	if (size > len)
 		memset(lv->page + lv->content + len, 0, size - len);
@@ -526,6 +540,9 @@ static void seal(const bt_tree *t, bt_level *lv, int level, uint32_t right)
 	if (level)
 		put32(p + 8, right);
 	uint32_t end = header_size(level) + 2 * lv->ncell;
+	/* no page is empty, and the cells lie between the pointers and the
+	 * reserved bytes */
+	assert(lv->ncell > 0 && end <= lv->content && lv->content <= t->f->usable);
 	memset(p + end, 0, lv->content - end);
 }
 
@@ -543,10 +560,13 @@ static int emit(bt_tree *t, bt_level *lv, uint32_t *pgno)
 			return rc;
 		t->batch_cap = reserve(f, want < most ? want : most, &t->batch_first);
 		t->batch_used = 0;
+		assert(t->queued == 0 && t->batch_cap <= BT_BATCH_MAX);
 		if (t->batch_cap == 0)
 			return fail(t, BT_ERROR, "the database would exceed SQLite's page limit");
 	}
 	*pgno = t->batch_first + t->batch_used++;
+	assert(*pgno > f->orig_pages && *pgno != f->lock_page && *pgno <= MAX_PAGES);
+	assert(t->queued < BT_BATCH_MAX);
 	t->queue[t->queued++] = lv->page;
 	if (!(lv->page = new_page(t)))
 		return fail(t, BT_ERROR, "out of memory");
@@ -577,6 +597,7 @@ static int level_add(bt_tree *t, int level, const uint8_t *cell, uint32_t len)
 			return rc;
 	} else if (!fits(lv, level, len)) {
 		/* stored with its child, or room for one if a leaf entry */
+		assert(len + (level ? 0 : 4) <= t->f->page_size + 8);
 		memcpy(lv->pending + (level ? 0 : 4), cell, len);
 		lv->pending_size = len + (level ? 0 : 4);
 		return BT_OK;
@@ -600,7 +621,7 @@ int bt_tree_begin(bt_tree *t, bt_file *f, int index, uint32_t root, char *err, s
 
 int bt_tree_add_row(bt_tree *t, int64_t rowid, const uint8_t *record, size_t len)
 {
-	if (t->entries && rowid <= t->last_rowid)
+	if (NEVER(t->entries && rowid <= t->last_rowid)) /* the callers' rows come in rowid order */
 		return fail(t, BT_ERROR, "rows out of order");
 	if (len > t->max_local)
 		return fail(t, BT_UNSUPPORTED, "a row needs overflow pages");
@@ -612,6 +633,7 @@ int bt_tree_add_row(bt_tree *t, int64_t rowid, const uint8_t *record, size_t len
 	n += (uint32_t)put_varint(c + n, (uint64_t)rowid);
 	memcpy(c + n, record, len);
 	n += (uint32_t)len;
+	assert(n <= t->f->page_size + 32); /* the scratch cell's room */
 	bt_level *lv = &t->level[0];
 	if (!fits(lv, 0, n)) {
 		/* a full leaf goes up with its last rowid as the divider */
@@ -650,6 +672,7 @@ int bt_tree_add_ints(bt_tree *t, const int64_t *v, uint32_t nulls, int n)
 	if (t->nlevels == 0 && (rc = new_level(t)))
 		return rc;
 	t->entries++;
+	assert(len < 0x80); /* the payload size is a one-byte varint */
 	bt_level *lv = &t->level[0];
 	uint8_t *cell = !lv->pending_size && fits(lv, 0, 1 + len) ? place(lv, 0, 1 + len) : t->cell;
 	cell[0] = (uint8_t)len;

@@ -268,12 +268,26 @@ static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 	return rc;
 }
 
+#ifndef NDEBUG
+/* Does entry A come before B in SQLite's index order (key_sort.h)?  (For
+ * assert.) */
+static int before(const key_row *a, const key_row *b)
+{
+	if (a->null != b->null)
+		return a->null > b->null;
+	if (!a->null && a->key != b->key)
+		return a->key < b->key;
+	return a->rowid < b->rowid;
+}
+#endif
+
 /* The N entries of ROWS (in rowid order) sorted into the index T. */
 static int add_sorted(fill *c, bt_tree *t, key_row *rows, key_row *tmp, size_t n)
 {
 	key_sort(rows, tmp, n);
 	int rc = BT_OK;
 	for (size_t j = 0; j < n && rc == BT_OK; j++) {
+		assert(j == 0 || before(&rows[j - 1], &rows[j])); /* in key order, each entry once */
 		int64_t v[2] = {rows[j].key, rows[j].rowid};
 		rc = bt_tree_add_ints(t, v, rows[j].null, 2);
 		if ((j & POLL) == 0 && rc == BT_OK && stopped(c))
@@ -292,7 +306,7 @@ static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row 
 			continue;
 		row_value v;
 		object_value(c->src, i, specs[k].column, &v, buf);
-		if (v.type == RV_TEXT) {
+		if (NEVER(v.type == RV_TEXT)) { /* the columns indexed are integers */
 			snprintf(t->err, t->errsize, "writing the database pages: %s has a text key", specs[k].name);
 			return BT_UNSUPPORTED;
 		}
@@ -376,7 +390,7 @@ static int fill_refs_by_dst(fill *c, bt_tree *t)
 	uint32_t *pos_of = malloc((size_t)(cap ? cap : 1) * sizeof *pos_of);
 	int rc = start && src_of && pos_of ? BT_OK : BT_ERROR;
 	for (uint32_t pos = 0; pos < h->nrefs && rc == BT_OK; pos++) {
-		if ((uint32_t)h->ref_dst[pos] >= h->slots) {
+		if (NEVER((uint32_t)h->ref_dst[pos] >= h->slots)) { /* the heap is validated */
 			snprintf(t->err, t->errsize, "writing the database pages: a reference to no object");
 			rc = BT_ERROR;
 		} else {
@@ -406,6 +420,7 @@ static int fill_refs_by_dst(fill *c, bt_tree *t)
 				uint32_t d = (uint32_t)h->ref_dst[pos];
 				if (d >= d0 && d < d1) {
 					uint32_t k = start[d]++ - base;
+					assert(k < m); /* the range's references, counted */
 					src_of[k] = src;
 					pos_of[k] = pos;
 				}
@@ -443,6 +458,7 @@ static double thread_seconds(void)
 static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t errsize)
 {
 	bt_tree t;
+	assert(k >= 0 && k < ST_COUNT);
 	double t0 = now_seconds(), c0 = thread_seconds();
 	err[0] = '\0';
 	uint8_t *rec = malloc(BT_RECORD_MAX);
