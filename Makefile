@@ -1,7 +1,7 @@
 # ugc-analyze — build, test, demo, bench, install.
 #
 #   make            build ./ugc-analyze
-#   make test       build and run every test (SAN=1: with ASan + UBSan)
+#   make test       build and run every test (SAN=1: with ASan + UBSan and assertions)
 #   make demo       analyse the bundled example
 #   make bench      time the pipeline on generated heaps
 #   make fuzz       run every libFuzzer harness FUZZ_SECONDS (default 60) each

@@ -1,8 +1,9 @@
 /* base.h — the base layer's public header: what every other layer may use.
  *
- * The base layer is the bottom of the tool: containers and hashing, the
- * string interner, escaping of untrusted names, the clock, progress and
- * tracing, file input, atomic publication and temporary-file cleanup.  It
+ * The base layer is the bottom of the tool: assertions, containers and
+ * hashing, the string interner, escaping of untrusted names, the clock,
+ * work on threads, progress and tracing, file input, atomic publication
+ * and temporary-file cleanup.  It
  * uses nothing of the tool's other layers (snapshot, analysis, sql, cli);
  * they reach it through this header alone (tools/check-layers.sh). */
 #ifndef UGC_BASE_H
