@@ -483,9 +483,8 @@ static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t 
 	}
 	if (rc == BT_ERROR && !err[0])
 		snprintf(err, errsize, "out of memory");
-	if (getenv("UGC_TRACE"))
-		fprintf(stderr, "store: pages of %-17s %.3f s (%.3f s CPU)\n", specs[k].name, now_seconds() - t0,
-			thread_seconds() - c0);
+	trace_printf("store: pages of %-17s %.3f s (%.3f s CPU)", specs[k].name, now_seconds() - t0,
+		     thread_seconds() - c0);
 	free(rec);
 	free(buf);
 	return rc;
