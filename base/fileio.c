@@ -18,6 +18,53 @@ int is_zstd(const void *data, size_t len)
 	return len >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD;
 }
 
+/* What kind of file MODE is, for the one line that refuses it. */
+static const char *file_kind(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket" : S_ISDIR(mode) ? "a directory" : "not a file";
+}
+
+static int regular_or_say(const char *path, const struct stat *st, char *err, size_t errsize)
+{
+	if (S_ISREG(st->st_mode))
+		return 0;
+	snprintf(err, errsize, "%s: not a regular file (%s)", path, file_kind(st->st_mode));
+	return -1;
+}
+
+int file_check_input(const char *path, char *err, size_t errsize)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return regular_or_say(path, &st, err, errsize);
+}
+
+int file_open_input(const char *path, char *err, size_t errsize)
+{
+	/* O_NONBLOCK: the open of a FIFO returns at once instead of waiting
+	 * for a writer, and fstat then refuses it */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	int flags;
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+	} else if (regular_or_say(path, &st, err, errsize) == 0) {
+		if ((flags = fcntl(fd, F_GETFL)) != -1 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
+			return fd;
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+	}
+	close(fd);
+	return -1;
+}
+
 int ends_with(const char *path, const char *suffix)
 {
 	size_t a = strlen(path), b = strlen(suffix);
@@ -33,14 +80,12 @@ void filebuf_free(filebuf *b)
 int file_read_raw(const char *path, filebuf *out, char *err, size_t errsize)
 {
 	memset(out, 0, sizeof *out);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+	int fd = file_open_input(path, err, errsize);
+	if (fd < 0)
 		return -1;
-	}
 	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errsize, "%s: not a regular file", path);
+	if (fstat(fd, &st)) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}

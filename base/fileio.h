@@ -31,6 +31,16 @@ typedef struct filebuf {
 	int was_zstd;
 } filebuf;
 
+/* Inputs are regular files: a FIFO, a device, a socket or a directory is
+ * refused with one line, "PATH: not a regular file (a FIFO)", before
+ * anything could block on it (a FIFO's open waits for a writer).
+ * file_open_input opens PATH with O_NONBLOCK, checks the descriptor with
+ * fstat and clears O_NONBLOCK again: the descriptor, or -1 with ERR.
+ * file_check_input checks PATH by name (stat), for code that opens it
+ * itself afterwards: 0, or -1 with ERR (a missing PATH too). */
+int file_open_input(const char *path, char *err, size_t errsize);
+int file_check_input(const char *path, char *err, size_t errsize);
+
 /* Read PATH whole (decompressing zstd).  Returns 0, or -1 with a one-line
  * message in ERR. */
 int file_read_all(const char *path, filebuf *out, char *err, size_t errsize);

@@ -355,6 +355,9 @@ int cmd_sql(int argc, char **argv)
 	analysis_options ao = opts.an;
 	if (!dbpath)
 		return usage_error("sql", "needs a SNAPSHOT or a DB");
+	char bad[1024];
+	if (file_check_input(dbpath, bad, sizeof bad)) /* a FIFO: refused before an open waits for a writer */
+		return die("%s", bad);
 	if (analysis_options_given(&ao) && is_sqlite_file(dbpath))
 		return usage_error("sql", "--mode, --keep-flags, --threads and --policy are for a snapshot; %s is a database",
 				   dbpath);

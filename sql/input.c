@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "sql/db_heap.h"
 #include "sql/diff_db.h"
 #include "sql/retention_db.h"
@@ -58,6 +59,8 @@ int input_open(input *in, const char *path, int what, const pipeline_options *o,
 {
 	memset(in, 0, sizeof *in);
 	in->path = path;
+	if (file_check_input(path, err, errsize)) /* before anything opens it: a FIFO would block the open */
+		return -1;
 	if (is_sqlite_file(path))
 		return open_database(in, path, what, o ? o->policy : -1, err, errsize);
 	return open_snapshot(in, path, what, o, err, errsize);
@@ -87,6 +90,8 @@ void input_close(input *in)
 
 view *input_open_view(const char *path, char *err, size_t errsize)
 {
+	if (file_check_input(path, err, errsize))
+		return NULL;
 	if (is_sqlite_file(path))
 		return view_db_open(path, err, errsize);
 	pipeline p;
@@ -119,6 +124,8 @@ view *input_open_view(const char *path, char *err, size_t errsize)
 
 int input_open_heap(pipeline *p, const char *path, const pipeline_options *o, char *err, size_t errsize)
 {
+	if (file_check_input(path, err, errsize))
+		return -1;
 	if (!is_sqlite_file(path))
 		return pipeline_load(p, path, o, err, errsize);
 	heap h;
@@ -132,6 +139,8 @@ int input_open_heap(pipeline *p, const char *path, const pipeline_options *o, ch
 int input_diff_side(const char *path, int threads, diff_side *s, char *err, size_t errsize)
 {
 	memset(s, 0, sizeof *s); /* freeable whatever happens */
+	if (file_check_input(path, err, errsize))
+		return -1;
 	if (is_sqlite_file(path))
 		return diff_side_from_db(path, s, err, errsize) ? -1 : 0;
 	pipeline p;
