@@ -14,8 +14,13 @@
 
 int is_zstd(const void *data, size_t len)
 {
+	/* little-endian: a frame 0xFD2FB528, a skippable frame 0x184D2A5? */
 	const unsigned char *p = data;
-	return len >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD;
+	if (len < 4)
+		return 0;
+	if (p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD)
+		return 1;
+	return (p[0] & 0xF0) == 0x50 && p[1] == 0x2A && p[2] == 0x4D && p[3] == 0x18;
 }
 
 /* What kind of file MODE is, for the one line that refuses it. */
@@ -135,7 +140,9 @@ static int unzstd(const char *path, const char *src, size_t srclen, filebuf *out
 {
 	uint64_t limit = fileio_decompress_limit(srclen);
 	size_t cap = srclen * 4 + 1024;
-	unsigned long long hint = ZSTD_getFrameContentSize(src, srclen);
+	/* a skippable first frame declares nothing (its size is that of the bytes skipped) */
+	unsigned long long hint = (unsigned char)src[0] == 0x28 ? ZSTD_getFrameContentSize(src, srclen)
+								 : ZSTD_CONTENTSIZE_UNKNOWN;
 	if (hint != ZSTD_CONTENTSIZE_UNKNOWN && hint != ZSTD_CONTENTSIZE_ERROR && hint < cap)
 		cap = (size_t)hint + 1; /* a small honest declaration saves the slack, a large one buys nothing */
 	char *buf = malloc(cap);

@@ -47,6 +47,8 @@ int file_read_all(const char *path, filebuf *out, char *err, size_t errsize);
 /* Read PATH raw, without decompressing. */
 int file_read_raw(const char *path, filebuf *out, char *err, size_t errsize);
 void filebuf_free(filebuf *b);
+/* Does DATA start with a zstd frame: the frame magic 0xFD2FB528, or a
+ * skippable frame's 0x184D2A50-0x184D2A5F (which zstd -d skips too)? */
 int is_zstd(const void *data, size_t len);
 
 /* Atomic output.  The temporary file is PATH OUTFILE_TMP_INFIX PID. */
