@@ -70,6 +70,25 @@ int file_open_input(const char *path, char *err, size_t errsize)
 	return -1;
 }
 
+void fileio_write_error(const char *path, int e, char *err, size_t errsize)
+{
+	if (e == EFBIG)
+		snprintf(err, errsize, "%s: file too large (a file-size limit)", path);
+	else if (e == ENOSPC)
+		snprintf(err, errsize, "%s: no space left on device", path);
+	else
+		snprintf(err, errsize, "%s: write failed: %s", path, strerror(e ? e : EIO));
+}
+
+int fileio_stream_errno(FILE *fp)
+{
+	int e = errno;
+	errno = 0;
+	if (fflush(fp) != 0 && errno)
+		return errno;
+	return e ? e : EIO;
+}
+
 int ends_with(const char *path, const char *suffix)
 {
 	size_t a = strlen(path), b = strlen(suffix);

@@ -85,6 +85,16 @@ int outfile_create_tmp(const char *tmp);
 typedef void outfile_note_fn(void *ctx, const char *removed, long pid);
 int outfile_check(const char *path, int force, outfile_note_fn *note, void *ctx, char *err, size_t errsize);
 
+/* The one line for a failed write of PATH, errno E, into ERR: "PATH: file
+ * too large (a file-size limit)" for EFBIG (tempfiles_catch_signals ignores
+ * SIGXFSZ, so a write over `ulimit -f` fails instead of killing the
+ * process), "PATH: no space left on device" for ENOSPC, else "PATH: write
+ * failed: " and strerror(E). */
+void fileio_write_error(const char *path, int e, char *err, size_t errsize);
+/* The errno of FP's failed write: FP is flushed again (the failing write
+ * fails again, with its own errno), else the errno at the call, else EIO. */
+int fileio_stream_errno(FILE *fp);
+
 /* Does PATH end with SUFFIX? */
 int ends_with(const char *path, const char *suffix);
 
