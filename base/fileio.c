@@ -250,7 +250,7 @@ int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t e
 {
 	memset(o, 0, sizeof *o);
 	struct stat st;
-	if (!force && stat(path, &st) == 0) {
+	if (!force && lstat(path, &st) == 0) { /* a dangling symbolic link too (fileio.h, outfile_check) */
 		snprintf(err, errsize, "%s: already exists (use --force to overwrite)", path);
 		return -1;
 	}

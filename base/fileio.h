@@ -81,7 +81,11 @@ int outfile_create_tmp(const char *tmp);
  * filesystem or a full quota shows too).  Removes the temporary files of
  * earlier runs on PATH that are gone: "PATH.tmp.PID", a regular file owned by
  * this user, whose PID is no live process (kill(PID, 0) fails with ESRCH);
- * NOTE, when not NULL, is told each one.  0, or -1 with ERR. */
+ * NOTE, when not NULL, is told each one.  0, or -1 with ERR.
+ * A symbolic link at PATH is an existing output, even one whose target is
+ * missing (PATH is looked at with lstat): refused without FORCE; with FORCE
+ * the publication's rename replaces the link itself, never its target (a
+ * link planted where an output goes cannot send the write elsewhere). */
 typedef void outfile_note_fn(void *ctx, const char *removed, long pid);
 int outfile_check(const char *path, int force, outfile_note_fn *note, void *ctx, char *err, size_t errsize);
 
