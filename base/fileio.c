@@ -89,6 +89,16 @@ int fileio_stream_errno(FILE *fp)
 	return e ? e : EIO;
 }
 
+int outfile_check_input(const char *out, const char *in, char *err, size_t errsize)
+{
+	struct stat so, si;
+	if (stat(out, &so) != 0 || stat(in, &si) != 0 || so.st_dev != si.st_dev || so.st_ino != si.st_ino)
+		return 0;
+	snprintf(err, errsize, "%s: is the input %s itself; an output never replaces its own input (name another "
+		 "output)", out, in);
+	return -1;
+}
+
 int ends_with(const char *path, const char *suffix)
 {
 	size_t a = strlen(path), b = strlen(suffix);

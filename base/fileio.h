@@ -89,6 +89,12 @@ int outfile_create_tmp(const char *tmp);
 typedef void outfile_note_fn(void *ctx, const char *removed, long pid);
 int outfile_check(const char *path, int force, outfile_note_fn *note, void *ctx, char *err, size_t errsize);
 
+/* Before any work, for each output OUT and each input IN of a command:
+ * when both exist and are one file (the same device and inode, through
+ * links of either kind), -1 with ERR ("OUT: is the input IN itself; ..."),
+ * so that --force cannot make a command overwrite what it reads; else 0. */
+int outfile_check_input(const char *out, const char *in, char *err, size_t errsize);
+
 /* The one line for a failed write of PATH, errno E, into ERR: "PATH: file
  * too large (a file-size limit)" for EFBIG (tempfiles_catch_signals ignores
  * SIGXFSZ, so a write over `ulimit -f` fails instead of killing the
