@@ -76,7 +76,7 @@ refused "sql: fts3_tokenizer with a pointer, then MATCH: refused, no crash" "fts
 	"$ugc" sql "$out/fts.db" "select fts3_tokenizer('simple', x'4141414141414141'); select * from ft where ft match 'hello'"
 refused "sql: fts3_tokenizer('simple') is refused" "fts3_tokenizer" "$ugc" sql "$out/fts.db" "select fts3_tokenizer('simple')"
 check "sql: ... and prints no code address" [ ! -s "$out/stdout" ]
-refused "sql: load_extension stays refused" "not authorized to use function: load_extension" \
+refused "sql: load_extension stays refused" "fts.db: not authorized" \
 	"$ugc" sql "$out/fts.db" "select load_extension('libc.so.6')"
 refused "sql: ATTACH of another file is refused" "fts.db: not authorized" \
 	"$ugc" sql "$out/fts.db" "attach '$out/base.db' as other; select count(*) from other.object_table"
