@@ -13,8 +13,10 @@ int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 	heap_init(h);
 	/* a FIFO or a device is refused before the sniffing opens it (a
 	 * FIFO's open would wait for a writer) */
-	if (file_check_input(path, err, errsize))
+	if (file_check_input(path, err, errsize)) {
+		heap_free(h);
 		return -1;
+	}
 	if (v8_sniff_file(path)) { /* streamed: never held whole */
 		int rc = v8_load(path, h, err, errsize);
 		if (rc)
