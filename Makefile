@@ -42,7 +42,10 @@ LIB_SRC := $(wildcard base/*.c) $(wildcard snapshot/*.c) $(wildcard analysis/*.c
 CLI_SRC := $(wildcard cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
-TEST_SRC := $(wildcard tests/*.c)
+# tests/attack_db.c is a program of its own (tests/attacks.sh builds its
+# hostile databases with it), not part of the unit tests
+ATTACK_DB := $(BUILD)/attack-db
+TEST_SRC := $(filter-out tests/attack_db.c,$(wildcard tests/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all test demo bench install deps clean check-deps fuzz fuzz-build capture
@@ -60,6 +63,9 @@ UNIT_CLI_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 
 $(BUILD)/unit-tests: $(LIB_OBJ) $(UNIT_CLI_OBJ) $(TEST_OBJ)
 	$(CC) $(LDFLAGS) $(OOM_WRAP) -o $@ $^ $(LDLIBS)
+
+$(ATTACK_DB): $(BUILD)/tests/attack_db.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
@@ -79,13 +85,13 @@ $(CAP_LIB): $(CAP_OBJ)
 $(REFDUMP): $(BUILD)/capture/refdump.o $(CAP_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/capture/refdump.d
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/capture/refdump.d $(BUILD)/tests/attack_db.d
 
 # Dependencies: installed when missing and we are root, else named.
 check-deps:
 	@sh tools/deps.sh
 
-test: check-deps $(BIN) $(BUILD)/unit-tests $(REFDUMP)
+test: check-deps $(BIN) $(BUILD)/unit-tests $(REFDUMP) $(ATTACK_DB)
 	@sh tools/check-layers.sh
 	@sh tests/run.sh ./$(BIN) $(BUILD)/unit-tests $(TESTOUT) $(REFDUMP)
 

@@ -14,8 +14,89 @@
 
 int is_zstd(const void *data, size_t len)
 {
+	/* little-endian: a frame 0xFD2FB528, a skippable frame 0x184D2A5? */
 	const unsigned char *p = data;
-	return len >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD;
+	if (len < 4)
+		return 0;
+	if (p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD)
+		return 1;
+	return (p[0] & 0xF0) == 0x50 && p[1] == 0x2A && p[2] == 0x4D && p[3] == 0x18;
+}
+
+/* What kind of file MODE is, for the one line that refuses it. */
+static const char *file_kind(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket" : S_ISDIR(mode) ? "a directory" : "not a file";
+}
+
+static int regular_or_say(const char *path, const struct stat *st, char *err, size_t errsize)
+{
+	if (S_ISREG(st->st_mode))
+		return 0;
+	snprintf(err, errsize, "%s: not a regular file (%s)", path, file_kind(st->st_mode));
+	return -1;
+}
+
+int file_check_input(const char *path, char *err, size_t errsize)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return regular_or_say(path, &st, err, errsize);
+}
+
+int file_open_input(const char *path, char *err, size_t errsize)
+{
+	/* O_NONBLOCK: the open of a FIFO returns at once instead of waiting
+	 * for a writer, and fstat then refuses it */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	int flags;
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+	} else if (regular_or_say(path, &st, err, errsize) == 0) {
+		if ((flags = fcntl(fd, F_GETFL)) != -1 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
+			return fd;
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+	}
+	close(fd);
+	return -1;
+}
+
+void fileio_write_error(const char *path, int e, char *err, size_t errsize)
+{
+	if (e == EFBIG)
+		snprintf(err, errsize, "%s: file too large (a file-size limit)", path);
+	else if (e == ENOSPC)
+		snprintf(err, errsize, "%s: no space left on device", path);
+	else
+		snprintf(err, errsize, "%s: write failed: %s", path, strerror(e ? e : EIO));
+}
+
+int fileio_stream_errno(FILE *fp)
+{
+	int e = errno;
+	errno = 0;
+	if (fflush(fp) != 0 && errno)
+		return errno;
+	return e ? e : EIO;
+}
+
+int outfile_check_input(const char *out, const char *in, char *err, size_t errsize)
+{
+	struct stat so, si;
+	if (stat(out, &so) != 0 || stat(in, &si) != 0 || so.st_dev != si.st_dev || so.st_ino != si.st_ino)
+		return 0;
+	snprintf(err, errsize, "%s: is the input %s itself; an output never replaces its own input (name another "
+		 "output)", out, in);
+	return -1;
 }
 
 int ends_with(const char *path, const char *suffix)
@@ -33,14 +114,12 @@ void filebuf_free(filebuf *b)
 int file_read_raw(const char *path, filebuf *out, char *err, size_t errsize)
 {
 	memset(out, 0, sizeof *out);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+	int fd = file_open_input(path, err, errsize);
+	if (fd < 0)
 		return -1;
-	}
 	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errsize, "%s: not a regular file", path);
+	if (fstat(fd, &st)) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -90,7 +169,9 @@ static int unzstd(const char *path, const char *src, size_t srclen, filebuf *out
 {
 	uint64_t limit = fileio_decompress_limit(srclen);
 	size_t cap = srclen * 4 + 1024;
-	unsigned long long hint = ZSTD_getFrameContentSize(src, srclen);
+	/* a skippable first frame declares nothing (its size is that of the bytes skipped) */
+	unsigned long long hint = (unsigned char)src[0] == 0x28 ? ZSTD_getFrameContentSize(src, srclen)
+								 : ZSTD_CONTENTSIZE_UNKNOWN;
 	if (hint != ZSTD_CONTENTSIZE_UNKNOWN && hint != ZSTD_CONTENTSIZE_ERROR && hint < cap)
 		cap = (size_t)hint + 1; /* a small honest declaration saves the slack, a large one buys nothing */
 	char *buf = malloc(cap);
@@ -179,7 +260,7 @@ int outfile_reserve(outfile *o, const char *path, int force, char *err, size_t e
 {
 	memset(o, 0, sizeof *o);
 	struct stat st;
-	if (!force && stat(path, &st) == 0) {
+	if (!force && lstat(path, &st) == 0) { /* a dangling symbolic link too (fileio.h, outfile_check) */
 		snprintf(err, errsize, "%s: already exists (use --force to overwrite)", path);
 		return -1;
 	}

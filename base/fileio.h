@@ -31,12 +31,24 @@ typedef struct filebuf {
 	int was_zstd;
 } filebuf;
 
+/* Inputs are regular files: a FIFO, a device, a socket or a directory is
+ * refused with one line, "PATH: not a regular file (a FIFO)", before
+ * anything could block on it (a FIFO's open waits for a writer).
+ * file_open_input opens PATH with O_NONBLOCK, checks the descriptor with
+ * fstat and clears O_NONBLOCK again: the descriptor, or -1 with ERR.
+ * file_check_input checks PATH by name (stat), for code that opens it
+ * itself afterwards: 0, or -1 with ERR (a missing PATH too). */
+int file_open_input(const char *path, char *err, size_t errsize);
+int file_check_input(const char *path, char *err, size_t errsize);
+
 /* Read PATH whole (decompressing zstd).  Returns 0, or -1 with a one-line
  * message in ERR. */
 int file_read_all(const char *path, filebuf *out, char *err, size_t errsize);
 /* Read PATH raw, without decompressing. */
 int file_read_raw(const char *path, filebuf *out, char *err, size_t errsize);
 void filebuf_free(filebuf *b);
+/* Does DATA start with a zstd frame: the frame magic 0xFD2FB528, or a
+ * skippable frame's 0x184D2A50-0x184D2A5F (which zstd -d skips too)? */
 int is_zstd(const void *data, size_t len);
 
 /* Atomic output.  The temporary file is PATH OUTFILE_TMP_INFIX PID. */
@@ -69,9 +81,29 @@ int outfile_create_tmp(const char *tmp);
  * filesystem or a full quota shows too).  Removes the temporary files of
  * earlier runs on PATH that are gone: "PATH.tmp.PID", a regular file owned by
  * this user, whose PID is no live process (kill(PID, 0) fails with ESRCH);
- * NOTE, when not NULL, is told each one.  0, or -1 with ERR. */
+ * NOTE, when not NULL, is told each one.  0, or -1 with ERR.
+ * A symbolic link at PATH is an existing output, even one whose target is
+ * missing (PATH is looked at with lstat): refused without FORCE; with FORCE
+ * the publication's rename replaces the link itself, never its target (a
+ * link planted where an output goes cannot send the write elsewhere). */
 typedef void outfile_note_fn(void *ctx, const char *removed, long pid);
 int outfile_check(const char *path, int force, outfile_note_fn *note, void *ctx, char *err, size_t errsize);
+
+/* Before any work, for each output OUT and each input IN of a command:
+ * when both exist and are one file (the same device and inode, through
+ * links of either kind), -1 with ERR ("OUT: is the input IN itself; ..."),
+ * so that --force cannot make a command overwrite what it reads; else 0. */
+int outfile_check_input(const char *out, const char *in, char *err, size_t errsize);
+
+/* The one line for a failed write of PATH, errno E, into ERR: "PATH: file
+ * too large (a file-size limit)" for EFBIG (tempfiles_catch_signals ignores
+ * SIGXFSZ, so a write over `ulimit -f` fails instead of killing the
+ * process), "PATH: no space left on device" for ENOSPC, else "PATH: write
+ * failed: " and strerror(E). */
+void fileio_write_error(const char *path, int e, char *err, size_t errsize);
+/* The errno of FP's failed write: FP is flushed again (the failing write
+ * fails again, with its own errno), else the errno at the call, else EIO. */
+int fileio_stream_errno(FILE *fp);
 
 /* Does PATH end with SUFFIX? */
 int ends_with(const char *path, const char *suffix);

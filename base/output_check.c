@@ -76,7 +76,22 @@ int outfile_check(const char *path, int force, outfile_note_fn *note, void *ctx,
 		snprintf(err, errsize, "%s: not a file name", path);
 		return -1;
 	}
-	if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) || !force)) {
+	/* lstat: a symbolic link is an output that exists, even a dangling one
+	 * (stat would call that missing, and the publication's no-clobber
+	 * rename would then fail after the whole run); --force replaces the
+	 * link, as rename does, never its target */
+	int exists = lstat(path, &st) == 0;
+	if (exists && S_ISLNK(st.st_mode)) {
+		if (!force) {
+			char target[PATH_MAX];
+			ssize_t n = readlink(path, target, sizeof target - 1);
+			target[n > 0 ? n : 0] = '\0';
+			struct stat t;
+			snprintf(err, errsize, "%s: already exists (a symbolic link to %s%s; use --force to replace the link)",
+				 path, n > 0 ? target : "?", stat(path, &t) != 0 ? ", which does not exist" : "");
+			return -1;
+		}
+	} else if (exists && (S_ISDIR(st.st_mode) || !force)) {
 		snprintf(err, errsize, S_ISDIR(st.st_mode) ? "%s: is a directory" : "%s: already exists (use --force to overwrite)",
 			 path);
 		return -1;

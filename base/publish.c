@@ -72,7 +72,7 @@ static int rename_noreplace(const char *tmp, const char *path)
 int publish_file(const char *tmp, const char *path, int force, char *err, size_t errsize)
 {
 	if (fsync_path(tmp, 0)) {
-		snprintf(err, errsize, "%s: write failed: %s", path, strerror(errno));
+		fileio_write_error(path, errno, err, errsize);
 		return -1;
 	}
 	if ((force ? rename(tmp, path) : rename_noreplace(tmp, path)) != 0) {
@@ -84,7 +84,7 @@ int publish_file(const char *tmp, const char *path, int force, char *err, size_t
 		return -1;
 	}
 	if (fsync_parent(path)) {
-		snprintf(err, errsize, "%s: write failed: %s", path, strerror(errno));
+		fileio_write_error(path, errno, err, errsize);
 		return -1;
 	}
 	return 0;
@@ -96,15 +96,18 @@ int outfile_commit_all(outfile *o, size_t n, char *err, size_t errsize)
 	int bad = 0;
 	for (size_t k = 0; k < n && !bad; k++)
 		if (o[k].fp) {
-			bad = fflush(o[k].fp) != 0 || ferror(o[k].fp);
-			bad |= fclose(o[k].fp) != 0;
+			int e = 0;
+			if (fflush(o[k].fp) != 0 || ferror(o[k].fp))
+				e = fileio_stream_errno(o[k].fp);
+			if (fclose(o[k].fp) != 0 && !e)
+				e = errno ? errno : EIO;
 			o[k].fp = NULL;
-			if (bad)
-				snprintf(err, errsize, "%s: write failed: %s", o[k].path, strerror(errno));
+			if ((bad = e != 0))
+				fileio_write_error(o[k].path, e, err, errsize);
 		}
 	for (size_t k = 0; k < n && !bad; k++) /* the slow part, still interruptible */
 		if ((bad = fsync_path(o[k].tmp, 0) != 0))
-			snprintf(err, errsize, "%s: write failed: %s", o[k].path, strerror(errno));
+			fileio_write_error(o[k].path, errno, err, errsize);
 	/* an interrupt from here on waits until the outputs are all in place or
 	 * all gone (publish_file's own fsync finds nothing left to write) */
 	sigset_t held;

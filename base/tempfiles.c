@@ -138,6 +138,15 @@ void tempfiles_catch_signals(void)
 		sigaction(caught[k], &sa, NULL);
 	}
 	struct sigaction old, sa;
+	/* over a file-size limit (ulimit -f) a write raises SIGXFSZ, whose
+	 * default kills the process with no word and leaves the temporary
+	 * file: ignored, the write fails with EFBIG instead, and the command
+	 * says so, naming the file (fileio_write_error), and removes it */
+	if (sigaction(SIGXFSZ, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = SIG_IGN;
+		sigaction(SIGXFSZ, &sa, NULL);
+	}
 	if (sigaction(SIGBUS, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
 		memset(&sa, 0, sizeof sa);
 		sa.sa_sigaction = on_bus;

@@ -8,6 +8,9 @@
  * (a plain input file mapped while it is read, then cut short by someone
  * else) removes them too, writes the command line's one error line naming
  * the file and the offset, and exits 1; any other SIGBUS is left a crash.
+ * SIGXFSZ (a write over a file-size limit, `ulimit -f`) is ignored, so the
+ * write fails with EFBIG and the command reports it like any failed write,
+ * naming the file, and removes its temporary files.
  *
  * The handler does only what is async-signal-safe: it writes a fixed string
  * (the progress line's eraser, if one is set), calls unlink() on the paths
@@ -28,7 +31,8 @@
 int tempfiles_add(const char *path);
 /* Forget PATH (it was published or removed). */
 void tempfiles_forget(const char *path);
-/* Install the handlers for SIGINT, SIGTERM, SIGHUP and SIGBUS (see above). */
+/* Install the handlers for SIGINT, SIGTERM, SIGHUP and SIGBUS, and ignore
+ * SIGXFSZ (see above). */
 void tempfiles_catch_signals(void);
 /* Watch LEN bytes mapped at BASE from the file PATH (NULL: watch none). */
 void tempfiles_watch_mapping(const char *path, const void *base, size_t len);

@@ -176,13 +176,18 @@ int cmd_analyze(int argc, char **argv)
 	char *dbpath = db ? strdup(db) : default_db(snap);
 	if (!dbpath)
 		return die("out of memory");
+	char err[SNAP_ERR_MAX];
 	if (check_output(dbpath, force) || (after && check_output(after, force))) {
 		free(dbpath);
 		return 1; /* before minutes of work, not after */
 	}
+	/* --force never makes an output overwrite the snapshot it reads */
+	if (outfile_check_input(dbpath, snap, err, sizeof err) || (after && outfile_check_input(after, snap, err, sizeof err))) {
+		free(dbpath);
+		return die("%s", err);
+	}
 	pipeline an;
 	pipeline_options po = analysis_pipeline_options(&opts.an);
-	char err[SNAP_ERR_MAX];
 	if (pipeline_load(&an, snap, &po, err, sizeof err) || pipeline_need(&an, PIPE_ALL, err, sizeof err)) {
 		die("%s", err);
 		pipeline_free(&an);

@@ -37,12 +37,14 @@ int cmd_convert(int argc, char **argv)
 		return usage_error("convert", "needs IN and OUT");
 	if (!snapshot_format_known(out))
 		return usage_error("convert", "cannot tell the format of '%s' (name it .ugcs, .ugct or .ugct.zst)", out);
+	char err[SNAP_ERR_MAX];
 	if (check_output(out, force))
 		return 1;
+	if (outfile_check_input(out, in, err, sizeof err)) /* --force never overwrites IN */
+		return die("%s", err);
 	heap h;
 	if (load_or_die(in, &h))
 		return 1;
-	char err[SNAP_ERR_MAX];
 	progress_begin_file("write", out);
 	int rc = snapshot_save(out, &h, force, err, sizeof err);
 	heap_free(&h);

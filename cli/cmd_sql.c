@@ -258,38 +258,20 @@ static void in_memory_free(in_memory *m)
 	}
 }
 
-/* Does DB have the analysis database's table snapshot? */
-static int has_snapshot_table(sqlite3 *db)
-{
-	sqlite3_stmt *st = NULL;
-	int yes = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'snapshot'", -1,
-				     &st, NULL) == SQLITE_OK &&
-		  sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
-}
-
-/* Open PATH: a database read-only, or a snapshot loaded into an in-memory
- * one (*MEM, to free after the connection, whose statements are prepared
- * with snapshot_db_prepare).  NULL after printing the error. */
+/* Open PATH: a database read-only as untrusted input (sql/input.h,
+ * input_open_sql: an analysis database of this build's schema, its views
+ * the tool's own; any other SQLite file, a diff -o database, as it is), or
+ * a snapshot loaded into an in-memory one (*MEM, to free after the
+ * connection, whose statements are prepared with snapshot_db_prepare).
+ * NULL after printing the error. */
 static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_memory **mem)
 {
-	sqlite3 *db = NULL;
+	char err[1024];
 	*mem = NULL;
 	if (is_sqlite_file(path)) {
-		if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-			die("%s: %s", path, sqlite3_errmsg(db));
-			sqlite3_close(db);
-			return NULL;
-		}
-		/* an analysis database must be of this build's schema; any other
-		 * SQLite file (a diff -o database) is queried as it is */
-		char err[512];
-		if (has_snapshot_table(db) && db_check_version(db, err, sizeof err)) {
-			die("%s: %s", path, err);
-			sqlite3_close(db);
-			return NULL;
-		}
+		sqlite3 *db = input_open_sql(path, INPUT_SQL_ANY, err, sizeof err);
+		if (!db)
+			die("%s", err);
 		return db;
 	}
 	in_memory *m = calloc(1, sizeof *m);
@@ -297,7 +279,6 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 		die("out of memory");
 		return NULL;
 	}
-	char err[1024];
 	pipeline_options po = analysis_pipeline_options(ao);
 	if (pipeline_load(&m->an, path, &po, err, sizeof err)) {
 		die("%s", err);
@@ -355,6 +336,9 @@ int cmd_sql(int argc, char **argv)
 	analysis_options ao = opts.an;
 	if (!dbpath)
 		return usage_error("sql", "needs a SNAPSHOT or a DB");
+	char bad[1024];
+	if (file_check_input(dbpath, bad, sizeof bad)) /* a FIFO: refused before an open waits for a writer */
+		return die("%s", bad);
 	if (analysis_options_given(&ao) && is_sqlite_file(dbpath))
 		return usage_error("sql", "--mode, --keep-flags, --threads and --policy are for a snapshot; %s is a database",
 				   dbpath);

@@ -18,6 +18,20 @@ typedef struct change_arg {
 	const char *arg;
 } change_arg;
 
+/* Is ARG of --null's forms, X.PROPERTY or X:N, by its syntax alone?  NULL,
+ * or what is wrong ("" when it is neither form): checked before the input
+ * is loaded. */
+static const char *null_syntax(const char *arg)
+{
+	const char *colon = strrchr(arg, ':');
+	int record = colon && colon[1] && colon[1 + strspn(colon + 1, "0123456789")] == '\0';
+	if (!record && !strchr(arg, '.'))
+		return "";
+	if (!record && arg[strlen(arg) - 1] == '.')
+		return ": no PROPERTY after the '.'";
+	return NULL;
+}
+
 /* --null X.PROPERTY or X:N.  Returns 0, 1 after printing an error, 2 after
  * a usage error. */
 static int resolve_null(view *v, heap *h, const char *arg, whatif_change *out)
@@ -80,6 +94,8 @@ static int resolve_null(view *v, heap *h, const char *arg, whatif_change *out)
 	obj_t x;
 	rc = left ? query_select(v, left, &x, err, sizeof err) : -1;
 	free(left);
+	if (rc == 0) /* the object is there: what is missing is the property (null_syntax says so first) */
+		return usage_error("whatif", "--null takes OBJ.PROPERTY or OBJ:N, not '%s': no PROPERTY after the '.'", arg);
 	return die("--null %s: %s", arg, rc < 0 ? "out of memory" : err);
 }
 
@@ -443,6 +459,11 @@ int cmd_whatif(int argc, char **argv)
 		rc = usage_error("whatif", "needs INPUT");
 	if (rc == 0 && nargs == 0)
 		rc = usage_error("whatif", "needs at least one change (--garbage, --cut, --unroot, --null, --drop-referencer)");
+	for (size_t k = 0; rc == 0 && k < nargs; k++) {
+		const char *why = args[k].kind == WI_NULL_PROPERTY ? null_syntax(args[k].arg) : NULL;
+		if (why)
+			rc = usage_error("whatif", "--null takes OBJ.PROPERTY or OBJ:N, not '%s'%s", args[k].arg, why);
+	}
 	if (rc) {
 		free(args);
 		return rc;

@@ -11,6 +11,12 @@ int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 {
 	filebuf fb;
 	heap_init(h);
+	/* a FIFO or a device is refused before the sniffing opens it (a
+	 * FIFO's open would wait for a writer) */
+	if (file_check_input(path, err, errsize)) {
+		heap_free(h);
+		return -1;
+	}
 	if (v8_sniff_file(path)) { /* streamed: never held whole */
 		int rc = v8_load(path, h, err, errsize);
 		if (rc)
@@ -70,10 +76,8 @@ static int write_zstd_text(const heap *h, FILE *fp, char *err, size_t errsize)
 	rc = ZSTD_isError(n) ? -1 : 0;
 	if (rc)
 		snprintf(err, errsize, "compressing: %s", ZSTD_getErrorName(n));
-	else if (fwrite(out, 1, n, fp) != n) {
-		snprintf(err, errsize, "write error");
-		rc = -1;
-	}
+	else if (fwrite(out, 1, n, fp) != n)
+		rc = -1; /* the caller names the file and the reason */
 	free(text);
 	free(out);
 	ZSTD_freeCCtx(cx);
@@ -98,18 +102,22 @@ int snapshot_prepare(outfile *out, const char *path, const heap *h, int force, c
 	if (outfile_open(&o, path, force, err, errsize))
 		return -1;
 	int rc;
+	char why[SNAP_ERR_MAX] = "";
 	if (ends_with(path, ".zst"))
-		rc = write_zstd_text(h, o.fp, err, errsize);
+		rc = write_zstd_text(h, o.fp, why, sizeof why);
 	else if (ends_with(path, ".ugcs"))
-		rc = binary_write(h, o.fp, err, errsize);
-	else {
+		rc = binary_write(h, o.fp, why, sizeof why);
+	else
 		rc = text_write(h, o.fp);
-		if (rc)
-			snprintf(err, errsize, "%s: write error", path);
-	}
-	if (rc || fflush(o.fp) != 0 || ferror(o.fp)) {
-		if (!rc)
-			snprintf(err, errsize, "%s: write error", path);
+	if (rc == 0 && fflush(o.fp) != 0)
+		rc = -1;
+	if (rc || ferror(o.fp)) {
+		/* a failed write (a full disk, a file-size limit) names the file
+		 * and the reason; the writers' own messages get the file's name */
+		if (ferror(o.fp) || !why[0])
+			fileio_write_error(path, fileio_stream_errno(o.fp), err, errsize);
+		else
+			snprintf(err, errsize, "%s: %s", path, why);
 		outfile_abort(&o);
 		return -1;
 	}

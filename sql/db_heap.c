@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql/db_version.h"
+#include "sql/input.h"
 #include "sql/schema.h"
 
 typedef struct loader {
@@ -382,15 +382,10 @@ int db_heap_load(const char *path, heap *h, gc_options *opt, char *err, size_t e
 	err[0] = '\0';
 	int64_t slots = 0;
 	int rc = -1;
-	if (sqlite3_open_v2(path, &l.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errsize, "%s: %s", path, sqlite3_errmsg(l.db));
+	/* untrusted: opened as every reader opens a database file (input.h),
+	 * its version and its schema checked */
+	if (!(l.db = input_open_sql(path, INPUT_SQL_ANALYSIS, err, errsize)))
 		goto out;
-	}
-	char version[300];
-	if (db_check_version(l.db, version, sizeof version)) {
-		snprintf(err, errsize, "%s: %s", path, version);
-		goto out;
-	}
 	if (load_header(&l, opt, &slots))
 		goto out;
 	if (heap_grow_slots(h, (uint32_t)slots)) {

@@ -1,14 +1,183 @@
 /* input.c — a database or an analysed snapshot as one input (see input.h). */
 #include "sql/input.h"
 
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "base/base.h"
 #include "sql/db_heap.h"
+#include "sql/db_version.h"
 #include "sql/diff_db.h"
 #include "sql/retention_db.h"
+#include "sql/schema.h"
+#include "sql/schema_text.h"
 #include "sql/view_db.h"
+
+/* The SQL functions a statement may call on an untrusted database: SQLite's
+ * own core, aggregate, window, date and time, math and JSON functions, and
+ * the LIKE, GLOB and MATCH operators.  An allow list, not a deny list: what
+ * it does not name is refused, fts3_tokenizer (it reads and writes code
+ * addresses: a crafted pointer is a jump anywhere) and load_extension among
+ * them, and so is anything a module, an application or a later SQLite adds,
+ * until it is judged and added here. */
+static const char *const allowed_functions[] = {
+	"->", "->>", "abs", "avg", "changes", "char", "coalesce", "concat", "concat_ws", "count", "format", "glob",
+	"group_concat", "hex", "if", "ifnull", "iif", "instr", "last_insert_rowid", "length", "like", "likelihood",
+	"likely", "lower", "ltrim", "match", "max", "min", "nullif", "octet_length", "printf", "quote", "random",
+	"randomblob", "replace", "round", "rtrim", "sign", "soundex", "sqlite_compileoption_get",
+	"sqlite_compileoption_used", "sqlite_offset", "sqlite_source_id", "sqlite_version", "string_agg", "substr",
+	"substring", "sum", "total", "total_changes", "trim", "typeof", "unhex", "unicode", "unistr", "unistr_quote",
+	"unlikely", "upper", "zeroblob",
+	/* window functions */
+	"cume_dist", "dense_rank", "first_value", "lag", "last_value", "lead", "nth_value", "ntile", "percent_rank",
+	"rank", "row_number",
+	/* date and time */
+	"current_date", "current_time", "current_timestamp", "date", "datetime", "julianday", "strftime", "time",
+	"timediff", "unixepoch",
+	/* math */
+	"acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "ceiling", "cos", "cosh", "degrees", "exp",
+	"floor", "ln", "log", "log10", "log2", "mod", "pi", "pow", "power", "radians", "sin", "sinh", "sqrt", "tan",
+	"tanh", "trunc",
+	/* JSON */
+	"json", "json_array", "json_array_length", "json_error_position", "json_extract", "json_group_array",
+	"json_group_object", "json_insert", "json_object", "json_patch", "json_pretty", "json_quote", "json_remove",
+	"json_replace", "json_set", "json_type", "json_valid", "jsonb", "jsonb_array", "jsonb_extract",
+	"jsonb_group_array", "jsonb_group_object", "jsonb_insert", "jsonb_object", "jsonb_patch", "jsonb_remove",
+	"jsonb_replace", "jsonb_set",
+};
+
+int input_sql_function_allowed(const char *name)
+{
+	for (size_t k = 0; name && k < sizeof allowed_functions / sizeof *allowed_functions; k++)
+		if (strcasecmp(name, allowed_functions[k]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The authorizer of every untrusted connection (see input.h): it runs when
+ * a statement is prepared, the statements inside the views it reads too. */
+static int untrusted_authorizer(void *ctx, int action, const char *a1, const char *a2, const char *db,
+				const char *trigger)
+{
+	(void)ctx; (void)db; (void)trigger;
+	switch (action) {
+	case SQLITE_FUNCTION:
+		return input_sql_function_allowed(a2) ? SQLITE_OK : SQLITE_DENY;
+	case SQLITE_ATTACH:
+		return SQLITE_DENY;
+	case SQLITE_PRAGMA: /* reading it is fine; turning it back on is not */
+		return a1 && a2 && strcasecmp(a1, "trusted_schema") == 0 ? SQLITE_DENY : SQLITE_OK;
+	default:
+		return SQLITE_OK;
+	}
+}
+
+const char *input_sql_why(sqlite3 *db)
+{
+	if (db && sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK)
+		return "a write to it was left unfinished: the process writing it crashed or was killed, and its hot "
+		       "journal (the file beside it ending -journal) must be rolled back before it can be read; open it "
+		       "read-write once (e.g. sqlite3 FILE 'PRAGMA quick_check') and run again";
+	return db ? sqlite3_errmsg(db) : "out of memory";
+}
+
+/* The tables, indexes and views of an analysis database, against schema.h's
+ * text (see input.h).  0, or -1 with ERR. */
+static int check_schema(sqlite3 *db, const char *path, char *err, size_t errsize)
+{
+	static const char *const kinds[] = {[SK_TABLE] = "table", [SK_INDEX] = "index", [SK_VIEW] = "view"};
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT type, sql FROM main.sqlite_schema WHERE name = ?1 COLLATE NOCASE", -1, &st,
+			       NULL) != SQLITE_OK) {
+		snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
+		return -1;
+	}
+	int rc = 0;
+	for (int part = 0; part < 2 && rc == 0; part++) {
+		const char *text = part ? SCHEMA_INDEXES : SCHEMA_TABLES;
+		schema_stmt s;
+		int more;
+		while (rc == 0 && (more = schema_next(&text, &s)) > 0) {
+			if (s.kind == SK_OTHER)
+				continue;
+			sqlite3_reset(st);
+			sqlite3_bind_text(st, 1, s.name, -1, SQLITE_STATIC);
+			int step = sqlite3_step(st);
+			const char *type = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+			const char *sql = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 1) : NULL;
+			if (step != SQLITE_ROW && step != SQLITE_DONE) {
+				snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
+				rc = -1;
+			} else if (!type || !sql) {
+				snprintf(err, errsize, "%s: %s %s: missing: not an analysis database as this version of "
+					 "ugc-analyze writes it (analyse the snapshot again)", path, kinds[s.kind], s.name);
+				rc = -1;
+			} else if (strcmp(type, kinds[s.kind]) != 0 || (size_t)sqlite3_column_bytes(st, 1) != s.len ||
+				   memcmp(sql, s.text, s.len) != 0) {
+				snprintf(err, errsize, "%s: %s %s: its definition in the file is not the one ugc-analyze writes; "
+					 "refusing to run the file's own SQL (analyse the snapshot again)", path, kinds[s.kind],
+					 s.name);
+				rc = -1;
+			}
+		}
+		if (rc == 0 && more < 0) {
+			snprintf(err, errsize, "%s: %s", path, more == -2 ? "out of memory" : "the schema text is incomplete");
+			rc = -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+sqlite3 *input_open_sql(const char *path, int kind, char *err, size_t errsize)
+{
+	sqlite3 *db = NULL;
+	if (file_check_input(path, err, errsize))
+		return NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
+		sqlite3_close(db);
+		return NULL;
+	}
+	int off = 0, on = 1;
+	if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, on, NULL) != SQLITE_OK ||
+	    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, off, NULL) != SQLITE_OK ||
+	    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, off, NULL) != SQLITE_OK ||
+	    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, off, NULL) != SQLITE_OK ||
+	    sqlite3_set_authorizer(db, untrusted_authorizer, NULL) != SQLITE_OK) {
+		snprintf(err, errsize, "%s: cannot make the connection safe for an untrusted file: %s", path,
+			 sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return NULL;
+	}
+	int analysis = kind == INPUT_SQL_ANALYSIS;
+	if (!analysis) {
+		sqlite3_stmt *st = NULL;
+		int step = sqlite3_prepare_v2(db, "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'snapshot'",
+					      -1, &st, NULL) == SQLITE_OK ? sqlite3_step(st) : SQLITE_ERROR;
+		sqlite3_finalize(st);
+		if (step != SQLITE_ROW && step != SQLITE_DONE) {
+			snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
+			sqlite3_close(db);
+			return NULL;
+		}
+		analysis = step == SQLITE_ROW;
+	}
+	char why[512];
+	if (analysis && db_check_version(db, why, sizeof why)) {
+		snprintf(err, errsize, "%s: %s", path, why);
+		sqlite3_close(db);
+		return NULL;
+	}
+	if (analysis && check_schema(db, path, err, errsize)) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
 
 static int open_database(input *in, const char *path, int what, int policy, char *err, size_t errsize)
 {
@@ -58,6 +227,8 @@ int input_open(input *in, const char *path, int what, const pipeline_options *o,
 {
 	memset(in, 0, sizeof *in);
 	in->path = path;
+	if (file_check_input(path, err, errsize)) /* before anything opens it: a FIFO would block the open */
+		return -1;
 	if (is_sqlite_file(path))
 		return open_database(in, path, what, o ? o->policy : -1, err, errsize);
 	return open_snapshot(in, path, what, o, err, errsize);
@@ -87,6 +258,8 @@ void input_close(input *in)
 
 view *input_open_view(const char *path, char *err, size_t errsize)
 {
+	if (file_check_input(path, err, errsize))
+		return NULL;
 	if (is_sqlite_file(path))
 		return view_db_open(path, err, errsize);
 	pipeline p;
@@ -119,6 +292,8 @@ view *input_open_view(const char *path, char *err, size_t errsize)
 
 int input_open_heap(pipeline *p, const char *path, const pipeline_options *o, char *err, size_t errsize)
 {
+	if (file_check_input(path, err, errsize))
+		return -1;
 	if (!is_sqlite_file(path))
 		return pipeline_load(p, path, o, err, errsize);
 	heap h;
@@ -132,6 +307,8 @@ int input_open_heap(pipeline *p, const char *path, const pipeline_options *o, ch
 int input_diff_side(const char *path, int threads, diff_side *s, char *err, size_t errsize)
 {
 	memset(s, 0, sizeof *s); /* freeable whatever happens */
+	if (file_check_input(path, err, errsize))
+		return -1;
 	if (is_sqlite_file(path))
 		return diff_side_from_db(path, s, err, errsize) ? -1 : 0;
 	pipeline p;

@@ -43,4 +43,37 @@ int input_open_heap(pipeline *p, const char *path, const pipeline_options *o, ch
  * findings on THREADS marking threads. */
 int input_diff_side(const char *path, int threads, diff_side *s, char *err, size_t errsize);
 
+/* The one way an untrusted database file is opened, whoever reads it: PATH
+ * must be a regular file (fileio.h, file_check_input), and is opened
+ * read-only so that nothing in the file runs code or calls a function the
+ * tool did not choose:
+ *   - SQLITE_DBCONFIG_DEFENSIVE on, SQLITE_DBCONFIG_TRUSTED_SCHEMA off (the
+ *     file's schema may use only innocuous functions and virtual tables),
+ *     SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER and load_extension off;
+ *   - an authorizer that lets a statement call only the SQL functions of an
+ *     allow list (SQLite's own pure functions: no fts3_tokenizer, which
+ *     hands out and takes code addresses, no load_extension, nothing a
+ *     module or a later SQLite adds), and refuses ATTACH (another file
+ *     would bypass these checks) and turning trusted_schema back on;
+ *   - an analysis database (one with table snapshot; with KIND
+ *     INPUT_SQL_ANALYSIS, every database) must be of this build's schema
+ *     version (db_version.h), and its tables, indexes and views exactly the
+ *     ones this build writes, text for text: a view the file redefines (an
+ *     endless recursive objects view) or a table it replaces by a view is
+ *     refused, so the tool's statements and views never run the file's SQL.
+ * Any other database (a diff -o database) is queried as it is.  The
+ * connection, or NULL with a one-line reason in ERR that names PATH (a hot
+ * journal, SQLite's "attempt to write a readonly database", is said as what
+ * it is: input_sql_why). */
+enum { INPUT_SQL_ANY, INPUT_SQL_ANALYSIS };
+struct sqlite3;
+struct sqlite3 *input_open_sql(const char *path, int kind, char *err, size_t errsize);
+/* Why the last call on DB failed, for a message after the file's name:
+ * SQLite's message, or for a hot journal (a process writing the database
+ * crashed or was killed mid-write, and a read-only connection cannot roll
+ * it back) what that is and what to do. */
+const char *input_sql_why(struct sqlite3 *db);
+/* Is NAME one of the SQL functions input_open_sql's connections may call? */
+int input_sql_function_allowed(const char *name);
+
 #endif

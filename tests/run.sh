@@ -40,6 +40,7 @@ suite hostile "$out/hostile.log" sh tests/hostile.sh "$bin" "$out"
 suite interrupt "$out/interrupt.log" sh tests/interrupt.sh "$bin" "$out"
 suite sql-snapshot "$out/sql-snapshot.log" sh tests/sql_snapshot.sh "$bin" "$out"
 suite paths "$out/paths.log" sh tests/paths.sh "$bin" "$out"
+suite attacks "$out/attacks.log" sh tests/attacks.sh "$bin" "$out" "$(dirname "$unit")/attack-db"
 [ -n "$refdump" ] && suite capture "$out/capture.log" sh tests/capture.sh "$bin" "$refdump" "$out"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

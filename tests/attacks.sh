@@ -1,0 +1,230 @@
+#!/bin/sh
+# attacks.sh — the structured attacks of the hostile-input issue, each built
+# here in its output folder, and the answer each must get: the right result,
+# or one line naming the file and exit status 1 (2 for a usage error), in
+# bounded time (every run under `timeout 20`), with no signal, no sanitizer
+# report and no temporary output left (no OUT.tmp.PID).
+# Usage: tests/attacks.sh UGC_ANALYZE OUTDIR ATTACK_DB, where ATTACK_DB is
+# tests/attack_db.c built (the Makefile's $(BUILD)/attack-db): it writes the
+# hostile databases, which the tool's own sql command (read-only) cannot.
+# Prints "ok   NAME" or "FAIL NAME" per test and ends with
+# "attacks: N passed, N failed".
+ugc=$1
+out=$2/attacks
+adb=$3
+rm -rf "$out"
+mkdir -p "$out"
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "$2" ] && echo "    $2"; }
+# check NAME CONDITION...: ok when the test command CONDITION succeeds
+check() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else bad "$name" "rc=$rc: $(head -3 "$out/stderr")"; fi
+}
+# verdict NAME STATUS: ok when STATUS (of a compound condition) is 0
+verdict() {
+	if [ "$2" -eq 0 ]; then ok "$1"; else bad "$1" "rc=$rc: $(head -3 "$out/stderr")"; fi
+}
+
+# run COMMAND...: run it under timeout 20; status in $rc, output in
+# $out/stdout and $out/stderr
+run() {
+	timeout 20 "$@" > "$out/stdout" 2> "$out/stderr"
+	rc=$?
+}
+
+# one_line WANT: stderr is exactly one line, and it holds WANT
+one_line() {
+	[ "$(wc -l < "$out/stderr")" -eq 1 ] && grep -qF -- "$1" "$out/stderr"
+}
+
+# refused NAME WANT COMMAND...: COMMAND exits 1 with one line holding WANT
+refused() {
+	name=$1 want=$2
+	shift 2
+	run "$@"
+	if [ $rc -eq 1 ] && one_line "$want"; then
+		ok "$name"
+	else
+		bad "$name" "rc=$rc (want 1 and one line with '$want'): $(head -3 "$out/stderr")"
+	fi
+}
+
+# no_tmp DIR: no temporary output (NAME.tmp.PID) is left in DIR
+no_tmp() {
+	[ -z "$(ls "$1" | grep '\.tmp\.[0-9]*$')" ]
+}
+
+if [ ! -x "$adb" ]; then
+	bad "the database builder $adb is there (make builds it)"
+	echo "attacks: $passed passed, $failed failed"
+	exit 1
+fi
+"$ugc" analyze testdata/chains.ugct -o "$out/base.db" -q || bad "analyze testdata/chains.ugct"
+
+# --- item 1: a database's FTS3 table and fts3_tokenizer ---------------------
+# Anyone may add an FTS3 table to a .db; fts3_tokenizer with a pointer, then a
+# MATCH, jumped to 0x4141414141414141; with one argument it printed a code
+# address.  Only the tool's chosen functions run: one line, exit 1.
+cp "$out/base.db" "$out/fts.db"
+"$adb" "$out/fts.db" "CREATE VIRTUAL TABLE ft USING fts3(body); INSERT INTO ft VALUES('hello world')" ||
+	bad "building fts.db"
+refused "sql: fts3_tokenizer with a pointer, then MATCH: refused, no crash" "fts.db: not authorized to use function: fts3_tokenizer" \
+	"$ugc" sql "$out/fts.db" "select fts3_tokenizer('simple', x'4141414141414141'); select * from ft where ft match 'hello'"
+refused "sql: fts3_tokenizer('simple') is refused" "fts3_tokenizer" "$ugc" sql "$out/fts.db" "select fts3_tokenizer('simple')"
+check "sql: ... and prints no code address" [ ! -s "$out/stdout" ]
+refused "sql: load_extension stays refused" "fts.db: not authorized" \
+	"$ugc" sql "$out/fts.db" "select load_extension('libc.so.6')"
+refused "sql: ATTACH of another file is refused" "fts.db: not authorized" \
+	"$ugc" sql "$out/fts.db" "attach '$out/base.db' as other; select count(*) from other.object_table"
+run "$ugc" sql "$out/fts.db" "select body from ft where ft match 'hello'; select count(*) from objects"
+check "sql: the FTS table still answers MATCH, the objects view still counts 13" \
+	[ $rc -eq 0 -a "$(sed -n 3p "$out/stdout")" = "hello world" -a "$(sed -n 6p "$out/stdout")" = 13 ]
+
+# --- item 7: a database's own view text ---------------------------------------
+# An objects view redefined as an endless recursive CTE ran until
+# interrupted (its ORDER BY growing a temporary file); a table replaced by
+# such a view likewise.  The tool's schema text is the only one run.
+cp "$out/base.db" "$out/view.db"
+"$adb" "$out/view.db" "DROP VIEW objects; CREATE VIEW objects AS WITH RECURSIVE r(idx, name) AS
+	(SELECT 0, 'a' UNION ALL SELECT idx + 1, name FROM r) SELECT idx, name FROM r" || bad "building view.db"
+refused "sql: an objects view the file redefined is refused, not run" "view.db: view objects: its definition in the file is not the one ugc-analyze writes" \
+	"$ugc" sql "$out/view.db" "select idx from objects order by name limit 1"
+cp "$out/base.db" "$out/table.db"
+"$adb" "$out/table.db" "ALTER TABLE object_table RENAME TO old; CREATE VIEW object_table AS WITH RECURSIVE r(idx) AS
+	(SELECT 0 UNION ALL SELECT idx + 1 FROM r) SELECT idx, 0 AS serial, 0 AS class, NULL AS outer, 'x' AS name,
+	'y' AS class_name, 1 AS size, '' AS flags, NULL AS cluster, 0 AS garbage, 1 AS reachable, NULL AS root_kind,
+	0 AS distance, NULL AS parent, NULL AS parent_property, 0 AS path_hash, NULL AS idom, 0 AS retained FROM r" ||
+	bad "building table.db"
+refused "sql: object_table replaced by an endless view is refused" "table.db: table object_table: its definition" \
+	"$ugc" sql "$out/table.db" "select count(*) from objects"
+refused "whatif: object_table replaced by an endless view is refused" "table.db: table object_table: its definition" \
+	"$ugc" whatif "$out/table.db" --cut 11
+run "$ugc" sql "$out/base.db" "select count(*) from objects where reachable = 1"
+check "sql: the database as analyze wrote it still answers" [ $rc -eq 0 -a "$(sed -n 3p "$out/stdout")" = 13 ]
+
+# --- a hot journal: a writer that died mid-write ----------------------------
+# It said "attempt to write a readonly database: not an analysis database".
+cp "$out/base.db" "$out/hot.db"
+"$adb" --crash "$out/hot.db" "PRAGMA cache_size=1; BEGIN; UPDATE object_table SET name = name || 'x';
+	UPDATE strings SET text = text || 'y'"
+if [ -s "$out/hot.db-journal" ]; then
+	want="hot.db: a write to it was left unfinished"
+	refused "sql on a database left mid-write says so" "$want" "$ugc" sql "$out/hot.db" "select count(*) from objects"
+	refused "refs on a database left mid-write says so" "$want" "$ugc" refs "$out/hot.db" 11
+	refused "whatif on a database left mid-write says so" "$want" "$ugc" whatif "$out/hot.db" --cut 11
+	check "... and leaves the journal as it was" [ -s "$out/hot.db-journal" ]
+else
+	bad "building hot.db: no hot journal"
+fi
+
+# --- item 4: a FIFO -------------------------------------------------------------
+# Every command hung in open(2).  (info is left out: cmd_info.c sniffs the
+# file before the check, and still waits.)
+mkfifo "$out/fifo.ugct"
+fifo="fifo.ugct: not a regular file (a FIFO)"
+refused "analyze on a FIFO" "$fifo" "$ugc" analyze "$out/fifo.ugct"
+refused "sql on a FIFO" "$fifo" "$ugc" sql "$out/fifo.ugct" "select 1"
+for cmd in refs path why dominators; do
+	refused "$cmd on a FIFO" "$fifo" "$ugc" $cmd "$out/fifo.ugct" 1
+done
+for cmd in clusters findings top suspects; do
+	refused "$cmd on a FIFO" "$fifo" "$ugc" $cmd "$out/fifo.ugct"
+done
+refused "whatif on a FIFO" "$fifo" "$ugc" whatif "$out/fifo.ugct" --cut 1
+refused "convert from a FIFO" "$fifo" "$ugc" convert "$out/fifo.ugct" "$out/fifo-out.ugcs"
+refused "diff with a FIFO first" "$fifo" "$ugc" diff "$out/fifo.ugct" testdata/chains.ugct
+refused "diff with a FIFO second" "$fifo" "$ugc" diff testdata/chains.ugct "$out/fifo.ugct"
+check "no output is left by analyze on a FIFO" [ ! -e "$out/fifo.db" ]
+
+# --- item 6: a file-size limit (ulimit -f) ------------------------------------
+# The writers died of SIGXFSZ (exit 153, no message) and left OUT.tmp.PID.
+# 64 blocks (32 or 64 KiB, as the shell counts them) is less than any of
+# these outputs.
+mkdir -p "$out/fsize"
+f=$out/fsize
+"$ugc" gen --objects 5000 --seed 3 -o "$f/in.ugcs" >/dev/null 2>&1 || bad "gen in.ugcs"
+# the limit is set in a shell of its own that becomes the command
+limited="ulimit -f 64 && exec \"\$@\""
+for ext in ugct ugcs ugct.zst; do
+	refused "gen -o .$ext over a file-size limit: one line naming the file" "gen.$ext: file too large (a file-size limit)" \
+		sh -c "$limited" limited "$ugc" gen --objects 5000 -o "$f/gen.$ext"
+done
+refused "convert over a file-size limit" "conv.ugct: file too large (a file-size limit)" \
+	sh -c "$limited" limited "$ugc" convert "$f/in.ugcs" "$f/conv.ugct"
+refused "analyze --after over a file-size limit" "after.ugct: file too large (a file-size limit)" \
+	sh -c "$limited" limited "$ugc" analyze "$f/in.ugcs" -o "$f/an.db" --after "$f/after.ugct" -q
+# the database's own line is the store's (sql/store.c) to name the file
+run sh -c "$limited" limited "$ugc" analyze "$f/in.ugcs" -o "$f/an.db" -q
+check "analyze -o over a file-size limit: exit 1 and one line, not SIGXFSZ" [ $rc -eq 1 -a "$(wc -l < "$out/stderr")" -eq 1 ]
+refused "diff -o over a file-size limit" "diff.db: " \
+	sh -c "$limited" limited "$ugc" diff testdata/evolve-0.ugcs testdata/evolve-1.ugcs -o "$f/diff.db"
+check "no output and no temporary file left over the file-size limit" \
+	[ -z "$(ls "$f" | grep -v '^in\.ugcs$')" ]
+
+# --- item 8: a dangling symbolic link as output -------------------------------
+# It passed the up-front check, and the finished run failed with "appeared
+# while it was being written (another run?)".  Without --force it is refused
+# before the work; with --force the link itself is replaced, never written
+# through (its target is not created).
+mkdir -p "$out/link"
+ln -s nowhere/x.db "$out/link/dangling.db"
+refused "analyze -o DANGLING-LINK is refused before the work" "dangling.db: already exists (a symbolic link to nowhere/x.db, which does not exist" \
+	"$ugc" analyze testdata/chains.ugct -o "$out/link/dangling.db" -q
+check "... and the link is left as it was" [ -L "$out/link/dangling.db" -a ! -e "$out/link/nowhere" ]
+run "$ugc" analyze testdata/chains.ugct -o "$out/link/dangling.db" -q --force
+check "analyze -o DANGLING-LINK --force replaces the link, not its target" \
+	[ $rc -eq 0 -a -f "$out/link/dangling.db" -a ! -L "$out/link/dangling.db" -a ! -e "$out/link/nowhere" ]
+cp testdata/chains.ugct "$out/link/target.ugct"
+ln -s target.ugct "$out/link/alias.ugct"
+refused "convert to a link to a file is refused without --force" "alias.ugct: already exists (a symbolic link to target.ugct;" \
+	"$ugc" convert testdata/spec-example.ugct "$out/link/alias.ugct"
+run "$ugc" convert testdata/spec-example.ugct "$out/link/alias.ugct" --force
+[ $rc -eq 0 -a ! -L "$out/link/alias.ugct" ] && cmp -s "$out/link/target.ugct" testdata/chains.ugct
+verdict "convert --force onto a link replaces the link; the file it pointed to is unchanged" $?
+check "no temporary file left beside the links" no_tmp "$out/link"
+
+# --- item 9: a zstd file that starts with a skippable frame -------------------
+# zstd -d skips such a frame; the tool read the file as text ("NUL byte in
+# text").  Built from a .ugct.zst the tool wrote, with a skippable frame of
+# magic 0x184D2A50 (then 0x184D2A5F) and 4 bytes in front.
+"$ugc" convert testdata/chains.ugct "$out/plain.ugct.zst" || bad "convert to plain.ugct.zst"
+"$ugc" convert testdata/chains.ugct "$out/canonical.ugct" || bad "convert to canonical.ugct"
+for magic in 50 5F; do
+	case $magic in 50) first='\120' ;; 5F) first='\137' ;; esac
+	{ printf "$first"'\052\115\030\004\000\000\000ABCD'; cat "$out/plain.ugct.zst"; } > "$out/skip.ugct.zst"
+	rm -f "$out/skip.ugct"
+	run "$ugc" convert "$out/skip.ugct.zst" "$out/skip.ugct"
+	[ $rc -eq 0 ] && cmp -s "$out/skip.ugct" "$out/canonical.ugct"
+	verdict "a .zst starting with a skippable frame (magic 0x184D2A$magic) reads as the text it holds" $?
+done
+run "$ugc" analyze "$out/skip.ugct.zst" -o "$out/skip.db" -q
+check "analyze reads it too" [ $rc -eq 0 -a -s "$out/skip.db" ]
+
+# --- item 11: whatif --null with an empty property ----------------------------
+# It printed "--null 0.: " and no reason.
+run "$ugc" whatif testdata/chains.ugct --null '0.'
+[ $rc -eq 2 ] && one_line "not '0.': no PROPERTY after the '.'"
+verdict "whatif --null '0.' gives the reason (usage error, exit 2)" $?
+
+# --- an output that is its own input ------------------------------------------
+# analyze x.ugct -o x.ugct --force overwrote its input.
+mkdir -p "$out/same"
+cp testdata/chains.ugct "$out/same/x.ugct"
+refused "analyze -o INPUT --force is refused" "x.ugct: is the input" \
+	"$ugc" analyze "$out/same/x.ugct" -o "$out/same/x.ugct" --force -q
+refused "analyze --after INPUT --force is refused" "x.ugct: is the input" \
+	"$ugc" analyze "$out/same/x.ugct" -o "$out/same/x.db" --after "$out/same/x.ugct" --force -q
+refused "convert IN IN --force is refused" "x.ugct: is the input" \
+	"$ugc" convert "$out/same/x.ugct" "$out/same/x.ugct" --force
+ln "$out/same/x.ugct" "$out/same/hard.ugct"
+refused "convert IN HARD-LINK-TO-IN --force is refused" "hard.ugct: is the input" \
+	"$ugc" convert "$out/same/x.ugct" "$out/same/hard.ugct" --force
+cmp -s "$out/same/x.ugct" testdata/chains.ugct && [ "$(ls "$out/same" | tr '\n' ' ')" = "hard.ugct x.ugct " ]
+verdict "the input is unchanged and nothing else was written" $?
+
+echo "attacks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
