@@ -7,6 +7,7 @@
  * Memory follows the rows, not the stored slots: a sparse side is
  * searched instead of indexed by slot. */
 #include "sql/diff_db.h"
+#include "sql/input.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -163,12 +164,9 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 {
 	memset(out, 0, sizeof *out);
 	strtab_init(&out->strings);
-	sqlite3 *db;
-	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errsize, "%s: %s", dbpath, sqlite3_errmsg(db));
-		sqlite3_close(db);
+	sqlite3 *db = input_open_sql(dbpath, INPUT_SQL_ANALYSIS, err, errsize); /* untrusted: checked, nothing of it runs */
+	if (!db)
 		return -1;
-	}
 	sqlite3_stmt *st = NULL;
 	const char *why = "table snapshot or object_table";
 	int rc = -1;
