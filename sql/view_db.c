@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
 	Q_STATE, Q_OBJECT, Q_UP, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_BETWEEN, Q_ELIM, Q_CLEARED,
@@ -715,13 +716,13 @@ static void dv_close(view *v)
 
 int is_sqlite_file(const char *path)
 {
-	char head[16] = {0};
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	char head[16] = {0}, err[8];
+	int fd = file_open_input(path, err, sizeof err); /* a FIFO is no database, and never blocks here */
+	if (fd < 0)
 		return 0;
-	size_t n = fread(head, 1, sizeof head, f);
-	fclose(f);
-	return n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+	ssize_t n = read(fd, head, sizeof head);
+	close(fd);
+	return n == (ssize_t)sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
 }
 
 /* The header values the view needs, checked against the rows: slots must

@@ -122,10 +122,10 @@ else
 fi
 
 # --- item 4: a FIFO -------------------------------------------------------------
-# Every command hung in open(2).  (info is left out: cmd_info.c sniffs the
-# file before the check, and still waits.)
+# Every command hung in open(2), info in its test for a database.
 mkfifo "$out/fifo.ugct"
 fifo="fifo.ugct: not a regular file (a FIFO)"
+refused "info on a FIFO" "$fifo" "$ugc" info "$out/fifo.ugct"
 refused "analyze on a FIFO" "$fifo" "$ugc" analyze "$out/fifo.ugct"
 refused "sql on a FIFO" "$fifo" "$ugc" sql "$out/fifo.ugct" "select 1"
 for cmd in refs path why dominators; do
