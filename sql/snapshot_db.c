@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/input.h"
 #include "sql/schema.h"
 #include "sql/schema_text.h"
 
@@ -182,6 +183,12 @@ static int note_read(void *arg, int action, const char *table, const char *colum
 {
 	(void)column; (void)db; (void)trigger;
 	snapshot_db *s = arg;
+	/* the functions and files a database's connection may use (input.h):
+	 * fts3_tokenizer's pointers, say, are no more a user's here */
+	if (action == SQLITE_FUNCTION && !input_sql_function_allowed(column))
+		return SQLITE_DENY;
+	if (action == SQLITE_ATTACH)
+		return SQLITE_DENY;
 	for (int k = 0; action == SQLITE_READ && table && k < s->ntables; k++)
 		if (strcmp(s->tables[k].name, table) == 0)
 			s->tables[k].read = 1;

@@ -80,6 +80,12 @@ refused "sql: load_extension stays refused" "fts.db: not authorized" \
 	"$ugc" sql "$out/fts.db" "select load_extension('libc.so.6')"
 refused "sql: ATTACH of another file is refused" "fts.db: not authorized" \
 	"$ugc" sql "$out/fts.db" "attach '$out/base.db' as other; select count(*) from other.object_table"
+# sql on a snapshot: its in-memory database allows what a file's does
+refused "sql on a snapshot: fts3_tokenizer('simple') is refused" "chains.ugct: not authorized to use function: fts3_tokenizer" \
+	"$ugc" sql testdata/chains.ugct "select fts3_tokenizer('simple')"
+check "sql on a snapshot: ... and prints no code address" [ ! -s "$out/stdout" ]
+refused "sql on a snapshot: ATTACH is refused" "chains.ugct: not authorized" \
+	"$ugc" sql testdata/chains.ugct "attach '$out/base.db' as other"
 run "$ugc" sql "$out/fts.db" "select body from ft where ft match 'hello'; select count(*) from objects"
 check "sql: the FTS table still answers MATCH, the objects view still counts 13" \
 	[ $rc -eq 0 -a "$(sed -n 3p "$out/stdout")" = "hello world" -a "$(sed -n 6p "$out/stdout")" = 13 ]
