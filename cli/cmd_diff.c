@@ -177,8 +177,12 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 {
 	diff_side sides[2] = {0}; /* zeroed: load_side frees a side it never filled when findings fail */
 	const char *paths[2] = {pa, pb};
+	char err[SNAP_ERR_MAX];
 	if (out && check_output(out, force))
 		return 1;
+	/* --force never makes the database overwrite a side it compares */
+	if (out && (outfile_check_input(out, pa, err, sizeof err) || outfile_check_input(out, pb, err, sizeof err)))
+		return die("%s", err);
 	double t0 = now_seconds();
 	if (load_sides(paths, sides, 2))
 		return 1;

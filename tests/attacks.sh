@@ -231,6 +231,11 @@ refused "convert IN HARD-LINK-TO-IN --force is refused" "hard.ugct: is the input
 	"$ugc" convert "$out/same/x.ugct" "$out/same/hard.ugct" --force
 cmp -s "$out/same/x.ugct" testdata/chains.ugct && [ "$(ls "$out/same" | tr '\n' ' ')" = "hard.ugct x.ugct " ]
 verdict "the input is unchanged and nothing else was written" $?
+"$ugc" analyze "$out/same/x.ugct" -o "$out/same/a.db" -q && cp "$out/same/a.db" "$out/same/a0.db"
+refused "diff A B -o B --force is refused" "a.db: is the input" \
+	"$ugc" diff "$out/same/x.ugct" "$out/same/a.db" -o "$out/same/a.db" --force
+cmp -s "$out/same/a.db" "$out/same/a0.db"
+verdict "diff's side is unchanged" $?
 
 echo "attacks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
