@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "base/escape.h"
 #include "base/fileio.h"
+#include "base/hashindex.h"
 #include "base/idmap.h"
 #include "base/jobs.h"
 #include "base/progress.h"
