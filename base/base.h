@@ -18,6 +18,7 @@
 #include "base/publish.h"
 #include "base/strpool.h"
 #include "base/tempfiles.h"
+#include "base/topn.h"
 #include "base/trace.h"
 #include "base/vec.h"
 

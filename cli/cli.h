@@ -105,10 +105,6 @@ gc_options snapshot_gc_options(const heap *h, int threads);
 int analyse_snapshot(const char *path, int threads, heap *h, gc_result *r);
 /* The marking threads to use: the cores. */
 int default_threads(void);
-/* Among I < N with COUNT[I] > 0, the TOP indexes with the largest KEY[I]
- * (COUNT[I] when KEY is NULL), largest first, ties to the lower index, into
- * OUT, and how many into *SHOWN.  0, or -1 when out of memory. */
-int top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out, size_t *shown);
 
 /* The query commands' input: a database written by analyze, or a snapshot
  * analysed in memory.  NULL after printing the error. */
