@@ -6,12 +6,14 @@
  * query interface the commands answer through, over a heap in memory or a
  * database), whatif.h and after.h (the GC rerun with changes, the heap
  * after a purge), suspects.h (leak suspects), diff.h (two heaps compared),
- * cluster_causes.h (why a cluster was dissolved).  The sql and cli layers
- * include this header, never the ones it names (tools/check-layers.sh). */
+ * cluster_causes.h (why a cluster was dissolved), class_hist.h (objects
+ * counted by class).  The sql and cli layers include this header, never
+ * the ones it names (tools/check-layers.sh). */
 #ifndef UGC_ANALYSIS_H
 #define UGC_ANALYSIS_H
 
 #include "analysis/after.h"
+#include "analysis/class_hist.h"
 #include "analysis/cluster_causes.h"
 #include "analysis/diff.h"
 #include "analysis/dominators.h"
