@@ -8,12 +8,14 @@
  * memory or a database), whatif.h and after.h (the GC rerun with changes,
  * the heap after a purge), suspects.h (leak suspects), diff.h and
  * diff_report.h (two heaps compared, and the rows diff prints),
- * cluster_causes.h (why a cluster was dissolved).  The sql and cli layers
- * include this header, never the ones it names (tools/check-layers.sh). */
+ * cluster_causes.h (why a cluster was dissolved), class_hist.h (objects
+ * counted by class).  The sql and cli layers include this header, never
+ * the ones it names (tools/check-layers.sh). */
 #ifndef UGC_ANALYSIS_H
 #define UGC_ANALYSIS_H
 
 #include "analysis/after.h"
+#include "analysis/class_hist.h"
 #include "analysis/cluster_causes.h"
 #include "analysis/diff.h"
 #include "analysis/diff_report.h"

@@ -56,32 +56,30 @@ static int classes_under(const dom_result *d, const dom_tree *t, const uint32_t 
 			if (vec_push(&stack, (uint32_t)t->kids[k]))
 				rc = -1;
 	}
-	suspect_bytes *all = rc == 0 ? malloc((seen.n + 1) * sizeof *all) : NULL;
-	if (rc == 0 && !all)
+	/* the TOP with the most bytes, ties to the lower class index (topn.h) */
+	topn best = {0};
+	if (rc == 0 && topn_init(&best, seen.n < top ? seen.n : top))
 		rc = -1;
-	for (size_t k = 0; k < seen.n; k++) {
-		obj_t c = (obj_t)seen.v[k];
-		if (all)
-			all[k] = (suspect_bytes){c, counts[c], sums[c]};
-		sums[c] = 0;
-		counts[c] = 0;
+	for (size_t k = 0; k < seen.n && rc == 0; k++)
+		topn_offer(&best, sums[seen.v[k]], seen.v[k]);
+	topn_sort(&best);
+	suspect_bytes *under = rc == 0 ? malloc((best.n + 1) * sizeof *under) : NULL;
+	if (rc == 0 && !under)
+		rc = -1;
+	for (size_t k = 0; under && k < best.n; k++) {
+		obj_t c = (obj_t)best.v[k].idx;
+		under[k] = (suspect_bytes){c, counts[c], sums[c]};
 	}
-	if (all) {
-		/* largest first, ties to the lower class index: a selection of TOP */
-		size_t n = seen.n < top ? seen.n : top;
-		for (size_t i = 0; i < n; i++) {
-			size_t best = i;
-			for (size_t j = i + 1; j < seen.n; j++)
-				if (all[j].bytes > all[best].bytes || (all[j].bytes == all[best].bytes && all[j].cls < all[best].cls))
-					best = j;
-			suspect_bytes tmp = all[i];
-			all[i] = all[best];
-			all[best] = tmp;
-		}
-		s->under = all;
-		s->nunder = (uint32_t)n;
+	for (size_t k = 0; k < seen.n; k++) {
+		sums[seen.v[k]] = 0;
+		counts[seen.v[k]] = 0;
+	}
+	if (under) {
+		s->under = under;
+		s->nunder = (uint32_t)best.n;
 		s->nunder_all = (uint32_t)seen.n;
 	}
+	topn_free(&best);
 	vec_free(&stack);
 	vec_free(&seen);
 	return rc;

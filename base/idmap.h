@@ -1,6 +1,8 @@
 /* idmap.h — a hash map from 64-bit keys to 64-bit values (open addressing,
  * linear probing), also used as a set: what a search has visited or
- * printed, in memory proportional to the keys added, not to the heap. */
+ * printed, in memory proportional to the keys added, not to the heap.
+ * The keys are kept in the table, so a probe reads no other memory; keys
+ * that live with their owner (strings) are hashindex.h's. */
 #ifndef UGC_IDMAP_H
 #define UGC_IDMAP_H
 

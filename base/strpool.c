@@ -1,4 +1,5 @@
-/* strpool.c — interned strings with stable addresses (see strpool.h). */
+/* strpool.c — interned strings with stable addresses (see strpool.h),
+ * indexed by hashindex.h. */
 #include "base/strpool.h"
 
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #define CHUNK (64 * 1024)
 
+/* (to become base/hash.h's FNV-1a when that lands) */
 static uint64_t hash(const char *s, size_t n)
 {
 	uint64_t h = 14695981039346656037ull;
@@ -42,40 +44,47 @@ static char *arena(strpool *p, size_t n)
 	return at;
 }
 
-static int rehash(strpool *p)
+/* the index's view of the strings (hashindex.h) */
+struct key {
+	const char *s;
+	size_t len;
+};
+
+static uint64_t hash_of(const void *p, uint32_t k)
 {
-	size_t n = p->nslots ? p->nslots * 2 : 256;
-	const char **slot = calloc(n, sizeof *slot);
-	if (!slot)
-		return -1;
-	for (size_t k = 0; k < p->nslots; k++)
-		if (p->slot[k]) {
-			size_t at = hash(p->slot[k], strlen(p->slot[k])) & (n - 1);
-			while (slot[at])
-				at = (at + 1) & (n - 1);
-			slot[at] = p->slot[k];
-		}
-	free(p->slot);
-	p->slot = slot;
-	p->nslots = n;
-	return 0;
+	const char *s = ((const strpool *)p)->str[k];
+	return hash(s, strlen(s));
+}
+
+static int same(const void *p, uint32_t k, const void *key)
+{
+	const char *s = ((const strpool *)p)->str[k];
+	const struct key *x = key;
+	return strncmp(s, x->s, x->len) == 0 && s[x->len] == '\0';
 }
 
 const char *strpool_intern(strpool *p, const char *s, size_t len)
 {
-	if ((p->count + 1) * 2 > p->nslots && rehash(p))
+	if (!p->index && !(p->index = hashindex_build(0, hash_of, p)))
 		return NULL;
-	size_t at = hash(s, len) & (p->nslots - 1);
-	for (; p->slot[at]; at = (at + 1) & (p->nslots - 1))
-		if (strncmp(p->slot[at], s, len) == 0 && p->slot[at][len] == '\0')
-			return p->slot[at];
+	struct key key = {s, len};
+	uint32_t at = hashindex_find(p->index, hash(s, len), same, p, &key);
+	uint32_t k = hashindex_item(p->index, at);
+	if (k != UINT32_MAX)
+		return p->str[k];
+	if (p->count >= UINT32_MAX - 1 || grow_array((void **)&p->str, &p->cap, p->count, sizeof *p->str))
+		return NULL;
 	char *copy = arena(p, len + 1);
 	if (!copy)
 		return NULL;
 	memcpy(copy, s, len);
 	copy[len] = '\0';
-	p->count++;
-	return p->slot[at] = copy;
+	p->str[p->count++] = copy;
+	if (hashindex_add(&p->index, at, hash_of, p)) {
+		p->count--; /* its bytes stay unused in the arena */
+		return NULL;
+	}
+	return copy;
 }
 
 void strpool_free(strpool *p)
@@ -83,6 +92,7 @@ void strpool_free(strpool *p)
 	for (size_t k = 0; k < p->nchunks; k++)
 		free(p->chunks[k]);
 	free(p->chunks);
-	free(p->slot);
+	free(p->str);
+	free(p->index);
 	memset(p, 0, sizeof *p);
 }

@@ -96,10 +96,6 @@ int check_output(const char *path, int force);
 /* Load a snapshot, printing the error; 0 on success. */
 int load_or_die(const char *path, heap *h);
 
-/* Among I < N with COUNT[I] > 0, the TOP indexes with the largest KEY[I]
- * (COUNT[I] when KEY is NULL), largest first, ties to the lower index, into
- * OUT, and how many into *SHOWN.  0, or -1 when out of memory. */
-int top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out, size_t *shown);
 
 /* The query commands' input: a database written by analyze, or a snapshot
  * analysed in memory.  NULL after printing the error. */

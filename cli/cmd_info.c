@@ -11,14 +11,11 @@
 #include "sql/sql.h"
 
 typedef struct info {
-	uint32_t classes, packages, garbage, gc_referencers, cluster_members;
+	uint32_t packages, garbage, gc_referencers, cluster_members;
 	uint32_t refs_by_kind[REF_KIND_COUNT];
 	uint32_t roots_by_kind[RK_COUNT];
 	uint64_t bytes;
-	uint32_t *count; /* per class slot */
-	uint64_t *cbytes;
-	uint32_t best[2][256]; /* the top classes by count [0] and by bytes [1] */
-	size_t nbest[2];
+	class_hist classes; /* the classes in use, the top by count and by bytes */
 } info;
 
 static int cmp_name(const void *a, const void *b)
@@ -29,12 +26,9 @@ static int cmp_name(const void *a, const void *b)
 static int gather(const heap *h, size_t top, info *in)
 {
 	memset(in, 0, sizeof *in);
-	size_t s = h->slots ? h->slots : 1;
-	in->count = calloc(s, sizeof *in->count);
-	in->cbytes = calloc(s, sizeof *in->cbytes);
-	uint8_t *target = calloc(s, 1);
+	uint8_t *target = calloc(h->slots ? h->slots : 1, 1);
 	char **names = malloc(((size_t)h->ngcrefs + 1) * sizeof *names);
-	if (!in->count || !in->cbytes || !target || !names) {
+	if (!target || !names || class_hist_all(h, top, &in->classes)) {
 		free(target);
 		free(names);
 		return -1;
@@ -52,9 +46,6 @@ static int gather(const heap *h, size_t top, info *in)
 	for (uint32_t i = 0; i < h->slots; i++) {
 		if (h->cls[i] == OBJ_FREE)
 			continue;
-		if (in->count[h->cls[i]]++ == 0)
-			in->classes++;
-		in->cbytes[h->cls[i]] += h->size[i];
 		in->bytes += h->size[i];
 		in->packages += heap_is_package(h, (obj_t)i);
 		in->garbage += heap_is_garbage(h, (obj_t)i);
@@ -68,9 +59,6 @@ static int gather(const heap *h, size_t top, info *in)
 		in->cluster_members += h->clusters[c].n_members;
 	free(target);
 	free(names);
-	for (int by = 0; by < 2; by++)
-		if (top_indexes(in->count, by ? in->cbytes : NULL, h->slots, top, in->best[by], &in->nbest[by]))
-			return -1;
 	return 0;
 }
 
@@ -82,7 +70,7 @@ static void print_text(const char *path, const heap *h, const info *in)
 	printf("first-gc-index  %d\n", h->first_gc_index);
 	printf("label           %s\n", h->label ? disp(heap_str(h, h->label)) : "-");
 	printf("objects         %u (%u slots)\n", h->objects, h->slots);
-	printf("classes         %u in use\n", in->classes);
+	printf("classes         %u in use\n", in->classes.classes);
 	printf("packages        %u\n", in->packages);
 	printf("bytes           %llu\n", (unsigned long long)in->bytes);
 	printf("garbage         %u\n", in->garbage);
@@ -103,13 +91,12 @@ static void print_text(const char *path, const heap *h, const info *in)
 		printf(" %s %u", root_kind_names[k], in->roots_by_kind[k]);
 	printf("\n");
 	char name[HEAP_NAME_MAX];
-	for (int by = 0; by < 2; by++) {
-		const uint32_t *best = in->best[by];
-		printf("top classes by %s:\n", by ? "bytes" : "count");
-		for (size_t t = 0; t < in->nbest[by]; t++) {
-			heap_name(h, (obj_t)best[t], name, sizeof name);
-			printf("  %-40s %10u objects %14llu bytes\n", disp(name), in->count[best[t]],
-			       (unsigned long long)in->cbytes[best[t]]);
+	for (int by = CLASS_BY_COUNT; by <= CLASS_BY_BYTES; by++) {
+		printf("top classes by %s:\n", by == CLASS_BY_BYTES ? "bytes" : "count");
+		for (size_t t = 0; t < in->classes.n; t++) {
+			const class_row *c = &in->classes.top[by][t];
+			heap_name(h, c->cls, name, sizeof name);
+			printf("  %-40s %10u objects %14llu bytes\n", disp(name), c->count, (unsigned long long)c->bytes);
 		}
 	}
 }
@@ -130,7 +117,7 @@ static void print_json(const char *path, const heap *h, const info *in)
 	else
 		printf("null");
 	printf(",\"objects\":%u,\"slots\":%u,\"classes\":%u,\"packages\":%u,\"bytes\":%llu,\"garbage\":%u,",
-	       h->objects, h->slots, in->classes, in->packages, (unsigned long long)in->bytes, in->garbage);
+	       h->objects, h->slots, in->classes.classes, in->packages, (unsigned long long)in->bytes, in->garbage);
 	printf("\"references\":{\"total\":%u", h->nrefs);
 	for (int k = 0; k < REF_KIND_COUNT; k++)
 		printf(",\"%s\":%u", ref_kind_names[k], in->refs_by_kind[k]);
@@ -145,14 +132,14 @@ static void print_json(const char *path, const heap *h, const info *in)
 	}
 	printf("\"total\":%u}", roots);
 	char name[HEAP_NAME_MAX];
-	for (int by = 0; by < 2; by++) {
-		const uint32_t *best = in->best[by];
-		printf(",\"top_classes_by_%s\":[", by ? "bytes" : "count");
-		for (size_t t = 0; t < in->nbest[by]; t++) {
-			heap_name(h, (obj_t)best[t], name, sizeof name);
+	for (int by = CLASS_BY_COUNT; by <= CLASS_BY_BYTES; by++) {
+		printf(",\"top_classes_by_%s\":[", by == CLASS_BY_BYTES ? "bytes" : "count");
+		for (size_t t = 0; t < in->classes.n; t++) {
+			const class_row *c = &in->classes.top[by][t];
+			heap_name(h, c->cls, name, sizeof name);
 			printf("%s{\"class\":", t ? "," : "");
 			json_str(stdout, name);
-			printf(",\"objects\":%u,\"bytes\":%llu}", in->count[best[t]], (unsigned long long)in->cbytes[best[t]]);
+			printf(",\"objects\":%u,\"bytes\":%llu}", c->count, (unsigned long long)c->bytes);
 		}
 		printf("]");
 	}
@@ -208,8 +195,7 @@ int cmd_info(int argc, char **argv)
 		print_json(path, &h, &in);
 	else
 		print_text(path, &h, &in);
-	free(in.count);
-	free(in.cbytes);
+	class_hist_free(&in.classes);
 	heap_free(&h);
 	return rc;
 }

@@ -26,6 +26,7 @@ static int cmp_key(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
+/* Larger sort value first, then lower key: topn.h's rank. */
 static int cmp_rows(const void *a, const void *b)
 {
 	const top_row *x = a, *y = b;
@@ -36,33 +37,6 @@ static int cmp_rows(const void *a, const void *b)
 	return cmp_key(a, b);
 }
 
-/* Keep ROW among the best CAP rows of the heap V[0..*K): a bounded heap
- * whose top is the worst kept row, so a 10M-object heap needs no 10M rows. */
-static void keep_best(top_row *v, size_t *k, size_t cap, top_row row)
-{
-	size_t i;
-	if (*k < cap) { /* sift up */
-		for (i = (*k)++; i > 0 && cmp_rows(&v[(i - 1) / 2], &row) < 0; i = (i - 1) / 2)
-			v[i] = v[(i - 1) / 2];
-		v[i] = row;
-		return;
-	}
-	if (cmp_rows(&row, &v[0]) >= 0)
-		return; /* no better than the worst kept */
-	for (i = 0;;) { /* replace the top, sift down */
-		size_t c = 2 * i + 1;
-		if (c >= *k)
-			break;
-		if (c + 1 < *k && cmp_rows(&v[c + 1], &v[c]) > 0)
-			c++;
-		if (cmp_rows(&v[c], &row) <= 0)
-			break;
-		v[i] = v[c];
-		i = c;
-	}
-	v[i] = row;
-}
-
 /* The rows of D by BY, with OTHER's retained bytes beside them (when given):
  * for objects the best LIMIT of them (*TOTAL says how many there are). */
 static top_row *rows_for(const retention_input *in, const dom_result *d, const dom_result *other, int by,
@@ -71,18 +45,28 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 	size_t k = 0;
 	top_row *v = NULL;
 	if (by == BY_OBJECT) {
-		size_t cap = limit < d->slots ? limit : d->slots;
-		if (!(v = malloc((cap + 1) * sizeof *v)))
+		/* the best LIMIT by topn.h (a 10M-object heap needs no 10M rows),
+		 * then their rows, best first */
+		const uint32_t *shallow = in->h ? in->h->size : d->size;
+		topn best;
+		if (topn_init(&best, limit < d->slots ? limit : d->slots))
 			return NULL;
 		*total = 0;
 		for (uint32_t i = 0; i < d->slots; i++) {
 			if (d->idom[i] == OBJ_NONE && !(other && other->idom[i] != OBJ_NONE))
 				continue;
-			uint64_t size = in->h ? in->h->size[i] : d->size[i];
-			if (cap)
-				keep_best(v, &k, cap, (top_row){(obj_t)i, 1, size, d->retained[i], other ? other->retained[i] : 0});
+			topn_offer(&best, sort_key == SORT_SHALLOW ? shallow[i] : d->retained[i], i);
 			++*total;
 		}
+		topn_sort(&best);
+		if ((v = malloc((best.n + 1) * sizeof *v)))
+			for (; k < best.n; k++) {
+				uint32_t i = best.v[k].idx;
+				v[k] = (top_row){(obj_t)i, 1, shallow[i], d->retained[i], other ? other->retained[i] : 0};
+			}
+		topn_free(&best);
+		if (!v)
+			return NULL;
 	} else {
 		const dom_group *g = by == BY_CLASS ? d->classes : d->packages;
 		uint32_t ng = by == BY_CLASS ? d->nclasses : d->npackages;
@@ -254,7 +238,7 @@ int cmd_top(int argc, char **argv)
 		die("out of memory");
 		goto out;
 	}
-	if (n > 1)
+	if (by != BY_OBJECT && n > 1) /* (objects come sorted) */
 		qsort(v, n, sizeof *v, cmp_rows);
 	rc = print_rows(&in, v, n, total, (size_t)limit, by, &in.d, vs >= 0 ? &other : NULL, fmt);
 	free(v);

@@ -137,38 +137,3 @@ int check_output(const char *path, int force)
 		return die("%s", err);
 	return 0;
 }
-
-struct ranked {
-	uint64_t key;
-	uint32_t idx;
-};
-
-static int cmp_ranked(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-	if (x->key != y->key)
-		return x->key < y->key ? 1 : -1;
-	return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-int top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out, size_t *shown)
-{
-	size_t m = 0;
-	for (uint32_t i = 0; i < n; i++)
-		m += count[i] > 0;
-	struct ranked *r = malloc((m + 1) * sizeof *r);
-	if (!r)
-		return -1;
-	m = 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (count[i])
-			r[m++] = (struct ranked){key ? key[i] : count[i], i};
-	qsort(r, m, sizeof *r, cmp_ranked);
-	if (top > m)
-		top = m;
-	for (size_t k = 0; k < top; k++)
-		out[k] = r[k].idx;
-	free(r);
-	*shown = top;
-	return 0;
-}

@@ -1,4 +1,4 @@
-/* strtab.c — string interning with an arena and an open-addressing hash. */
+/* strtab.c — string interning with an arena, indexed by base/hashindex.h. */
 #include "snapshot/strtab.h"
 
 #include "base/base.h"
@@ -6,10 +6,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* (to become base/hash.h's FNV-1a when that lands) */
 static uint64_t hash_bytes(const char *s, size_t len)
 {
 	uint64_t h = fnv1a_add(0x9e3779b97f4a7c15ull ^ len, s, len); /* seeded with the length, folded */
 	return h ^ (h >> 29);
+}
+
+/* the index's view of the strings (base/hashindex.h) */
+struct key {
+	const char *s;
+	size_t len;
+};
+
+static uint64_t hash_of(const void *t, uint32_t id)
+{
+	return hash_bytes(strtab_get(t, id), strtab_len(t, id));
+}
+
+static int same(const void *t, uint32_t id, const void *key)
+{
+	const struct key *k = key;
+	return strtab_len(t, id) == k->len && memcmp(strtab_get(t, id), k->s, k->len) == 0;
+}
+
+/* Slot in the index where S is, or the empty slot where it would go. */
+static uint32_t probe(const strtab *t, const char *s, size_t len)
+{
+	struct key k = {s, len};
+	return hashindex_find(t->hash, hash_bytes(s, len), same, t, &k);
 }
 
 void strtab_init(strtab *t)
@@ -26,65 +51,30 @@ void strtab_free(strtab *t)
 	memset(t, 0, sizeof *t);
 }
 
-static int grow_hash(strtab *t)
-{
-	uint32_t size = t->hash_mask ? (t->hash_mask + 1) * 2 : 1024;
-	while (size < t->count * 2u)
-		size *= 2;
-	uint32_t *h = calloc(size, sizeof *h);
-	if (!h)
-		return -1;
-	free(t->hash);
-	t->hash = h;
-	t->hash_mask = size - 1;
-	for (uint32_t id = 0; id < t->count; id++) {
-		uint32_t i = (uint32_t)hash_bytes(strtab_get(t, id), strtab_len(t, id)) & t->hash_mask;
-		while (h[i])
-			i = (i + 1) & t->hash_mask;
-		h[i] = id + 1;
-	}
-	return 0;
-}
-
 int strtab_reindex(strtab *t)
 {
 	free(t->hash);
-	t->hash = NULL;
-	t->hash_mask = 0;
-	return grow_hash(t);
-}
-
-/* Slot in the hash table where S is, or the empty slot where it would go. */
-static uint32_t probe(const strtab *t, const char *s, size_t len)
-{
-	uint32_t i = (uint32_t)hash_bytes(s, len) & t->hash_mask;
-	for (;;) {
-		uint32_t e = t->hash[i];
-		if (!e)
-			return i;
-		uint32_t id = e - 1;
-		if (strtab_len(t, id) == len && memcmp(strtab_get(t, id), s, len) == 0)
-			return i;
-		i = (i + 1) & t->hash_mask;
-	}
+	t->hash = hashindex_build(t->count, hash_of, t);
+	return t->hash ? 0 : -1;
 }
 
 uint32_t strtab_find(strtab *t, const char *s, size_t len)
 {
-	if (!t->hash && grow_hash(t))
+	if (!t->hash && strtab_reindex(t))
 		return UINT32_MAX;
-	uint32_t e = t->hash[probe(t, s, len)];
-	return e ? e - 1 : UINT32_MAX;
+	return hashindex_item(t->hash, probe(t, s, len));
 }
 
 uint32_t strtab_intern(strtab *t, const char *s, size_t len)
 {
-	if (t->hash || t->count) {
-		if (!t->hash && grow_hash(t))
+	uint32_t at = 0;
+	if (t->hash || t->count) { /* the first string (id 0, "") needs no index */
+		if (!t->hash && strtab_reindex(t))
 			return UINT32_MAX;
-		uint32_t e = t->hash[probe(t, s, len)];
-		if (e)
-			return e - 1;
+		at = probe(t, s, len);
+		uint32_t id = hashindex_item(t->hash, at);
+		if (id != UINT32_MAX)
+			return id;
 	}
 	if (t->arena_len + len + 1 > UINT32_MAX || t->count >= UINT32_MAX - 2)
 		return UINT32_MAX;
@@ -112,13 +102,10 @@ uint32_t strtab_intern(strtab *t, const char *s, size_t len)
 	t->arena[t->arena_len + len] = '\0';
 	t->arena_len += len + 1;
 	t->off[t->count] = (uint32_t)t->arena_len;
-	if (t->hash) {
-		if (t->count * 2u > t->hash_mask + 1) {
-			if (grow_hash(t))
-				return UINT32_MAX;
-		} else {
-			t->hash[probe(t, s, len)] = id + 1;
-		}
+	if (t->hash && hashindex_add(&t->hash, at, hash_of, t)) {
+		t->count = id; /* taken back: every string stays indexed */
+		t->arena_len = t->off[id];
+		return UINT32_MAX;
 	}
 	return id;
 }

@@ -1,5 +1,12 @@
 /* strtab.h — interned strings: every distinct byte string gets a small id.
  *
+ * One of the tool's two interners, for a real reason: this one hands out
+ * 32-bit ids (the heap's columns hold them) and keeps its strings back to
+ * back in one arena with their offsets, the form the binary snapshot writes
+ * and reads as two sections (binary_write.c, binary_read.c); base/strpool.h
+ * hands out pointers that stay valid while it grows.  Both index their
+ * strings with base/hashindex.h.
+ *
  * Names (FName bases), property names, FGCObject referencer names, the
  * engine and label texts all live here.  Id 0 is the empty string and means
  * "none" where a field is optional.  Strings are stored back to back in one
@@ -11,13 +18,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/base.h"
+
 typedef struct strtab {
 	char *arena;        /* all strings, each NUL-terminated */
 	size_t arena_len, arena_cap;
 	uint32_t *off;      /* off[id] = start of string id in arena; off[count] = arena_len */
 	uint32_t count, cap;
-	uint32_t *hash;     /* open-addressing table of id+1 (0 = empty); built lazily */
-	uint32_t hash_mask; /* table size - 1, 0 when no table */
+	hashindex *hash;    /* the ids by string (base/hashindex.h); built lazily, NULL until then */
 } strtab;
 
 void strtab_init(strtab *t);

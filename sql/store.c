@@ -63,6 +63,22 @@ static int row(writer *w, sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? 0 : db_fail(w, "insert");
 }
 
+/* Row K's values into the statement ST, for insert_rows; CTX is the
+ * caller's.  0, or -1 with W's error. */
+typedef int (*bind_fn)(writer *w, sqlite3_stmt *st, uint32_t k, void *ctx);
+
+/* The rows 0 .. N-1 of a table through the statement SQL, BIND putting
+ * each row's values in: the loop of every table written row by row. */
+static int insert_rows(writer *w, const char *sql, uint32_t n, bind_fn bind, void *ctx)
+{
+	sqlite3_stmt *st = prepare(w, sql);
+	int rc = st ? 0 : -1;
+	for (uint32_t k = 0; k < n && rc == 0; k++)
+		rc = bind(w, st, k, ctx) ? -1 : row(w, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static void bind_obj(sqlite3_stmt *st, int col, obj_t i)
 {
 	if (i == OBJ_NONE)
@@ -119,56 +135,50 @@ static int store_snapshot(writer *w)
 	return rc ? -1 : 0;
 }
 
-/* Retained bytes by class (TABLE 0) and by package (TABLE 1). */
-static int store_retained_by(writer *w, int table)
+/* Retained bytes by class and by package: one dom_group a row. */
+static int bind_group(writer *w, sqlite3_stmt *st, uint32_t k, void *groups)
 {
-	const heap *h = w->h;
-	const dom_result *d = w->info->dom;
-	if (!d)
-		return 0;
+	const dom_group *g = (const dom_group *)groups + k;
 	char name[HEAP_NAME_MAX];
-	int rc = 0;
-	sqlite3_stmt *st = prepare(w, table ? "INSERT INTO retained_by_package VALUES(?,?,?,?,?)"
-					    : "INSERT INTO retained_by_class VALUES(?,?,?,?,?)");
-	if (!st)
-		return -1;
-	const dom_group *g = table ? d->packages : d->classes;
-	uint32_t n = table ? d->npackages : d->nclasses;
-	for (uint32_t k = 0; k < n && rc == 0; k++) {
-		heap_name(h, g[k].key, name, sizeof name);
-		sqlite3_bind_int64(st, 1, g[k].key);
-		bind_text(st, 2, name);
-		sqlite3_bind_int64(st, 3, g[k].count);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)g[k].shallow);
-		sqlite3_bind_int64(st, 5, (sqlite3_int64)g[k].retained);
-		rc = row(w, st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	heap_name(w->h, g->key, name, sizeof name);
+	sqlite3_bind_int64(st, 1, g->key);
+	bind_text(st, 2, name);
+	sqlite3_bind_int64(st, 3, g->count);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)g->shallow);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)g->retained);
+	return 0;
 }
 
-static int store_retained_by_class(writer *w) { return store_retained_by(w, 0); }
-static int store_retained_by_package(writer *w) { return store_retained_by(w, 1); }
+static int store_retained_by_class(writer *w)
+{
+	const dom_result *d = w->info->dom;
+	return d ? insert_rows(w, "INSERT INTO retained_by_class VALUES(?,?,?,?,?)", d->nclasses, bind_group,
+			       d->classes) : 0;
+}
+
+static int store_retained_by_package(writer *w)
+{
+	const dom_result *d = w->info->dom;
+	return d ? insert_rows(w, "INSERT INTO retained_by_package VALUES(?,?,?,?,?)", d->npackages, bind_group,
+			       d->packages) : 0;
+}
 
 /* Retained bytes between packages. */
+static int bind_pair(writer *w, sqlite3_stmt *st, uint32_t k, void *unused)
+{
+	(void)unused;
+	const dom_pair *p = &w->info->dom->pairs[k];
+	sqlite3_bind_int64(st, 1, p->from);
+	sqlite3_bind_int64(st, 2, p->to);
+	sqlite3_bind_int64(st, 3, p->count);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)p->bytes);
+	return 0;
+}
+
 static int store_package_retention(writer *w)
 {
 	const dom_result *d = w->info->dom;
-	if (!d)
-		return 0;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO package_retention VALUES(?,?,?,?)");
-	if (!st)
-		return -1;
-	int rc = 0;
-	for (uint32_t k = 0; k < d->npairs && rc == 0; k++) {
-		sqlite3_bind_int64(st, 1, d->pairs[k].from);
-		sqlite3_bind_int64(st, 2, d->pairs[k].to);
-		sqlite3_bind_int64(st, 3, d->pairs[k].count);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)d->pairs[k].bytes);
-		rc = row(w, st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return d ? insert_rows(w, "INSERT INTO package_retention VALUES(?,?,?,?)", d->npairs, bind_pair, NULL) : 0;
 }
 
 /* The two big tables are copied by SQLite itself from the heap (heap_vtab.c). */
@@ -186,20 +196,19 @@ static int store_tick(void *unused)
 	return 0;
 }
 
+/* Every string but id 0 (""): row K is string K + 1. */
+static int bind_string(writer *w, sqlite3_stmt *st, uint32_t k, void *unused)
+{
+	(void)unused;
+	sqlite3_bind_int64(st, 1, k + 1);
+	sqlite3_bind_text(st, 2, heap_str(w->h, k + 1), (int)strtab_len(&w->h->strings, k + 1), SQLITE_STATIC);
+	return 0;
+}
+
 static int store_strings(writer *w)
 {
-	const heap *h = w->h;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO strings VALUES(?,?)");
-	if (!st)
-		return -1;
-	int rc = 0;
-	for (uint32_t s = 1; s < h->strings.count && rc == 0; s++) {
-		sqlite3_bind_int64(st, 1, s);
-		sqlite3_bind_text(st, 2, heap_str(h, s), (int)strtab_len(&h->strings, s), SQLITE_STATIC);
-		rc = row(w, st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	uint32_t n = w->h->strings.count;
+	return insert_rows(w, "INSERT INTO strings VALUES(?,?)", n ? n - 1 : 0, bind_string, NULL);
 }
 
 /* the bulk of the data: copied by SQLite itself from the heap's rows */
@@ -208,40 +217,35 @@ static int store_refs(writer *w)
 	return exec(w, "INSERT INTO ref_table SELECT src, pos, dst, kind, prop FROM ugc_heap_refs");
 }
 
+static int bind_dangling(writer *w, sqlite3_stmt *st, uint32_t k, void *unused)
+{
+	(void)unused;
+	const dangling_ref *d = &w->h->dangling[k];
+	sqlite3_bind_int64(st, 1, d->src);
+	sqlite3_bind_int64(st, 2, d->dst);
+	sqlite3_bind_text(st, 3, ref_kind_names[d->kind], -1, SQLITE_STATIC);
+	bind_prop(w->h, st, 4, d->prop);
+	return 0;
+}
+
 static int store_dangling(writer *w)
 {
+	return insert_rows(w, "INSERT INTO dangling_refs VALUES(?,?,?,?)", w->h->ndangling, bind_dangling, NULL);
+}
+
+static int bind_gc_object_ref(writer *w, sqlite3_stmt *st, uint32_t k, void *unused)
+{
+	(void)unused;
 	const heap *h = w->h;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO dangling_refs VALUES(?,?,?,?)");
-	if (!st)
-		return -1;
-	int rc = 0;
-	for (uint32_t k = 0; k < h->ndangling && rc == 0; k++) {
-		const dangling_ref *d = &h->dangling[k];
-		sqlite3_bind_int64(st, 1, d->src);
-		sqlite3_bind_int64(st, 2, d->dst);
-		sqlite3_bind_text(st, 3, ref_kind_names[d->kind], -1, SQLITE_STATIC);
-		bind_prop(h, st, 4, d->prop);
-		rc = row(w, st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	bind_prop(h, st, 1, h->gcrefs[k].referencer);
+	sqlite3_bind_int64(st, 2, h->gcrefs[k].dst);
+	bind_prop(h, st, 3, h->gcrefs[k].prop);
+	return 0;
 }
 
 static int store_gc_object_refs(writer *w)
 {
-	const heap *h = w->h;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO gc_object_refs VALUES(?,?,?)");
-	if (!st)
-		return -1;
-	int rc = 0;
-	for (uint32_t k = 0; k < h->ngcrefs && rc == 0; k++) {
-		bind_prop(h, st, 1, h->gcrefs[k].referencer);
-		sqlite3_bind_int64(st, 2, h->gcrefs[k].dst);
-		bind_prop(h, st, 3, h->gcrefs[k].prop);
-		rc = row(w, st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return insert_rows(w, "INSERT INTO gc_object_refs VALUES(?,?,?)", w->h->ngcrefs, bind_gc_object_ref, NULL);
 }
 
 /* One of each cluster's lists (LIST 0: members, 1: mutable, 2: referenced
@@ -305,104 +309,100 @@ static int store_cluster_dissolved_by(writer *w)
 	return rc;
 }
 
+static int bind_cluster(writer *w, sqlite3_stmt *cl, uint32_t c, void *unused)
+{
+	(void)unused;
+	const cluster *x = &w->h->clusters[c];
+	uint8_t fate = w->r->cluster_fate[c];
+	if (store_causes(w, cl, NULL, c))
+		return -1;
+	sqlite3_bind_int64(cl, 1, x->root);
+	sqlite3_bind_int64(cl, 2, x->n_members);
+	sqlite3_bind_int64(cl, 3, x->n_mutables);
+	sqlite3_bind_int64(cl, 4, x->n_refs);
+	sqlite3_bind_text(cl, 5, fate == CF_ALIVE ? "alive" : "dissolved", -1, SQLITE_STATIC);
+	bind_text(cl, 6, fate == CF_ALIVE ? NULL : cluster_fate_names[fate]);
+	sqlite3_bind_int64(cl, 7, c); /* the snapshot's order: the pre-pass takes clusters in it */
+	return 0;
+}
+
 static int store_clusters(writer *w)
 {
+	return insert_rows(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?,?,?)", w->h->nclusters, bind_cluster, NULL);
+}
+
+static int bind_eliminated(writer *w, sqlite3_stmt *st, uint32_t k, void *unused)
+{
+	(void)unused;
 	const heap *h = w->h;
-	const gc_result *r = w->r;
-	sqlite3_stmt *cl = prepare(w, "INSERT INTO clusters VALUES(?,?,?,?,?,?,?,?)");
-	int rc = cl ? 0 : -1;
-	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
-		const cluster *x = &h->clusters[c];
-		if ((rc = store_causes(w, cl, NULL, c)) != 0)
-			break;
-		sqlite3_bind_int64(cl, 1, x->root);
-		sqlite3_bind_int64(cl, 2, x->n_members);
-		sqlite3_bind_int64(cl, 3, x->n_mutables);
-		sqlite3_bind_int64(cl, 4, x->n_refs);
-		sqlite3_bind_text(cl, 5, r->cluster_fate[c] == CF_ALIVE ? "alive" : "dissolved", -1, SQLITE_STATIC);
-		bind_text(cl, 6, r->cluster_fate[c] == CF_ALIVE ? NULL : cluster_fate_names[r->cluster_fate[c]]);
-		sqlite3_bind_int64(cl, 7, c); /* the snapshot's order: the pre-pass takes clusters in it */
-		rc = row(w, cl);
-	}
-	sqlite3_finalize(cl);
-	return rc;
+	const gc_eliminated *e = &w->r->eliminated[k];
+	bind_obj(st, 1, e->src);
+	bind_prop(h, st, 2, e->src == OBJ_NONE ? h->gcrefs[e->ref].referencer : 0);
+	sqlite3_bind_int64(st, 3, e->dst);
+	bind_prop(h, st, 4, e->src == OBJ_NONE ? h->gcrefs[e->ref].prop : h->ref_prop[e->ref]);
+	sqlite3_bind_text(st, 5, e->src == OBJ_NONE ? "gcobject" : ref_kind_names[h->ref_kind[e->ref]], -1, SQLITE_STATIC);
+	return 0;
 }
 
 static int store_eliminated(writer *w)
 {
+	return insert_rows(w, "INSERT INTO eliminated_refs VALUES(?,?,?,?,?)", w->r->neliminated, bind_eliminated, NULL);
+}
+
+/* SRC: the object whose row holds the cleared reference, found by walking
+ * on from the last one (the cleared positions ascend). */
+static int bind_cleared(writer *w, sqlite3_stmt *st, uint32_t k, void *src)
+{
 	const heap *h = w->h;
-	const gc_result *r = w->r;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO eliminated_refs VALUES(?,?,?,?,?)");
-	int rc = st ? 0 : -1;
-	for (uint32_t k = 0; k < r->neliminated && rc == 0; k++) {
-		const gc_eliminated *e = &r->eliminated[k];
-		bind_obj(st, 1, e->src);
-		bind_prop(h, st, 2, e->src == OBJ_NONE ? h->gcrefs[e->ref].referencer : 0);
-		sqlite3_bind_int64(st, 3, e->dst);
-		bind_prop(h, st, 4, e->src == OBJ_NONE ? h->gcrefs[e->ref].prop : h->ref_prop[e->ref]);
-		sqlite3_bind_text(st, 5, e->src == OBJ_NONE ? "gcobject" : ref_kind_names[h->ref_kind[e->ref]], -1, SQLITE_STATIC);
-		rc = row(w, st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	uint32_t *s = src, pos = w->r->cleared[k];
+	while (h->ref_start[*s + 1] <= pos)
+		++*s;
+	sqlite3_bind_int64(st, 1, *s);
+	sqlite3_bind_int64(st, 2, h->ref_dst[pos]);
+	bind_prop(h, st, 3, h->ref_prop[pos]);
+	return 0;
 }
 
 static int store_cleared(writer *w)
 {
-	const heap *h = w->h;
-	const gc_result *r = w->r;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO cleared_weak_refs VALUES(?,?,?)");
-	int rc = st ? 0 : -1;
 	uint32_t src = 0;
-	for (uint32_t k = 0; k < r->ncleared && rc == 0; k++) {
-		uint32_t pos = r->cleared[k];
-		while (h->ref_start[src + 1] <= pos)
-			src++;
-		sqlite3_bind_int64(st, 1, src);
-		sqlite3_bind_int64(st, 2, h->ref_dst[pos]);
-		bind_prop(h, st, 3, h->ref_prop[pos]);
-		rc = row(w, st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return insert_rows(w, "INSERT INTO cleared_weak_refs VALUES(?,?,?)", w->r->ncleared, bind_cleared, &src);
+}
+
+static int bind_purged(writer *w, sqlite3_stmt *st, uint32_t k, void *unused)
+{
+	(void)unused;
+	const heap *h = w->h;
+	obj_t x = w->r->purged[k];
+	sqlite3_bind_int64(st, 1, x);
+	sqlite3_bind_int64(st, 2, h->size[x]);
+	sqlite3_bind_int(st, 3, (h->traits[x] & TR_NotReadyForFinishDestroy) != 0);
+	sqlite3_bind_int(st, 4, (h->traits[x] & TR_GameThreadDestroy) != 0);
+	return 0;
 }
 
 static int store_purge(writer *w)
 {
-	const heap *h = w->h;
-	const gc_result *r = w->r;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO purge VALUES(?,?,?,?)");
-	int rc = st ? 0 : -1;
-	for (uint32_t k = 0; k < r->npurged && rc == 0; k++) {
-		obj_t x = r->purged[k];
-		sqlite3_bind_int64(st, 1, x);
-		sqlite3_bind_int64(st, 2, h->size[x]);
-		sqlite3_bind_int(st, 3, (h->traits[x] & TR_NotReadyForFinishDestroy) != 0);
-		sqlite3_bind_int(st, 4, (h->traits[x] & TR_GameThreadDestroy) != 0);
-		rc = row(w, st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return insert_rows(w, "INSERT INTO purge VALUES(?,?,?,?)", w->r->npurged, bind_purged, NULL);
+}
+
+static int bind_finding(writer *w, sqlite3_stmt *st, uint32_t k, void *unused)
+{
+	(void)unused;
+	const finding *f = &w->f->v[k];
+	char detail[DETAIL_MAX];
+	finding_detail(w->h, f, detail, sizeof detail);
+	sqlite3_bind_text(st, 1, finding_kind_names[f->kind], -1, SQLITE_STATIC);
+	bind_obj(st, 2, f->idx);
+	bind_obj(st, 3, f->other);
+	bind_text(st, 4, detail); /* a copy: DETAIL ends here */
+	bind_prop(w->h, st, 5, finding_referencer(w->h, f));
+	return 0;
 }
 
 static int store_findings(writer *w)
 {
-	const heap *h = w->h;
-	const findings *f = w->f;
-	sqlite3_stmt *st = prepare(w, "INSERT INTO findings VALUES(?,?,?,?,?)");
-	int rc = st ? 0 : -1;
-	char detail[DETAIL_MAX];
-	for (uint32_t k = 0; k < f->n && rc == 0; k++) {
-		finding_detail(h, &f->v[k], detail, sizeof detail);
-		sqlite3_bind_text(st, 1, finding_kind_names[f->v[k].kind], -1, SQLITE_STATIC);
-		bind_obj(st, 2, f->v[k].idx);
-		bind_obj(st, 3, f->v[k].other);
-		sqlite3_bind_text(st, 4, detail, -1, SQLITE_STATIC);
-		bind_prop(h, st, 5, finding_referencer(h, &f->v[k]));
-		rc = row(w, st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return insert_rows(w, "INSERT INTO findings VALUES(?,?,?,?,?)", w->f->n, bind_finding, NULL);
 }
 
 /* Every table of SCHEMA_TABLES and what fills it, in the order written. */

@@ -1,6 +1,7 @@
-/* test_top_indexes.c — top_indexes() (cli/util.c), the ranking behind the
- * top-class lists of info, analyze and whatif: checked against a plain
- * selection by the definition (largest key first, ties to the lower index,
+/* test_top_indexes.c — top_indexes() (base/topn.c), the ranking behind the
+ * top-class lists of info, analyze and whatif, over topn.h's bounded heap
+ * (top's objects use it too): checked against a plain selection by the
+ * definition (largest key first, ties to the lower index,
  * zero counts left out) on random arrays with many ties, for every TOP from
  * 0 past the number of candidates; and out of memory it says so instead of
  * giving an empty list (info, analyze and whatif then say so too). */
