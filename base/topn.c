@@ -53,19 +53,3 @@ void topn_free(topn *t)
 	t->v = NULL;
 	t->n = t->cap = 0;
 }
-
-int top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out, size_t *shown)
-{
-	topn t;
-	if (topn_init(&t, top < n ? top : n))
-		return -1;
-	for (uint32_t i = 0; i < n; i++)
-		if (count[i])
-			topn_offer(&t, key ? key[i] : count[i], i);
-	topn_sort(&t);
-	for (size_t k = 0; k < t.n; k++)
-		out[k] = t.v[k].idx;
-	*shown = t.n;
-	topn_free(&t);
-	return 0;
-}

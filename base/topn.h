@@ -1,6 +1,6 @@
 /* topn.h — the best N of many candidates: the tool's one top-N rule
- * (top's objects; info's, analyze's and whatif's classes through
- * top_indexes and analysis/class_hist.h).
+ * (top's objects; the classes of info, analyze and whatif through
+ * analysis/class_hist.h; suspects' classes).
  *
  * A candidate is a key and an index; the better of two has the larger key,
  * and of equal keys the lower index.  The best CAP are kept in a bounded
@@ -38,10 +38,5 @@ static inline void topn_offer(topn *t, uint64_t key, uint32_t idx)
 /* The kept candidates, best first, in V[0 .. N) (then no more offers). */
 void topn_sort(topn *t);
 void topn_free(topn *t);
-
-/* Among I < N with COUNT[I] > 0, the TOP indexes with the largest KEY[I]
- * (COUNT[I] when KEY is NULL), best first as above, into OUT, and how many
- * into *SHOWN.  0, or -1 when out of memory. */
-int top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out, size_t *shown);
 
 #endif

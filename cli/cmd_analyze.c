@@ -40,29 +40,19 @@ static double mib(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
 static void print_top_purged(const heap *h, const gc_result *r, int top)
 {
 	printf("LogGarbage: purged by class (bytes):");
-	uint64_t *bytes = calloc(h->slots ? h->slots : 1, sizeof *bytes);
-	uint32_t *count = calloc(h->slots ? h->slots : 1, sizeof *count);
-	uint32_t best[16];
-	size_t n = 0;
-	if (bytes && count)
-		for (uint32_t k = 0; k < r->npurged; k++) {
-			bytes[h->cls[r->purged[k]]] += h->size[r->purged[k]];
-			count[h->cls[r->purged[k]]]++;
-		}
-	if (!bytes || !count || top_indexes(count, bytes, h->slots, top < 16 ? (size_t)top : 16, best, &n)) {
+	class_hist c;
+	if (class_hist_of(h, r->purged, r->npurged, top < 16 ? (size_t)top : 16, &c)) {
 		printf(" out of memory\n");
-		free(bytes);
-		free(count);
 		return;
 	}
 	char name[HEAP_NAME_MAX];
-	for (size_t t = 0; t < n; t++) {
-		heap_name(h, (obj_t)best[t], name, sizeof name);
-		printf("%s %s %u (%.2f MiB)", t ? "," : "", disp(name), count[best[t]], mib(bytes[best[t]]));
+	for (size_t t = 0; t < c.n; t++) {
+		const class_row *row = &c.top[CLASS_BY_BYTES][t];
+		heap_name(h, row->cls, name, sizeof name);
+		printf("%s %s %u (%.2f MiB)", t ? "," : "", disp(name), row->count, mib(row->bytes));
 	}
 	printf("%s\n", r->npurged ? "" : " none");
-	free(bytes);
-	free(count);
+	class_hist_free(&c);
 }
 
 static void print_summary(const char *path, const heap *h, const gc_result *r, const findings *f,

@@ -152,23 +152,10 @@ static double mib(uint64_t bytes)
 static int print_by_class(const report *r, const char *what, const obj_t *objs, uint32_t n, uint64_t bytes)
 {
 	const heap *h = r->h;
-	uint32_t *count = calloc((size_t)h->slots + 1, sizeof *count);
-	uint64_t *sum = calloc((size_t)h->slots + 1, sizeof *sum);
-	uint32_t *top = NULL;
-	size_t classes = 0, shown = 0;
-	if (count && sum) {
-		for (uint32_t k = 0; k < n; k++) {
-			classes += count[h->cls[objs[k]]]++ == 0;
-			sum[h->cls[objs[k]]] += h->size[objs[k]];
-		}
-		top = malloc((classes + 1) * sizeof *top);
-	}
-	if (!top || top_indexes(count, sum, h->slots, r->limit ? r->limit : classes, top, &shown)) {
-		free(count);
-		free(sum);
-		free(top);
+	class_hist c;
+	if (class_hist_of(h, objs, n, r->limit ? r->limit : SIZE_MAX, &c))
 		return die("out of memory");
-	}
+	size_t classes = c.classes;
 	char name[HEAP_NAME_MAX], shownname[4 * HEAP_NAME_MAX];
 	if (r->fmt == FMT_TEXT) {
 		printf("%s: %u object%s, %llu bytes (%.2f MiB)", what, n, n == 1 ? "" : "s", (unsigned long long)bytes,
@@ -183,29 +170,27 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 	} else {
 		printf("%s,,,%u,%llu,\n", what, n, (unsigned long long)bytes);
 	}
-	for (size_t k = 0; k < shown; k++) {
-		obj_t c = (obj_t)top[k];
-		heap_name(h, c, name, sizeof name);
+	for (size_t k = 0; k < c.n; k++) {
+		const class_row *row = &c.top[CLASS_BY_BYTES][k];
+		heap_name(h, row->cls, name, sizeof name);
 		view_copy(shownname, sizeof shownname, name);
 		if (r->fmt == FMT_TEXT) {
-			printf("  %14llu %9u  %s\n", (unsigned long long)sum[c], count[c], shownname);
+			printf("  %14llu %9u  %s\n", (unsigned long long)row->bytes, row->count, shownname);
 		} else if (r->fmt == FMT_JSON) {
-			printf("%s{\"class_idx\":%d,\"class\":", k ? "," : "", c);
+			printf("%s{\"class_idx\":%d,\"class\":", k ? "," : "", row->cls);
 			json_str(stdout, shownname);
-			printf(",\"objects\":%u,\"bytes\":%llu}", count[c], (unsigned long long)sum[c]);
+			printf(",\"objects\":%u,\"bytes\":%llu}", row->count, (unsigned long long)row->bytes);
 		} else {
-			printf("%s_class,%d,", what, c);
+			printf("%s_class,%d,", what, row->cls);
 			csv_str(stdout, shownname);
-			printf(",%u,%llu,\n", count[c], (unsigned long long)sum[c]);
+			printf(",%u,%llu,\n", row->count, (unsigned long long)row->bytes);
 		}
 	}
-	if (r->fmt == FMT_TEXT && shown < classes)
-		printf("  (and %zu more class%s)\n", classes - shown, classes - shown == 1 ? "" : "es");
+	if (r->fmt == FMT_TEXT && c.n < classes)
+		printf("  (and %zu more class%s)\n", classes - c.n, classes - c.n == 1 ? "" : "es");
 	if (r->fmt == FMT_JSON)
 		printf("]}");
-	free(count);
-	free(sum);
-	free(top);
+	class_hist_free(&c);
 	return 0;
 }
 

@@ -1,15 +1,35 @@
-/* test_top_indexes.c — top_indexes() (base/topn.c), the ranking behind the
- * top-class lists of info, analyze and whatif, over topn.h's bounded heap
- * (top's objects use it too): checked against a plain selection by the
- * definition (largest key first, ties to the lower index,
- * zero counts left out) on random arrays with many ties, for every TOP from
- * 0 past the number of candidates; and out of memory it says so instead of
- * giving an empty list (info, analyze and whatif then say so too). */
+/* test_topn.c — base/topn.c, the one top-N rule (top's objects, the top
+ * classes of info, analyze and whatif, suspects' classes): the best TOP
+ * of the candidates with a count, chosen by topn_offer and topn_sort, are
+ * checked against a plain selection by the definition (largest key first,
+ * ties to the lower index, zero counts left out) on random arrays with many
+ * ties, for every TOP from 0 past the number of candidates; and out of
+ * memory, topn_init says so instead of giving an empty list. */
 #include <stdlib.h>
+#include <string.h>
 
-#include "cli/cli.h"
+#include "base/base.h"
 #include "tests/oom_wrap.h"
 #include "tests/unit.h"
+
+/* The indexes with a count, ranked by KEY (COUNT when KEY is NULL): the
+ * best TOP into OUT, how many into *SHOWN; 0, or -1 when out of memory. */
+static int top_indexes(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out,
+		       size_t *shown)
+{
+	topn t;
+	if (topn_init(&t, top < n ? top : n))
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		if (count[i])
+			topn_offer(&t, key ? key[i] : count[i], i);
+	topn_sort(&t);
+	for (size_t k = 0; k < t.n; k++)
+		out[k] = t.v[k].idx;
+	*shown = t.n;
+	topn_free(&t);
+	return 0;
+}
 
 /* The definition: the best of the indexes not yet taken, TOP times. */
 static size_t naive_top(const uint32_t *count, const uint64_t *key, uint32_t n, size_t top, uint32_t *out)
@@ -34,7 +54,7 @@ static size_t naive_top(const uint32_t *count, const uint64_t *key, uint32_t n, 
 	return m;
 }
 
-TEST(top_indexes_rank_as_the_definition)
+TEST(topn_ranks_as_the_definition)
 {
 	enum { N = 300 };
 	uint32_t count[N], got[N + 8], want[N + 8];
@@ -59,7 +79,7 @@ TEST(top_indexes_rank_as_the_definition)
 	CHECK(bad == 0);
 }
 
-TEST(top_indexes_out_of_memory_is_an_error)
+TEST(topn_out_of_memory_is_an_error)
 {
 	uint32_t count[3] = {2, 0, 5}, out[3];
 	size_t n = SIZE_MAX;
