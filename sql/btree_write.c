@@ -299,6 +299,8 @@ int bt_file_commit(bt_file *f, char *err, size_t errsize)
 		/* the last pages may be spare, never written: the file covers them */
 		rc = ftruncate(f->fd, (off_t)pages * f->page_size) || write_all(f->fd, h, sizeof h, 0) ? -1 : 0;
 	}
+	if (rc && page)
+		f->io_errno = errno ? errno : EIO;
 	if (rc)
 		snprintf(err, errsize, "writing the database pages: %s", page ? strerror(errno) : "out of memory");
 	free(page);
@@ -306,6 +308,7 @@ int bt_file_commit(bt_file *f, char *err, size_t errsize)
 	if (f->dfd >= 0)
 		close(f->dfd);
 	if (close(f->fd) && rc == 0) {
+		f->io_errno = errno ? errno : EIO;
 		snprintf(err, errsize, "writing the database pages: %s", strerror(errno));
 		rc = -1;
 	}
@@ -474,8 +477,10 @@ static int flush(bt_tree *t)
 		__atomic_store_n(&f->dfd, -1, __ATOMIC_RELAXED);
 	if (k != (ssize_t)len) /* through the page cache, page by page */
 		for (uint32_t j = 0; j < t->queued; j++)
-			if (write_all(f->fd, t->queue[j], f->page_size, at + (off_t)j * f->page_size))
+			if (write_all(f->fd, t->queue[j], f->page_size, at + (off_t)j * f->page_size)) {
+				__atomic_store_n(&f->io_errno, errno ? errno : EIO, __ATOMIC_RELAXED);
 				return fail(t, BT_ERROR, strerror(errno));
+			}
 	assert(t->nspare + t->queued <= BT_BATCH_MAX); /* buffers beside the levels' are a batch's at most */
 	for (uint32_t j = 0; j < t->queued; j++)
 		t->spare[t->nspare++] = t->queue[j];

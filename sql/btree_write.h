@@ -39,6 +39,7 @@ typedef struct bt_root {
 /* The database file being extended. */
 typedef struct bt_file {
 	int fd;
+	int io_errno;               /* a failed write's errno (0: none), for the caller's message */
 	int dfd;                    /* the same with O_DIRECT, for the new pages; -1: none */
 	uint32_t page_size, usable; /* usable: page size less the reserved bytes */
 	int format4;                /* schema format 4: integers 0 and 1 take no bytes */

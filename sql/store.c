@@ -7,6 +7,7 @@
 #include "sql/store.h"
 
 #include <sqlite3.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,8 +429,8 @@ static int skipped(const char *table, const char *const *skip)
 	return 0;
 }
 
-/* Fill the tables but those in SKIP, tracing each when TRACE. */
-static int fill(writer *w, const char *const *skip, int trace)
+/* Fill the tables but those in SKIP, each traced (UGC_TRACE). */
+static int fill(writer *w, const char *const *skip)
 {
 	for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
 		if (skipped(tables[k].table, skip))
@@ -437,8 +438,7 @@ static int fill(writer *w, const char *const *skip, int trace)
 		double t = now_seconds();
 		if (tables[k].fill(w))
 			return -1;
-		if (trace)
-			fprintf(stderr, "store: %-10s %.3f s\n", tables[k].table, now_seconds() - t);
+		trace_printf("store: %-10s %.3f s", tables[k].table, now_seconds() - t);
 	}
 	return 0;
 }
@@ -447,7 +447,7 @@ int store_fill(sqlite3 *db, const heap *h, const gc_result *r, const findings *f
 	       const char *const *skip, char *err, size_t errsize)
 {
 	writer w = {db, h, r, f, info, err, errsize};
-	return fill(&w, skip, getenv("UGC_TRACE") != NULL);
+	return fill(&w, skip);
 }
 
 int store_write(const char *path, int force, const heap *h, const gc_result *r, const findings *f,
@@ -486,14 +486,13 @@ static int store_run(outfile *out, const char *path, int force, const heap *h, c
 	}
 	source.path_hash = hashes;
 	sqlite3_progress_handler(w.db, 1 << 16, store_tick, NULL);
-	int trace = getenv("UGC_TRACE") != NULL;
 	double t = now_seconds(), upto = 0;
 	/* each step's share of the progress line: its share of the time on a
 	 * generated 300K-object heap (the indexes take most; with pages, the
 	 * pages 85%, SQLite's small tables the rest) */
 #define PHASE(name, share, call) \
 	(progress_span(upto, upto + (share)), upto += (share), (call) || \
-	 (trace && fprintf(stderr, "store: %-10s %.3f s\n", name, now_seconds() - t) < 0) || ((t = now_seconds()), 0))
+	 (trace_printf("store: %-10s %.3f s", name, now_seconds() - t), (t = now_seconds()), 0))
 	if (heap_vtab_register(w.db, &source) != SQLITE_OK) {
 		db_fail(&w, "registering the heap tables");
 		goto out;
@@ -504,7 +503,7 @@ static int store_run(outfile *out, const char *path, int force, const heap *h, c
 		 info->page_size ? info->page_size : 65536);
 	if (PHASE("pragmas", 0, exec(&w, pragmas)) ||
 	    PHASE("schema", 0, exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES)) ||
-	    PHASE("tables", pages ? 0.14 : 0.28, fill(&w, pages ? paged_tables : NULL, trace)) ||
+	    PHASE("tables", pages ? 0.14 : 0.28, fill(&w, pages ? paged_tables : NULL)) ||
 	    PHASE("indexes", pages ? 0.01 : 0.72, exec(&w, "PRAGMA cache_size=-4000") || exec(&w, SCHEMA_INDEXES)))
 		goto out;
 	if (pages && (rc = store_pages_plan_of(w.db, &plan, err, errsize)) != BT_OK)
@@ -520,15 +519,22 @@ static int store_run(outfile *out, const char *path, int force, const heap *h, c
 	w.db = NULL;
 	int threads = info->opt->threads > 0 ? info->opt->threads : 1;
 	row_source rows = {h, r, hashes, info->dom};
-	if (pages && PHASE("pages", 0.85, (rc = store_pages_fill(o.tmp, &plan, &rows, threads, err, errsize)) != BT_OK))
+	if (pages && PHASE("pages", 0.85, (rc = store_pages_fill(o.tmp, path, &plan, &rows, threads, err, errsize)) != BT_OK))
 		goto out;
 #undef PHASE
 	free(hashes);
 	*out = o;
 	return 0;
 out:
-	if (w.db)
+	if (w.db) { /* SQLite's "disk I/O error" names no file: name it, and the cause when known */
+		int e = sqlite3_system_errno(w.db);
+		if (e == EFBIG || e == ENOSPC)
+			fileio_write_error(path, e, err, errsize);
+		else if ((sqlite3_extended_errcode(w.db) & 0xff) == SQLITE_IOERR || sqlite3_errcode(w.db) == SQLITE_FULL)
+			snprintf(err, errsize, "%s: writing the database failed: %s (a file-size limit or a full disk?)", path,
+				 sqlite3_errmsg(w.db));
 		sqlite3_close(w.db);
+	}
 	free(hashes);
 	outfile_abort(&o);
 	return rc == BT_UNSUPPORTED ? BT_UNSUPPORTED : -1;
@@ -562,8 +568,7 @@ int store_prepare(outfile *out, const char *path, int force, const heap *h, cons
 			return rc;
 		if (method == STORE_PAGES)
 			return -1;
-		if (getenv("UGC_TRACE"))
-			fprintf(stderr, "store: SQL instead of pages: %s\n", err);
+		trace_printf("store: SQL instead of pages: %s", err);
 	}
 	return store_run(out, path, force, h, r, f, info, 0, err, errsize);
 }

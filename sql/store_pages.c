@@ -14,6 +14,7 @@
  * The row values come from heap_row.c, as on the SQL path. */
 #include "sql/store_pages.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -537,8 +538,8 @@ static void *worker(void *arg)
 	}
 }
 
-int store_pages_fill(const char *path, const store_pages_plan *plan, const row_source *src, int threads,
-		     char *err, size_t errsize)
+int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, const row_source *src,
+		     int threads, char *err, size_t errsize)
 {
 	fill c;
 	memset(&c, 0, sizeof c);
@@ -550,10 +551,13 @@ int store_pages_fill(const char *path, const store_pages_plan *plan, const row_s
 	pthread_mutex_init(&c.lock, NULL);
 	jobs_pool(worker, &c, 0, threads < 1 ? 1 : threads < JOBS ? threads : JOBS); /* one queue */
 	pthread_mutex_destroy(&c.lock);
-	if (c.rc != BT_OK) {
+	if (c.rc == BT_OK && bt_file_commit(&c.f, c.err, sizeof c.err))
+		c.rc = BT_ERROR;
+	else if (c.rc != BT_OK)
 		bt_file_abort(&c.f);
+	if (c.rc != BT_OK && (c.f.io_errno == EFBIG || c.f.io_errno == ENOSPC))
+		fileio_write_error(shown, c.f.io_errno, err, errsize);
+	else if (c.rc != BT_OK)
 		snprintf(err, errsize, "%s", c.err);
-		return c.rc;
-	}
-	return bt_file_commit(&c.f, err, errsize) ? BT_ERROR : BT_OK;
+	return c.rc;
 }

@@ -37,8 +37,10 @@ typedef struct store_pages_plan {
 int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t whysize);
 
 /* Fill the b-trees of PLAN in the closed database PATH from SRC.  BT_OK,
- * BT_UNSUPPORTED (ERR says why; PATH as it was) or BT_ERROR (ERR). */
-int store_pages_fill(const char *path, const store_pages_plan *plan, const row_source *src, int threads,
-		     char *err, size_t errsize);
+ * BT_UNSUPPORTED (ERR says why; PATH as it was) or BT_ERROR (ERR; a write
+ * the file-size limit or a full disk stopped names SHOWN, the output PATH
+ * becomes). */
+int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, const row_source *src,
+		     int threads, char *err, size_t errsize);
 
 #endif
