@@ -35,9 +35,12 @@ extern const command command_analyze, command_sql, command_refs, command_path, c
 extern const command *const commands[];
 const command *find_command(const char *name);
 
-/* Print "ugc-analyze: message" to stderr (in display form); returns 1.
- * Usage errors go through usage_error() (options.h), which returns 2. */
-int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "ugc-analyze: message" to stderr (in display form) and return 1,
+ * the failure exit status, so a command says `return error(...)` (git's
+ * word: an error returns; nothing in the tool exits behind the caller's
+ * back).  Usage errors go through usage_error() (options.h), which
+ * returns 2. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV };
 /* `info` on an analysis database (cmd_info_db.c). */

@@ -165,7 +165,7 @@ int cmd_analyze(int argc, char **argv)
 		return usage_error("analyze", "cannot tell the format of '%s' (name it .ugcs, .ugct or .ugct.zst)", after);
 	char *dbpath = db ? strdup(db) : default_db(snap);
 	if (!dbpath)
-		return die("out of memory");
+		return error("out of memory");
 	char err[SNAP_ERR_MAX];
 	if (check_output(dbpath, force) || (after && check_output(after, force))) {
 		free(dbpath);
@@ -174,12 +174,12 @@ int cmd_analyze(int argc, char **argv)
 	/* --force never makes an output overwrite the snapshot it reads */
 	if (outfile_check_input(dbpath, snap, err, sizeof err) || (after && outfile_check_input(after, snap, err, sizeof err))) {
 		free(dbpath);
-		return die("%s", err);
+		return error("%s", err);
 	}
 	pipeline an;
 	pipeline_options po = analysis_pipeline_options(&opts.an);
 	if (pipeline_load(&an, snap, &po, err, sizeof err) || pipeline_need(&an, PIPE_ALL, err, sizeof err)) {
-		die("%s", err);
+		error("%s", err);
 		pipeline_free(&an);
 		free(dbpath);
 		return 1;
@@ -202,14 +202,14 @@ int cmd_analyze(int argc, char **argv)
 		int built = gc_after_heap(h, &an.r, &post, &stale);
 		if (built == AFTER_STALE) {
 			char *name = heap_full_name(h, stale);
-			die("%s: not written: %d %s survives this GC but its %s is purged: the engine would leave it a dangling "
+			error("%s: not written: %d %s survives this GC but its %s is purged: the engine would leave it a dangling "
 			    "pointer (a use-after-free; see the cluster-missing findings); nothing written",
 			    after, stale, disp(name), an.r.reachable[h->cls[stale]] ? "Outer" : "Class");
 			free(name);
 		} else if (built) {
-			die("out of memory building the post-GC heap");
+			error("out of memory building the post-GC heap");
 		} else if (snapshot_prepare(&outs[nouts], after, &post, force, err, sizeof err)) {
-			die("%s", err);
+			error("%s", err);
 		} else {
 			nouts++;
 		}
@@ -221,7 +221,7 @@ int cmd_analyze(int argc, char **argv)
 	store_info info = {snap, &an.opt, (double)time(NULL), &an.dom, STORE_AUTO, 0};
 	progress_begin_file("write", dbpath);
 	if (store_prepare(&outs[nouts], dbpath, force, h, &an.r, &an.f, &info, err, sizeof err)) {
-		die("%s", err);
+		error("%s", err);
 		while (nouts > 0)
 			outfile_abort(&outs[--nouts]);
 		goto out;
@@ -229,7 +229,7 @@ int cmd_analyze(int argc, char **argv)
 	nouts++;
 	progress_phase("sync");
 	if (outfile_commit_all(outs, nouts, err, sizeof err)) {
-		die("%s", err);
+		error("%s", err);
 		goto out;
 	}
 	progress_phase(NULL);

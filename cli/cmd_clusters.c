@@ -111,7 +111,7 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 			obj_t idom;
 			long long kept;
 			if (v->ops->retained(v, r->root, &idom, &kept) < 0)
-				return die("%s", v->err);
+				return error("%s", v->err);
 			if (fmt == FMT_TEXT && kept >= 0)
 				printf("retained: the root dominates %lld bytes (itself included; a member referenced from "
 				       "outside is not dominated by it)\n", kept);
@@ -121,7 +121,7 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 		if (v->ops->cluster_list(v, r->root, which, &list, &n)) {
 			if (fmt == FMT_JSON)
 				printf("]}\n");
-			return die("%s", v->err);
+			return error("%s", v->err);
 		}
 		if (fmt == FMT_TEXT && which == 4 && r->reason[0])
 			printf("dissolved (%s) by %s:\n", r->reason,
@@ -187,7 +187,7 @@ static int check(view *v, enum out_format fmt, int risks_only, size_t limit)
 	finding_rows fs = {0};
 	if (v->ops->findings(v, OBJ_NONE, &fs)) {
 		free(fs.v);
-		return die("%s", v->err);
+		return error("%s", v->err);
 	}
 	size_t n = 0, uaf = 0, shown = 0;
 	if (fmt == FMT_CSV)
@@ -283,16 +283,16 @@ int cmd_clusters(int argc, char **argv)
 		char err[1024];
 		int s = query_select(v, sel, &root, err, sizeof err);
 		if (s) {
-			rc = die("%s", s < 0 ? v->err : err);
+			rc = error("%s", s < 0 ? v->err : err);
 			close_input(v);
 			return rc;
 		}
 	}
 	cluster_rows rows = {0};
 	if (v->ops->clusters(v, root, 1, &rows)) {
-		rc = die("%s", v->err);
+		rc = error("%s", v->err);
 	} else if (sel && rows.n == 0) {
-		rc = die("#%d is not a cluster root", root);
+		rc = error("#%d is not a cluster root", root);
 	} else if (sel) {
 		rc = detail(v, &rows.v[0], fmt, listing_limit(opts.limit, fmt, 20));
 	} else {

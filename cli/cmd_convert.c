@@ -41,7 +41,7 @@ int cmd_convert(int argc, char **argv)
 	if (check_output(out, force))
 		return 1;
 	if (outfile_check_input(out, in, err, sizeof err)) /* --force never overwrites IN */
-		return die("%s", err);
+		return error("%s", err);
 	heap h;
 	if (load_or_die(in, &h))
 		return 1;
@@ -49,6 +49,6 @@ int cmd_convert(int argc, char **argv)
 	int rc = snapshot_save(out, &h, force, err, sizeof err);
 	heap_free(&h);
 	if (rc)
-		return die("%s", err);
+		return error("%s", err);
 	return 0;
 }

@@ -18,7 +18,7 @@ static int load_side(const char *path, diff_side *s)
 	char err[SNAP_ERR_MAX];
 	if (input_diff_side(path, 1, s, err, sizeof err)) {
 		diff_side_free(s);
-		return die("%s", err);
+		return error("%s", err);
 	}
 	return 0;
 }
@@ -182,7 +182,7 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		return 1;
 	/* --force never makes the database overwrite a side it compares */
 	if (out && (outfile_check_input(out, pa, err, sizeof err) || outfile_check_input(out, pb, err, sizeof err)))
-		return die("%s", err);
+		return error("%s", err);
 	double t0 = now_seconds();
 	if (load_sides(paths, sides, 2))
 		return 1;
@@ -194,12 +194,12 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 	trace_printf("diff: sides loaded in %.3f s", t1 - t0);
 	progress_phase("compare");
 	if (diff_compare(&a, &b, &r)) {
-		rc = die("out of memory comparing");
+		rc = error("out of memory comparing");
 		goto done;
 	}
 	if (diff_report_build(&a, &b, &r, (size_t)top, &rep)) {
 		diff_result_free(&r);
-		rc = die("out of memory reporting the diff of %s and %s", pa, pb);
+		rc = error("out of memory reporting the diff of %s and %s", pa, pb);
 		goto done;
 	}
 	progress_phase(NULL);
@@ -241,7 +241,7 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		fflush(stdout); /* the report is out before the write */
 		progress_begin_file("write", out);
 		if (diff_store(out, force, &a, &b, &r, err, sizeof err))
-			rc = die("%s", err);
+			rc = error("%s", err);
 	}
 	diff_result_free(&r);
 done:
@@ -264,11 +264,11 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 	view *cv = NULL;
 	int rc = 0;
 	if (diff_compare(&a, &b, &ab) || diff_compare(&b, &c, &bc)) {
-		rc = die("out of memory comparing");
+		rc = error("out of memory comparing");
 		goto done;
 	}
 	if (diff_leak_groups(&b, &c, &ab, &bc, (size_t)top, &l)) {
-		rc = die("out of memory grouping the leak candidates of %s", pc);
+		rc = error("out of memory grouping the leak candidates of %s", pc);
 		goto done;
 	}
 	if (fmt == FMT_TEXT) {
@@ -293,7 +293,7 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 			if (query_shortest(cv, x->idx, &cs)) {
 				chains_free(&cs);
 				fflush(stdout);
-				rc = die("%s", cv->err);
+				rc = error("%s", cv->err);
 				goto done;
 			}
 			if (cs.n)
@@ -388,6 +388,6 @@ int cmd_diff(int argc, char **argv)
 	if (parsed != 2)
 		return usage_error("diff", "needs A and B (or --baseline, --target and --final)");
 	if (out && !force && access(out, F_OK) == 0)
-		return die("%s: already exists (use --force to overwrite)", out);
+		return error("%s: already exists (use --force to overwrite)", out);
 	return pairwise(in[0], in[1], fmt, top, out, force);
 }

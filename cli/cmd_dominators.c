@@ -21,7 +21,7 @@ static int print_object(const retention_input *in, obj_t x, const char *rel, int
 {
 	obj_info o;
 	if (in->v->ops->describe(in->v, x, &o) != 0)
-		return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
+		return error("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
 	unsigned long long ret = in->d.retained[x];
 	if (fmt == FMT_TEXT) {
 		if (strcmp(rel, "chain") == 0)
@@ -103,11 +103,11 @@ static int print_chain(const retention_input *in, obj_t x, const obj_info *o, en
 	size_t nchain = 0;
 	obj_t *chain = malloc(((size_t)d->slots + 1) * sizeof *chain);
 	if (!chain)
-		return die("out of memory");
+		return error("out of memory");
 	for (obj_t a = d->idom[x]; a >= 0; a = d->idom[a]) {
 		if (nchain == d->slots) {
 			free(chain);
-			return die("%s: the dominator tree loops (a damaged database)", in->path);
+			return error("%s: the dominator tree loops (a damaged database)", in->path);
 		}
 		chain[nchain++] = a;
 	}
@@ -140,7 +140,7 @@ static int print_dominated(const retention_input *in, obj_t x, long long depth, 
 	frame *stack = calloc((size_t)depth + 1, sizeof *stack);
 	if (!stack || dom_tree_build(&in->d, &tree)) {
 		free(stack);
-		return die("out of memory");
+		return error("out of memory");
 	}
 	stack[0] = frame_of(&tree, x, (size_t)limit);
 	if (fmt == FMT_TEXT)
@@ -194,7 +194,7 @@ int cmd_dominators(int argc, char **argv)
 	int rc = select_objects(in.v, sel, NULL, NULL, &objs, &nobjs);
 	obj_t x = rc ? OBJ_NONE : objs[0];
 	if (rc == 0 && in.v->ops->describe(in.v, x, &o) != 0)
-		rc = die("%s", in.v->err[0] ? in.v->err : "no such object");
+		rc = error("%s", in.v->err[0] ? in.v->err : "no such object");
 	else if (rc == 0 && in.d.idom[x] == OBJ_NONE) {
 		print_unreached(x, &o, &in.d, fmt);
 		obj_info_free(&o);

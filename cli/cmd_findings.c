@@ -48,7 +48,7 @@ int cmd_findings(int argc, char **argv)
 		return 1;
 	finding_rows fs = {0};
 	if (v->ops->findings(v, OBJ_NONE, &fs)) {
-		int rc = die("%s", v->err);
+		int rc = error("%s", v->err);
 		free(fs.v);
 		close_input(v);
 		return rc;

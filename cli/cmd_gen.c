@@ -29,24 +29,24 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 		char tag[8];
 		snprintf(tag, sizeof tag, k < 3 ? "-%d" : ".plan", k);
 		char *name = series_name(out, tag);
-		int bad = name ? check_output(name, force) : die("out of memory");
+		int bad = name ? check_output(name, force) : error("out of memory");
 		free(name);
 		if (bad)
 			return 1;
 	}
 	char *plan_name = series_name(out, ".plan");
 	if (!plan_name)
-		return die("out of memory");
+		return error("out of memory");
 	if (outfile_open(&plan, plan_name, force, err, sizeof err)) {
 		free(plan_name);
-		return die("%s", err);
+		return error("%s", err);
 	}
 	free(plan_name);
 	int rc = 0;
 	progress_phase("generate");
 	if (evolve_series(opt, hs, plan.fp, err, sizeof err)) {
 		outfile_abort(&plan);
-		rc = die("%s", err);
+		rc = error("%s", err);
 	} else {
 		/* the four files complete first, then published all or none */
 		outfile outs[4];
@@ -58,7 +58,7 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 			snprintf(tag, sizeof tag, "-%d", k);
 			char *name = series_name(out, tag);
 			if (!name || snapshot_prepare(&outs[n], name, &hs[k], force, err, sizeof err))
-				rc = die("%s", name ? err : "out of memory");
+				rc = error("%s", name ? err : "out of memory");
 			else
 				n++;
 			free(name);
@@ -66,7 +66,7 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 		if (rc == 0) {
 			outs[n++] = plan;
 			if (outfile_commit_all(outs, n, err, sizeof err))
-				rc = die("%s", err);
+				rc = error("%s", err);
 		} else {
 			while (n > 0)
 				outfile_abort(&outs[--n]);
@@ -142,10 +142,10 @@ int cmd_gen(int argc, char **argv)
 	progress_phase("generate");
 	if (gen_heap(&opt, &h, err, sizeof err)) {
 		heap_free(&h);
-		return die("%s", err);
+		return error("%s", err);
 	}
 	progress_begin_file("write", out);
 	int rc = snapshot_save(out, &h, force, err, sizeof err);
 	heap_free(&h);
-	return rc ? die("%s", err) : 0;
+	return rc ? error("%s", err) : 0;
 }

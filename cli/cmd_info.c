@@ -190,7 +190,7 @@ int cmd_info(int argc, char **argv)
 	info in;
 	int rc = 0;
 	if (gather(&h, (size_t)top, &in))
-		rc = die("out of memory");
+		rc = error("out of memory");
 	else if (fmt == FMT_JSON)
 		print_json(path, &h, &in);
 	else

@@ -78,11 +78,11 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 	long long fig[NFIGURES], roots[RK_COUNT], nroots = 0;
 	for (size_t k = 0; k < NFIGURES; k++)
 		if (one_int(db, figures[k].sql, NULL, &fig[k]))
-			return die("%s: %s: %s", path, figures[k].sql + strlen("SELECT count(*) FROM "), sqlite3_errmsg(db));
+			return error("%s: %s: %s", path, figures[k].sql + strlen("SELECT count(*) FROM "), sqlite3_errmsg(db));
 	for (int k = 0; k <= RK_GCOBJECT; k++) {
 		if (one_int(db, "SELECT count(*) FROM object_table WHERE distance = 0 AND root_kind = ?1", root_kind_names[k],
 			    &roots[k]))
-			return die("%s: object_table: %s", path, sqlite3_errmsg(db));
+			return error("%s: object_table: %s", path, sqlite3_errmsg(db));
 		nroots += roots[k];
 	}
 	char buf[4][1024];
@@ -139,9 +139,9 @@ int info_database(const char *path, enum out_format fmt)
 	char why[400];
 	int rc;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		rc = die("%s: %s", path, sqlite3_errmsg(db));
+		rc = error("%s: %s", path, sqlite3_errmsg(db));
 	else if (db_check_version(db, why, sizeof why))
-		rc = die("%s: %s", path, why);
+		rc = error("%s: %s", path, why);
 	else
 		rc = report(path, db, fmt);
 	sqlite3_close(db);

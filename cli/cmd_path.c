@@ -22,7 +22,7 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 {
 	obj_info o;
 	if (v->ops->object(v, x, &o))
-		return die("%s", v->err);
+		return error("%s", v->err);
 	chains cs = {0};
 	int rc = 0;
 	if (p->mode == PM_DIRECT)
@@ -35,7 +35,7 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 	if (rc) {
 		obj_info_free(&o);
 		chains_free(&cs);
-		return die("%s", v->err);
+		return error("%s", v->err);
 	}
 	const char *status = !o.reachable ? "unreachable" : RK_IS_ROOT(o.root_kind) ? "root"
 			     : o.distance == UINT32_MAX ? "cluster-only" : "reachable";

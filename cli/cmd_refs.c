@@ -67,7 +67,7 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 	obj_info me;
 	int rc = v->ops->object(v, x, &me);
 	if (rc)
-		return rc < 0 ? die("%s", v->err) : die("no object #%d", x);
+		return rc < 0 ? error("%s", v->err) : error("no object #%d", x);
 	unsigned count[KIND_NAMES] = {0}, fate_count[FATES] = {0}, total = 0;
 	size_t shown = 0;
 	if (fmt == FMT_TEXT)
@@ -90,7 +90,7 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 		obj_state st; /* the fate of every one, the names of those shown */
 		int known = other != OBJ_NONE;
 		if (known && (rc = v->ops->state(v, other, &st)) != 0) {
-			rc = rc < 0 ? die("%s", v->err) : die("#%d: a reference names no object #%d", x, other);
+			rc = rc < 0 ? error("%s", v->err) : error("#%d: a reference names no object #%d", x, other);
 			break;
 		}
 		const char *fate = known ? fate_name(st.reachable, st.garbage) : "-";
@@ -99,7 +99,7 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 			continue;
 		obj_info o;
 		if (known && (rc = v->ops->object(v, other, &o)) != 0) {
-			rc = rc < 0 ? die("%s", v->err) : die("#%d: a reference names no object #%d", x, other);
+			rc = rc < 0 ? error("%s", v->err) : error("#%d: a reference names no object #%d", x, other);
 			break;
 		}
 		const char *prop = e->prop[0] ? e->prop : "-";
@@ -231,7 +231,7 @@ int cmd_refs(int argc, char **argv)
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		edges es = {0};
 		if ((out ? v->ops->outgoing : v->ops->incoming)(v, objs[k], &es)) {
-			rc = die("%s", v->err);
+			rc = error("%s", v->err);
 			edges_free(&es);
 			break;
 		}

@@ -207,12 +207,12 @@ static int run_statement(sqlite3_stmt *st, enum out_format fmt, int *first_json)
 	table t = {NULL, 0, 0, cols, calloc((size_t)cols + 1, sizeof(size_t)), 0};
 	int rc;
 	if (!t.w)
-		return die("out of memory");
+		return error("out of memory");
 	if (fmt == FMT_TEXT)
 		for (int c = 0; c < cols; c++)
 			if (table_add(&t, display_escape_dup(sqlite3_column_name(st, c))) || !t.cells[t.n - 1]) {
 				table_free(&t);
-				return die("out of memory");
+				return error("out of memory");
 			}
 	if (fmt == FMT_CSV && cols) {
 		for (int c = 0; c < cols; c++) {
@@ -227,7 +227,7 @@ static int run_statement(sqlite3_stmt *st, enum out_format fmt, int *first_json)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		if (put_row(st, fmt, &t, first_json)) {
 			table_free(&t);
-			return die("out of memory");
+			return error("out of memory");
 		}
 	if (fmt == FMT_TEXT)
 		table_flush(&t);
@@ -271,17 +271,17 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 	if (is_sqlite_file(path)) {
 		sqlite3 *db = input_open_sql(path, INPUT_SQL_ANY, err, sizeof err);
 		if (!db)
-			die("%s", err);
+			error("%s", err);
 		return db;
 	}
 	in_memory *m = calloc(1, sizeof *m);
 	if (!m) {
-		die("out of memory");
+		error("out of memory");
 		return NULL;
 	}
 	pipeline_options po = analysis_pipeline_options(ao);
 	if (pipeline_load(&m->an, path, &po, err, sizeof err)) {
-		die("%s", err);
+		error("%s", err);
 		free(m);
 		return NULL;
 	}
@@ -289,7 +289,7 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom, STORE_AUTO, 0};
 	m->sdb = snapshot_db_open(&m->an.h, &m->an.r, &m->an.f, &m->info, compute, m, err, sizeof err);
 	if (!m->sdb) {
-		die("%s: %s", path, err);
+		error("%s: %s", path, err);
 		in_memory_free(m);
 		return NULL;
 	}
@@ -338,7 +338,7 @@ int cmd_sql(int argc, char **argv)
 		return usage_error("sql", "needs a SNAPSHOT or a DB");
 	char bad[1024];
 	if (file_check_input(dbpath, bad, sizeof bad)) /* a FIFO: refused before an open waits for a writer */
-		return die("%s", bad);
+		return error("%s", bad);
 	if (analysis_options_given(&ao) && is_sqlite_file(dbpath))
 		return usage_error("sql", "--mode, --keep-flags, --threads and --policy are for a snapshot; %s is a database",
 				   dbpath);
@@ -347,7 +347,7 @@ int cmd_sql(int argc, char **argv)
 	char *owned = NULL;
 	if (!sql || strcmp(sql, "-") == 0) {
 		if (!(sql = owned = read_stdin()))
-			return die("out of memory reading standard input");
+			return error("out of memory reading standard input");
 	}
 	in_memory *mem;
 	sqlite3 *db = open_sql_input(dbpath, &ao, &mem);
@@ -365,15 +365,15 @@ int cmd_sql(int argc, char **argv)
 		char err[1024];
 		if (mem ? snapshot_db_prepare(mem->sdb, tail, &st, &tail, err, sizeof err)
 			: sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
-			rc = die("%s: %s", dbpath, mem ? err : sqlite3_errmsg(db));
+			rc = error("%s: %s", dbpath, mem ? err : sqlite3_errmsg(db));
 			break;
 		}
 		if (!st)
 			break; /* only whitespace or comments left */
 		if (!sqlite3_stmt_readonly(st))
-			rc = die("%s: only read-only statements are allowed", dbpath);
+			rc = error("%s: only read-only statements are allowed", dbpath);
 		else if ((rc = run_statement(st, fmt, &first_json)) < 0)
-			rc = die("%s: %s", dbpath, sqlite3_errmsg(db));
+			rc = error("%s: %s", dbpath, sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 	}
 	if (fmt == FMT_JSON)

@@ -35,7 +35,7 @@ static double share(uint64_t bytes, uint64_t reached)
 static int get(retention_input *in, obj_t x, obj_info *o)
 {
 	if (in->v->ops->object(in->v, x, o) != 0)
-		return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
+		return error("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
 	return 0;
 }
 
@@ -59,11 +59,11 @@ static int print_signals(retention_input *in, size_t limit, enum out_format fmt)
 	finding_rows rows = {0};
 	if (v->ops->findings(v, OBJ_NONE, &rows) != 0) {
 		free(rows.v);
-		return die("%s", v->err);
+		return error("%s", v->err);
 	}
 	suspect_signal *s = calloc(rows.n + 1, sizeof *s);
 	size_t n = 0, worlds = 0;
-	int rc = s ? 0 : die("out of memory");
+	int rc = s ? 0 : error("out of memory");
 	for (size_t k = 0; k < rows.n && rc == 0; k++) {
 		obj_info o;
 		if (strcmp(rows.v[k].kind, "garbage-survives") != 0 || rows.v[k].idx == OBJ_NONE)
@@ -134,7 +134,7 @@ static int print_suspect(retention_input *in, const suspect *s, const char *kind
 	if (s->obj == OBJ_NONE) { /* a class whose instances the tree does not hold (a damaged database) */
 		if (s->cls != OBJ_NONE)
 			obj_info_free(&c);
-		return die("%s: class suspect #%d has no reached instance", in->path, s->cls);
+		return error("%s: class suspect #%d has no reached instance", in->path, s->cls);
 	}
 	if ((rc = get(in, s->obj, &o)) == 0 && (rc = get(in, s->accum, &a)) != 0)
 		obj_info_free(&o);
@@ -317,11 +317,11 @@ int cmd_suspects(int argc, char **argv)
 	int rc = suspects_find(d, in.h ? in.h->size : d->size, class_of, &in, pct, (size_t)limit, UNDER_TOP, &sl);
 	if (rc) {
 		if (rc == -2)
-			die("%s", in.v->err[0] ? in.v->err : "reading an object's class failed");
+			error("%s", in.v->err[0] ? in.v->err : "reading an object's class failed");
 		else if (rc == -3)
-			die("%s: the dominator tree loops (a damaged database)", input);
+			error("%s: the dominator tree loops (a damaged database)", input);
 		else
-			die("out of memory");
+			error("out of memory");
 		retention_close(&in);
 		return 1;
 	}

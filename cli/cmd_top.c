@@ -122,7 +122,7 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 	for (size_t k = 0; k < shown; k++) {
 		obj_info o;
 		if (in->v->ops->describe(in->v, v[k].key, &o) != 0)
-			return die("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
+			return error("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
 		const char *name = by == BY_OBJECT || by == BY_PACKAGE ? o.path : o.name;
 		long long diff = (long long)v[k].retained - (long long)v[k].other;
 		if (fmt == FMT_TEXT) {
@@ -235,7 +235,7 @@ int cmd_top(int argc, char **argv)
 	size_t total = 0;
 	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, (size_t)limit, &n, &total);
 	if (!v) {
-		die("out of memory");
+		error("out of memory");
 		goto out;
 	}
 	if (by != BY_OBJECT && n > 1) /* (objects come sorted) */

@@ -44,12 +44,12 @@ static int resolve_null(view *v, heap *h, const char *arg, whatif_change *out)
 		rc = left ? query_find(v, left, &x) : -1;
 		free(left);
 		if (rc < 0)
-			return die("%s", v->err[0] ? v->err : "out of memory");
+			return error("%s", v->err[0] ? v->err : "out of memory");
 		if (rc == 0) {
 			long long n = parse_count(colon + 1, UINT32_MAX);
 			uint32_t have = h->ref_start[x + 1] - h->ref_start[x];
 			if (n < 0 || n >= have)
-				return die("--null %s: object #%d has %u reference record%s (numbered from 0)", arg, x, have,
+				return error("--null %s: object #%d has %u reference record%s (numbered from 0)", arg, x, have,
 					   have == 1 ? "" : "s");
 			*out = (whatif_change){WI_NULL_RECORD, x, 0, (uint32_t)n};
 			return 0;
@@ -69,7 +69,7 @@ static int resolve_null(view *v, heap *h, const char *arg, whatif_change *out)
 		rc = left ? query_find(v, left, &x) : -1;
 		free(left);
 		if (rc < 0)
-			return die("%s", v->err[0] ? v->err : "out of memory");
+			return error("%s", v->err[0] ? v->err : "out of memory");
 		if (rc)
 			continue;
 		named = x;
@@ -78,14 +78,14 @@ static int resolve_null(view *v, heap *h, const char *arg, whatif_change *out)
 		if (c.str == UINT32_MAX || c.str == 0 || whatif_count(h, &c) == 0)
 			continue;
 		if (found++ && (out->obj != c.obj || out->str != c.str))
-			return die("--null %s is ambiguous: object #%d's '%s' or object #%d's '%s'; name the object by "
+			return error("--null %s is ambiguous: object #%d's '%s' or object #%d's '%s'; name the object by "
 				   "index (#N.PROPERTY)", arg, out->obj, heap_str(h, out->str), c.obj, p + 1);
 		*out = c;
 	}
 	if (found)
 		return 0;
 	if (named != OBJ_NONE)
-		return die("--null %s: object #%d has no reference named '%s'", arg, named, named_prop);
+		return error("--null %s: object #%d has no reference named '%s'", arg, named, named_prop);
 	if (!last_dot && !(colon && colon[1] && colon[1 + strspn(colon + 1, "0123456789")] == '\0'))
 		return usage_error("whatif", "--null takes OBJ.PROPERTY or OBJ:N, not '%s'", arg);
 	/* no object: say so with suggestions for the longest candidate */
@@ -96,7 +96,7 @@ static int resolve_null(view *v, heap *h, const char *arg, whatif_change *out)
 	free(left);
 	if (rc == 0) /* the object is there: what is missing is the property (null_syntax says so first) */
 		return usage_error("whatif", "--null takes OBJ.PROPERTY or OBJ:N, not '%s': no PROPERTY after the '.'", arg);
-	return die("--null %s: %s", arg, rc < 0 ? "out of memory" : err);
+	return error("--null %s: %s", arg, rc < 0 ? "out of memory" : err);
 }
 
 /* Resolve the changes against the heap (objects through V). */
@@ -112,12 +112,12 @@ static int resolve(view *v, heap *h, const change_arg *a, size_t n, whatif_chang
 			uint32_t id = strtab_find(&h->strings, a[k].arg, strlen(a[k].arg));
 			out[k] = (whatif_change){WI_DROP_REFERENCER, OBJ_NONE, id, 0};
 			if (id == UINT32_MAX || id == 0 || whatif_count(h, &out[k]) == 0)
-				return die("--drop-referencer: no FGCObject referencer is named '%s'", a[k].arg);
+				return error("--drop-referencer: no FGCObject referencer is named '%s'", a[k].arg);
 		} else {
 			obj_t x;
 			int rc = query_select(v, a[k].arg, &x, err, sizeof err);
 			if (rc)
-				return die("--%s: %s", whatif_kind_names[a[k].kind], rc < 0 ? v->err : err);
+				return error("--%s: %s", whatif_kind_names[a[k].kind], rc < 0 ? v->err : err);
 			out[k] = (whatif_change){a[k].kind, x, 0, 0};
 		}
 	}
@@ -154,7 +154,7 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 	const heap *h = r->h;
 	class_hist c;
 	if (class_hist_of(h, objs, n, r->limit ? r->limit : SIZE_MAX, &c))
-		return die("out of memory");
+		return error("out of memory");
 	size_t classes = c.classes;
 	char name[HEAP_NAME_MAX], shownname[4 * HEAP_NAME_MAX];
 	if (r->fmt == FMT_TEXT) {
@@ -282,7 +282,7 @@ static int print_targets(const report *r, view *after, const obj_t *t, uint32_t 
 		}
 		obj_info o;
 		if (after->ops->object(after, x, &o))
-			return die("%s", after->err);
+			return error("%s", after->err);
 		if (r->fmt == FMT_CSV) {
 			printf("target,%d,", x);
 			csv_str(stdout, o.path);
@@ -313,7 +313,7 @@ static int print_report(report *r, view *before, const whatif_change *c, size_t 
 	obj_t *targets;
 	uint32_t ntargets;
 	if (whatif_targets(r->h, c, n, &targets, &ntargets))
-		return die("out of memory");
+		return error("out of memory");
 	if (r->fmt == FMT_JSON) {
 		printf("{");
 	} else if (r->fmt == FMT_CSV) {
@@ -341,7 +341,7 @@ static int print_report(report *r, view *before, const whatif_change *c, size_t 
 	if (rc == 0) {
 		char err[256];
 		after = view_heap_borrow(&w->shown, &w->after, err, sizeof err);
-		rc = after ? print_targets(r, after, targets, ntargets) : die("%s", err);
+		rc = after ? print_targets(r, after, targets, ntargets) : error("%s", err);
 	}
 	if (after)
 		after->ops->close(after);
@@ -424,7 +424,7 @@ int cmd_whatif(int argc, char **argv)
 	struct whatif_opts opts = {.format = FMT_TEXT, .threads = cpu_cores(), .limit = 10};
 	const char *input = NULL;
 	if (!(opts.changes.v = calloc((size_t)argc + 1, sizeof *opts.changes.v)))
-		return die("out of memory");
+		return error("out of memory");
 	int parsed = parse_options(&command_whatif, argc, argv, &opts, &input);
 	if (parsed < 0) {
 		free(opts.changes.v);
@@ -462,13 +462,13 @@ int cmd_whatif(int argc, char **argv)
 	char err[SNAP_ERR_MAX];
 	if (input_open_heap(&p, input, &po, err, sizeof err)) {
 		free(args);
-		return die("%s", err);
+		return error("%s", err);
 	}
 	whatif_change *changes = calloc(nargs, sizeof *changes);
 	if (!changes)
-		rc = die("out of memory");
+		rc = error("out of memory");
 	else if (pipeline_need(&p, PIPE_GC, err, sizeof err))
-		rc = die("%s", err);
+		rc = error("%s", err);
 	if (rc) {
 		free(changes);
 		free(args);
@@ -478,12 +478,12 @@ int cmd_whatif(int argc, char **argv)
 	heap *h = &p.h;
 	gc_result *before = &p.r;
 	view *v = view_heap_borrow(h, before, err, sizeof err);
-	rc = v ? resolve(v, h, args, nargs, changes) : die("%s", err);
+	rc = v ? resolve(v, h, args, nargs, changes) : error("%s", err);
 	input_ready_at = now_seconds();
 	whatif_result w;
 	progress_phase("gc after the changes");
 	if (rc == 0 && whatif_run(h, before, &p.opt, changes, nargs, &w))
-		rc = die("out of memory running the changed GC");
+		rc = error("out of memory running the changed GC");
 	progress_phase(NULL);
 	if (rc == 0) {
 		report r = {h, before, &w, fmt, (size_t)limit, {0, 0}, {0, 0}};

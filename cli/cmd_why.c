@@ -45,7 +45,7 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 {
 	obj_info o;
 	if (v->ops->object(v, x, &o))
-		return die("%s", v->err);
+		return error("%s", v->err);
 	chains cs = {0};
 	edges elim = {0}, cleared = {0};
 	finding_rows fs = {0};
@@ -53,7 +53,7 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 	int rc = 0;
 	if (query_shortest(v, x, &cs) || v->ops->eliminated_to(v, x, &elim) || v->ops->cleared_to(v, x, &cleared) ||
 	    v->ops->findings(v, x, &fs) || (o.cluster != OBJ_NONE && v->ops->clusters(v, o.cluster, 0, &cl)))
-		rc = die("%s", v->err);
+		rc = error("%s", v->err);
 	int cluster_keeps = o.reachable && (o.root_kind == RK_CLUSTER || o.distance == UINT32_MAX) && o.cluster != OBJ_NONE;
 	if (rc == 0 && fmt == FMT_TEXT) {
 		printf("#%d %s %s\n", x, o.class_name, o.path);
@@ -70,7 +70,7 @@ static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 		obj_t idom;
 		long long kept;
 		if (v->ops->retained(v, x, &idom, &kept) < 0) {
-			rc = die("%s", v->err);
+			rc = error("%s", v->err);
 		} else if (kept >= 0) {
 			printf("  retains:   %lld bytes (itself and what it dominates); immediate dominator ", kept);
 			if (idom == DOM_TOP)

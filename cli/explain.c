@@ -27,12 +27,12 @@ int explain_unreachable(view *v, obj_t x, enum out_format fmt)
 	edges in = {0};
 	if (v->ops->incoming(v, x, &in)) {
 		edges_free(&in);
-		return die("%s", v->err);
+		return error("%s", v->err);
 	}
 	obj_info me;
 	if (v->ops->object(v, x, &me)) {
 		edges_free(&in);
-		return die("%s", v->err);
+		return error("%s", v->err);
 	}
 	size_t shown = 0;
 	for (size_t k = 0; k < in.n && shown < 50; k++) {

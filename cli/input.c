@@ -26,7 +26,7 @@ view *open_input(const char *path)
 	char err[SNAP_ERR_MAX];
 	view *v = input_open_view(path, err, sizeof err);
 	if (!v)
-		die("%s", err);
+		error("%s", err);
 	input_ready_at = now_seconds();
 	return v;
 }
@@ -39,7 +39,7 @@ int retention_open(const char *path, int policy, int groups, retention_input *in
 	o.objects_only = !groups;
 	o.defer_retention = 1; /* the view computes it if a command asks */
 	if (input_open(in, path, PIPE_GC | PIPE_DOM, &o, err, sizeof err))
-		return die("%s", err);
+		return error("%s", err);
 	input_ready_at = now_seconds();
 	return 0;
 }
@@ -48,9 +48,9 @@ int retention_other(retention_input *in, int policy, dom_result *out)
 {
 	char err[SNAP_ERR_MAX];
 	if (policy == in->d.policy)
-		return die("--vs names the policy already shown (%s)", dom_policy_names[policy]);
+		return error("--vs names the policy already shown (%s)", dom_policy_names[policy]);
 	if (input_dominators(in, policy, out, err, sizeof err))
-		return die("%s", err);
+		return error("%s", err);
 	return 0;
 }
 
@@ -79,20 +79,20 @@ int select_objects(view *v, const char *sel, const char *glob, const char *cls, 
 		obj_t one;
 		int rc = query_select(v, sel, &one, err, sizeof err);
 		if (rc < 0)
-			return die("%s", v->err);
+			return error("%s", v->err);
 		if (rc > 0)
-			return die("%s", err);
+			return error("%s", err);
 		*out = malloc(sizeof **out);
 		if (!*out)
-			return die("out of memory");
+			return error("out of memory");
 		**out = one;
 		*n = 1;
 		return 0;
 	}
 	if (v->ops->find_glob(v, glob, cls, out, n))
-		return die("%s", v->err[0] ? v->err : "out of memory");
+		return error("%s", v->err[0] ? v->err : "out of memory");
 	if (*n == 0)
-		return die("no object matches%s%s%s%s", glob ? " --name " : "", glob ? glob : "", cls ? " --class " : "",
+		return error("no object matches%s%s%s%s", glob ? " --name " : "", glob ? glob : "", cls ? " --class " : "",
 			   cls ? cls : "");
 	return 0;
 }

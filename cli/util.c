@@ -10,7 +10,7 @@
 
 int cli_quiet; /* --quiet (main.c sets it; here so the unit tests link the commands) */
 
-int die(const char *fmt, ...)
+int error(const char *fmt, ...)
 {
 	/* the message may quote names from hostile input: shown in display
 	 * form, so it stays one line and cannot drive the terminal */
@@ -117,7 +117,7 @@ int load_or_die(const char *path, heap *h)
 	char err[SNAP_ERR_MAX];
 	progress_begin_file("load", path);
 	if (snapshot_load(path, h, err, sizeof err))
-		return die("%s", err);
+		return error("%s", err);
 	return 0;
 }
 
@@ -134,6 +134,6 @@ int check_output(const char *path, int force)
 {
 	char err[SNAP_ERR_MAX];
 	if (outfile_check(path, force, note_removed, NULL, err, sizeof err))
-		return die("%s", err);
+		return error("%s", err);
 	return 0;
 }
