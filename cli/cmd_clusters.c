@@ -10,11 +10,11 @@
 #include "cli/cli.h"
 #include "analysis/analysis.h"
 
-static const char *sort_key;
-
-static int cmp_rows(const void *pa, const void *pb)
+/* qsort_r's order of the rows under SORT_KEY (--sort's name). */
+static int cmp_rows(const void *pa, const void *pb, void *sort_key_arg)
 {
 	const cluster_row *a = pa, *b = pb;
+	const char *sort_key = sort_key_arg;
 	uint64_t x, y;
 	if (strcmp(sort_key, "root") == 0)
 		return (a->root > b->root) - (a->root < b->root);
@@ -264,7 +264,6 @@ int cmd_clusters(int argc, char **argv)
 	const char *input = operands[0], *sel = operands[1];
 	enum out_format fmt = opts.format;
 	int do_check = opts.check || opts.risks;
-	sort_key = sort_names[opts.sort];
 	if (!input)
 		return usage_error("clusters", "needs INPUT");
 	if (do_check && sel)
@@ -297,7 +296,7 @@ int cmd_clusters(int argc, char **argv)
 		rc = detail(v, &rows.v[0], fmt, listing_limit(opts.limit, fmt, 20));
 	} else {
 		if (rows.n) /* no clusters: rows.v is NULL, and qsort(NULL, 0) is undefined */
-			qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
+			qsort_r(rows.v, rows.n, sizeof *rows.v, cmp_rows, (void *)sort_names[opts.sort]);
 		size_t n = listing_limit(opts.limit, fmt, 20);
 		if (n > rows.n)
 			n = rows.n;

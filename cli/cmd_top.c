@@ -18,7 +18,6 @@ typedef struct top_row {
 enum { BY_OBJECT, BY_CLASS, BY_PACKAGE };
 enum { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT };
 static const char *const by_names[] = {"object", "class", "package"}; /* by BY_ */
-static int sort_key;
 
 static int cmp_key(const void *a, const void *b)
 {
@@ -26,10 +25,12 @@ static int cmp_key(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-/* Larger sort value first, then lower key: topn.h's rank. */
-static int cmp_rows(const void *a, const void *b)
+/* Larger sort value first (SORT_KEY: the SORT_* a pointer to which
+ * qsort_r passes), then lower key: topn.h's rank. */
+static int cmp_rows(const void *a, const void *b, void *sort_key_arg)
 {
 	const top_row *x = a, *y = b;
+	int sort_key = *(const int *)sort_key_arg;
 	uint64_t kx = sort_key == SORT_SHALLOW ? x->shallow : sort_key == SORT_COUNT ? x->count : x->retained;
 	uint64_t ky = sort_key == SORT_SHALLOW ? y->shallow : sort_key == SORT_COUNT ? y->count : y->retained;
 	if (kx != ky)
@@ -40,7 +41,7 @@ static int cmp_rows(const void *a, const void *b)
 /* The rows of D by BY, with OTHER's retained bytes beside them (when given):
  * for objects the best LIMIT of them (*TOTAL says how many there are). */
 static top_row *rows_for(const retention_input *in, const dom_result *d, const dom_result *other, int by,
-			 size_t limit, size_t *n, size_t *total)
+			 int sort_key, size_t limit, size_t *n, size_t *total)
 {
 	size_t k = 0;
 	top_row *v = NULL;
@@ -98,7 +99,7 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 }
 
 static int print_rows(const retention_input *in, const top_row *v, size_t n, size_t total, size_t limit, int by,
-		      const dom_result *d, const dom_result *other, enum out_format fmt)
+		      int sort_key, const dom_result *d, const dom_result *other, enum out_format fmt)
 {
 	size_t shown = n < limit ? n : limit;
 	if (fmt == FMT_TEXT) {
@@ -218,7 +219,7 @@ int cmd_top(int argc, char **argv)
 		return OPT_EXIT_STATUS(parsed);
 	int by = opts.by, policy = opts.policy, vs = opts.vs;
 	long long limit = opts.limit;
-	sort_key = opts.sort;
+	int sort_key = opts.sort;
 	if (!input)
 		return usage_error("top", "needs an INPUT (snapshot or database)");
 	if (by == BY_OBJECT && sort_key == SORT_COUNT)
@@ -233,14 +234,14 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	size_t n;
 	size_t total = 0;
-	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, (size_t)limit, &n, &total);
+	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, sort_key, (size_t)limit, &n, &total);
 	if (!v) {
 		error("out of memory");
 		goto out;
 	}
 	if (by != BY_OBJECT && n > 1) /* (objects come sorted) */
-		qsort(v, n, sizeof *v, cmp_rows);
-	rc = print_rows(&in, v, n, total, (size_t)limit, by, &in.d, vs >= 0 ? &other : NULL, fmt);
+		qsort_r(v, n, sizeof *v, cmp_rows, &sort_key);
+	rc = print_rows(&in, v, n, total, (size_t)limit, by, sort_key, &in.d, vs >= 0 ? &other : NULL, fmt);
 	free(v);
 out:
 	dom_free(&other);
