@@ -175,7 +175,7 @@ static void print_objects(const diff_object_rows *x, int roots, const char *titl
 
 static int pairwise(const char *pa, const char *pb, enum out_format fmt, long top, const char *out, int force)
 {
-	diff_side sides[2] = {0}; /* zeroed: load_side frees a side it never filled when findings fail */
+	diff_side sides[2] = {0}; /* zeroed: freeable whichever side fails to load */
 	const char *paths[2] = {pa, pb};
 	char err[SNAP_ERR_MAX];
 	if (out && check_output(out, force))
