@@ -60,7 +60,7 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 {
 	char keep[FLAGS_MAX];
 	flags_format(keep, opt->keep_flags, 0, 0);
-	printf("LogGarbage: %s: engine %s, mode %s, keep flags %s\n", path,
+	printf("LogGarbage: %s: engine %s, mode %s, keep flags %s\n", disp(path),
 	       h->engine ? disp(heap_str(h, h->engine)) : "unknown", opt->mode == MODE_EDITOR ? "editor" : "game", keep);
 	uint32_t disregard = 0;
 	for (uint32_t i = 0; i < h->slots && (obj_t)i < h->first_gc_index; i++)
@@ -234,8 +234,8 @@ int cmd_analyze(int argc, char **argv)
 	}
 	progress_phase(NULL);
 	if (!quiet)
-		printf("LogGarbage: wrote %s in %.3f s%s%s\n", dbpath, now_seconds() - t1, after ? " and " : "",
-		       after ? after : "");
+		printf("LogGarbage: wrote %s in %.3f s%s%s\n", disp(dbpath), now_seconds() - t1, after ? " and " : "",
+		       after ? disp(after) : "");
 	rc = 0;
 out:
 	pipeline_free(&an);

@@ -205,7 +205,7 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 	progress_phase(NULL);
 	int first = 1;
 	if (fmt == FMT_TEXT) {
-		printf("diff %s -> %s: %s\n", pa, pb, r.same_process ? "one process (objects matched by index and serial as well as by name)"
+		printf("diff %s -> %s: %s\n", disp(pa), disp(pb), r.same_process ? "one process (objects matched by index and serial as well as by name)"
 									: "different processes (objects matched by class and path name)");
 		printf("objects: A %u (%llu bytes), B %u (%llu bytes): %u kept, %u added, %u removed, %u replaced; %u slots reused\n",
 		       a.n, (unsigned long long)rep.a_bytes, b.n, (unsigned long long)rep.b_bytes, r.kept, r.added, r.removed,

@@ -64,7 +64,7 @@ static int gather(const heap *h, size_t top, info *in)
 
 static void print_text(const char *path, const heap *h, const info *in)
 {
-	printf("snapshot        %s\n", path);
+	printf("snapshot        %s\n", disp(path));
 	printf("engine          %s\n", h->engine ? disp(heap_str(h, h->engine)) : "-");
 	printf("mode            %s\n", h->mode == MODE_EDITOR ? "editor" : "game");
 	printf("first-gc-index  %d\n", h->first_gc_index);

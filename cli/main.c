@@ -74,7 +74,9 @@ int main(int argc, char **argv)
 	}
 	const command *c = find_command(argv[1]);
 	if (!c) {
-		fprintf(stderr, "ugc-analyze: '%s' is not a command (see 'ugc-analyze --help')\n", argv[1]);
+		fputs("ugc-analyze: '", stderr);
+		display_put(stderr, argv[1]); /* as given: control bytes shown, not sent */
+		fputs("' is not a command (see 'ugc-analyze --help')\n", stderr);
 		return 2;
 	}
 	double start = now_seconds();

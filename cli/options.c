@@ -17,11 +17,16 @@ typedef struct parser {
 	FILE *err;
 } parser;
 
+/* The message quotes option values and names as given: shown in display
+ * form (base/escape.h), so a control byte in them cannot drive the
+ * terminal.  CMD is a command's own name. */
 static void vusage(FILE *err, const char *cmd, const char *fmt, va_list ap)
 {
+	char msg[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	progress_phase(NULL); /* the message starts a clean line */
 	fprintf(err, "ugc-analyze %s: ", cmd);
-	vfprintf(err, fmt, ap);
+	display_put(err, msg);
 	fprintf(err, " (see 'ugc-analyze %s --help')\n", cmd);
 }
 

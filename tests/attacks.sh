@@ -240,5 +240,28 @@ refused "diff A B -o B --force is refused" "a.db: is the input" \
 cmp -s "$out/same/a.db" "$out/same/a0.db"
 verdict "diff's side is unchanged" $?
 
+# --- item 12: control bytes of file names and option values -----------------
+# info's snapshot line, analyze's first and last lines, diff's header and
+# the usage errors printed them raw: an ESC reached the terminal.
+mkdir -p "$out/ctl"
+esc=$(printf '\033')
+cp testdata/chains.ugct "$out/ctl/a${esc}[31m.ugct"
+raw() { cat "$out/stdout" "$out/stderr" | grep -q "$esc"; }
+run "$ugc" info "$out/ctl/a${esc}[31m.ugct"
+[ $rc -eq 0 ] && ! raw && grep -qF 'a\x1b[31m.ugct' "$out/stdout"
+verdict "info: a file name's ESC is shown as \\x1b, not sent" $?
+run "$ugc" analyze "$out/ctl/a${esc}[31m.ugct" -o "$out/ctl/b${esc}[2J.db"
+[ $rc -eq 0 ] && ! raw && grep -qF 'a\x1b[31m.ugct' "$out/stdout" && grep -qF 'b\x1b[2J.db' "$out/stdout"
+verdict "analyze: the snapshot's and the database's names shown, not sent" $?
+run "$ugc" diff "$out/ctl/a${esc}[31m.ugct" testdata/chains.ugct
+[ $rc -eq 0 ] && ! raw && grep -qF 'a\x1b[31m.ugct' "$out/stdout"
+verdict "diff: the header's names shown, not sent" $?
+run "$ugc" top testdata/chains.ugct --limit "${esc}[2J"
+[ $rc -eq 2 ] && ! raw && grep -qF '\x1b[2J' "$out/stderr"
+verdict "a usage error quoting an option value shows it, not sends it" $?
+run "$ugc" "x${esc}[2J"
+[ $rc -ne 0 ] && ! raw && grep -qF 'x\x1b[2J' "$out/stderr"
+verdict "an unknown command's name is shown, not sent" $?
+
 echo "attacks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
