@@ -148,6 +148,20 @@ static int col_id(view *v, sqlite3_stmt *st, int c, int nullok, obj_t *out)
 	return 0;
 }
 
+/* Column C as a dangling reference's target: the free slot it names, which
+ * may lie past the last slot (a snapshot may say so), but is an index. */
+static int col_dangling(view *v, sqlite3_stmt *st, int c, obj_t *out)
+{
+	sqlite3_int64 x = sqlite3_column_int64(st, c);
+	if (sqlite3_column_type(st, c) != SQLITE_INTEGER || x < 0 || x > INT32_MAX) {
+		const char *t = (const char *)sqlite3_column_text(st, c);
+		verr(v, "%s: %s is %.40s, not a slot index", tables[DV(v)->q], sqlite3_column_name(st, c), t ? t : "NULL");
+		return -1;
+	}
+	*out = (obj_t)x;
+	return 0;
+}
+
 /* Column C as a distance: NULL is none; at most slots hops. */
 static int col_distance(view *v, sqlite3_stmt *st, int c, uint32_t *out)
 {
@@ -598,7 +612,10 @@ static int dv_findings(view *v, obj_t about, finding_rows *out)
 				 DV(v)->path);
 			return -1;
 		}
-		if (col_id(v, st, 1, 1, &row.idx) || col_id(v, st, 2, 1, &row.other))
+		/* a dangling reference names a free slot, past the last one too */
+		int dangling = strcmp(row.kind, finding_kind_names[FK_DANGLING_REF]) == 0;
+		if (col_id(v, st, 1, 1, &row.idx) ||
+		    (dangling ? col_dangling(v, st, 2, &row.other) : col_id(v, st, 2, 1, &row.other)))
 			return -1;
 		if (!(row.detail = col_pool(v, st, 3)) || !(row.referencer = col_pool(v, st, 4)) ||
 		    finding_rows_push(out, &row))

@@ -240,6 +240,24 @@ refused "diff A B -o B --force is refused" "a.db: is the input" \
 cmp -s "$out/same/a.db" "$out/same/a0.db"
 verdict "diff's side is unchanged" $?
 
+# --- item 5: the tool's own database with a dangling reference past the end --
+# A snapshot whose reference names slot 5 of 2 analyses fine; the queries
+# on its database failed ("other is 5, not an object index (slots 2)").
+mkdir -p "$out/own"
+printf 'ugc-text 1\no 0 1 0 - /Script/CoreUObject 100 RF_Public\no 1 2 0 0 Class 100 RF_Public\nr 1 5 strong Stale\n' \
+	> "$out/own/dang.ugct"
+"$ugc" analyze "$out/own/dang.ugct" -o "$out/own/dang.db" -q >/dev/null 2>&1 || bad "analyze dang.ugct"
+for q in "findings --format json" "why --format json 1" "suspects --format json" "clusters --check --format json"; do
+	# shellcheck disable=SC2086
+	run "$ugc" ${q%% *} "$out/own/dang.db" ${q#* }
+	cp "$out/stdout" "$out/own/db.out"
+	rcdb=$rc
+	# shellcheck disable=SC2086
+	run "$ugc" ${q%% *} "$out/own/dang.ugct" ${q#* }
+	[ $rcdb -eq 0 ] && [ $rc -eq 0 ] && cmp -s "$out/stdout" "$out/own/db.out"
+	verdict "${q%% *} on the database of a snapshot with a dangling reference past the end answers as on the snapshot" $?
+done
+
 # --- item 12: control bytes of file names and option values -----------------
 # info's snapshot line, analyze's first and last lines, diff's header and
 # the usage errors printed them raw: an ESC reached the terminal.
