@@ -353,7 +353,8 @@ int diff_leak_groups(const diff_side *b, const diff_side *c, const diff_result *
 		out->bytes += c->v[ck].size;
 	}
 	idmap_free(&group_of);
-	qsort(out->v, out->groups, sizeof *out->v, cmp_leak);
+	if (out->groups > 1) /* none: out->v is NULL, and qsort(NULL, 0) is undefined */
+		qsort(out->v, out->groups, sizeof *out->v, cmp_leak);
 	out->n = out->groups < limit ? out->groups : limit;
 	for (size_t g = 0; g < out->n; g++) /* names for the groups shown */
 		if (!(out->v[g].name = diff_full_name(c, out->v[g].pos)))

@@ -85,9 +85,8 @@ static uint32_t *take_links(heap *h)
  * the GC marks on one thread beside the dominators' walk. */
 static const char *gc_beside_dominators(pipeline *p)
 {
-	int marking = p->opt.threads;
 	beside b = {.gc = {p, -1}};
-	p->opt.threads = 1;
+	p->opt.threads = 1; /* and it stays the GC's, for whoever reports it */
 	progress_phase("retention"); /* the GC's thread is not heard */
 	int rc = dom_compute_plain(&p->h, p->opt.keep_flags, p->dom.policy, !p->objects_only, take_links(&p->h), &p->dom,
 				   start_beside, &b);
@@ -95,7 +94,6 @@ static const char *gc_beside_dominators(pipeline *p)
 	start_beside(&b); /* when the dominators failed before their hook */
 	job_wait(&b.j);
 	trace_point("gc (beside the dominators)");
-	p->opt.threads = marking;
 	if (b.gc.rc == 0)
 		p->done |= PIPE_GC;
 	if (rc == 0)
@@ -150,10 +148,8 @@ int pipeline_need(pipeline *p, int what, char *err, size_t errsize)
 		p->dom.policy = policy; /* for a later try */
 	}
 	progress_phase(NULL);
-	if (fail && strcmp(fail, "running the GC") == 0)
-		snprintf(err, errsize, "out of memory running the GC on %s", p->path ? p->path : "the heap");
-	else if (fail)
-		snprintf(err, errsize, "out of memory %s", fail);
+	if (fail)
+		snprintf(err, errsize, "out of memory %s on %s", fail, p->path ? p->path : "the heap");
 	return fail ? -1 : 0;
 }
 

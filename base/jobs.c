@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include "base/assert.h"
+
 void job_start(job *j, void *(*fn)(void *), void *arg)
 {
 	j->fn = fn;
@@ -34,6 +36,7 @@ void jobs_two(void *(*fn)(void *), void *a, void *b, int parallel)
 void jobs_pool(void *(*fn)(void *), void *args, size_t stride, int n)
 {
 	job th[POOL_MAX];
+	assert(n <= POOL_MAX); /* every caller stays within it */
 	if (n > POOL_MAX)
 		n = POOL_MAX;
 	for (int k = 1; k < n; k++)

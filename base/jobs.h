@@ -30,7 +30,8 @@ void jobs_two(void *(*fn)(void *), void *a, void *b, int parallel);
 /* FN on each of N arguments (ARGS, STRIDE bytes apart; STRIDE 0: ARGS for
  * all, workers sharing one queue): the first here, the others each on a
  * thread of its own, or here after the first when no thread starts; all
- * done on return.  A worker that runs late finds a shared queue empty. */
+ * done on return.  A worker that runs late finds a shared queue empty.
+ * N is at most 64. */
 void jobs_pool(void *(*fn)(void *), void *args, size_t stride, int n);
 
 /* The cores online: 1 when unknown, 64 at most. */

@@ -5,17 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/vec.h"
 
 #define CHUNK (64 * 1024)
 
-/* (to become base/hash.h's FNV-1a when that lands) */
 static uint64_t hash(const char *s, size_t n)
 {
-	uint64_t h = 14695981039346656037ull;
-	for (size_t k = 0; k < n; k++)
-		h = (h ^ (unsigned char)s[k]) * 1099511628211ull;
-	return h;
+	return fnv1a(s, n);
 }
 
 /* Room for N bytes in the arena. */

@@ -135,15 +135,11 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 
 int info_database(const char *path, enum out_format fmt)
 {
-	sqlite3 *db;
-	char why[400];
-	int rc;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		rc = error("%s: %s", path, sqlite3_errmsg(db));
-	else if (db_check_version(db, why, sizeof why))
-		rc = error("%s: %s", path, why);
-	else
-		rc = report(path, db, fmt);
+	char err[1024];
+	sqlite3 *db = input_open_sql(path, INPUT_SQL_ANALYSIS, err, sizeof err); /* untrusted: checked, nothing of it runs */
+	if (!db)
+		return error("%s", err);
+	int rc = report(path, db, fmt);
 	sqlite3_close(db);
 	return rc;
 }

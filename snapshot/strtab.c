@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* (to become base/hash.h's FNV-1a when that lands) */
+/* FNV-1a (base/hash.h), seeded with the length and folded: the index's hash */
 static uint64_t hash_bytes(const char *s, size_t len)
 {
 	uint64_t h = fnv1a_add(0x9e3779b97f4a7c15ull ^ len, s, len); /* seeded with the length, folded */

@@ -165,8 +165,10 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 	memset(out, 0, sizeof *out);
 	strtab_init(&out->strings);
 	sqlite3 *db = input_open_sql(dbpath, INPUT_SQL_ANALYSIS, err, errsize); /* untrusted: checked, nothing of it runs */
-	if (!db)
+	if (!db) {
+		diff_side_free(out);
 		return -1;
+	}
 	sqlite3_stmt *st = NULL;
 	const char *why = "table snapshot or object_table";
 	int rc = -1;

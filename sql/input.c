@@ -194,7 +194,7 @@ static int open_snapshot(input *in, const char *path, int what, const pipeline_o
 {
 	pipeline *p = calloc(1, sizeof *p);
 	if (!p) {
-		snprintf(err, errsize, "out of memory");
+		snprintf(err, errsize, "out of memory opening %s", path);
 		return -1;
 	}
 	if (pipeline_load(p, path, o, err, errsize)) {
@@ -209,6 +209,7 @@ static int open_snapshot(input *in, const char *path, int what, const pipeline_o
 	if (what & PIPE_DOM) { /* moved out: the input's, as a database's are */
 		in->d = p->dom;
 		memset(&p->dom, 0, sizeof p->dom);
+		p->dom.policy = in->d.policy; /* still the one asked for */
 		p->done &= ~PIPE_DOM;
 	}
 	/* borrowed: the view builds its indexes (and ugc-gc(7)'s retention
@@ -269,7 +270,7 @@ view *input_open_view(const char *path, char *err, size_t errsize)
 	gc_result *r = malloc(sizeof *r);
 	view *v = NULL;
 	if (!h || !r)
-		snprintf(err, errsize, "out of memory");
+		snprintf(err, errsize, "out of memory opening %s", path);
 	else if (pipeline_need(&p, PIPE_GC, err, errsize) == 0) { /* the view takes the heap and its GC over */
 		*h = p.h;
 		*r = p.r;

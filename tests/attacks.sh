@@ -109,6 +109,15 @@ refused "sql: object_table replaced by an endless view is refused" "table.db: ta
 	"$ugc" sql "$out/table.db" "select count(*) from objects"
 refused "whatif: object_table replaced by an endless view is refused" "table.db: table object_table: its definition" \
 	"$ugc" whatif "$out/table.db" --cut 11
+refused "info: object_table replaced by an endless view is refused" "table.db: table object_table: its definition" \
+	"$ugc" info "$out/table.db"
+refused "refs: object_table replaced by an endless view is refused" "table.db: table object_table: its definition" \
+	"$ugc" refs "$out/table.db" 1
+# leak mode over one database thrice: no new object, so no group (its empty
+# list was sorted at a null pointer, which clang's UBSan reports)
+run "$ugc" diff --baseline "$out/base.db" --target "$out/base.db" --final "$out/base.db"
+[ $rc -eq 0 ] && ! grep -q 'runtime error' "$out/stderr"
+verdict "diff leak mode with nothing new answers, no undefined behaviour" $?
 run "$ugc" sql "$out/base.db" "select count(*) from objects where reachable = 1"
 check "sql: the database as analyze wrote it still answers" [ $rc -eq 0 -a "$(sed -n 3p "$out/stdout")" = 13 ]
 

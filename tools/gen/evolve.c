@@ -283,6 +283,7 @@ static int first_gc(heap *h, gc_result *r0, heap *h0, char *err, size_t errsize)
 	}
 	int built = gc_after_heap(h, r0, h0, &stale);
 	if (built) {
+		heap_free(h0); /* begun, whatever stopped it */
 		gc_result_free(r0);
 		snprintf(err, errsize, built == AFTER_STALE ? "--evolve needs consistent cluster lists: the heap after "
 			 "the first GC would hold a dangling Outer (drop --broken-clusters)" : "out of memory");
