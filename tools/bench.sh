@@ -72,7 +72,7 @@ ls -l "$dir/heap.ugcs" "$dir/heap.ugct" | awk '{printf "file %s: %d bytes\n", $9
 for t in 1 2; do
 	run "analyze --threads $t (all)" env UGC_TRACE=1 "$ugc" analyze "$dir/heap.ugcs" -o "$dir/heap.db" --threads $t --force
 	grep -E 'time:|wrote' "$dir/out.txt" | sed 's/^LogGarbage: /  /'
-	grep -E '^store:' "$dir/out.txt" | sed 's/^/  /' | tr '\n' ' ' | sed 's/  */ /g'
+	grep -E '^trace: store:' "$dir/out.txt" | sed 's/^trace: /  /' | tr '\n' ' ' | sed 's/  */ /g'
 	echo
 done
 ls -l "$dir/heap.db" | awk '{printf "database: %d bytes\n", $5}'
