@@ -59,6 +59,124 @@ static void print_counts(const char *sep, const unsigned *count, const char *con
 		}
 }
 
+/* The counts over every reference of the kinds asked for, and the rows shown. */
+typedef struct {
+	unsigned count[KIND_NAMES], fate_count[FATES], total;
+	size_t shown;
+} refs_tally;
+
+/* The line or JSON opening that names object X (ME) before its rows. */
+static void refs_head(obj_t x, const obj_info *me, int out, enum out_format fmt, int first)
+{
+	if (fmt == FMT_TEXT)
+		printf("%s #%d %s %s\n", out ? "references of" : "referencers of", x, me->class_name, me->path);
+	if (fmt == FMT_JSON) {
+		printf("%s{\"object\":{\"idx\":%d,\"class\":", first ? "" : ",\n", x);
+		json_str(stdout, me->class_name);
+		printf(",\"path\":");
+		json_str(stdout, me->path);
+		printf("},\"direction\":\"%s\",\"references\":[", out ? "out" : "in");
+	}
+}
+
+/* CSV: the row of reference E of X to OTHER (O when KNOWN, else an FGCObject). */
+static void refs_row_csv(obj_t x, const edge *e, int kind, int out, obj_t other, int known, const obj_info *o,
+			 const char *fate)
+{
+	printf("%s,%d,%s,", out ? "out" : "in", x, kinds[kind]);
+	csv_str(stdout, e->prop);
+	if (known) {
+		printf(",%d,", other);
+		csv_str(stdout, o->class_name);
+		putchar(',');
+		csv_str(stdout, o->path);
+		printf(",%s,\n", fate);
+	} else {
+		printf(",,,,%s,", fate);
+		csv_str(stdout, e->referencer);
+		putchar('\n');
+	}
+}
+
+/* JSON: the element of reference E to OTHER (O when KNOWN); SHOWN: the rows before it. */
+static void refs_row_json(const edge *e, int kind, obj_t other, int known, const obj_info *o, const char *fate,
+			  size_t shown)
+{
+	printf("%s{\"kind\":\"%s\",\"property\":", shown ? "," : "", kinds[kind]);
+	json_str(stdout, e->prop);
+	if (!known) {
+		printf(",\"referencer\":");
+		json_str(stdout, e->referencer);
+	} else {
+		printf(",\"idx\":%d,\"class\":", other);
+		json_str(stdout, o->class_name);
+		printf(",\"path\":");
+		json_str(stdout, o->path);
+		printf(",\"fate\":\"%s\"", fate);
+	}
+	printf("}");
+}
+
+/* Count reference E of X when MASK asks for its kind, and show it while
+ * under LIMIT; 0, or 1 after printing the error. */
+static int refs_one(view *v, obj_t x, const edge *e, int out, unsigned mask, enum out_format fmt, size_t limit,
+		    refs_tally *t)
+{
+	int kind = kind_index(edge_kind_name(e)), rc;
+	if (!(mask & (1u << kind)))
+		return 0;
+	t->count[kind]++;
+	t->total++;
+	obj_t other = out ? e->dst : e->src;
+	obj_state st; /* the fate of every one, the names of those shown */
+	int known = other != OBJ_NONE;
+	if (known && (rc = v->ops->state(v, other, &st)) != 0)
+		return rc < 0 ? error("%s", v->err) : error("#%d: a reference names no object #%d", x, other);
+	const char *fate = known ? fate_name(st.reachable, st.garbage) : "-";
+	t->fate_count[fate_index(fate)]++;
+	if (t->shown >= limit)
+		return 0;
+	obj_info o;
+	if (known && (rc = v->ops->object(v, other, &o)) != 0)
+		return rc < 0 ? error("%s", v->err) : error("#%d: a reference names no object #%d", x, other);
+	const char *prop = e->prop[0] ? e->prop : "-";
+	if (fmt == FMT_TEXT) {
+		if (!known)
+			printf("  %-9s %-32s %-8s %s (FGCObject)\n", kinds[kind], prop, fate, e->referencer);
+		else
+			printf("  %-9s %-32s %-8s #%d %s %s\n", kinds[kind], prop, fate, other, o.class_name, o.path);
+	} else if (fmt == FMT_CSV) {
+		refs_row_csv(x, e, kind, out, other, known, &o, fate);
+	} else {
+		refs_row_json(e, kind, other, known, &o, fate, t->shown);
+	}
+	t->shown++;
+	if (known)
+		obj_info_free(&o);
+	return 0;
+}
+
+/* The counts after the rows: a text summary line, or the JSON's closing fields. */
+static void refs_foot(const refs_tally *t, int out, enum out_format fmt)
+{
+	if (fmt == FMT_TEXT) {
+		print_shown(t->shown, t->total, out ? "references" : "referencers");
+		printf("%u %s", t->total, out ? "references" : "referencers");
+		print_counts(": ", t->count, kinds, KIND_NAMES);
+		print_counts("; ", t->fate_count, fates, FATES - 1);
+		if (t->fate_count[FATES - 1])
+			printf("%s%u FGCObject", t->total > t->fate_count[FATES - 1] ? ", " : "; ", t->fate_count[FATES - 1]);
+		printf("\n");
+	} else if (fmt == FMT_JSON) {
+		printf("],\"shown\":%zu,\"counts\":{\"total\":%u", t->shown, t->total);
+		for (int k = 0; k < KIND_NAMES; k++)
+			printf(",\"%s\":%u", kinds[k], t->count[k]);
+		for (int k = 0; k < FATES - 1; k++)
+			printf(",\"%s\":%u", fates[k], t->fate_count[k]);
+		printf("}}");
+	}
+}
+
 /* 0, or 1 after printing the error (a view that fails, an object a damaged
  * database names but does not have). */
 static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask, enum out_format fmt, int first,
@@ -68,99 +186,12 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 	int rc = v->ops->object(v, x, &me);
 	if (rc)
 		return rc < 0 ? error("%s", v->err) : error("no object #%d", x);
-	unsigned count[KIND_NAMES] = {0}, fate_count[FATES] = {0}, total = 0;
-	size_t shown = 0;
-	if (fmt == FMT_TEXT)
-		printf("%s #%d %s %s\n", out ? "references of" : "referencers of", x, me.class_name, me.path);
-	if (fmt == FMT_JSON) {
-		printf("%s{\"object\":{\"idx\":%d,\"class\":", first ? "" : ",\n", x);
-		json_str(stdout, me.class_name);
-		printf(",\"path\":");
-		json_str(stdout, me.path);
-		printf("},\"direction\":\"%s\",\"references\":[", out ? "out" : "in");
-	}
-	for (size_t k = 0; k < es->n; k++) {
-		const edge *e = &es->v[k];
-		int kind = kind_index(edge_kind_name(e));
-		if (!(mask & (1u << kind)))
-			continue;
-		count[kind]++;
-		total++;
-		obj_t other = out ? e->dst : e->src;
-		obj_state st; /* the fate of every one, the names of those shown */
-		int known = other != OBJ_NONE;
-		if (known && (rc = v->ops->state(v, other, &st)) != 0) {
-			rc = rc < 0 ? error("%s", v->err) : error("#%d: a reference names no object #%d", x, other);
-			break;
-		}
-		const char *fate = known ? fate_name(st.reachable, st.garbage) : "-";
-		fate_count[fate_index(fate)]++;
-		if (shown >= limit)
-			continue;
-		obj_info o;
-		if (known && (rc = v->ops->object(v, other, &o)) != 0) {
-			rc = rc < 0 ? error("%s", v->err) : error("#%d: a reference names no object #%d", x, other);
-			break;
-		}
-		const char *prop = e->prop[0] ? e->prop : "-";
-		if (fmt == FMT_TEXT) {
-			if (!known)
-				printf("  %-9s %-32s %-8s %s (FGCObject)\n", kinds[kind], prop, fate, e->referencer);
-			else
-				printf("  %-9s %-32s %-8s #%d %s %s\n", kinds[kind], prop, fate, other, o.class_name, o.path);
-		} else if (fmt == FMT_CSV) {
-			printf("%s,%d,%s,", out ? "out" : "in", x, kinds[kind]);
-			csv_str(stdout, e->prop);
-			if (known) {
-				printf(",%d,", other);
-				csv_str(stdout, o.class_name);
-				putchar(',');
-				csv_str(stdout, o.path);
-				printf(",%s,\n", fate);
-			} else {
-				printf(",,,,%s,", fate);
-				csv_str(stdout, e->referencer);
-				putchar('\n');
-			}
-		} else {
-			printf("%s{\"kind\":\"%s\",\"property\":", shown ? "," : "", kinds[kind]);
-			json_str(stdout, e->prop);
-			if (!known) {
-				printf(",\"referencer\":");
-				json_str(stdout, e->referencer);
-			} else {
-				printf(",\"idx\":%d,\"class\":", other);
-				json_str(stdout, o.class_name);
-				printf(",\"path\":");
-				json_str(stdout, o.path);
-				printf(",\"fate\":\"%s\"", fate);
-			}
-			printf("}");
-		}
-		shown++;
-		if (known)
-			obj_info_free(&o);
-	}
-	if (rc) {
-		obj_info_free(&me);
-		return rc;
-	}
-	if (fmt == FMT_TEXT) {
-		print_shown(shown, total, out ? "references" : "referencers");
-		printf("%u %s", total, out ? "references" : "referencers");
-		print_counts(": ", count, kinds, KIND_NAMES);
-		print_counts("; ", fate_count, fates, FATES - 1);
-		if (fate_count[FATES - 1])
-			printf("%s%u FGCObject", total > fate_count[FATES - 1] ? ", " : "; ", fate_count[FATES - 1]);
-		printf("\n");
-	} else if (fmt == FMT_JSON) {
-		printf("],\"shown\":%zu,\"counts\":{\"total\":%u", shown, total);
-		for (int k = 0; k < KIND_NAMES; k++)
-			printf(",\"%s\":%u", kinds[k], count[k]);
-		for (int k = 0; k < FATES - 1; k++)
-			printf(",\"%s\":%u", fates[k], fate_count[k]);
-		printf("}}");
-	}
+	refs_tally t = {0};
+	refs_head(x, &me, out, fmt, first);
+	for (size_t k = 0; k < es->n && rc == 0; k++)
+		rc = refs_one(v, x, &es->v[k], out, mask, fmt, limit, &t);
+	if (rc == 0)
+		refs_foot(&t, out, fmt);
 	obj_info_free(&me);
 	return rc;
 }

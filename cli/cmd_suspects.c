@@ -121,80 +121,96 @@ static int print_signals(retention_input *in, size_t limit, enum out_format fmt)
 	return rc;
 }
 
-/* One suspect: KIND "object" or "class". */
-static int print_suspect(retention_input *in, const suspect *s, const char *kind, size_t rank, enum out_format fmt)
+/* Read the suspect's class (C, when it has one), object (O) and accumulation
+ * point (A); on an error nothing stays taken. */
+static int suspect_load(retention_input *in, const suspect *s, obj_info *o, obj_info *a, obj_info *c)
 {
-	const dom_result *d = &in->d;
-	obj_info o, a, c;
 	int rc;
 	if (s->cls != OBJ_NONE) {
-		if ((rc = get(in, s->cls, &c)) != 0)
+		if ((rc = get(in, s->cls, c)) != 0)
 			return rc;
 	}
 	if (s->obj == OBJ_NONE) { /* a class whose instances the tree does not hold (a damaged database) */
 		if (s->cls != OBJ_NONE)
-			obj_info_free(&c);
+			obj_info_free(c);
 		return error("%s: class suspect #%d has no reached instance", in->path, s->cls);
 	}
-	if ((rc = get(in, s->obj, &o)) == 0 && (rc = get(in, s->accum, &a)) != 0)
-		obj_info_free(&o);
+	if ((rc = get(in, s->obj, o)) == 0 && (rc = get(in, s->accum, a)) != 0)
+		obj_info_free(o);
 	if (rc) {
 		if (s->cls != OBJ_NONE)
-			obj_info_free(&c);
+			obj_info_free(c);
 		return rc;
 	}
+	return 0;
+}
+
+/* Text: the suspect's lines up to the bytes-by-class label. */
+static void suspect_head_text(const dom_result *d, const suspect *s, size_t rank, const obj_info *o,
+			      const obj_info *a, const obj_info *c)
+{
 	double pct = share(s->retained, d->reached_bytes), apct = share(s->accum_retained, d->reached_bytes);
-	if (fmt == FMT_TEXT) {
-		if (s->cls == OBJ_NONE)
-			printf("%zu. #%d %s %s\n   retained %llu bytes (%.1f%% of reached), shallow %u\n", rank, o.idx,
-			       o.class_name, o.path, (unsigned long long)s->retained, pct, o.size);
-		else
-			printf("%zu. class %s: %u object%s retain %llu bytes (%.1f%% of reached)\n   largest instance: #%d %s, "
-			       "retained %llu bytes\n",
-			       rank, c.name, s->count, s->count == 1 ? "" : "s", (unsigned long long)s->retained, pct, o.idx,
-			       o.path, (unsigned long long)d->retained[s->obj]);
-		if (s->steps == 0)
-			printf("   accumulation point: the object itself\n");
-		else
-			printf("   accumulation point: #%d %s %s, %u level%s down, retained %llu bytes (%.1f%%)\n", a.idx,
-			       a.class_name, a.path, s->steps, s->steps == 1 ? "" : "s",
-			       (unsigned long long)s->accum_retained, apct);
-		printf("   bytes under it by class:");
-	} else if (fmt == FMT_CSV) {
-		printf("%s,%zu,%d,", kind, rank, o.idx);
-		csv_str(stdout, s->cls == OBJ_NONE ? o.class_name : c.name);
-		putchar(',');
-		csv_str(stdout, o.path);
-		printf(",%llu,%u,%d,", (unsigned long long)s->retained, s->count, a.idx);
-		csv_str(stdout, a.path);
-		printf(",%llu,%u,\n", (unsigned long long)s->accum_retained, s->steps);
-	} else {
-		printf("%s{", rank > 1 ? "," : "");
-		if (s->cls != OBJ_NONE) {
-			printf("\"class_idx\":%d,\"class_name\":", s->cls);
-			json_str(stdout, c.name);
-			printf(",\"objects\":%u,\"retained\":%llu,\"largest\":", s->count, (unsigned long long)s->retained);
-		}
-		printf("%s\"idx\":%d,\"class\":", s->cls != OBJ_NONE ? "{" : "", o.idx);
-		json_str(stdout, o.class_name);
-		printf(",\"path\":");
-		json_str(stdout, o.path);
-		printf(",\"shallow\":%u,\"retained\":%llu%s", o.size, (unsigned long long)d->retained[s->obj],
-		       s->cls != OBJ_NONE ? "}" : "");
-		printf(",\"accumulation\":{\"idx\":%d,\"class\":", a.idx);
-		json_str(stdout, a.class_name);
-		printf(",\"path\":");
-		json_str(stdout, a.path);
-		printf(",\"steps\":%u,\"retained\":%llu},\"under_classes\":%u,\"under\":[", s->steps,
-		       (unsigned long long)s->accum_retained, s->nunder_all);
+	if (s->cls == OBJ_NONE)
+		printf("%zu. #%d %s %s\n   retained %llu bytes (%.1f%% of reached), shallow %u\n", rank, o->idx,
+		       o->class_name, o->path, (unsigned long long)s->retained, pct, o->size);
+	else
+		printf("%zu. class %s: %u object%s retain %llu bytes (%.1f%% of reached)\n   largest instance: #%d %s, "
+		       "retained %llu bytes\n",
+		       rank, c->name, s->count, s->count == 1 ? "" : "s", (unsigned long long)s->retained, pct, o->idx,
+		       o->path, (unsigned long long)d->retained[s->obj]);
+	if (s->steps == 0)
+		printf("   accumulation point: the object itself\n");
+	else
+		printf("   accumulation point: #%d %s %s, %u level%s down, retained %llu bytes (%.1f%%)\n", a->idx,
+		       a->class_name, a->path, s->steps, s->steps == 1 ? "" : "s",
+		       (unsigned long long)s->accum_retained, apct);
+	printf("   bytes under it by class:");
+}
+
+/* CSV: the suspect's row. */
+static void suspect_head_csv(const suspect *s, const char *kind, size_t rank, const obj_info *o, const obj_info *a,
+			     const obj_info *c)
+{
+	printf("%s,%zu,%d,", kind, rank, o->idx);
+	csv_str(stdout, s->cls == OBJ_NONE ? o->class_name : c->name);
+	putchar(',');
+	csv_str(stdout, o->path);
+	printf(",%llu,%u,%d,", (unsigned long long)s->retained, s->count, a->idx);
+	csv_str(stdout, a->path);
+	printf(",%llu,%u,\n", (unsigned long long)s->accum_retained, s->steps);
+}
+
+/* JSON: the suspect's object, open at its "under" array. */
+static void suspect_head_json(const dom_result *d, const suspect *s, size_t rank, const obj_info *o,
+			      const obj_info *a, const obj_info *c)
+{
+	printf("%s{", rank > 1 ? "," : "");
+	if (s->cls != OBJ_NONE) {
+		printf("\"class_idx\":%d,\"class_name\":", s->cls);
+		json_str(stdout, c->name);
+		printf(",\"objects\":%u,\"retained\":%llu,\"largest\":", s->count, (unsigned long long)s->retained);
 	}
-	obj_info_free(&o);
-	obj_info_free(&a);
-	if (s->cls != OBJ_NONE)
-		obj_info_free(&c);
+	printf("%s\"idx\":%d,\"class\":", s->cls != OBJ_NONE ? "{" : "", o->idx);
+	json_str(stdout, o->class_name);
+	printf(",\"path\":");
+	json_str(stdout, o->path);
+	printf(",\"shallow\":%u,\"retained\":%llu%s", o->size, (unsigned long long)d->retained[s->obj],
+	       s->cls != OBJ_NONE ? "}" : "");
+	printf(",\"accumulation\":{\"idx\":%d,\"class\":", a->idx);
+	json_str(stdout, a->class_name);
+	printf(",\"path\":");
+	json_str(stdout, a->path);
+	printf(",\"steps\":%u,\"retained\":%llu},\"under_classes\":%u,\"under\":[", s->steps,
+	       (unsigned long long)s->accum_retained, s->nunder_all);
+}
+
+/* The bytes under the accumulation point, class by class. */
+static int suspect_under(retention_input *in, const suspect *s, const char *kind, size_t rank, enum out_format fmt)
+{
 	for (uint32_t k = 0; k < s->nunder; k++) {
 		const suspect_bytes *u = &s->under[k];
 		obj_info k_;
+		int rc;
 		if ((rc = get(in, u->cls, &k_)) != 0)
 			return rc;
 		if (fmt == FMT_TEXT) {
@@ -211,6 +227,13 @@ static int print_suspect(retention_input *in, const suspect *s, const char *kind
 		}
 		obj_info_free(&k_);
 	}
+	return 0;
+}
+
+/* After the classes: the text's remainder and the shortest retention path. */
+static int suspect_tail(retention_input *in, const suspect *s, enum out_format fmt)
+{
+	int rc = 0;
 	if (fmt == FMT_TEXT) {
 		if (s->nunder_all > s->nunder)
 			printf(" (and %u more class%s)", s->nunder_all - s->nunder, s->nunder_all - s->nunder == 1 ? "" : "es");
@@ -223,6 +246,28 @@ static int print_suspect(retention_input *in, const suspect *s, const char *kind
 		printf("}");
 	}
 	return rc;
+}
+
+/* One suspect: KIND "object" or "class". */
+static int print_suspect(retention_input *in, const suspect *s, const char *kind, size_t rank, enum out_format fmt)
+{
+	obj_info o, a, c;
+	int rc = suspect_load(in, s, &o, &a, &c);
+	if (rc)
+		return rc;
+	if (fmt == FMT_TEXT)
+		suspect_head_text(&in->d, s, rank, &o, &a, &c);
+	else if (fmt == FMT_CSV)
+		suspect_head_csv(s, kind, rank, &o, &a, &c);
+	else
+		suspect_head_json(&in->d, s, rank, &o, &a, &c);
+	obj_info_free(&o);
+	obj_info_free(&a);
+	if (s->cls != OBJ_NONE)
+		obj_info_free(&c);
+	if ((rc = suspect_under(in, s, kind, rank, fmt)) != 0)
+		return rc;
+	return suspect_tail(in, s, fmt);
 }
 
 static int print_list(retention_input *in, const suspect *v, uint32_t n, uint32_t all, const char *kind,

@@ -41,116 +41,197 @@ static void edge_list_json(const char *key, const edges *es)
 	printf("]");
 }
 
+/* What `why` tells of one object, gathered from the view before printing. */
+typedef struct {
+	obj_info o;
+	chains cs;
+	edges elim, cleared;
+	finding_rows fs;
+	cluster_rows cl;
+	int cluster_keeps;
+} why_facts;
+
+/* Fill F for object X (the object itself read already); -1 on a view error. */
+static int why_gather(view *v, obj_t x, why_facts *f)
+{
+	const obj_info *o = &f->o;
+	int rc = 0;
+	if (query_shortest(v, x, &f->cs) || v->ops->eliminated_to(v, x, &f->elim) || v->ops->cleared_to(v, x, &f->cleared) ||
+	    v->ops->findings(v, x, &f->fs) || (o->cluster != OBJ_NONE && v->ops->clusters(v, o->cluster, 0, &f->cl)))
+		rc = error("%s", v->err);
+	f->cluster_keeps = o->reachable && (o->root_kind == RK_CLUSTER || o->distance == UINT32_MAX) && o->cluster != OBJ_NONE;
+	return rc;
+}
+
+/* Free what why_gather() and the object read took. */
+static void why_facts_free(why_facts *f)
+{
+	chains_free(&f->cs);
+	edges_free(&f->elim);
+	edges_free(&f->cleared);
+	free(f->fs.v);
+	free(f->cl.v);
+	obj_info_free(&f->o);
+}
+
+/* Text: identity, garbage, reachability and distance lines. */
+static void why_text_state(obj_t x, const obj_info *o)
+{
+	printf("#%d %s %s\n", x, o->class_name, o->path);
+	printf("  serial %u, %u bytes, flags %s\n", o->serial, o->size, o->flags);
+	printf("  garbage:   %s\n", o->garbage ? "yes (internal flag Garbage)" : "no");
+	if (o->reachable)
+		printf("  reachable: yes, root kind %s: %s\n", root_kind_names[o->root_kind], root_reason(o->root_kind));
+	else
+		printf("  reachable: no: this GC purges it\n");
+	if (o->distance != UINT32_MAX)
+		printf("  distance:  %u hop%s from a root\n", o->distance, o->distance == 1 ? "" : "s");
+	else
+		printf("  distance:  none%s\n", o->reachable ? " (no reference chain: kept only through cluster lists)" : "");
+}
+
+/* Text: the retains line, when the view knows the dominators; -1 on a view error. */
+static int why_text_retained(view *v, obj_t x)
+{
+	obj_t idom;
+	long long kept;
+	if (v->ops->retained(v, x, &idom, &kept) < 0)
+		return error("%s", v->err);
+	if (kept >= 0) {
+		printf("  retains:   %lld bytes (itself and what it dominates); immediate dominator ", kept);
+		if (idom == DOM_TOP)
+			printf("the top (no single object keeps it)\n");
+		else
+			printf("#%d\n", idom);
+	}
+	return 0;
+}
+
+/* Text: the cluster line. */
+static void why_text_cluster(obj_t x, const why_facts *f)
+{
+	const obj_info *o = &f->o;
+	if (o->cluster != OBJ_NONE && f->cl.n)
+		printf("  cluster:   %s cluster #%d, %s%s%s; %s\n", o->cluster == x ? "root of" : "member of", o->cluster,
+		       f->cl.v[0].state, f->cl.v[0].reason[0] ? ": " : "", f->cl.v[0].reason,
+		       f->cluster_keeps ? "the cluster is what keeps it alive" : "the cluster is not what keeps it");
+	else
+		printf("  cluster:   none\n");
+}
+
+/* Text: the shortest chain, or why an unreachable object dies; RC is the
+ * status so far, kept when it is already an error. */
+static int why_text_chain(view *v, obj_t x, const why_facts *f, enum out_format fmt, int rc)
+{
+	const obj_info *o = &f->o;
+	if (f->cs.n) {
+		printf("  shortest chain:\n");
+		print_chain_text(v, stdout, &f->cs.v[0]);
+	} else if (!o->reachable) {
+		printf("  why it dies:\n");
+		if (o->cluster != OBJ_NONE && f->cl.n && strcmp(f->cl.v[0].reason, "unreachable-root") == 0)
+			printf("  cluster #%d was never reached (no reference to its root or a member): the GC "
+			       "dissolves it and destroys every member%s\n", o->cluster,
+			       o->cluster != x && (o->iflags & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
+			       ? "; a member's root flag makes the cluster walk its lists but does not keep it" : "");
+		if (rc == 0) /* never hide an earlier error's status */
+			rc = explain_unreachable(v, x, fmt);
+	}
+	return rc;
+}
+
+/* Text: the findings lines. */
+static void why_text_findings(const finding_rows *fs)
+{
+	printf("  findings: %s\n", fs->n ? "" : "none");
+	for (size_t k = 0; k < fs->n; k++) /* the detail names the objects */
+		if (fs->v[k].idx == OBJ_NONE)
+			printf("    %s, %s (FGCObject): %s\n", fs->v[k].kind, fs->v[k].referencer, fs->v[k].detail);
+		else
+			printf("    %s, #%d: %s\n", fs->v[k].kind, fs->v[k].idx, fs->v[k].detail);
+}
+
+/* The text screen for object X; -1 on a view error (the screen is still finished). */
+static int why_text(view *v, obj_t x, const why_facts *f, enum out_format fmt)
+{
+	why_text_state(x, &f->o);
+	int rc = why_text_retained(v, x);
+	why_text_cluster(x, f);
+	rc = why_text_chain(v, x, f, fmt, rc);
+	edge_list_text(v, "  references to it the GC nulls", &f->elim);
+	edge_list_text(v, "  weak references to it the GC clears", &f->cleared);
+	why_text_findings(&f->fs);
+	return rc;
+}
+
+/* JSON: the findings array. */
+static void why_json_findings(const finding_rows *fs)
+{
+	printf(",\"findings\":[");
+	for (size_t k = 0; k < fs->n; k++) {
+		printf("%s{\"kind\":\"%s\",\"idx\":", k ? "," : "", fs->v[k].kind);
+		if (fs->v[k].idx == OBJ_NONE) printf("null"); else printf("%d", fs->v[k].idx);
+		printf(",\"other\":");
+		if (fs->v[k].other == OBJ_NONE) printf("null"); else printf("%d", fs->v[k].other);
+		printf(",\"detail\":");
+		json_str(stdout, fs->v[k].detail);
+		printf(",\"referencer\":");
+		if (fs->v[k].referencer[0]) json_str(stdout, fs->v[k].referencer); else printf("null");
+		printf("}");
+	}
+	printf("]}");
+}
+
+/* The JSON object for one object; FIRST: no separator before it. */
+static void why_json(view *v, const why_facts *f, int first)
+{
+	printf("%s{\"object\":", first ? "" : ",\n");
+	print_object_json(&f->o);
+	printf(",\"reason\":");
+	json_str(stdout, f->o.reachable ? root_reason(f->o.root_kind) : "unreachable");
+	printf(",\"cluster_keeps_it\":%s,\"shortest_chain\":", f->cluster_keeps ? "true" : "false");
+	if (f->cs.n)
+		print_chain_json(v, stdout, &f->cs.v[0]);
+	else
+		printf("null");
+	edge_list_json("eliminated", &f->elim);
+	edge_list_json("cleared", &f->cleared);
+	why_json_findings(&f->fs);
+}
+
+/* The CSV rows "X,key,value" for one object. */
+static void why_csv(obj_t x, const why_facts *f)
+{
+	const obj_info *o = &f->o;
+	printf("%d,path,", x); csv_str(stdout, o->path); putchar('\n');
+	printf("%d,class,", x); csv_str(stdout, o->class_name); putchar('\n');
+	printf("%d,flags,", x); csv_str(stdout, o->flags); putchar('\n');
+	printf("%d,garbage,%d\n%d,reachable,%d\n", x, o->garbage, x, o->reachable);
+	printf("%d,root_kind,%s\n", x, o->root_kind == RK_NONE ? "" : root_kind_names[o->root_kind]);
+	if (o->distance == UINT32_MAX)
+		printf("%d,distance,\n", x);
+	else
+		printf("%d,distance,%u\n", x, o->distance);
+	printf("%d,cluster,", x);
+	if (o->cluster != OBJ_NONE)
+		printf("%d", o->cluster);
+	printf("\n%d,eliminated_refs,%zu\n%d,cleared_weak_refs,%zu\n%d,findings,%zu\n", x, f->elim.n, x, f->cleared.n,
+	       x, f->fs.n);
+}
+
 static int why_one(view *v, obj_t x, enum out_format fmt, int first)
 {
-	obj_info o;
-	if (v->ops->object(v, x, &o))
+	why_facts f = {0};
+	if (v->ops->object(v, x, &f.o))
 		return error("%s", v->err);
-	chains cs = {0};
-	edges elim = {0}, cleared = {0};
-	finding_rows fs = {0};
-	cluster_rows cl = {0};
-	int rc = 0;
-	if (query_shortest(v, x, &cs) || v->ops->eliminated_to(v, x, &elim) || v->ops->cleared_to(v, x, &cleared) ||
-	    v->ops->findings(v, x, &fs) || (o.cluster != OBJ_NONE && v->ops->clusters(v, o.cluster, 0, &cl)))
-		rc = error("%s", v->err);
-	int cluster_keeps = o.reachable && (o.root_kind == RK_CLUSTER || o.distance == UINT32_MAX) && o.cluster != OBJ_NONE;
-	if (rc == 0 && fmt == FMT_TEXT) {
-		printf("#%d %s %s\n", x, o.class_name, o.path);
-		printf("  serial %u, %u bytes, flags %s\n", o.serial, o.size, o.flags);
-		printf("  garbage:   %s\n", o.garbage ? "yes (internal flag Garbage)" : "no");
-		if (o.reachable)
-			printf("  reachable: yes, root kind %s: %s\n", root_kind_names[o.root_kind], root_reason(o.root_kind));
-		else
-			printf("  reachable: no: this GC purges it\n");
-		if (o.distance != UINT32_MAX)
-			printf("  distance:  %u hop%s from a root\n", o.distance, o.distance == 1 ? "" : "s");
-		else
-			printf("  distance:  none%s\n", o.reachable ? " (no reference chain: kept only through cluster lists)" : "");
-		obj_t idom;
-		long long kept;
-		if (v->ops->retained(v, x, &idom, &kept) < 0) {
-			rc = error("%s", v->err);
-		} else if (kept >= 0) {
-			printf("  retains:   %lld bytes (itself and what it dominates); immediate dominator ", kept);
-			if (idom == DOM_TOP)
-				printf("the top (no single object keeps it)\n");
-			else
-				printf("#%d\n", idom);
-		}
-		if (o.cluster != OBJ_NONE && cl.n)
-			printf("  cluster:   %s cluster #%d, %s%s%s; %s\n", o.cluster == x ? "root of" : "member of", o.cluster,
-			       cl.v[0].state, cl.v[0].reason[0] ? ": " : "", cl.v[0].reason,
-			       cluster_keeps ? "the cluster is what keeps it alive" : "the cluster is not what keeps it");
-		else
-			printf("  cluster:   none\n");
-		if (cs.n) {
-			printf("  shortest chain:\n");
-			print_chain_text(v, stdout, &cs.v[0]);
-		} else if (!o.reachable) {
-			printf("  why it dies:\n");
-			if (o.cluster != OBJ_NONE && cl.n && strcmp(cl.v[0].reason, "unreachable-root") == 0)
-				printf("  cluster #%d was never reached (no reference to its root or a member): the GC "
-				       "dissolves it and destroys every member%s\n", o.cluster,
-				       o.cluster != x && (o.iflags & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
-				       ? "; a member's root flag makes the cluster walk its lists but does not keep it" : "");
-			if (rc == 0) /* never hide an earlier error's status */
-				rc = explain_unreachable(v, x, fmt);
-		}
-		edge_list_text(v, "  references to it the GC nulls", &elim);
-		edge_list_text(v, "  weak references to it the GC clears", &cleared);
-		printf("  findings: %s\n", fs.n ? "" : "none");
-		for (size_t k = 0; k < fs.n; k++) /* the detail names the objects */
-			if (fs.v[k].idx == OBJ_NONE)
-				printf("    %s, %s (FGCObject): %s\n", fs.v[k].kind, fs.v[k].referencer, fs.v[k].detail);
-			else
-				printf("    %s, #%d: %s\n", fs.v[k].kind, fs.v[k].idx, fs.v[k].detail);
-	} else if (rc == 0 && fmt == FMT_JSON) {
-		printf("%s{\"object\":", first ? "" : ",\n");
-		print_object_json(&o);
-		printf(",\"reason\":");
-		json_str(stdout, o.reachable ? root_reason(o.root_kind) : "unreachable");
-		printf(",\"cluster_keeps_it\":%s,\"shortest_chain\":", cluster_keeps ? "true" : "false");
-		if (cs.n)
-			print_chain_json(v, stdout, &cs.v[0]);
-		else
-			printf("null");
-		edge_list_json("eliminated", &elim);
-		edge_list_json("cleared", &cleared);
-		printf(",\"findings\":[");
-		for (size_t k = 0; k < fs.n; k++) {
-			printf("%s{\"kind\":\"%s\",\"idx\":", k ? "," : "", fs.v[k].kind);
-			if (fs.v[k].idx == OBJ_NONE) printf("null"); else printf("%d", fs.v[k].idx);
-			printf(",\"other\":");
-			if (fs.v[k].other == OBJ_NONE) printf("null"); else printf("%d", fs.v[k].other);
-			printf(",\"detail\":");
-			json_str(stdout, fs.v[k].detail);
-			printf(",\"referencer\":");
-			if (fs.v[k].referencer[0]) json_str(stdout, fs.v[k].referencer); else printf("null");
-			printf("}");
-		}
-		printf("]}");
-	} else if (rc == 0) {
-		printf("%d,path,", x); csv_str(stdout, o.path); putchar('\n');
-		printf("%d,class,", x); csv_str(stdout, o.class_name); putchar('\n');
-		printf("%d,flags,", x); csv_str(stdout, o.flags); putchar('\n');
-		printf("%d,garbage,%d\n%d,reachable,%d\n", x, o.garbage, x, o.reachable);
-		printf("%d,root_kind,%s\n", x, o.root_kind == RK_NONE ? "" : root_kind_names[o.root_kind]);
-		if (o.distance == UINT32_MAX)
-			printf("%d,distance,\n", x);
-		else
-			printf("%d,distance,%u\n", x, o.distance);
-		printf("%d,cluster,", x);
-		if (o.cluster != OBJ_NONE)
-			printf("%d", o.cluster);
-		printf("\n%d,eliminated_refs,%zu\n%d,cleared_weak_refs,%zu\n%d,findings,%zu\n", x, elim.n, x, cleared.n, x, fs.n);
-	}
-	chains_free(&cs);
-	edges_free(&elim);
-	edges_free(&cleared);
-	free(fs.v);
-	free(cl.v);
-	obj_info_free(&o);
+	int rc = why_gather(v, x, &f);
+	if (rc == 0 && fmt == FMT_TEXT)
+		rc = why_text(v, x, &f, fmt);
+	else if (rc == 0 && fmt == FMT_JSON)
+		why_json(v, &f, first);
+	else if (rc == 0)
+		why_csv(x, &f);
+	why_facts_free(&f);
 	return rc;
 }
 

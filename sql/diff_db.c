@@ -160,41 +160,43 @@ static const char *check_chains(diff_side *s)
 	return why;
 }
 
-int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errsize)
+/* How a step of diff_side_from_db() ended: which error line it wants. */
+enum { DB_OK, DB_SQLERR, DB_BAD, DB_OOM };
+
+/* The schema version, then slots and the object_table's row count and index
+ * range; DB_BAD with *WHY when they do not fit together. */
+static int read_extent(sqlite3 *db, sqlite3_stmt **st, char *version, size_t vsize, sqlite3_int64 *slots,
+		       sqlite3_int64 *count, sqlite3_int64 *hi, const char **why)
 {
-	memset(out, 0, sizeof *out);
-	strtab_init(&out->strings);
-	sqlite3 *db = input_open_sql(dbpath, INPUT_SQL_ANALYSIS, err, errsize); /* untrusted: checked, nothing of it runs */
-	if (!db) {
-		diff_side_free(out);
-		return -1;
-	}
-	sqlite3_stmt *st = NULL;
-	const char *why = "table snapshot or object_table";
-	int rc = -1;
-	char version[300];
-	if (db_check_version(db, version, sizeof version)) {
-		why = version;
-		goto bad;
+	if (db_check_version(db, version, vsize)) {
+		*why = version;
+		return DB_BAD;
 	}
 	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'slots'), "
 			       "(SELECT value FROM snapshot WHERE key = 'schema_version'), "
 			       "(SELECT count(*) FROM object_table), (SELECT min(idx) FROM object_table), "
-			       "(SELECT max(idx) FROM object_table)", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW)
-		goto sqlerr;
-	sqlite3_int64 slots = sqlite3_column_int64(st, 0), count = sqlite3_column_int64(st, 2);
-	sqlite3_int64 lo = sqlite3_column_int64(st, 3), hi = sqlite3_column_int64(st, 4);
-	if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || slots < 0 || slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
-		why = "table snapshot: slots is missing or not a count of slots";
-	else if (count > 0 && (lo < 0 || hi >= slots))
-		why = "table object_table: an object index is outside the slots of table snapshot";
+			       "(SELECT max(idx) FROM object_table)", -1, st, NULL) != SQLITE_OK ||
+	    sqlite3_step(*st) != SQLITE_ROW)
+		return DB_SQLERR;
+	*slots = sqlite3_column_int64(*st, 0);
+	*count = sqlite3_column_int64(*st, 2);
+	sqlite3_int64 lo = sqlite3_column_int64(*st, 3);
+	*hi = sqlite3_column_int64(*st, 4);
+	if (sqlite3_column_type(*st, 0) != SQLITE_INTEGER || *slots < 0 || *slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
+		*why = "table snapshot: slots is missing or not a count of slots";
+	else if (*count > 0 && (lo < 0 || *hi >= *slots))
+		*why = "table object_table: an object index is outside the slots of table snapshot";
 	else
-		why = NULL;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (why)
-		goto bad;
+		*why = NULL;
+	sqlite3_finalize(*st);
+	*st = NULL;
+	return *why ? DB_BAD : DB_OK;
+}
+
+/* Room for COUNT rows, and the slot index when the slots up to HI are no
+ * more than a few times the rows; DB_OOM when any of it is missing. */
+static int alloc_rows(diff_side *out, sqlite3_int64 slots, sqlite3_int64 count, sqlite3_int64 hi)
+{
 	out->slots = (uint32_t)slots;
 	out->v = calloc((size_t)count + 1, sizeof *out->v);
 	/* indexed by slot only when the slots are no more than a few times the rows */
@@ -207,71 +209,119 @@ int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errs
 				out->by_idx[i] = -1;
 	}
 	if (!out->v || (span <= 8 * (uint64_t)count + 4096 && !out->by_idx) || !out->strings.off)
-		goto oom;
-	why = "table object_table";
+		return DB_OOM;
+	return DB_OK;
+}
+
+/* Append the object_table row at ST to OUT; DB_BAD with *WHY when an id or
+ * the distance (below SLOTS) is out of range. */
+static int read_object_row(diff_side *out, sqlite3_stmt *st, sqlite3_int64 slots, const char **why)
+{
+	diff_obj *o = &out->v[out->n];
+	sqlite3_int64 dist = sqlite3_column_int64(st, 9);
+	if (col_id(out, st, 0, &o->idx) || o->idx == OBJ_NONE || col_id(out, st, 2, &o->outer) ||
+	    col_id(out, st, 10, &o->parent) || (sqlite3_column_type(st, 9) != SQLITE_NULL && (dist < 0 || dist >= slots))) {
+		*why = "table object_table: an object id or distance is out of range";
+		return DB_BAD;
+	}
+	if (out->by_idx)
+		out->by_idx[o->idx] = (int32_t)out->n;
+	out->n++;
+	o->serial = (uint32_t)sqlite3_column_int64(st, 1);
+	const char *via = (const char *)sqlite3_column_text(st, 11);
+	if (fname(&out->strings, st, 3, &o->name, &o->num) || fname(&out->strings, st, 4, &o->cls, &o->cls_num) ||
+	    (o->via = strtab_intern(&out->strings, via ? via : "", via ? strlen(via) : 0)) == UINT32_MAX)
+		return DB_OOM;
+	o->size = (uint32_t)sqlite3_column_int64(st, 5);
+	o->garbage = sqlite3_column_int(st, 6) != 0;
+	o->reachable = sqlite3_column_int(st, 7) != 0;
+	o->root_kind = (uint8_t)root_kind_parse((const char *)sqlite3_column_text(st, 8));
+	o->distance = sqlite3_column_type(st, 9) == SQLITE_NULL ? UINT32_MAX : (uint32_t)dist;
+	return DB_OK;
+}
+
+/* Up to COUNT rows of object_table, in index order, onto OUT. */
+static int read_objects(sqlite3 *db, sqlite3_stmt **st, diff_side *out, sqlite3_int64 slots, sqlite3_int64 count,
+			const char **why)
+{
+	*why = "table object_table";
 	if (sqlite3_prepare_v2(db, "SELECT idx, serial, outer, name, class_name, size, garbage, reachable, root_kind, "
-				   "distance, parent, coalesce(parent_property, '') FROM object_table ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
-		goto sqlerr;
+				   "distance, parent, coalesce(parent_property, '') FROM object_table ORDER BY idx", -1, st, NULL) != SQLITE_OK)
+		return DB_SQLERR;
 	int s;
-	while ((s = sqlite3_step(st)) == SQLITE_ROW && out->n < count) {
-		diff_obj *o = &out->v[out->n];
-		sqlite3_int64 dist = sqlite3_column_int64(st, 9);
-		if (col_id(out, st, 0, &o->idx) || o->idx == OBJ_NONE || col_id(out, st, 2, &o->outer) ||
-		    col_id(out, st, 10, &o->parent) || (sqlite3_column_type(st, 9) != SQLITE_NULL && (dist < 0 || dist >= slots))) {
-			why = "table object_table: an object id or distance is out of range";
-			goto bad;
-		}
-		if (out->by_idx)
-			out->by_idx[o->idx] = (int32_t)out->n;
-		out->n++;
-		o->serial = (uint32_t)sqlite3_column_int64(st, 1);
-		const char *via = (const char *)sqlite3_column_text(st, 11);
-		if (fname(&out->strings, st, 3, &o->name, &o->num) || fname(&out->strings, st, 4, &o->cls, &o->cls_num) ||
-		    (o->via = strtab_intern(&out->strings, via ? via : "", via ? strlen(via) : 0)) == UINT32_MAX)
-			goto oom;
-		o->size = (uint32_t)sqlite3_column_int64(st, 5);
-		o->garbage = sqlite3_column_int(st, 6) != 0;
-		o->reachable = sqlite3_column_int(st, 7) != 0;
-		o->root_kind = (uint8_t)root_kind_parse((const char *)sqlite3_column_text(st, 8));
-		o->distance = sqlite3_column_type(st, 9) == SQLITE_NULL ? UINT32_MAX : (uint32_t)dist;
+	while ((s = sqlite3_step(*st)) == SQLITE_ROW && out->n < count) {
+		int r = read_object_row(out, *st, slots, why);
+		if (r != DB_OK)
+			return r;
 	}
 	if (s != SQLITE_ROW && s != SQLITE_DONE)
-		goto sqlerr;
-	sqlite3_finalize(st);
-	st = NULL;
-	if ((why = check_chains(out)) != NULL)
-		goto bad;
-	if (eliminated(db, out, &why) || disagreements(db, out, &why))
-		goto sqlerr;
-	why = "table retained_by_class";
-	if (sqlite3_prepare_v2(db, "SELECT class_name, retained FROM retained_by_class", -1, &st, NULL) != SQLITE_OK)
-		goto sqlerr;
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		sqlite3_int64 bytes = sqlite3_column_int64(st, 1);
+		return DB_SQLERR;
+	sqlite3_finalize(*st);
+	*st = NULL;
+	return DB_OK;
+}
+
+/* The retained bytes of each class, from retained_by_class. */
+static int read_retained(sqlite3 *db, sqlite3_stmt **st, diff_side *out, const char **why)
+{
+	*why = "table retained_by_class";
+	if (sqlite3_prepare_v2(db, "SELECT class_name, retained FROM retained_by_class", -1, st, NULL) != SQLITE_OK)
+		return DB_SQLERR;
+	int s;
+	while ((s = sqlite3_step(*st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(*st, 0);
+		sqlite3_int64 bytes = sqlite3_column_int64(*st, 1);
 		if (!name || bytes < 0) {
-			why = "table retained_by_class: a class without a name or with negative bytes";
-			goto bad;
+			*why = "table retained_by_class: a class without a name or with negative bytes";
+			return DB_BAD;
 		}
 		if (diff_add_retained(out, name, (uint64_t)bytes))
-			goto oom;
+			return DB_OOM;
 	}
-	if (s != SQLITE_DONE)
-		goto sqlerr;
-	rc = 0;
-	goto done;
-oom:
-	snprintf(err, errsize, "%s: out of memory", dbpath);
-	goto done;
-sqlerr:
-	snprintf(err, errsize, "%s: %s: %s", dbpath, why, sqlite3_errmsg(db));
-	goto done;
-bad:
-	snprintf(err, errsize, "%s: %s", dbpath, why);
-done:
+	return s == SQLITE_DONE ? DB_OK : DB_SQLERR;
+}
+
+/* Every table of the database onto OUT, a step at a time; ST is the open
+ * statement an error leaves, *WHY what failed. */
+static int read_side(sqlite3 *db, sqlite3_stmt **st, diff_side *out, char *version, size_t vsize, const char **why)
+{
+	sqlite3_int64 slots = 0, count = 0, hi = 0;
+	int r = read_extent(db, st, version, vsize, &slots, &count, &hi, why);
+	if (r == DB_OK)
+		r = alloc_rows(out, slots, count, hi);
+	if (r == DB_OK)
+		r = read_objects(db, st, out, slots, count, why);
+	if (r != DB_OK)
+		return r;
+	if ((*why = check_chains(out)) != NULL)
+		return DB_BAD;
+	if (eliminated(db, out, why) || disagreements(db, out, why))
+		return DB_SQLERR;
+	return read_retained(db, st, out, why);
+}
+
+int diff_side_from_db(const char *dbpath, diff_side *out, char *err, size_t errsize)
+{
+	memset(out, 0, sizeof *out);
+	strtab_init(&out->strings);
+	sqlite3 *db = input_open_sql(dbpath, INPUT_SQL_ANALYSIS, err, errsize); /* untrusted: checked, nothing of it runs */
+	if (!db) {
+		diff_side_free(out);
+		return -1;
+	}
+	sqlite3_stmt *st = NULL;
+	const char *why = "table snapshot or object_table";
+	char version[300];
+	int r = read_side(db, &st, out, version, sizeof version, &why);
+	if (r == DB_OOM)
+		snprintf(err, errsize, "%s: out of memory", dbpath);
+	else if (r == DB_SQLERR)
+		snprintf(err, errsize, "%s: %s: %s", dbpath, why, sqlite3_errmsg(db));
+	else if (r == DB_BAD)
+		snprintf(err, errsize, "%s: %s", dbpath, why);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
-	if (rc)
+	if (r != DB_OK)
 		diff_side_free(out);
-	return rc;
+	return r == DB_OK ? 0 : -1;
 }
