@@ -436,14 +436,23 @@ void v8r_free_list(char **l, uint32_t n)
 }
 
 /* A "*_types" member: an array whose first element lists the type names. */
-int v8r_type_list(rd *r, const char *what, char ***out, uint32_t *count)
+int v8r_type_lists(rd *r, const char *what, v8_type_lists *out)
 {
+	memset(out, 0, sizeof *out);
 	if (v8r_expect(r, '[', what))
 		return -1;
-	if (v8r_string_list(r, what, 255, out, count))
-		return -1;
+	int c = v8r_skip_ws(r);
+	if (c == ']') {
+		r->pos++;
+		return 0;
+	}
 	for (;;) {
-		int c = v8r_skip_ws(r);
+		if (out->n == V8_MAX_FIELDS)
+			return v8r_fail(r, v8r_at(r), "%s: more than %u entries", what, V8_MAX_FIELDS);
+		uint32_t k = out->n++;
+		if (c == '[' ? v8r_string_list(r, what, 255, &out->list[k], &out->count[k]) : v8r_skip_value(r))
+			return -1;
+		c = v8r_skip_ws(r);
 		if (c == ']') {
 			r->pos++;
 			return 0;
@@ -451,8 +460,14 @@ int v8r_type_list(rd *r, const char *what, char ***out, uint32_t *count)
 		if (c != ',')
 			return c < 0 ? v8r_truncated(r, what) : v8r_fail(r, v8r_at(r), "%s: expected ',' or ']'", what);
 		r->pos++;
-		if (v8r_skip_value(r))
-			return -1;
+		c = v8r_skip_ws(r);
 	}
+}
+
+void v8r_free_type_lists(v8_type_lists *t)
+{
+	for (uint32_t k = 0; k < t->n; k++)
+		v8r_free_list(t->list[k], t->count[k]);
+	memset(t, 0, sizeof *t);
 }
 

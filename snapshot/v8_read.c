@@ -44,6 +44,7 @@ static int field_index(char **fields, uint32_t n, const char *name)
 typedef struct meta {
 	char **node_fields, **edge_fields, **edge_types;
 	uint32_t n_node_fields, n_edge_fields, n_edge_types;
+	v8_type_lists node_types, edge_types_at; /* by place, until the fields say which is "type" */
 	int has_node_fields, has_edge_fields, has_node_types, has_edge_types;
 } meta;
 
@@ -66,9 +67,9 @@ static int parse_meta(rd *r, meta *m)
 			rc = v8r_string_list(r, "meta.edge_fields", V8_MAX_FIELDS, &m->edge_fields, &m->n_edge_fields),
 			m->has_edge_fields = 1;
 		else if (strcmp(key, "node_types") == 0 && !raw->node_types && !m->has_node_types)
-			rc = v8r_type_list(r, "meta.node_types", &raw->node_types, &raw->n_node_types), m->has_node_types = 1;
+			rc = v8r_type_lists(r, "meta.node_types", &m->node_types), m->has_node_types = 1;
 		else if (strcmp(key, "edge_types") == 0 && !m->has_edge_types)
-			rc = v8r_type_list(r, "meta.edge_types", &m->edge_types, &m->n_edge_types), m->has_edge_types = 1;
+			rc = v8r_type_lists(r, "meta.edge_types", &m->edge_types_at), m->has_edge_types = 1;
 		else
 			rc = v8r_skip_value(r);
 		if (rc)
@@ -78,7 +79,7 @@ static int parse_meta(rd *r, meta *m)
 }
 
 /* Check the meta and the counts, then allocate the columns. */
-static int setup(rd *r, uint64_t off, const meta *m, uint64_t node_count, uint64_t edge_count)
+static int setup(rd *r, uint64_t off, meta *m, uint64_t node_count, uint64_t edge_count)
 {
 	v8_raw *raw = r->raw;
 	if (!m->has_node_fields || !m->has_edge_fields || !m->has_node_types || !m->has_edge_types)
@@ -94,6 +95,21 @@ static int setup(rd *r, uint64_t off, const meta *m, uint64_t node_count, uint64
 	for (int k = 0; k < 3; k++)
 		if ((*role_e[k] = field_index(m->edge_fields, m->n_edge_fields, need_e[k])) < 0)
 			return v8r_fail(r, off, "snapshot.meta.edge_fields: no \"%s\" field", need_e[k]);
+	/* the type names: the *_types entry at the "type" field's place */
+	if ((uint32_t)r->nf_type >= m->node_types.n || !m->node_types.list[r->nf_type])
+		return v8r_fail(r, off, "snapshot.meta.node_types: no list of type names at the \"type\" field's place (%d)",
+				r->nf_type);
+	if ((uint32_t)r->ef_type >= m->edge_types_at.n || !m->edge_types_at.list[r->ef_type])
+		return v8r_fail(r, off, "snapshot.meta.edge_types: no list of type names at the \"type\" field's place (%d)",
+				r->ef_type);
+	raw->node_types = m->node_types.list[r->nf_type]; /* taken over */
+	raw->n_node_types = m->node_types.count[r->nf_type];
+	m->node_types.list[r->nf_type] = NULL;
+	m->node_types.count[r->nf_type] = 0;
+	m->edge_types = m->edge_types_at.list[r->ef_type];
+	m->n_edge_types = m->edge_types_at.count[r->ef_type];
+	m->edge_types_at.list[r->ef_type] = NULL;
+	m->edge_types_at.count[r->ef_type] = 0;
 	raw->nf = m->n_node_fields;
 	raw->ef = m->n_edge_fields;
 	raw->n_edge_types = m->n_edge_types;
@@ -176,6 +192,8 @@ out:
 	v8r_free_list(m.node_fields, m.n_node_fields);
 	v8r_free_list(m.edge_fields, m.n_edge_fields);
 	v8r_free_list(m.edge_types, m.n_edge_types);
+	v8r_free_type_lists(&m.node_types);
+	v8r_free_type_lists(&m.edge_types_at);
 	return rc;
 }
 

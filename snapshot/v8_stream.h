@@ -165,7 +165,17 @@ int v8r_next_member(rd *r, int *first, char *key, size_t keycap, int *longname, 
 /* An array of strings (each cut to 255 bytes), at most MAX. */
 int v8r_string_list(rd *r, const char *what, uint32_t max, char ***out, uint32_t *count);
 void v8r_free_list(char **l, uint32_t n);
-/* A "*_types" member: an array whose first element lists the type names. */
-int v8r_type_list(rd *r, const char *what, char ***out, uint32_t *count);
+/* A "*_types" member: an array aligned with its "*_fields", one entry a
+ * field; the entry of the "type" field lists the type names, the others
+ * are strings ("number", "string_or_number", ...).  Every list entry is
+ * kept by its place, for the caller to take the one at the "type" field's
+ * index once both members are read (they may come in either order). */
+typedef struct v8_type_lists {
+	char **list[V8_MAX_FIELDS]; /* the entry at each place, NULL when it is not a list */
+	uint32_t count[V8_MAX_FIELDS];
+	uint32_t n;                 /* entries */
+} v8_type_lists;
+int v8r_type_lists(rd *r, const char *what, v8_type_lists *out);
+void v8r_free_type_lists(v8_type_lists *t);
 
 #endif

@@ -223,6 +223,70 @@ static char *mapping_canonical(void)
 	return t;
 }
 
+/* The numbers of CSV (comma-separated, blanks and newlines between) with
+ * columns I and J of each WIDTH-wide record swapped: a malloc'd list. */
+static char *swap_columns(const char *csv, int width, int i, int j)
+{
+	long v[256];
+	int n = 0;
+	for (const char *p = csv; *p && n < 256;) {
+		char *end;
+		v[n++] = strtol(p, &end, 10);
+		for (p = end; *p == ',' || *p == ' ' || *p == '\n'; p++)
+			;
+	}
+	for (int r = 0; r + width <= n; r += width) {
+		long t = v[r + i];
+		v[r + i] = v[r + j];
+		v[r + j] = t;
+	}
+	char *out = malloc((size_t)n * 24 + 1), *o = out;
+	for (int k = 0; k < n; k++)
+		o += sprintf(o, "%s%ld", k ? "," : "", v[k]);
+	*o = '\0';
+	return out;
+}
+
+/* The mapping document with "name" before "type" in both field lists,
+ * the values moved with them; the *_types lists aligned with the fields
+ * when ALIGNED, else left as they were (the type names first). */
+static char *reordered_doc(int aligned)
+{
+	const char *types = "[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\",\"number\","
+			    "\"native\",\"synthetic\",\"concatenated string\",\"sliced string\",\"symbol\",\"bigint\","
+			    "\"object shape\"]";
+	const char *etypes = "[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\",\"weak\"]";
+	char *nodes = swap_columns(MAP_NODES, 7, 0, 1), *edges = swap_columns(MAP_EDGES, 3, 0, 1);
+	size_t n = strlen(nodes) + strlen(edges) + strlen(MAP_STRINGS) + 2048;
+	char *d = malloc(n);
+	snprintf(d, n,
+		 "{\"snapshot\":{\"meta\":{\"node_types\":[%s%s%s,\"number\",\"number\",\"number\",\"number\",\"number\"],"
+		 "\"node_fields\":[\"name\",\"type\",\"id\",\"self_size\",\"edge_count\",\"trace_node_id\",\"detachedness\"],"
+		 "\"edge_types\":[%s%s%s,\"node\"],\"edge_fields\":[\"name_or_index\",\"type\",\"to_node\"]},"
+		 "\"node_count\":9,\"edge_count\":8},\n\"nodes\":[%s],\n\"edges\":[%s],\n\"strings\":[%s]}\n",
+		 aligned ? "\"string\"," : "", types, aligned ? "" : ",\"string\"", aligned ? "\"string_or_number\"," : "",
+		 etypes, aligned ? "" : ",\"string_or_number\"", nodes, edges, MAP_STRINGS);
+	free(nodes);
+	free(edges);
+	return d;
+}
+
+/* meta's fields may come in any order, each *_types entry at its field's
+ * place (the format allows it): the same heap; a type list that is not at
+ * the "type" field's place is refused, not read as if it were. */
+TEST(v8_meta_fields_in_another_order)
+{
+	char *d = reordered_doc(1), *want = mapping_canonical();
+	CHECK(chunkings_differing(d, want) == 0);
+	free(d);
+	free(want);
+	char *bad = reordered_doc(0), err[SNAP_ERR_MAX];
+	heap h;
+	CHECK(parse_v8(bad, NULL, &h, err, sizeof err) != 0 &&
+	      strstr(err, "snapshot.meta.node_types: no list of type names at the \"type\" field's place (1)"));
+	free(bad);
+}
+
 TEST(v8_same_heap_whatever_the_chunks_and_threads)
 {
 	char *d = mapping_doc(), *want = mapping_canonical();
