@@ -14,10 +14,16 @@
 
 double input_ready_at, answered_at;
 
-void close_input(view *v)
+/* The answer is out: note when (UGC_TRACE times the answer, not the cleanup). */
+static void note_answered(void)
 {
 	fflush(stdout);
 	answered_at = now_seconds();
+}
+
+void close_input(view *v)
+{
+	note_answered();
 	v->ops->close(v);
 }
 
@@ -27,7 +33,8 @@ view *open_input(const char *path)
 	view *v = input_open_view(path, err, sizeof err);
 	if (!v)
 		error("%s", err);
-	input_ready_at = now_seconds();
+	else
+		input_ready_at = now_seconds();
 	return v;
 }
 
@@ -56,8 +63,7 @@ int retention_other(retention_input *in, int policy, dom_result *out)
 
 void retention_close(retention_input *in)
 {
-	fflush(stdout);
-	answered_at = now_seconds();
+	note_answered();
 	input_close(in);
 }
 
