@@ -65,6 +65,7 @@ int gc_after_heap(const heap *h, const gc_result *r, heap *o, obj_t *stale)
 	o->label = h->label;
 	o->mode = h->mode;
 	o->first_gc_index = h->first_gc_index;
+	o->no_garbage_elimination = h->no_garbage_elimination;
 	strtab_free(&o->strings);
 	if (strtab_copy(&o->strings, &h->strings) || heap_grow_slots(o, h->slots))
 		return -1;

@@ -13,6 +13,7 @@
  *     ugc_options o = UGC_OPTIONS_INIT;
  *     if (ugc_writer_open(&w, "heap.ugct", &o, err, sizeof err)) { report(err); return; }
  *     ugc_writer_engine(w, "5.5.4");            // header: before the first record
+ *     ugc_writer_garbage_elimination(w, 1);
  *     ugc_writer_object(w, &obj);               // any order of o/r/g/c records
  *     ugc_writer_ref(w, from, to, UGC_REF_STRONG, "Components[3]");
  *     if (ugc_writer_close(w, &stats, err, sizeof err)) report(err);
@@ -139,7 +140,8 @@ typedef struct ugc_stats {
 
 typedef struct ugc_writer ugc_writer;
 
-/* Open PATH.tmp for writing and write the magic record.  On success *W is
+/* Open PATH.tmp for writing and write the magic record.  PATH is UTF-8 (on
+ * Windows it is opened through its wide-character form).  On success *W is
  * the writer; on failure *W is NULL and ERR (if not NULL) holds the message. */
 int ugc_writer_open(ugc_writer **w, const char *path, const ugc_options *opt, char *err, size_t errsize);
 
@@ -148,6 +150,11 @@ int ugc_writer_engine(ugc_writer *w, const char *text);      /* engine version, 
 int ugc_writer_mode(ugc_writer *w, int editor);              /* 0: mode game, 1: mode editor */
 int ugc_writer_first_gc_index(ugc_writer *w, int32_t n);     /* the disregard pool is [0, n) */
 int ugc_writer_label(ugc_writer *w, const char *text);       /* free text */
+/* Whether the engine eliminates references to garbage objects (UE 5.5:
+ * UObjectBaseUtility::IsGarbageEliminationEnabled()): 1 writes
+ * "garbage-elimination on" (also what a snapshot without the record means),
+ * 0 writes "garbage-elimination off", which ugc-analyze warns about. */
+int ugc_writer_garbage_elimination(ugc_writer *w, int on);
 
 /* Records. */
 int ugc_writer_object(ugc_writer *w, const ugc_object *o);

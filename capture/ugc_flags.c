@@ -16,8 +16,9 @@ const char *const ugc_object_flag_names[32] = {
 	"RF_HasExternalPackage", "RF_HasPlaceholderType", "RF_MirroredGarbage", "RF_AllocatedInSharedPage",
 };
 
-/* EInternalObjectFlags in the format's canonical order; both async loading
- * phases are the one name AsyncLoading. */
+/* EInternalObjectFlags in the format's canonical order.  Both async loading
+ * phases together are the one name AsyncLoading (the engine's mask of the
+ * two); one phase alone is written by its own name. */
 static const struct {
 	const char *name;
 	uint32_t bits;
@@ -26,6 +27,8 @@ static const struct {
 	{"Native", UGC_IF_Native},
 	{"Async", UGC_IF_Async},
 	{"AsyncLoading", UGC_IF_AsyncLoadingPhase1 | UGC_IF_AsyncLoadingPhase2},
+	{"AsyncLoadingPhase1", UGC_IF_AsyncLoadingPhase1},
+	{"AsyncLoadingPhase2", UGC_IF_AsyncLoadingPhase2},
 	{"LoaderImport", UGC_IF_LoaderImport},
 	{"Garbage", UGC_IF_Garbage},
 	{"RefCounted", UGC_IF_RefCounted},
@@ -50,9 +53,13 @@ size_t ugc_flags_format(char *buf, uint32_t object_flags, uint32_t internal_flag
 	for (int b = 0; b < 32; b++)
 		if ((object_flags >> b & 1u) && ugc_object_flag_names[b])
 			n = append(buf, n, ugc_object_flag_names[b]);
+	/* a name is written when all its bits are set, which it then consumes:
+	 * AsyncLoading comes before the phase names */
 	for (size_t i = 0; i < sizeof internal_names / sizeof internal_names[0]; i++)
-		if (internal_flags & internal_names[i].bits)
+		if ((internal_flags & internal_names[i].bits) == internal_names[i].bits) {
 			n = append(buf, n, internal_names[i].name);
+			internal_flags &= ~internal_names[i].bits;
+		}
 	if (traits & UGC_TRAIT_NOT_READY_FOR_FINISH_DESTROY)
 		n = append(buf, n, "NotReadyForFinishDestroy");
 	if (traits & UGC_TRAIT_GAME_THREAD_DESTROY)

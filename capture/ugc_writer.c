@@ -4,7 +4,9 @@
  * file, through a zstd stream when compressing.  The only memory that grows
  * is the bitmap of object indexes seen (one bit per slot, to refuse a
  * duplicate INDEX).  Standard C file I/O only, so an engine module on any
- * platform compiles it. */
+ * platform compiles it; on Windows the UTF-8 paths are opened, renamed and
+ * removed through the wide-character calls (the narrow ones take the ANSI
+ * code page). */
 #include "ugc_capture.h"
 #include "ugc_internal.h"
 
@@ -20,7 +22,7 @@
 #define BUF_SIZE (256u * 1024u)
 
 /* Header records, as bits of ugc_writer.headers. */
-enum { H_ENGINE = 1, H_MODE = 2, H_FIRST = 4, H_LABEL = 8 };
+enum { H_ENGINE = 1, H_MODE = 2, H_FIRST = 4, H_LABEL = 8, H_ELIM = 16 };
 
 struct ugc_writer {
 	ugc_options opt;
@@ -211,6 +213,71 @@ static int name_len(ugc_writer *w, const char *what, const char *s, size_t max, 
 	return UGC_OK;
 }
 
+/* ---- files by UTF-8 path ---- */
+
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+
+/* PATH (UTF-8) as a wide string in memory from OPT's hooks, or NULL. */
+static wchar_t *wide_path(const ugc_options *opt, const char *path)
+{
+	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
+	wchar_t *w = n > 0 ? mem_alloc(opt, (size_t)n * sizeof *w) : NULL;
+	if (w && MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, w, n) != n) {
+		mem_free(opt, w);
+		w = NULL;
+	}
+	return w;
+}
+
+static FILE *file_open(const ugc_options *opt, const char *path, const char *mode)
+{
+	wchar_t wmode[4] = {0};
+	for (int i = 0; i < 3 && mode[i]; i++)
+		wmode[i] = (wchar_t)mode[i];
+	wchar_t *w = wide_path(opt, path);
+	FILE *f = w ? _wfopen(w, wmode) : NULL;
+	mem_free(opt, w);
+	return f;
+}
+
+static int file_remove(const ugc_options *opt, const char *path)
+{
+	wchar_t *w = wide_path(opt, path);
+	int rc = w ? _wremove(w) : -1;
+	mem_free(opt, w);
+	return rc;
+}
+
+static int file_rename(const ugc_options *opt, const char *from, const char *to)
+{
+	wchar_t *wf = wide_path(opt, from), *wt = wide_path(opt, to);
+	int rc = wf && wt ? _wrename(wf, wt) : -1;
+	mem_free(opt, wf);
+	mem_free(opt, wt);
+	return rc;
+}
+#else
+static FILE *file_open(const ugc_options *opt, const char *path, const char *mode)
+{
+	(void)opt;
+	return fopen(path, mode);
+}
+
+static int file_remove(const ugc_options *opt, const char *path)
+{
+	(void)opt;
+	return remove(path);
+}
+
+static int file_rename(const ugc_options *opt, const char *from, const char *to)
+{
+	(void)opt;
+	return rename(from, to);
+}
+#endif
+
 /* ---- open ---- */
 
 int ugc_writer_open(ugc_writer **out, const char *path, const ugc_options *opt, char *err, size_t errsize)
@@ -242,7 +309,7 @@ int ugc_writer_open(ugc_writer **out, const char *path, const ugc_options *opt, 
 	}
 #endif
 	if (!opt->overwrite) {
-		FILE *f = fopen(path, "rb");
+		FILE *f = file_open(opt, path, "rb");
 		if (f) {
 			fclose(f);
 			if (err && errsize)
@@ -270,7 +337,7 @@ int ugc_writer_open(ugc_writer **out, const char *path, const ugc_options *opt, 
 		ZSTD_CCtx_setParameter(w->zs, ZSTD_c_compressionLevel, opt->compress);
 	}
 #endif
-	w->fp = fopen(w->tmp, "wb");
+	w->fp = file_open(opt, w->tmp, "wb");
 	if (!w->fp) {
 		if (err && errsize)
 			snprintf(err, errsize, "%s: cannot create the file", w->tmp);
@@ -335,6 +402,14 @@ int ugc_writer_mode(ugc_writer *w, int editor)
 	if (rc)
 		return rc;
 	return put_str(w, editor ? "mode editor\n" : "mode game\n");
+}
+
+int ugc_writer_garbage_elimination(ugc_writer *w, int on)
+{
+	int rc = header(w, H_ELIM, "garbage-elimination");
+	if (rc)
+		return rc;
+	return put_str(w, on ? "garbage-elimination on\n" : "garbage-elimination off\n");
 }
 
 int ugc_writer_first_gc_index(ugc_writer *w, int32_t n)
@@ -553,7 +628,7 @@ void ugc_writer_abort(ugc_writer *w)
 		return;
 	if (w->fp) {
 		fclose(w->fp);
-		remove(w->tmp);
+		file_remove(&w->opt, w->tmp);
 	}
 	release(w);
 }
@@ -577,13 +652,13 @@ int ugc_writer_close(ugc_writer *w, ugc_stats *stats, char *err, size_t errsize)
 	w->fp = NULL;
 	if (fclose(fp) != 0 && !rc)
 		rc = fail(w, UGC_EIO, "%s: write failed", w->tmp);
-	if (!rc && rename(w->tmp, w->path) != 0) {
+	if (!rc && file_rename(&w->opt, w->tmp, w->path) != 0) {
 		/* some systems do not rename over an existing file */
-		if (!(w->opt.overwrite && remove(w->path) == 0 && rename(w->tmp, w->path) == 0))
+		if (!(w->opt.overwrite && file_remove(&w->opt, w->path) == 0 && file_rename(&w->opt, w->tmp, w->path) == 0))
 			rc = fail(w, UGC_EIO, "%s: cannot rename to %s", w->tmp, w->path);
 	}
 	if (rc) {
-		remove(w->tmp);
+		file_remove(&w->opt, w->tmp);
 		if (err && errsize)
 			snprintf(err, errsize, "%s", w->msg);
 	}

@@ -186,6 +186,9 @@ int cmd_analyze(int argc, char **argv)
 	}
 	heap *h = &an.h;
 	int rc = 1;
+	if (h->no_garbage_elimination) /* stderr, --quiet or not: every answer below is affected */
+		error("warning: %s: the engine that wrote this snapshot did not eliminate references to garbage objects "
+		      "(garbage-elimination off); this tool's answers assume it did (ugc-gc(7))", snap);
 	if (!quiet) {
 		print_summary(snap, h, &an.r, &an.f, &an.opt, an.load_s);
 		print_retention(h, &an.dom);

@@ -68,6 +68,7 @@ static void print_text(const char *path, const heap *h, const info *in)
 	printf("engine          %s\n", h->engine ? disp(heap_str(h, h->engine)) : "-");
 	printf("mode            %s\n", h->mode == MODE_EDITOR ? "editor" : "game");
 	printf("first-gc-index  %d\n", h->first_gc_index);
+	printf("garbage-elim.   %s\n", h->no_garbage_elimination ? "off" : "on");
 	printf("label           %s\n", h->label ? disp(heap_str(h, h->label)) : "-");
 	printf("objects         %u (%u slots)\n", h->objects, h->slots);
 	printf("classes         %u in use\n", in->classes.classes);
@@ -110,8 +111,8 @@ static void print_json(const char *path, const heap *h, const info *in)
 		json_str(stdout, heap_str(h, h->engine));
 	else
 		printf("null");
-	printf(",\"mode\":\"%s\",\"first_gc_index\":%d,\"label\":", h->mode == MODE_EDITOR ? "editor" : "game",
-	       h->first_gc_index);
+	printf(",\"mode\":\"%s\",\"first_gc_index\":%d,\"garbage_elimination\":\"%s\",\"label\":",
+	       h->mode == MODE_EDITOR ? "editor" : "game", h->first_gc_index, h->no_garbage_elimination ? "off" : "on");
 	if (h->label)
 		json_str(stdout, heap_str(h, h->label));
 	else

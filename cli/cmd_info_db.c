@@ -30,7 +30,7 @@ static const figure figures[] = {
 
 /* The header keys shown, in order. */
 static const char *const keys[] = {"source_file", "tool_version", "engine", "mode", "snapshot_mode", "keep_flags",
-				   "label", "slots", "first_gc_index", "policy"};
+				   "label", "slots", "first_gc_index", "garbage_elimination", "policy"};
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 /* One integer from SQL with ?1 bound to ARG (when not NULL): 0, or -1. */
@@ -118,6 +118,7 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 	printf("mode            %s (the snapshot's: %s), keep flags %s\n", H("mode", 0), H("snapshot_mode", 1),
 	       H("keep_flags", 2));
 	printf("label           %s\n", H("label", 0));
+	printf("garbage-elim.   %s\n", H("garbage_elimination", 0));
 	printf("objects         %lld (%s slots, first-gc-index %s): %lld reachable, %lld purged\n", fig[0], H("slots", 0),
 	       H("first_gc_index", 1), fig[1], fig[2]);
 	printf("references      %lld, and %lld FGCObject records (the refs view adds each object's Class and Outer)\n",

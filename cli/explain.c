@@ -12,7 +12,7 @@ const char *root_reason(int kind)
 	case RK_DISREGARD: return "in the disregard pool (below first-gc-index): never collected";
 	case RK_ROOTSET: return "in the RootSet (AddToRoot)";
 	case RK_REFCOUNTED: return "RefCounted: held by a TStrongObjectPtr";
-	case RK_INTERNAL_KEEP: return "kept by an internal flag (Native, Async, AsyncLoading or LoaderImport)";
+	case RK_INTERNAL_KEEP: return "kept by an internal flag (Native, Async, AsyncLoadingPhase1, AsyncLoadingPhase2 or LoaderImport)";
 	case RK_KEEPFLAGS: return "kept by the GC's KeepFlags (RF_Standalone in editor mode)";
 	case RK_GCOBJECT: return "referenced by an FGCObject";
 	case RK_CLUSTER: return "kept by its cluster";

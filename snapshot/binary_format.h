@@ -4,7 +4,11 @@
  *
  *   offset  size  field
  *   0       8     magic 89 'U' 'G' 'C' 'S' 0D 0A 1A
- *   8       4     version: 1, or 2 when a name number is "@N" (NAME_NUM_AT)
+ *   8       4     version: 1; 2 when a name number is "@N" (NAME_NUM_AT);
+ *                 3 when the options word is not zero or an object is in an
+ *                 async loading phase (in 1 and 2, internal flag bit 3 is
+ *                 "AsyncLoading", both phases; from 3 it is phase 1 alone
+ *                 and bit 11 is phase 2)
  *   12      4     section count (BIN_NSECTIONS)
  *   16      64    struct bin_header (16 little-endian u32/i32 fields)
  *   80      32*N  section table: struct bin_section per section
@@ -19,8 +23,16 @@
 #include <stdint.h>
 
 #define BIN_MAGIC "\x89UGCS\r\n\x1a"
-#define BIN_VERSION 2
+#define BIN_VERSION 3
 #define BIN_VERSION_OLDEST 1
+/* the first version with the options word and both phase bits */
+#define BIN_VERSION_OPTIONS 3
+
+/* Bits of the options word (zero before version 3). */
+enum {
+	BIN_OPT_NO_GARBAGE_ELIMINATION = 1 << 0, /* "garbage-elimination off" */
+	BIN_OPT_ALL = BIN_OPT_NO_GARBAGE_ELIMINATION,
+};
 
 struct bin_header {
 	uint32_t mode;          /* 0 game, 1 editor */
@@ -28,7 +40,8 @@ struct bin_header {
 	uint32_t slots, objects, nrefs, ndangling, ngcrefs, nclusters;
 	uint32_t ncluster_items, nstrings, string_bytes;
 	uint32_t engine, label; /* string ids, 0 = none */
-	uint32_t reserved[3];   /* zero */
+	uint32_t options;       /* BIN_OPT_* (version 3; zero before) */
+	uint32_t reserved[2];   /* zero */
 };
 
 struct bin_section {

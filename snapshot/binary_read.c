@@ -102,8 +102,11 @@ static int check_columns(const char *path, heap *h, uint32_t version, const stru
 			return BAD(SEC_NAME, "section name: object %u has a bad name", i);
 		if (strtab_len(t, h->name[i]) + name_suffix_len(h->name_num[i]) > NAME_LEN_MAX)
 			return BAD(SEC_NAME, "section name: object %u's name is longer than %d bytes", i, NAME_LEN_MAX);
-		if ((h->oflags[i] & ~RF_KNOWN_MASK) || (h->iflags[i] & ~IF_ALL) || (h->traits[i] & ~TR_ALL))
+		if ((h->oflags[i] & ~RF_KNOWN_MASK) || (h->iflags[i] & ~IF_ALL) || (h->traits[i] & ~TR_ALL) ||
+		    (version < BIN_VERSION_OPTIONS && (h->iflags[i] & IF_AsyncLoadingPhase2)))
 			return BAD(SEC_OFLAGS, "flags: object %u has unknown flag bits", i);
+		if (version < BIN_VERSION_OPTIONS && (h->iflags[i] & IF_AsyncLoadingPhase1))
+			h->iflags[i] |= IF_AsyncLoading; /* bit 3 was both phases */
 		if (h->ref_start[i + 1] < h->ref_start[i])
 			return BAD(SEC_REF_START, "section ref_start: offsets decrease at object %u", i);
 	}
@@ -183,10 +186,23 @@ static int read_header(const char *path, const unsigned char *data, size_t len, 
 	for (int i = 0; i < 16; i++)
 		hv[i] = bin_get32(data + 16 + 4 * i);
 	*hd = (struct bin_header){hv[0], (int32_t)hv[1], hv[2], hv[3], hv[4], hv[5], hv[6], hv[7], hv[8], hv[9],
-				  hv[10], hv[11], hv[12], {hv[13], hv[14], hv[15]}};
-	if (hd->mode > 1 || hd->first_gc_index < 0 || hd->objects > hd->slots || hd->slots > (uint32_t)OBJ_INDEX_MAX + 1 ||
+				  hv[10], hv[11], hv[12], hv[13], {hv[14], hv[15]}};
+	uint32_t version = bin_get32(data + 8);
+	if (hd->mode > 1)
+		return fail(err, errsize, path, 16, "header: mode is %u, expected 0 (game) or 1 (editor)", hd->mode);
+	if (hd->options && version < BIN_VERSION_OPTIONS)
+		return fail(err, errsize, path, 68, "header: reserved word is %#x, must be zero in a version %u file",
+			    hd->options, version);
+	if (hd->options & ~(uint32_t)BIN_OPT_ALL)
+		return fail(err, errsize, path, 68, "header: options word %#x has unknown bits %#x", hd->options,
+			    hd->options & ~(uint32_t)BIN_OPT_ALL);
+	for (int k = 0; k < 2; k++)
+		if (hd->reserved[k])
+			return fail(err, errsize, path, 72 + 4 * (uint64_t)k, "header: reserved word is %#x, must be zero",
+				    hd->reserved[k]);
+	if (hd->first_gc_index < 0 || hd->objects > hd->slots || hd->slots > (uint32_t)OBJ_INDEX_MAX + 1 ||
 	    (uint64_t)hd->slots > (uint64_t)hd->objects * 16 + (1u << 24) || hd->nstrings == 0 ||
-	    hd->nstrings == UINT32_MAX || hd->reserved[0] || hd->reserved[1] || hd->reserved[2])
+	    hd->nstrings == UINT32_MAX)
 		return fail(err, errsize, path, 16, "header: counts out of range");
 	return 0;
 }
@@ -302,6 +318,7 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 	/* allocate every column, then decompress into them */
 	h->mode = (int)hd.mode;
 	h->first_gc_index = hd.first_gc_index;
+	h->no_garbage_elimination = (hd.options & BIN_OPT_NO_GARBAGE_ELIMINATION) != 0;
 	if (heap_grow_slots(h, hd.slots))
 		return fail(err, errsize, path, 16, "out of memory (%u slots)", hd.slots);
 	uint32_t *dng = NULL, *gc = NULL, *cl = NULL;

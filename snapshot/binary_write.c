@@ -71,13 +71,18 @@ int binary_write(const heap *h, FILE *fp, char *err, size_t errsize)
 	parts[SEC_CLUSTERS].data = pk.clusters;
 	uint32_t hdr[16] = {(uint32_t)h->mode, (uint32_t)h->first_gc_index, h->slots, h->objects, h->nrefs,
 			    h->ndangling, h->ngcrefs, h->nclusters, h->ncluster_items, h->strings.count,
-			    (uint32_t)h->strings.arena_len, h->engine, h->label, 0, 0, 0};
-	/* version 1 readers know no "@N" name numbers: only a heap with one
-	 * needs version 2 */
-	uint32_t version = BIN_VERSION_OLDEST;
-	for (uint32_t i = 0; i < h->slots && version < BIN_VERSION; i++)
-		if (h->name_num[i] & NAME_NUM_AT)
-			version = BIN_VERSION;
+			    (uint32_t)h->strings.arena_len, h->engine, h->label,
+			    h->no_garbage_elimination ? BIN_OPT_NO_GARBAGE_ELIMINATION : 0, 0, 0};
+	/* the oldest version that says it all, so older readers keep reading
+	 * what they can: version 1 knows no "@N" name numbers, version 2 no
+	 * options word and only both async loading phases at once (bit 3) */
+	uint32_t version = hdr[13] ? BIN_VERSION_OPTIONS : BIN_VERSION_OLDEST;
+	for (uint32_t i = 0; i < h->slots && version < BIN_VERSION_OPTIONS; i++) {
+		if (h->iflags[i] & IF_AsyncLoading)
+			version = BIN_VERSION_OPTIONS;
+		else if (h->name_num[i] & NAME_NUM_AT)
+			version = 2;
+	}
 	rc = bin_frame(version, hdr, parts, fp, err, errsize);
 out:
 	free(pk.dangling);

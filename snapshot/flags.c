@@ -11,10 +11,12 @@ struct flag_name {
 	uint32_t bit;
 };
 
-/* Internal flags in canonical order; PendingKill is Garbage's UE4 name. */
+/* Internal flags in canonical order; PendingKill is Garbage's UE4 name, and
+ * AsyncLoading (the engine's deprecated mask) means both loading phases. */
 static const struct flag_name internal_flags[] = {
 	{"RootSet", IF_RootSet}, {"Native", IF_Native}, {"Async", IF_Async},
-	{"AsyncLoading", IF_AsyncLoading}, {"LoaderImport", IF_LoaderImport},
+	{"AsyncLoading", IF_AsyncLoading}, {"AsyncLoadingPhase1", IF_AsyncLoadingPhase1},
+	{"AsyncLoadingPhase2", IF_AsyncLoadingPhase2}, {"LoaderImport", IF_LoaderImport},
 	{"Garbage", IF_Garbage}, {"RefCounted", IF_RefCounted},
 	{"PendingConstruction", IF_PendingConstruction}, {"ClusterRoot", IF_ClusterRoot},
 	{"ReachableInCluster", IF_ReachableInCluster}, {"Unreachable", IF_Unreachable},
@@ -106,6 +108,7 @@ int flags_parse_object(const char *s, uint32_t *oflags, char *bad, size_t badsiz
 static const uint32_t engine_internal[] = {
 	UGC_IF_RootSet, UGC_IF_Native, UGC_IF_Async, UGC_IF_AsyncLoadingPhase1, UGC_IF_LoaderImport, UGC_IF_Garbage,
 	UGC_IF_RefCounted, UGC_IF_PendingConstruction, UGC_IF_ClusterRoot, UGC_IF_ReachableInCluster, UGC_IF_Unreachable,
+	UGC_IF_AsyncLoadingPhase2,
 };
 _Static_assert(IF_ALL == (1 << COUNT(engine_internal)) - 1, "an internal flag without its engine bit");
 _Static_assert((int)TR_NotReadyForFinishDestroy == (int)UGC_TRAIT_NOT_READY_FOR_FINISH_DESTROY &&

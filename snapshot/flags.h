@@ -32,7 +32,7 @@ enum {
 	IF_RootSet = 1 << 0,
 	IF_Native = 1 << 1,
 	IF_Async = 1 << 2,
-	IF_AsyncLoading = 1 << 3,
+	IF_AsyncLoadingPhase1 = 1 << 3,
 	IF_LoaderImport = 1 << 4,
 	IF_Garbage = 1 << 5,
 	IF_RefCounted = 1 << 6,
@@ -40,7 +40,10 @@ enum {
 	IF_ClusterRoot = 1 << 8,
 	IF_ReachableInCluster = 1 << 9,
 	IF_Unreachable = 1 << 10,
-	IF_ALL = (1 << 11) - 1,
+	IF_AsyncLoadingPhase2 = 1 << 11,
+	IF_ALL = (1 << 12) - 1,
+	/* either async loading phase (the engine's deprecated AsyncLoading mask) */
+	IF_AsyncLoading = IF_AsyncLoadingPhase1 | IF_AsyncLoadingPhase2,
 	/* the internal flags that make an object a root (ugc-gc(7) §1.3) */
 	IF_INTERNAL_KEEP = IF_Native | IF_Async | IF_AsyncLoading | IF_LoaderImport,
 };

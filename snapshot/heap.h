@@ -70,6 +70,8 @@ typedef struct heap {
 	uint32_t engine, label;   /* string ids, 0 = none */
 	int mode;                 /* enum gc_mode */
 	obj_t first_gc_index;     /* objects below it are in the disregard pool */
+	int no_garbage_elimination; /* "garbage-elimination off": the engine kept
+				     * references to garbage (0, the default: on) */
 
 	/* the object array: `slots` entries, `objects` of them in use */
 	uint32_t slots, objects;

@@ -38,7 +38,7 @@ typedef struct parser {
 	uint32_t *r_prop;
 	uint8_t *r_kind;
 	size_t nr, r_cap;
-	int seen_engine, seen_mode, seen_first, seen_label, seen_object;
+	int seen_engine, seen_mode, seen_first, seen_label, seen_elim, seen_object;
 	uint64_t end_line;   /* line of the end record, 0 when none (yet) */
 	uint64_t end_count[4]; /* its counts: o, r, g and c records */
 	/* flags field cache: dumpers repeat the same few FLAGS strings */
@@ -507,6 +507,22 @@ static int parse_header(parser *p, field kw, const char *cur, const char *eol, i
 		else {
 			char b[48];
 			return fail(p, "mode: unknown mode '%s' (expected game or editor)", show(f, b));
+		}
+		return 0;
+	}
+	if (KW("garbage-elimination")) {
+		field f, extra;
+		if (header_once(p, &p->seen_elim, "garbage-elimination"))
+			return -1;
+		if (!next_field(&cur, eol, &f) || next_field(&cur, eol, &extra))
+			return fail(p, "garbage-elimination: expected 'garbage-elimination on' or 'garbage-elimination off'");
+		if (f.len == 2 && memcmp(f.s, "on", 2) == 0)
+			h->no_garbage_elimination = 0;
+		else if (f.len == 3 && memcmp(f.s, "off", 3) == 0)
+			h->no_garbage_elimination = 1;
+		else {
+			char b[48];
+			return fail(p, "garbage-elimination: unknown value '%s' (expected on or off)", show(f, b));
 		}
 		return 0;
 	}

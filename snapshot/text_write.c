@@ -70,6 +70,8 @@ int text_write_records(const heap *h, FILE *fp)
 	}
 	fprintf(fp, "mode %s\n", h->mode == MODE_EDITOR ? "editor" : "game");
 	fprintf(fp, "first-gc-index %d\n", h->first_gc_index);
+	if (h->no_garbage_elimination) /* "on", the default, is not written */
+		fputs("garbage-elimination off\n", fp);
 	if (h->label) {
 		fputs("label", fp);
 		put_str(fp, h, h->label);

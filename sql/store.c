@@ -125,6 +125,7 @@ static int store_snapshot(writer *w)
 		 put_meta(w, st, "snapshot_mode", h->mode == MODE_EDITOR ? "editor" : "game", 0, 0) ||
 		 put_meta(w, st, "keep_flags", keep, 0, 0) ||
 		 put_meta(w, st, "first_gc_index", NULL, h->first_gc_index, 1) ||
+		 put_meta(w, st, "garbage_elimination", h->no_garbage_elimination ? "off" : "on", 0, 0) ||
 		 put_meta(w, st, "label", h->label ? heap_str(h, h->label) : NULL, 0, 0) ||
 		 put_meta(w, st, "source_file", info->source, 0, 0) ||
 		 put_meta(w, st, "tool_version", "ugc-analyze " UGC_VERSION, 0, 0) ||

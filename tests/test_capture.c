@@ -126,12 +126,16 @@ TEST(capture_every_record_kind_round_trips)
 	CHECK(ugc_writer_mode(w, 1) == UGC_OK);
 	CHECK(ugc_writer_first_gc_index(w, 5) == UGC_OK);
 	CHECK(ugc_writer_label(w, "after the boss fight") == UGC_OK);
+	CHECK(ugc_writer_garbage_elimination(w, 0) == UGC_OK);
+	CHECK(ugc_writer_garbage_elimination(w, 1) == UGC_EORDER); /* once */
 	prelude(w);
+	CHECK(ugc_writer_garbage_elimination(w, 1) == UGC_EORDER); /* before the records */
 	ugc_object a = obj(11, 4, 10, "Arena"), e = obj(12, 4, 11, "BP_Enemy_C_3"), p = obj(13, 4, 11, "Pickup_1");
 	a.object_flags = 0x1 | 0x2 | 0x80000;                  /* RF_Public, RF_Standalone, RF_WasLoaded */
 	a.internal_flags = UGC_IF_ClusterRoot | 0x1234;        /* bits the format does not name are dropped */
 	e.size = 5000000000ull;                                /* over 32 bits: clamped */
 	e.serial = 0;
+	e.internal_flags = UGC_IF_AsyncLoadingPhase1 | UGC_IF_AsyncLoadingPhase2; /* both: "AsyncLoading" */
 	p.internal_flags = UGC_IF_Garbage | UGC_IF_AsyncLoadingPhase2;
 	p.object_flags = 0x04000000u | 0x40000000u;            /* unassigned bit, RF_MirroredGarbage */
 	p.traits = UGC_TRAIT_NOT_READY_FOR_FINISH_DESTROY | UGC_TRAIT_GAME_THREAD_DESTROY;
@@ -163,6 +167,10 @@ TEST(capture_every_record_kind_round_trips)
 		fclose(f);
 	text[len] = '\0';
 	CHECK(len > 13 && strcmp(text + len - 13, "\nend 9 6 2 1\n") == 0);
+	CHECK(strstr(text, "\ngarbage-elimination off\n") != NULL);
+	/* one phase by its own name, both as AsyncLoading; canonical order */
+	CHECK(strstr(text, " RF_MirroredGarbage,AsyncLoadingPhase2,Garbage,NotReadyForFinishDestroy,GameThreadDestroy\n"));
+	CHECK(strstr(text, "o 12 0 4 11 BP_Enemy_C_3 4294967295 AsyncLoading\n"));
 
 	heap h;
 	if (load(path, &h)) {
@@ -171,12 +179,13 @@ TEST(capture_every_record_kind_round_trips)
 	}
 	CHECK_STR(heap_str(&h, h.engine), "5.5.4-37670630+++UE5+Release-5.5");
 	CHECK_STR(heap_str(&h, h.label), "after the boss fight");
-	CHECK(h.mode == MODE_EDITOR && h.first_gc_index == 5);
+	CHECK(h.mode == MODE_EDITOR && h.first_gc_index == 5 && h.no_garbage_elimination == 1);
 	CHECK(h.objects == 9);
 	CHECK(h.cls[12] == 4 && h.outer[12] == 11 && h.outer[10] == OBJ_NONE && h.serial[12] == 0 && h.serial[13] == 113);
 	CHECK(h.size[11] == 64 && h.size[12] == UINT32_MAX);
 	CHECK(h.oflags[11] == (RF_Public | RF_Standalone | RF_WasLoaded) && h.iflags[11] == IF_ClusterRoot);
-	CHECK(h.oflags[13] == RF_MirroredGarbage && h.iflags[13] == (IF_Garbage | IF_AsyncLoading));
+	CHECK(h.oflags[13] == RF_MirroredGarbage && h.iflags[13] == (IF_Garbage | IF_AsyncLoadingPhase2));
+	CHECK(h.iflags[12] == (IF_AsyncLoadingPhase1 | IF_AsyncLoadingPhase2));
 	CHECK(h.traits[13] == (TR_NotReadyForFinishDestroy | TR_GameThreadDestroy));
 	CHECK(h.iflags[0] == IF_Native && h.iflags[10] == IF_RootSet);
 	char nb[HEAP_NAME_MAX];
