@@ -7,13 +7,21 @@
  * transient package with the rooted GameEngine, a map (World, PersistentLevel)
  * whose Level lists N enemies, each with a mesh component using a clustered
  * StaticMesh asset; every fourth enemy has been destroyed (Garbage), an
- * unused material is referenced only softly, and an FGCObject holds the mesh.
+ * unused material is referenced only by TSoftObjectPtr members, and an
+ * FGCObject holds the mesh.  After the enemies come five objects that each
+ * test one rule of the capture: a GameViewportClient held only by a
+ * skip-serialization member, a pooled component held only by a struct's
+ * AddStructReferencedObjects, an enemy being async-loaded, an actor still
+ * under construction, and an instance-data object held by the FGCObject
+ * referencer's own AddReferencedObjects (no FGCObject holds it).
  * Like the engine: an object array of items (object, internal flags, serial,
- * cluster index), objects whose class carries a reference schema (member
- * names and kinds), AddReferencedObjects callbacks reporting through a
- * collector, a registry of FGCObjects, and a cluster container.
+ * cluster index), objects whose class carries its reflected members (name,
+ * type, CPF_SkipSerialization) that the GC's schema and a serializing archive
+ * walk, AddReferencedObjects callbacks reporting through a collector (which
+ * may register weak references for clearing), a registry of FGCObjects, and
+ * a cluster container.
  *
- * Usage: ugc-refdump [--enemies N] [--zstd LEVEL] OUT.ugct */
+ * Usage: ugc-refdump [--enemies N] [--zstd LEVEL] [--force] [--no-garbage-elimination] OUT.ugct */
 #include "ugc_capture.h"
 
 #include <stdio.h>
@@ -26,14 +34,26 @@
 struct uobject;
 struct collector;
 
-/* A class's reference schema: up to three pointer members and one array
- * member, each with its name and kind (the engine's FSchemaView and the
- * reflection data that names weak and soft members), and the class's
+/* The type of a reflected pointer member. */
+typedef enum field_type {
+	F_OBJECT,  /* TObjectPtr<>: in the GC's schema, a strong reference */
+	F_WEAKPTR, /* TWeakObjectPtr<>: not in the schema; keeps nothing alive, never cleared */
+	F_SOFTPTR  /* TSoftObjectPtr<>: a path; resolving it caches a weak pointer */
+} field_type;
+
+#define NFIELDS 4
+
+/* A class's reflected members: up to NFIELDS pointer members, each with its
+ * name, type and whether it is CPF_SkipSerialization (SerializeBin skips it,
+ * the GC's schema does not), and one array member; a struct member whose
+ * AddStructReferencedObjects reports through the collector; and the class's
  * AddReferencedObjects. */
 typedef struct schema {
-	const char *field_name[3];
-	ugc_ref_kind field_kind[3];
+	const char *field_name[NFIELDS];
+	field_type field_type[NFIELDS];
+	int field_skip_serialization[NFIELDS];
 	const char *array_name; /* a TArray<TObjectPtr<>> member, strong */
+	void (*struct_aro)(struct uobject *self, struct collector *c);
 	void (*aro)(struct uobject *self, struct collector *c);
 } schema;
 
@@ -47,10 +67,12 @@ typedef struct uobject {
 	uint32_t flags;           /* EObjectFlags */
 	uint32_t size;            /* FArchiveCountMem + resource size */
 	const schema *class_schema; /* on a UClass: the schema of its instances */
-	struct uobject *field[3];
+	struct uobject *field[NFIELDS];
 	struct uobject **array;
 	int narray;
-	struct uobject *aro_held;  /* what this object's AddReferencedObjects reports */
+	struct uobject *aro_held;    /* what this object's AddReferencedObjects reports */
+	struct uobject *aro_weak;    /* what it registers for clearing (MarkWeakObjectReferenceForClearing) */
+	struct uobject *struct_held; /* what its struct member's AddStructReferencedObjects reports */
 } uobject;
 
 /* An FUObjectItem of the object array. */
@@ -82,19 +104,36 @@ typedef struct engine {
 	int nclusters;
 	gcobject gcobjects[1];
 	int ngcobjects;
+	uobject *referencer_own[1]; /* what UGCObjectReferencer's own Super::AddReferencedObjects reports */
+	int nreferencer_own;
+	int garbage_elimination;    /* UObjectBaseUtility::IsGarbageEliminationEnabled() */
 } engine;
 
-/* The FReferenceCollector the capture hands to AddReferencedObjects. */
+/* The FReferenceCollector the capture hands to AddReferencedObjects and to
+ * the property walk: HandleObjectReference with the FProperty (or none) and
+ * MarkWeakObjectReferenceForClearing. */
 typedef struct collector {
 	ugc_writer *w;
 	int32_t from;
+	int property_walk; /* 1: AddPropertyReferencesWithStructARO; 0: CallAddReferencedObjects */
 	int rc;
 } collector;
 
+/* HandleObjectReference: in the property walk a reference with a member is
+ * that member's (strong), one without comes from a struct's
+ * AddStructReferencedObjects (aro); in AddReferencedObjects all are aro. */
 static void collector_add(collector *c, uobject *o, const char *member)
 {
 	if (o && c->rc == UGC_OK)
-		c->rc = ugc_writer_ref(c->w, c->from, o->index, UGC_REF_ARO, member);
+		c->rc = ugc_writer_ref(c->w, c->from, o->index, c->property_walk && member ? UGC_REF_STRONG : UGC_REF_ARO,
+				       member);
+}
+
+/* MarkWeakObjectReferenceForClearing: a weak reference, with no member name. */
+static void collector_weak(collector *c, uobject *o)
+{
+	if (o && c->rc == UGC_OK)
+		c->rc = ugc_writer_ref(c->w, c->from, o->index, UGC_REF_WEAK, NULL);
 }
 
 static void world_list_aro(uobject *self, collector *c)
@@ -102,14 +141,34 @@ static void world_list_aro(uobject *self, collector *c)
 	collector_add(c, self->aro_held, "WorldList[0].ThisCurrentWorld");
 }
 
-static const schema no_refs = {{NULL, NULL, NULL}, {UGC_REF_STRONG, UGC_REF_STRONG, UGC_REF_STRONG}, NULL, NULL};
-static const schema engine_schema = {{"GameInstance", NULL, NULL}, {UGC_REF_STRONG, UGC_REF_STRONG, UGC_REF_STRONG}, NULL,
-				     world_list_aro};
-static const schema world_schema = {{"PersistentLevel", NULL, NULL}, {UGC_REF_STRONG, UGC_REF_STRONG, UGC_REF_STRONG}, NULL, NULL};
-static const schema level_schema = {{NULL, NULL, NULL}, {UGC_REF_STRONG, UGC_REF_STRONG, UGC_REF_STRONG}, "Actors", NULL};
-static const schema enemy_schema = {{"Mesh", "Target", "Skin"}, {UGC_REF_STRONG, UGC_REF_WEAK, UGC_REF_SOFT}, NULL, NULL};
-static const schema component_schema = {{"StaticMesh", NULL, NULL}, {UGC_REF_STRONG, UGC_REF_STRONG, UGC_REF_STRONG}, NULL, NULL};
-static const schema mesh_schema = {{NULL, NULL, NULL}, {UGC_REF_STRONG, UGC_REF_STRONG, UGC_REF_STRONG}, "Materials", NULL};
+/* FWorldPSCPool-like: a struct that reports its pooled components itself. */
+static void psc_pool_struct_aro(uobject *self, collector *c)
+{
+	collector_add(c, self->struct_held, NULL);
+}
+
+/* An actor's AddReferencedObjects that registers a raw pointer for clearing,
+ * as BlueprintGeneratedClass does. */
+static void enemy_aro(uobject *self, collector *c)
+{
+	collector_weak(c, self->aro_weak);
+}
+
+#define NO_FIELDS {NULL, NULL, NULL, NULL}, {F_OBJECT, F_OBJECT, F_OBJECT, F_OBJECT}, {0, 0, 0, 0}
+static const schema no_refs = {NO_FIELDS, NULL, NULL, NULL};
+/* GameViewport is CPF_SkipSerialization (Transient, DuplicateTransient) */
+static const schema engine_schema = {{"GameInstance", "GameViewport", NULL, NULL}, {F_OBJECT, F_OBJECT, F_OBJECT, F_OBJECT},
+				     {0, 1, 0, 0}, NULL, NULL, world_list_aro};
+static const schema world_schema = {{"PersistentLevel", NULL, NULL, NULL}, {F_OBJECT, F_OBJECT, F_OBJECT, F_OBJECT},
+				    {0, 0, 0, 0}, NULL, psc_pool_struct_aro, NULL};
+static const schema level_schema = {NO_FIELDS, "Actors", NULL, NULL};
+/* LastAttacker: a TWeakObjectPtr UPROPERTY; Skin: a TSoftObjectPtr; Cached:
+ * a TWeakObjectPtr that is CPF_SkipSerialization (not seen by SerializeBin) */
+static const schema enemy_schema = {{"Mesh", "LastAttacker", "Skin", "Cached"}, {F_OBJECT, F_WEAKPTR, F_SOFTPTR, F_WEAKPTR},
+				    {0, 0, 0, 1}, NULL, NULL, enemy_aro};
+static const schema component_schema = {{"StaticMesh", NULL, NULL, NULL}, {F_OBJECT, F_OBJECT, F_OBJECT, F_OBJECT},
+					{0, 0, 0, 0}, NULL, NULL, NULL};
+static const schema mesh_schema = {NO_FIELDS, "Materials", NULL, NULL};
 
 /* NewObject: the next slot of the object array. */
 static uobject *new_object(engine *e, uobject *cls, uobject *outer, const char *name, uint32_t size,
@@ -230,11 +289,29 @@ static void build(engine *e, int n)
 		comp->field[0] = mesh;
 		enemy->field[0] = comp;
 		enemy->field[2] = unused;
+		enemy->field[3] = mesh;
 		level->array[i] = enemy;
 		enemies[i] = enemy;
 	}
-	for (int i = 0; i < n; i++)
-		enemies[i]->field[1] = enemies[(i + 1) % n];
+	for (int i = 0; i < n; i++) {
+		enemies[i]->aro_weak = enemies[(i + 1) % n];          /* Target, registered for clearing */
+		enemies[i]->field[1] = enemies[(i + n - 1) % n];      /* LastAttacker, a TWeakObjectPtr */
+	}
+
+	/* the five objects after the enemies (indexes 25 + 2N ...) */
+	gengine->field[1] = new_object(e, instance_c, gengine, "GameViewportClient_0", 700, RF_Transient, 0);
+	world->struct_held = new_object(e, component_c, world, "PSCPool_Component0", 800, RF_Transient, 0);
+	world->struct_held->field[0] = mesh;
+	/* still being loaded and still being constructed: their members are set,
+	 * but the capture writes neither their references nor their sizes */
+	uobject *loading = new_object(e, enemy_c, level, "BP_Enemy_C_Loading", 1200, RF_WasLoaded, UGC_IF_AsyncLoadingPhase1);
+	loading->field[0] = world->struct_held;
+	loading->field[1] = enemies[0];
+	loading->aro_weak = enemies[0];
+	uobject *constructing = new_object(e, enemy_c, level, "BP_Enemy_C_New", 1200, RF_Transient,
+					   UGC_IF_PendingConstruction | UGC_IF_Async);
+	constructing->field[0] = world->struct_held;
+	e->referencer_own[e->nreferencer_own++] = new_object(e, instance_c, transient, "InstanceData_0", 300, RF_Transient, 0);
 	free(enemies);
 }
 
@@ -254,27 +331,45 @@ static int capture_object(ugc_writer *w, const item *it)
 	const uobject *o = it->object;
 	ugc_object rec = {o->index, it->serial, o->cls->index, o->outer ? o->outer->index : UGC_NONE, o->name, o->size,
 			  o->flags, it->internal_flags, 0};
+	/* still being constructed or loaded (the engine's iterators skip such
+	 * objects): the record, but neither its references nor its size */
+	int skip = (it->internal_flags & (UGC_IF_PendingConstruction | UGC_IF_AsyncLoadingPhase1 |
+					  UGC_IF_AsyncLoadingPhase2 | UGC_IF_Unreachable)) != 0;
+	if (skip)
+		rec.size = 0;
 	int rc = ugc_writer_object(w, &rec);
+	if (rc || skip)
+		return rc;
 	if (rc)
 		return rc;
-	/* the schema's members (the plugin: the GC schema and reflection) */
 	const schema *s = o->cls->class_schema;
-	for (int k = 0; k < 3 && !rc; k++)
-		if (s->field_name[k] && o->field[k])
-			rc = ugc_writer_ref(w, o->index, o->field[k]->index, s->field_kind[k], s->field_name[k]);
-	for (int k = 0; k < o->narray && !rc; k++) {
-		char member[64];
-		snprintf(member, sizeof member, "%s[%d]", s->array_name, k);
-		if (o->array[k])
-			rc = ugc_writer_ref(w, o->index, o->array[k]->index, UGC_REF_STRONG, member);
-	}
-	/* AddReferencedObjects through a collector */
-	if (!rc && s->aro) {
-		collector c = {w, o->index, UGC_OK};
+	/* 1. what the GC's schema walks (the plugin:
+	 * AddPropertyReferencesWithStructARO): every object member, those
+	 * SerializeBin skips included, named by their FProperty (an array by the
+	 * array member, not the element), then the struct's own
+	 * AddStructReferencedObjects, unnamed; weak and soft members not at all */
+	collector c = {w, o->index, 1, UGC_OK};
+	for (int k = 0; k < NFIELDS && c.rc == UGC_OK; k++)
+		if (s->field_name[k] && s->field_type[k] == F_OBJECT)
+			collector_add(&c, o->field[k], s->field_name[k]);
+	for (int k = 0; k < o->narray && c.rc == UGC_OK; k++)
+		collector_add(&c, o->array[k], s->array_name);
+	if (s->struct_aro)
+		s->struct_aro((uobject *)o, &c);
+	/* 2. TWeakObjectPtr members (the plugin: SerializeBin with an archive
+	 * whose operator<<(FWeakObjectPtr&) reads Get(true)): "soft", as they
+	 * keep nothing alive and the GC does not clear them; skip-serialization
+	 * members are not serialized, and TSoftObjectPtr members are not read
+	 * (resolving one would cache a weak pointer) */
+	for (int k = 0; k < NFIELDS && c.rc == UGC_OK; k++)
+		if (s->field_name[k] && s->field_type[k] == F_WEAKPTR && !s->field_skip_serialization[k] && o->field[k])
+			c.rc = ugc_writer_ref(w, o->index, o->field[k]->index, UGC_REF_SOFT, s->field_name[k]);
+	/* 3. AddReferencedObjects through the collector: aro, and weak for
+	 * what it registers for clearing */
+	c.property_walk = 0;
+	if (s->aro)
 		s->aro((uobject *)o, &c);
-		rc = c.rc;
-	}
-	return rc;
+	return c.rc;
 }
 
 static int capture(const engine *e, ugc_writer *w, int n)
@@ -282,14 +377,22 @@ static int capture(const engine *e, ugc_writer *w, int n)
 	char label[64];
 	snprintf(label, sizeof label, "ugc-refdump --enemies %d", n);
 	int rc;
-	if ((rc = ugc_writer_engine(w, "5.5.0 (reference dumper)")) || (rc = ugc_writer_mode(w, 0)) ||
-	    (rc = ugc_writer_first_gc_index(w, e->first_gc_index)) || (rc = ugc_writer_label(w, label)))
+	/* the plugin: the engine version, the build configuration and game or
+	 * editor; whether this run eliminates references to garbage */
+	if ((rc = ugc_writer_engine(w, "5.5.1 (reference dumper; Development, game)")) || (rc = ugc_writer_mode(w, 0)) ||
+	    (rc = ugc_writer_first_gc_index(w, e->first_gc_index)) || (rc = ugc_writer_label(w, label)) ||
+	    (rc = ugc_writer_garbage_elimination(w, e->garbage_elimination)))
 		return rc;
 	for (int32_t i = 0; i < e->num; i++)
 		if (e->items[i].object && (rc = capture_object(w, &e->items[i])))
 			return rc;
 	for (int g = 0; g < e->ngcobjects; g++)
 		if ((rc = ugc_writer_gcref(w, e->gcobjects[g].name, e->gcobjects[g].held->index, e->gcobjects[g].member)))
+			return rc;
+	/* the referencer's own Super::AddReferencedObjects, asked while no
+	 * FGCObject is: the GC names their holder "Unknown" */
+	for (int g = 0; g < e->nreferencer_own; g++)
+		if ((rc = ugc_writer_gcref(w, "Unknown", e->referencer_own[g]->index, NULL)))
 			return rc;
 	for (int k = 0; k < e->nclusters; k++) {
 		const ucluster *c = &e->clusters[k];
@@ -302,16 +405,17 @@ static int capture(const engine *e, ugc_writer *w, int n)
 
 static int usage(FILE *f, int rc)
 {
-	fprintf(f, "usage: ugc-refdump [--enemies N] [--zstd LEVEL] [--force] OUT.ugct\n"
+	fprintf(f, "usage: ugc-refdump [--enemies N] [--zstd LEVEL] [--force] [--no-garbage-elimination] OUT.ugct\n"
 		   "Build an engine-like UObject heap of a small game with N enemies (default 8,\n"
 		   "a multiple of 4: every fourth one destroyed) and capture it to OUT through\n"
-		   "libugccapture, as the UE 5.5 plugin does.  --zstd compresses while writing.\n");
+		   "libugccapture, as the UE 5.5 plugin does.  --zstd compresses while writing;\n"
+		   "--no-garbage-elimination captures an engine run with garbage elimination off.\n");
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	int n = 8, level = 0, force = 0;
+	int n = 8, level = 0, force = 0, elimination = 1;
 	const char *out = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
@@ -322,6 +426,8 @@ int main(int argc, char **argv)
 			level = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--force"))
 			force = 1;
+		else if (!strcmp(argv[i], "--no-garbage-elimination"))
+			elimination = 0;
 		else if (argv[i][0] == '-' || out)
 			return usage(stderr, 2);
 		else
@@ -333,6 +439,7 @@ int main(int argc, char **argv)
 	engine e;
 	memset(&e, 0, sizeof e);
 	build(&e, n);
+	e.garbage_elimination = elimination;
 
 	clock_t t0 = clock();
 	ugc_options opt = UGC_OPTIONS_INIT;

@@ -4,12 +4,24 @@
 # libugccapture, and ugc-analyze analyses the file.  Every expected value is
 # derived by hand from the heap refdump.c builds (see the comment there):
 #   13 natives (indexes 0-12, the disregard pool, first-gc-index 13);
-#   12 more objects (13 /Engine/Transient ... 24 M_Unused); N enemies, each an
+#   12 more objects (13 /Engine/Transient, 14 GameEngine_0, 17 the World
+#   Arena, 18 PersistentLevel, 20 SM_Rock ... 24 M_Unused); N enemies, each an
 #   actor 25+2i and its component 26+2i; every fourth enemy (i % 4 == 3) and
-#   its component are Garbage, so G = N/4 of each.
+#   its component are Garbage, so G = N/4 of each; then, at B = 25+2N:
+#   B GameViewportClient_0, held only by GameEngine_0's skip-serialization
+#   member GameViewport; B+1 PSCPool_Component0, held only by the World's
+#   struct AddStructReferencedObjects (aro, no member); B+2 BP_Enemy_C_Loading
+#   (AsyncLoadingPhase1) and B+3 BP_Enemy_C_New (PendingConstruction, Async),
+#   whose members are set but whose references and sizes are not written;
+#   B+4 InstanceData_0, held by the FGCObject referencer's own
+#   AddReferencedObjects ("g Unknown").  30 + 2N objects in all.
+# Each enemy's LastAttacker (a TWeakObjectPtr: "soft") is the enemy before it;
+# its Skin (a TSoftObjectPtr, M_Unused) and Cached (a skip-serialization
+# TWeakObjectPtr) are not captured; its AddReferencedObjects registers Target,
+# the next enemy, for clearing ("weak", no member name).
 # The GC then purges the G destroyed enemies, their G components, M_Unused
-# and its package (referenced only softly): 2G + 2 objects, of
-# 2000 G + 5100 bytes; it eliminates G references Level.Actors[i] and clears
+# and its package (referenced by nothing captured): 2G + 2 objects, of
+# 2000 G + 5100 bytes; it eliminates G references Level.Actors and clears
 # G weak references Target (held by the enemies i % 4 == 2, traced).
 # Usage: tests/capture.sh UGC_ANALYZE UGC_REFDUMP OUTDIR.  Prints "ok  NAME"
 # or "FAIL NAME" per test and ends with "capture: N passed, N failed".
@@ -30,13 +42,14 @@ expect() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"
 
 for n in 8 4000; do
 	g=$((n / 4))
+	b=$((25 + 2 * n))
 	f="$out/refdump-$n.ugct"
 	[ $n -gt 8 ] && f="$f.zst"
 	zstd=""
 	[ $n -gt 8 ] && zstd="--zstd 3"
 	msg=$("$refdump" --enemies $n $zstd "$f" 2>&1)
 	case "$msg" in
-	"ugc-refdump: $f: $((25 + 2 * n)) objects, "*" bytes"*) ok "refdump $n: captured $((25 + 2 * n)) objects" ;;
+	"ugc-refdump: $f: $((30 + 2 * n)) objects, "*" bytes"*) ok "refdump $n: captured $((30 + 2 * n)) objects" ;;
 	*) bad "refdump $n: captured" "$msg"; continue ;;
 	esac
 	# an existing file is not overwritten without --force
@@ -48,31 +61,65 @@ for n in 8 4000; do
 		continue
 	fi
 	ok "refdump $n: analyze reads the captured file"
-	expect "refdump $n: engine and mode" "$(sql "$db" "SELECT value FROM snapshot WHERE key IN ('engine','mode','first_gc_index') ORDER BY key" | tr '\n' '|')" \
-		"5.5.0 (reference dumper)|13|game|"
-	expect "refdump $n: objects, disregard pool" "$(sql "$db" "SELECT count(*), sum(idx < 13) FROM objects")" "$((25 + 2 * n)),13"
+	expect "refdump $n: engine, garbage elimination and mode" "$(sql "$db" "SELECT value FROM snapshot WHERE key IN ('engine','mode','first_gc_index','garbage_elimination') ORDER BY key" | tr '\n' '|')" \
+		'"5.5.1 (reference dumper; Development, game)"|13|on|game|'
+	expect "refdump $n: objects, disregard pool" "$(sql "$db" "SELECT count(*), sum(idx < 13) FROM objects")" "$((30 + 2 * n)),13"
 	expect "refdump $n: purged objects and bytes" "$(sql "$db" "SELECT count(*), sum(size) FROM purge")" \
 		"$((2 * g + 2)),$((2000 * g + 5100))"
 	expect "refdump $n: purged are the destroyed enemies, their components, M_Unused and its package" \
 		"$(sql "$db" "SELECT count(*) FROM purge p JOIN objects o USING (idx) WHERE
 			(o.idx >= 25 AND ((o.idx - 25) / 2) % 4 = 3) OR o.idx IN (23, 24)")" "$((2 * g + 2))"
-	expect "refdump $n: eliminated references" "$(sql "$db" "SELECT count(*), sum(property = 'Actors[' || ((dst - 25) / 2) || ']'), sum(src = 18), sum((dst - 25) / 2 % 4 = 3) FROM eliminated_refs")" \
+	expect "refdump $n: eliminated references" "$(sql "$db" "SELECT count(*), sum(property = 'Actors'), sum(src = 18), sum((dst - 25) / 2 % 4 = 3) FROM eliminated_refs")" \
 		"$g,$g,$g,$g"
-	expect "refdump $n: cleared weak references" "$(sql "$db" "SELECT count(*), sum((src - 25) / 2 % 4 = 2), min(property), max(property) FROM cleared_weak_refs")" \
-		"$g,$g,Target,Target"
+	expect "refdump $n: cleared weak references (registered by AddReferencedObjects, unnamed)" \
+		"$(sql "$db" "SELECT count(*), sum((src - 25) / 2 % 4 = 2), sum(dst = src + 2), count(property) FROM cleared_weak_refs")" \
+		"$g,$g,$g,0"
 	expect "refdump $n: the cluster stays alive" "$(sql "$db" "SELECT root, members, mutable, referenced, state FROM clusters")" \
 		"20,1,2,0,alive"
 	expect "refdump $n: root kinds" "$(sql "$db" "SELECT root_kind FROM objects WHERE idx IN (5, 13, 14, 20, 22, 25) ORDER BY idx" | tr '\n' ' ')" \
 		"disregard rootset rootset gcobject cluster referenced "
-	# GameEngine_0 -aro-> Arena -> PersistentLevel -Actors[0]-> BP_Enemy_C_0
+	# BP_Enemy_C_Loading (a root: AsyncLoadingPhase1) -Outer-> PersistentLevel
+	# -Actors-> BP_Enemy_C_0, shorter than GameEngine_0 -aro-> Arena -> PersistentLevel
 	expect "refdump $n: retention path of the first enemy" \
-		"$(sql "$db" "SELECT distance, parent, parent_property FROM objects WHERE idx = 25")" "3,18,Actors[0]"
-	expect "refdump $n: soft references keep nothing" \
-		"$(sql "$db" "SELECT count(*), sum(dst = 24) FROM refs WHERE kind = 'soft'")" "$n,$n"
-	expect "refdump $n: FGCObject reference" "$(sql "$db" "SELECT referencer, dst, property FROM gc_object_refs")" \
-		"FStreamableManager,20,ManagedHandles[0]"
+		"$(sql "$db" "SELECT distance, parent, parent_property FROM objects WHERE idx = 25")" "2,18,Actors"
+	expect "refdump $n: retention path of the level" \
+		"$(sql "$db" "SELECT distance, parent, parent_property FROM objects WHERE idx = 18")" "1,$((b + 2)),Outer"
+	# enemy 0's LastAttacker is enemy N-1 (index 25 + 2(N-1) = B - 2), the others' the enemy before
+	expect "refdump $n: TWeakObjectPtr members are soft references" \
+		"$(sql "$db" "SELECT count(*), sum(property = 'LastAttacker'), sum(dst = src - 2 OR (src = 25 AND dst = $b - 2)) FROM refs WHERE kind = 'soft'")" \
+		"$n,$n,$n"
+	expect "refdump $n: TSoftObjectPtr and skip-serialization TWeakObjectPtr members are not captured" \
+		"$(sql "$db" "SELECT count(*) FROM refs WHERE property IN ('Skin', 'Cached') OR (dst = 24 AND kind <> 'outer')")" "0"
+	expect "refdump $n: a skip-serialization member the GC walks is captured" \
+		"$(sql "$db" "SELECT r.src, r.kind, o.reachable, o.distance, o.parent FROM refs r JOIN objects o ON o.idx = r.dst WHERE r.property = 'GameViewport'")" \
+		"14,strong,1,1,14"
+	expect "refdump $n: a struct's AddStructReferencedObjects is captured (aro, no member)" \
+		"$(sql "$db" "SELECT r.src, r.kind, coalesce(r.property, '-'), o.reachable FROM refs r JOIN objects o ON o.idx = r.dst WHERE r.dst = $b + 1 AND r.kind NOT IN ('class', 'outer')")" \
+		"17,aro,-,1"
+	expect "refdump $n: objects being loaded or constructed: records, roots, no references, no size" \
+		"$(sql "$db" "SELECT o.idx, o.size, o.root_kind, (SELECT count(*) FROM refs r WHERE r.src = o.idx AND r.kind NOT IN ('class', 'outer')) FROM objects o WHERE o.idx IN ($b + 2, $b + 3) ORDER BY o.idx" | tr '\n' ' ')" \
+		"$((b + 2)),0,internal-keep,0 $((b + 3)),0,internal-keep,0 "
+	expect "refdump $n: FGCObject references, the referencer's own named Unknown" \
+		"$(sql "$db" "SELECT referencer, dst, coalesce(property, '-') FROM gc_object_refs ORDER BY dst" | tr '\n' ' ')" \
+		"FStreamableManager,20,ManagedHandles[0] Unknown,$((b + 4)),- "
+	expect "refdump $n: the referencer's own reference is a root" \
+		"$(sql "$db" "SELECT root_kind FROM objects WHERE idx = $b + 4")" "gcobject"
 	expect "refdump $n: no finding but the eliminated references" "$(sql "$db" "SELECT count(*) FROM findings WHERE kind <> 'eliminated-ref'")" "0"
 done
+
+# --- garbage elimination off: recorded, and analyze warns
+f="$out/refdump-noelim.ugct"
+"$refdump" --enemies 8 --no-garbage-elimination --force "$f" >/dev/null 2>&1
+grep -qx "garbage-elimination off" "$f" && ok "refdump --no-garbage-elimination writes the record" ||
+	bad "refdump --no-garbage-elimination writes the record"
+"$ugc" analyze "$f" -o "$out/refdump-noelim.db" --force >/dev/null 2>"$out/noelim.err"
+expect "garbage elimination off: analyze warns once" "$(grep -c 'did not eliminate references to garbage objects' "$out/noelim.err")" "1"
+expect "garbage elimination off: in the database" \
+	"$(sql "$out/refdump-noelim.db" "SELECT value FROM snapshot WHERE key = 'garbage_elimination'")" "off"
+expect "garbage elimination off: info on the snapshot and the database" \
+	"$("$ugc" info "$f" | grep -c '^garbage-elim\.  *off$') $("$ugc" info "$out/refdump-noelim.db" | grep -c '^garbage-elim\.  *off$')" "1 1"
+"$ugc" analyze "$out/refdump-8.ugct" -o "$out/refdump-8b.db" --force >/dev/null 2>"$out/elim.err"
+expect "garbage elimination on: no warning" "$(grep -c 'did not eliminate' "$out/elim.err")" "0"
 
 # --- the plugin's copy of the library: install.sh, and the library built as
 # the plugin builds it (C99, UGC_CAPTURE_NO_ZSTD) under the reference dumper
