@@ -216,7 +216,9 @@ static int name_len(ugc_writer *w, const char *what, const char *s, size_t max, 
 /* ---- files by UTF-8 path ---- */
 
 #ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#endif
 #include <windows.h>
 
 /* PATH (UTF-8) as a wide string in memory from OPT's hooks, or NULL. */

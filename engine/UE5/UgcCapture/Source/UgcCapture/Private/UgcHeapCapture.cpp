@@ -4,28 +4,34 @@
 //
 // All formatting (escaping, flag names, length limits, atomic output) is the
 // library's; this file only reads the engine.  It reads, never writes: no
-// serial number is allocated (FUObjectItem::GetSerialNumber() only reads; no
-// weak or soft pointer is assigned), no flag is set, no reference is
-// modified.  Engine calls that the research notes (ue-capture.md) mark
-// unconfirmed, or do not name, each sit alone in one function below marked
-// UNCONFIRMED or NOT IN THE NOTES.
+// serial number is allocated (FUObjectItem::GetSerialNumber() and
+// FWeakObjectPtr::Get() only read; no weak or soft pointer is assigned or
+// resolved), no flag is set, no reference is modified.  Every engine call is
+// checked against the UE 5.5.1 headers (engine/UE5/README.md lists them);
+// none has been run in an engine.
 #include "UgcHeapCapture.h"
 
+#include "CoreGlobals.h"
+#include "HAL/ThreadHeartBeat.h"
+#include "Misc/App.h"
 #include "Misc/EngineVersion.h"
 #include "Serialization/ArchiveCountMem.h"
 #include "Serialization/ArchiveUObject.h"
 #include "UObject/GCObject.h"
 #include "UObject/GarbageCollection.h"
+#include "UObject/Package.h"
 #include "UObject/UObjectArray.h"
+#include "UObject/UObjectGlobals.h"
 #include "UObject/UObjectIterator.h"
 #include "UObject/UnrealType.h"
+#include "UObject/WeakObjectPtr.h"
 
 #include <chrono>
 
 #include "ugc_capture.h"
 
 // The library names internal flags by the engine's bit values: check them here,
-// where the engine's definitions are visible (research notes: ObjectMacros.h).
+// where the engine's definitions are visible (UObject/ObjectMacros.h).
 static_assert((uint32)EInternalObjectFlags::LoaderImport == UGC_IF_LoaderImport, "EInternalObjectFlags moved");
 static_assert((uint32)EInternalObjectFlags::Garbage == UGC_IF_Garbage, "EInternalObjectFlags moved");
 static_assert((uint32)EInternalObjectFlags::AsyncLoadingPhase1 == UGC_IF_AsyncLoadingPhase1, "EInternalObjectFlags moved");
@@ -79,64 +85,74 @@ struct FUgcSink
 	}
 };
 
-// The kind of a reference met while serializing member PROP, by reflection
-// (research notes: weak, soft and lazy references come from FWeakObjectProperty,
-// FSoftObjectProperty, FLazyObjectProperty).  A TWeakObjectPtr keeps nothing
-// alive and the GC does not clear it: "soft" in the format.
-ugc_ref_kind KindOfProperty(const FProperty* Prop)
-{
-	if (Prop && (CastField<FWeakObjectProperty>(Prop) || CastField<FSoftObjectProperty>(Prop) ||
-		CastField<FLazyObjectProperty>(Prop)))
-	{
-		return UGC_REF_SOFT;
-	}
-	return UGC_REF_STRONG;
-}
-
-// The archive half of FReferencerFinder's route (research notes): run over
-// an object by Class->SerializeBin, it sees every object reference a
-// UPROPERTY holds, with GetSerializedProperty() naming the member.
-// Unlike FReferencerFinder it does NOT set ArIsModifyingWeakAndStrongReferences:
-// with it, FArchiveUObject writes weak and soft pointers back (allocating
-// serial numbers) — a capture must not change the heap.
-class FUgcPropertyArchive : public FArchiveUObject
+// TWeakObjectPtr members, by serialization.  The GC's schema has no weak
+// pointers, and an archive that is an object reference collector without
+// ArIsModifyingWeakAndStrongReferences never reaches operator<<(UObject*&)
+// for them (FArchiveUObject::SerializeWeakObjectPtr, ArchiveUObject.cpp:131-152):
+// so this archive takes them one step earlier, at operator<<(FWeakObjectPtr&),
+// which FWeakObjectProperty::SerializeItem calls (PropertyWeakObjectPtr.cpp:74),
+// reads Get(true) (garbage targets included; reads, assigns nothing) and
+// writes nothing back.  A weak pointer keeps nothing alive and the GC does
+// not clear it: "soft" in the format.  Strong references are the
+// collector's (FUgcCollector); the archive ignores them, and does not even
+// resolve an FObjectPtr.  Soft and lazy pointers never reach it:
+// FSoftObjectProperty::SerializeItem skips them for a non-persistent
+// reference collector (PropertySoftObjectPtr.cpp:95) and
+// FArchiveUObject::SerializeLazyObjectPtr does (ArchiveUObject.cpp:31);
+// reading them would resolve them and cache a weak pointer (a serial number).
+class FUgcWeakPointerArchive : public FArchiveUObject
 {
 public:
-	explicit FUgcPropertyArchive(FUgcSink& InSink) : Sink(InSink) { MarkAsReferenceCollector(); }
+	explicit FUgcWeakPointerArchive(FUgcSink& InSink) : Sink(InSink)
+	{
+		// transient members are serialized too (a reference collector that
+		// is not persistent), as the GC sees them; ArIsObjectReferenceCollector
+		// is FArchiveState's, made visible to FArchive's subclasses (Archive.h:2094)
+		ArIsObjectReferenceCollector = true;
+	}
 
 	int32 From = 0;
 
-	virtual FArchive& operator<<(UObject*& Object) override
+	using FArchiveUObject::operator<<; // the overloads not overridden here stay visible
+
+	virtual FArchive& operator<<(FWeakObjectPtr& Value) override
 	{
 		const FProperty* Prop = GetSerializedProperty();
-		Sink.Ref(From, Object, KindOfProperty(Prop), Prop);
+		Sink.Ref(From, Value.Get(true), UGC_REF_SOFT, Prop);
 		return *this;
 	}
 
-	virtual FString GetArchiveName() const override { return TEXT("FUgcPropertyArchive"); }
+	virtual FArchive& operator<<(UObject*&) override { return *this; }
+	virtual FArchive& operator<<(FObjectPtr&) override { return *this; }
+
+	virtual FString GetArchiveName() const override { return TEXT("FUgcWeakPointerArchive"); }
 
 private:
-	// UNCONFIRMED: that 5.5 still lets a derived archive set the
-	// ArIsObjectReferenceCollector bit directly (the notes name the bit, not
-	// a setter).  An object reference collector also serializes transient
-	// members, as the GC sees them.
-	void MarkAsReferenceCollector() { ArIsObjectReferenceCollector = true; }
-
 	FUgcSink& Sink;
 };
 
-// The collector half: what AddReferencedObjects reports ("aro"), the
-// references it registers for clearing ("weak"), and, for the FGCObject
-// referencer, the FGCObjects' references ("g" records).
+// What the GC's own traversal reports, through the exported FReferenceCollector
+// interface (UObjectGlobals.h:2700-2930):
+// - EWalk::Properties: FReferenceCollector::AddPropertyReferencesWithStructARO
+//   (Class, Obj, Obj) (UObjectGlobals.cpp:5197) walks what the GC's schema
+//   walks, CPF_SkipSerialization members included, and calls structs'
+//   AddStructReferencedObjects; a member's reference comes with its FProperty
+//   ("strong", named), a struct ARO's without one ("aro", unnamed);
+// - EWalk::AddReferencedObjects: UClass::CallAddReferencedObjects (Class.h:2985):
+//   "aro", and "weak" for what it registers by MarkWeakObjectReferenceForClearing;
+// - EWalk::GCObjects: the FGCObject referencer's AddReferencedObjects, as "g"
+//   records named by the FGCObject being asked.
 class FUgcCollector : public FReferenceCollector
 {
 public:
-	FUgcCollector(FUgcSink& InSink, bool bInGCObjects) : Sink(InSink), bGCObjects(bInGCObjects) {}
+	enum class EWalk { Properties, AddReferencedObjects, GCObjects };
+
+	FUgcCollector(FUgcSink& InSink, EWalk InWalk) : Walk(InWalk), Sink(InSink) {}
 
 	int32 From = 0;
+	EWalk Walk;
 
-	// UNCONFIRMED: the pure virtual every FReferenceCollector::AddReferencedObject
-	// overload ends in (its name and parameters are not in the notes).
+	// The pure virtual every AddReferencedObject overload ends in (UObjectGlobals.h:2917).
 	virtual void HandleObjectReference(UObject*& Object, const UObject* ReferencingObject,
 		const FProperty* ReferencingProperty) override
 	{
@@ -144,22 +160,27 @@ public:
 		{
 			return;
 		}
-		if (bGCObjects)
+		switch (Walk)
 		{
-			GCObjectReference(Object, ReferencingProperty);
-		}
-		else
-		{
+		case EWalk::Properties:
+			Sink.Ref(From, Object, ReferencingProperty ? UGC_REF_STRONG : UGC_REF_ARO, ReferencingProperty);
+			break;
+		case EWalk::AddReferencedObjects:
 			Sink.Ref(From, Object, UGC_REF_ARO, ReferencingProperty);
+			break;
+		case EWalk::GCObjects:
+			GCObjectReference(Object, ReferencingProperty);
+			break;
 		}
 	}
 
-	// UNCONFIRMED signature (the notes name the function, not its parameters):
-	// a reference the GC would clear rather than follow.  Returning true tells
-	// the caller it is handled, as the chain search's collector does.
-	virtual bool MarkWeakObjectReferenceForClearing(UObject** WeakReference, UObject* ReferenceOwner) override
+	// A raw pointer the object asks the GC to clear rather than follow
+	// (UObjectGlobals.h:2767).  Returning true tells the caller it is handled,
+	// as the chain search's collector does (ReferenceChainSearch.cpp:311).  The
+	// FGCObjects' weak references have no place in a "g" record: not written.
+	virtual bool MarkWeakObjectReferenceForClearing(UObject** WeakReference, UObject* /*ReferenceOwner*/) override
 	{
-		if (WeakReference && !bGCObjects)
+		if (WeakReference && Walk != EWalk::GCObjects)
 		{
 			Sink.Ref(From, *WeakReference, UGC_REF_WEAK, nullptr);
 		}
@@ -169,26 +190,33 @@ public:
 	virtual bool IsIgnoringArchetypeRef() const override { return false; }
 	virtual bool IsIgnoringTransient() const override { return false; }
 	// The FGCObject referencer reports its initial references only to a
-	// collector that asks (research notes).
+	// collector that asks (GCObjectReferencer.cpp:60).
 	virtual bool NeedsInitialReferences() const override { return true; }
 
 private:
-	// The FGCObject being asked, by name (research notes: GCObject.h).
+	// The holder is the FGCObject being asked (GCObject.h:83); the references
+	// UGCObjectReferencer's own Super::AddReferencedObjects adds come while
+	// none is, and the GC names their referencer "Unknown"
+	// (GarbageCollection.cpp:3193-3212) — so do we.  The member is what the
+	// holder says by GetReferencerPropertyName (GCObject.h:187), else the
+	// property the collector was given.
 	void GCObjectReference(UObject* Object, const FProperty* ReferencingProperty)
 	{
 		FGCObject* Holder = FGCObject::GGCObjectReferencer ?
 			FGCObject::GGCObjectReferencer->GetCurrentlySerializingObject() : nullptr;
 		FString Name = Holder ? Holder->GetReferencerName() : FString();
-		if (Name.IsEmpty())
+		if (Name.IsEmpty()) // the format needs a name; an FGCObject that gives none is as unknown
 		{
-			Name = TEXT("UnnamedFGCObject");
+			Name = TEXT("Unknown");
 		}
-		Sink.Error = ugc_writer_gcref(Sink.Writer, TCHAR_TO_UTF8(*Name), (int32)Object->GetUniqueID(),
-			Sink.PropertyName(ReferencingProperty));
+		FString Member;
+		const bool bMember = Holder && Holder->GetReferencerPropertyName(Object, Member);
+		FTCHARToUTF8 Name8(*Name), Member8(*Member);
+		Sink.Error = ugc_writer_gcref(Sink.Writer, Name8.Get(), (int32)Object->GetUniqueID(),
+			bMember ? Member8.Get() : Sink.PropertyName(ReferencingProperty));
 	}
 
 	FUgcSink& Sink;
-	bool bGCObjects;
 };
 
 double Seconds()
@@ -196,42 +224,49 @@ double Seconds()
 	return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// NOT IN THE NOTES: the engine's version string (Misc/EngineVersion.h).
-FString EngineVersionText()
+// The engine record: the version (Misc/EngineVersion.h), the build
+// configuration (FApp::GetBuildConfiguration, Misc/App.h:47, named by
+// LexToString, GenericPlatformMisc.h:94) and game or editor.
+FString EngineText()
 {
-	return FEngineVersion::Current().ToString();
+	return FString::Printf(TEXT("%s (%s, %s)"), *FEngineVersion::Current().ToString(),
+		LexToString(FApp::GetBuildConfiguration()), GIsEditor ? TEXT("editor") : TEXT("game"));
 }
 
-// UNCONFIRMED as a complete test: a console command runs on the game thread
-// from the frame's tick, never inside CollectGarbage (also game thread).  What
-// can still be half done between two frames is the previous GC's incremental
-// purge: its objects carry Unreachable.  While any does, refuse.  (Whether an
-// incremental reachability pass — gc.AllowIncrementalReachability — leaves a
-// mark that this misses is not confirmed; the notes name its flag
-// UE::GC::Private::GIsIncrementalReachabilityPending but not its export.)
-int32 CountUnreachable()
+// Why the heap cannot be captured now, or empty.  A console command runs on
+// the game thread from the frame's tick, never inside CollectGarbage; what
+// can be half done between two frames is the previous GC's incremental
+// reachability pass, unhashing or purge (UObjectGlobals.h:906-927, exported):
+// while any is pending, objects carry flags the format does not describe.
+// While packages are loading, objects appear and are filled in under the walk.
+FString NotNow()
 {
-	int32 N = 0;
-	for (FRawObjectIterator It(false); It; ++It)
+	if (IsIncrementalReachabilityAnalysisPending())
 	{
-		N += (*It)->IsUnreachable() ? 1 : 0;
+		return TEXT("an incremental reachability analysis is in progress");
 	}
-	return N;
+	if (IsIncrementalUnhashPending() || IsIncrementalPurgePending())
+	{
+		return TEXT("the last garbage collection is still unhashing or purging objects");
+	}
+	if (IsAsyncLoading()) // CoreGlobals.h:449
+	{
+		return TEXT("packages are being loaded (add -flush to finish loading them first)");
+	}
+	return FString();
 }
 
 // The immutable reference the GC adds in editor builds besides Class and
-// Outer (research notes: HandleImmutableReference for ExternalPackage).
-// UNCONFIRMED: that UObjectBaseUtility::GetExternalPackageInternal() is the
-// public reader 5.5 has for it (the notes name the reference, not the call).
+// Outer: the external package, unless the object is that package
+// (FastReferenceCollector.h:973-976; UObjectBase.h:189).
 const UObject* ExternalPackage(const UObject* Obj)
 {
 #if WITH_EDITOR
-	if (Obj->HasAnyFlags(RF_HasExternalPackage))
-	{
-		return Obj->GetExternalPackageInternal();
-	}
-#endif
+	const UPackage* Package = Obj->GetExternalPackageInternal();
+	return Package != Obj ? Package : nullptr;
+#else
 	return nullptr;
+#endif
 }
 
 // Bytes the object alone accounts for, as ObjectMemoryAnalyzer counts them.
@@ -241,9 +276,11 @@ uint64 ObjectSize(UObject* Obj)
 	return (uint64)Count.GetMax() + (uint64)Obj->GetResourceSizeBytes(EResourceSizeMode::Exclusive);
 }
 
-// Capture traits read from virtual functions (the format's NotReadyForFinishDestroy
-// and GameThreadDestroy); IsReadyForFinishDestroy is asked only of objects
-// whose destruction has begun, the only ones for which it means anything.
+// Capture traits read from virtual functions: NotReadyForFinishDestroy, from
+// IsReadyForFinishDestroy, asked only of objects whose destruction has begun,
+// the only ones for which it means anything.  GameThreadDestroy is not
+// written: 5.5 deprecates IsDestructionThreadSafe (Object.h:616) and
+// destroys every object on the game thread.
 uint32 Traits(UObject* Obj)
 {
 	uint32 T = 0;
@@ -251,21 +288,24 @@ uint32 Traits(UObject* Obj)
 	{
 		T |= UGC_TRAIT_NOT_READY_FOR_FINISH_DESTROY;
 	}
-	if (!Obj->IsDestructionThreadSafe())
-	{
-		T |= UGC_TRAIT_GAME_THREAD_DESTROY;
-	}
 	return T;
 }
 
 int WriteObjects(FUgcSink& Sink, bool bSizes)
 {
-	FUgcPropertyArchive Archive(Sink);
-	FUgcCollector Collector(Sink, false);
+	// What the engine's own object iterators leave out: Unreachable,
+	// PendingConstruction and the async loading flags (UObjectIterator.h:59-62).
+	// Such an object is written (it holds its slot, its flags say why), but
+	// not its references, size or traits: it is not finished.
+	const EInternalObjectFlags Unfinished = GetObjectIteratorDefaultInternalExclusionFlags(EInternalObjectFlags::None);
+	FUgcWeakPointerArchive Archive(Sink);
+	FUgcCollector Properties(Sink, FUgcCollector::EWalk::Properties);
+	FUgcCollector Collector(Sink, FUgcCollector::EWalk::AddReferencedObjects);
 	for (FRawObjectIterator It(false); It && Sink.Error == UGC_OK; ++It)
 	{
 		FUObjectItem* Item = *It;
 		UObject* Obj = static_cast<UObject*>(Item->Object);
+		const bool bUnfinished = Item->HasAnyFlags(Unfinished);
 		UObject* Outer = Obj->GetOuter();
 		FTCHARToUTF8 Name(*Obj->GetFName().ToString());
 		ugc_object Rec;
@@ -274,21 +314,23 @@ int WriteObjects(FUgcSink& Sink, bool bSizes)
 		Rec.class_index = (int32)Obj->GetClass()->GetUniqueID();
 		Rec.outer_index = Outer ? (int32)Outer->GetUniqueID() : UGC_NONE;
 		Rec.name = Name.Get();
-		Rec.size = bSizes ? ObjectSize(Obj) : 0;
+		Rec.size = bSizes && !bUnfinished ? ObjectSize(Obj) : 0;
 		Rec.object_flags = (uint32)Obj->GetFlags();
 		Rec.internal_flags = (uint32)Item->GetFlags();
-		Rec.traits = Traits(Obj);
+		Rec.traits = bUnfinished ? 0 : Traits(Obj);
 		Sink.Error = ugc_writer_object(Sink.Writer, &Rec);
-		if (Sink.Error != UGC_OK)
+		if (Sink.Error != UGC_OK || bUnfinished)
 		{
-			break;
+			continue;
 		}
 		// Class and Outer are implicit immutable references: not written.
 		Sink.Ref(Rec.index, ExternalPackage(Obj), UGC_REF_IMMUTABLE, nullptr);
+		Properties.From = Rec.index;
+		Properties.AddPropertyReferencesWithStructARO(Obj->GetClass(), Obj, Obj);
 		Archive.From = Rec.index;
 		Obj->GetClass()->SerializeBin(Archive, Obj);
-		// The FGCObject referencer's references are written as "g" records
-		// (WriteGCObjectReferences), not as its own.
+		// The FGCObject referencer's AddReferencedObjects is written as "g"
+		// records (WriteGCObjectReferences), not as its own.
 		if (Obj != FGCObject::GGCObjectReferencer)
 		{
 			Collector.From = Rec.index;
@@ -298,11 +340,13 @@ int WriteObjects(FUgcSink& Sink, bool bSizes)
 	return Sink.Error;
 }
 
+// UGCObjectReferencer::AddReferencedObjects (GCObject.h:71, exported) asks
+// every registered FGCObject, then its own Super::AddReferencedObjects.
 int WriteGCObjectReferences(FUgcSink& Sink)
 {
 	if (FGCObject::GGCObjectReferencer && Sink.Error == UGC_OK)
 	{
-		FUgcCollector Collector(Sink, true);
+		FUgcCollector Collector(Sink, FUgcCollector::EWalk::GCObjects);
 		UGCObjectReferencer::AddReferencedObjects(FGCObject::GGCObjectReferencer, Collector);
 	}
 	return Sink.Error;
@@ -329,11 +373,13 @@ int WriteClusters(ugc_writer* Writer)
 
 int WriteHeader(ugc_writer* Writer)
 {
-	int Rc = ugc_writer_engine(Writer, TCHAR_TO_UTF8(*EngineVersionText()));
-	// GARBAGE_COLLECTION_KEEPFLAGS is RF_Standalone in the editor (research notes)
+	int Rc = ugc_writer_engine(Writer, TCHAR_TO_UTF8(*EngineText()));
+	// GARBAGE_COLLECTION_KEEPFLAGS is RF_Standalone in the editor (GarbageCollection.h)
 	if (Rc == UGC_OK) Rc = ugc_writer_mode(Writer, GIsEditor ? 1 : 0);
 	if (Rc == UGC_OK) Rc = ugc_writer_first_gc_index(Writer, GUObjectArray.GetFirstGCIndex());
 	if (Rc == UGC_OK) Rc = ugc_writer_label(Writer, "ugc.Capture");
+	// whether this run eliminates references to garbage at all (UObjectBaseUtility.h:360)
+	if (Rc == UGC_OK) Rc = ugc_writer_garbage_elimination(Writer, UObjectBaseUtility::IsGarbageEliminationEnabled() ? 1 : 0);
 	return Rc;
 }
 } // namespace
@@ -341,16 +387,21 @@ int WriteHeader(ugc_writer* Writer)
 bool UgcCaptureHeap(const FUgcCaptureOptions& Options, FOutputDevice& Out)
 {
 	const double Start = Seconds();
-	if (const int32 Pending = CountUnreachable())
+	if (Options.bFlushAsyncLoading && IsAsyncLoading())
 	{
-		Out.Logf(TEXT("ugc.Capture: %d objects are still being purged by the last garbage collection; ")
-			TEXT("run ugc.Capture again on a later frame"), Pending);
+		FlushAsyncLoading(); // UObjectGlobals.h:1006
+	}
+	const FString Why = NotNow();
+	if (!Why.IsEmpty())
+	{
+		Out.Logf(TEXT("ugc.Capture: not now: %s; run ugc.Capture again on a later frame"), *Why);
 		return false;
 	}
 	ugc_options Opt = UGC_OPTIONS_INIT;
 	Opt.overwrite = 1;
 	ugc_writer* Writer = nullptr;
 	char Err[512];
+	// the library takes a UTF-8 path and opens it by its wide form on Windows
 	if (ugc_writer_open(&Writer, TCHAR_TO_UTF8(*Options.Path), &Opt, Err, sizeof Err) != UGC_OK)
 	{
 		Out.Logf(TEXT("ugc.Capture: %s"), UTF8_TO_TCHAR(Err));
@@ -359,13 +410,19 @@ bool UgcCaptureHeap(const FUgcCaptureOptions& Options, FOutputDevice& Out)
 	FUgcSink Sink;
 	Sink.Writer = Writer;
 	Sink.Error = WriteHeader(Writer);
-	// No object index is allocated or freed while the array is locked (an
-	// async loading thread creating objects waits), so the walk sees one heap.
-	GUObjectArray.LockInternalArray();
-	if (Sink.Error == UGC_OK) WriteObjects(Sink, Options.bSizes);
-	if (Sink.Error == UGC_OK) WriteGCObjectReferences(Sink);
-	if (Sink.Error == UGC_OK) Sink.Error = WriteClusters(Writer);
-	GUObjectArray.UnlockInternalArray();
+	{
+		// The walk takes seconds: keep the hang detector quiet, as
+		// FReferenceChainSearch does (ReferenceChainSearch.cpp:1572;
+		// HAL/ThreadHeartBeat.h:260).  No object index is allocated or freed
+		// while the array is locked; it does not stop other threads from
+		// changing objects (the real GC lock is private).
+		FSlowHeartBeatScope DisableHangDetection;
+		GUObjectArray.LockInternalArray();
+		if (Sink.Error == UGC_OK) WriteObjects(Sink, Options.bSizes);
+		if (Sink.Error == UGC_OK) WriteGCObjectReferences(Sink);
+		if (Sink.Error == UGC_OK) Sink.Error = WriteClusters(Writer);
+		GUObjectArray.UnlockInternalArray();
+	}
 
 	if (Sink.Error != UGC_OK)
 	{

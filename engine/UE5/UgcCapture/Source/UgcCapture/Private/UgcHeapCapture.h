@@ -11,9 +11,14 @@ struct FUgcCaptureOptions
 	// Measure each object's size (FArchiveCountMem + exclusive resource
 	// size); false writes 0 and is several times faster.
 	bool bSizes = true;
+	// Finish loading every package (FlushAsyncLoading) before capturing;
+	// false refuses while packages are loading.
+	bool bFlushAsyncLoading = false;
 };
 
-// Capture on the game thread, between two garbage collections.  Reports
+// Capture on the game thread, between two garbage collections and not while
+// packages are loading; objects still being constructed or loaded are
+// written without their references and sizes.  Reports
 // what it wrote (counts, bytes, seconds) or why it did not to OUT; true when
 // the file was written.
 bool UgcCaptureHeap(const FUgcCaptureOptions& Options, FOutputDevice& Out);
