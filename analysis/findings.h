@@ -17,6 +17,9 @@ enum finding_kind {
 	FK_ROOTED_MEMBER_DESTROYED,/* a rooted cluster member dies with its never-reached cluster */
 	FK_KEEPFLAGS_CLUSTER_ROOT, /* a cluster root kept by KeepFlags: its lists are never walked */
 	FK_GARBAGE_FLAG_MISMATCH,  /* RF_MirroredGarbage without Garbage, or the reverse */
+	FK_ROOTED_CLUSTER_DISSOLVED,/* a cluster step 2 walks for a root flag, dissolved by step 2: the engine crashes */
+	FK_GARBAGE_CLUSTER_MEMBER, /* a garbage member its live cluster keeps while references to it are nulled */
+	FK_EDITOR_MODE_MISMATCH,   /* clusters or a disregard pool in mode editor, which has neither */
 	FK_COUNT
 };
 extern const char *const finding_kind_names[FK_COUNT];

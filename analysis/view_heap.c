@@ -384,7 +384,8 @@ static int hv_eliminated_to(view *v, obj_t i, edges *out)
 			e = make_edge(h, OBJ_NONE, i, EDGE_GC, REF_ARO, h->gcrefs[x->ref].prop);
 			e.referencer = view_text(v, heap_str(h, h->gcrefs[x->ref].referencer));
 		} else {
-			e = make_edge(h, x->src, i, EDGE_REF, h->ref_kind[x->ref], h->ref_prop[x->ref]);
+			/* a handed-over reference (ugc-gc(7) §1.2) is the Level's aro one */
+			e = make_edge(h, x->src, i, EDGE_REF, x->handoff ? REF_ARO : h->ref_kind[x->ref], h->ref_prop[x->ref]);
 		}
 		if (edges_push(out, &e))
 			return -1;
