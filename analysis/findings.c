@@ -51,6 +51,16 @@ const char *edge_property(const heap *h, uint32_t via)
 	return p ? heap_str(h, p) : "(unnamed)";
 }
 
+const char *path_property(const heap *h, const gc_result *r, obj_t i)
+{
+	uint32_t via = r->via[i];
+	obj_t p = r->parent[i];
+	/* a reference position outside the parent's own rows: handed over */
+	if (via != VIA_NONE && via >= 2 && p >= 0 && (via - 2 < h->ref_start[p] || via - 2 >= h->ref_start[p + 1]))
+		return "ActorsForGC";
+	return edge_property(h, via);
+}
+
 /* Cluster disagreements: every real reference of a live cluster's root and
  * members that leaves the cluster must be covered by its lists. */
 static int cluster_checks(const heap *h, const gc_result *r, findings *out)

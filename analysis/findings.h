@@ -60,5 +60,10 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap);
 uint32_t finding_referencer(const heap *h, const finding *f);
 /* Name of an edge: "Class", "Outer", or the property (or "(unnamed)"). */
 const char *edge_property(const heap *h, uint32_t via);
+/* Name of the edge by which object I's shortest retention path reaches it
+ * (R's parent and via): edge_property(), except for an actor step 2 handed
+ * to a Level (ugc-gc(7) §1.2), which the engine reports through the Level's
+ * ActorsForGC: "ActorsForGC". */
+const char *path_property(const heap *h, const gc_result *r, obj_t i);
 
 #endif

@@ -478,6 +478,8 @@ TEST(dissolved_level_actor_container_hands_its_actors_to_the_level)
 		/* the Level's path to Actor_1 goes over the handed-over entry */
 		CHECK(r.distance[14] == 1 && r.parent[14] == 12 && r.via[14] == VIA_REF(h.ref_start[13]));
 		CHECK(r.distance[16] == 2 && r.parent[16] == 14);
+		CHECK_STR(path_property(&h, &r, 14), "ActorsForGC"); /* as the engine reports it */
+		CHECK_STR(path_property(&h, &r, 16), "Component");
 		CHECK_STR(kind_of(&r, 14), "referenced");
 		dom_result d;
 		CHECK(dom_compute(&h, &r, POLICY_GC, &d) == 0);
