@@ -2,7 +2,9 @@
  * dangling references, cluster lists that disagree with their members' real
  * references, objects only clusters keep, RootSet objects that are garbage,
  * weak references left uncleared, rooted members that die with their
- * cluster, KeepFlags cluster roots, and garbage flags that disagree. */
+ * cluster, KeepFlags cluster roots, garbage flags that disagree, rooted
+ * clusters step 2 dissolves (the engine's crash), garbage members of live
+ * clusters, and clusters or a disregard pool in an editor snapshot. */
 #include "analysis/findings.h"
 
 #include <stdio.h>
@@ -12,7 +14,8 @@
 const char *const finding_kind_names[FK_COUNT] = {
 	"eliminated-ref", "garbage-survives", "dangling-ref", "cluster-missing-mutable",
 	"cluster-missing-cluster", "cluster-keeps-alive", "rootset-garbage", "uncleared-weak-ref",
-	"rooted-member-destroyed", "keepflags-cluster-root", "garbage-flag-mismatch",
+	"rooted-member-destroyed", "keepflags-cluster-root", "garbage-flag-mismatch", "rooted-cluster-dissolved",
+	"garbage-cluster-member", "editor-mode-mismatch",
 };
 
 static int add(findings *f, finding x)
@@ -46,6 +49,16 @@ const char *edge_property(const heap *h, uint32_t via)
 		return "";
 	uint32_t p = h->ref_prop[via - 2];
 	return p ? heap_str(h, p) : "(unnamed)";
+}
+
+const char *path_property(const heap *h, const gc_result *r, obj_t i)
+{
+	uint32_t via = r->via[i];
+	obj_t p = r->parent[i];
+	/* a reference position outside the parent's own rows: handed over */
+	if (via != VIA_NONE && via >= 2 && p >= 0 && (via - 2 < h->ref_start[p] || via - 2 >= h->ref_start[p + 1]))
+		return "ActorsForGC";
+	return edge_property(h, via);
 }
 
 /* Cluster disagreements: every real reference of a live cluster's root and
@@ -127,6 +140,54 @@ static int cluster_checks(const heap *h, const gc_result *r, findings *out)
 	return rc;
 }
 
+/* Has cluster C's root or a member a root flag (step 2 would walk it)? */
+static int has_rooted_object(const heap *h, const cluster *cl)
+{
+	const uint16_t root_flags = IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP;
+	int keep = (h->iflags[cl->root] & root_flags) != 0;
+	for (uint32_t k = 0; k < cl->n_members && !keep; k++)
+		keep = (h->iflags[h->cluster_items[cl->members + k]] & root_flags) != 0;
+	return keep;
+}
+
+/* Clusters step 2 treats badly: a rooted one it dissolves (the engine walks
+ * it all the same, at cluster index -1: a crash), and garbage members of
+ * one it keeps, which live while the GC nulls killable references to them.
+ * And clusters or a disregard pool in mode editor, which has neither. */
+static int cluster_quirks(const heap *h, const gc_result *r, findings *out)
+{
+	int rc = 0;
+	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
+		const cluster *cl = &h->clusters[c];
+		if (r->cluster_fate[c] == CF_REFERENCES_DISSOLVED && !r->cluster_live[c] && has_rooted_object(h, cl)) {
+			obj_t why = OBJ_NONE; /* the first referenced cluster step 2 dissolved */
+			for (uint32_t k = 0; k < cl->n_refs && why == OBJ_NONE; k++) {
+				obj_t b = h->cluster_items[cl->refs + k];
+				if (!r->cluster_live[heap_cluster(h, b)])
+					why = b;
+			}
+			rc = add(out, (finding){FK_ROOTED_CLUSTER_DISSOLVED, 0, 0, cl->root, why, cl->root, VIA_NONE});
+		}
+		for (uint32_t k = 0; k < cl->n_members && rc == 0 && r->cluster_live[c]; k++) {
+			obj_t x = h->cluster_items[cl->members + k];
+			if (heap_is_garbage(h, x) && r->reachable[x])
+				rc = add(out, (finding){FK_GARBAGE_CLUSTER_MEMBER, 0, 0, x, OBJ_NONE, cl->root, VIA_NONE});
+		}
+	}
+	if (h->mode != MODE_EDITOR || rc)
+		return rc;
+	if (h->nclusters)
+		rc = add(out, (finding){FK_EDITOR_MODE_MISMATCH, 0, 0, h->clusters[0].root, OBJ_NONE, h->clusters[0].root,
+					VIA_NONE});
+	obj_t first = OBJ_NONE; /* the pool's first object */
+	for (obj_t i = 0; i < h->first_gc_index && i < (obj_t)h->slots && first == OBJ_NONE; i++)
+		if (h->cls[i] != OBJ_FREE)
+			first = i;
+	if (rc == 0 && h->first_gc_index > 0 && first != OBJ_NONE)
+		rc = add(out, (finding){FK_EDITOR_MODE_MISMATCH, 0, 0, first, OBJ_NONE, OBJ_NONE, VIA_NONE});
+	return rc;
+}
+
 /* What the engine's own rules do that surprises: weak references it leaves
  * dangling (step 7), rooted members destroyed with a cluster whose root was
  * never reached (step 2), KeepFlags cluster roots whose lists it never walks
@@ -160,6 +221,20 @@ static int engine_quirks(const heap *h, const gc_result *r, findings *out)
 	return rc;
 }
 
+/* The object whose "r" records include forward position POS. */
+static obj_t ref_holder(const heap *h, uint32_t pos)
+{
+	uint32_t lo = 0, hi = h->slots; /* ref_start[lo] <= pos < ref_start[hi] */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (h->ref_start[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (obj_t)lo;
+}
+
 int findings_collect(const heap *h, const gc_result *r, findings *out)
 {
 	memset(out, 0, sizeof *out);
@@ -168,6 +243,8 @@ int findings_collect(const heap *h, const gc_result *r, findings *out)
 		const gc_eliminated *e = &r->eliminated[k];
 		finding f = {FK_ELIMINATED_REF, e->src == OBJ_NONE, 0, e->src, e->dst, OBJ_NONE,
 			     e->src == OBJ_NONE ? e->ref : VIA_REF(e->ref)};
+		if (e->handoff) /* handed over by the container that holds the record */
+			f.cluster = ref_holder(h, e->ref);
 		rc = add(out, f);
 	}
 	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
@@ -197,6 +274,8 @@ int findings_collect(const heap *h, const gc_result *r, findings *out)
 			rc = add(out, (finding){FK_ROOTSET_GARBAGE, 0, 0, (obj_t)i, OBJ_NONE, OBJ_NONE, VIA_NONE});
 	if (rc == 0)
 		rc = engine_quirks(h, r, out);
+	if (rc == 0)
+		rc = cluster_quirks(h, r, out);
 	if (rc)
 		findings_free(out);
 	return rc;
@@ -233,6 +312,10 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 			const gc_ref *g = &h->gcrefs[f->edge];
 			snprintf(buf, cap, "reference %s of FGCObject %s to garbage object %s is nulled",
 				 g->prop ? heap_str(h, g->prop) : "(unnamed)", heap_str(h, g->referencer), name_of(h, f->other, &a));
+		} else if (f->cluster != OBJ_NONE) {
+			snprintf(buf, cap, "aro reference %s to garbage object %s is nulled (an Actor LevelActorContainer %s "
+				 "handed to its Level when step 2 dissolved its cluster)", edge_property(h, f->edge),
+				 name_of(h, f->other, &a), name_of(h, f->cluster, &b));
 		} else {
 			snprintf(buf, cap, "%s reference %s to garbage object %s is nulled",
 				 ref_kind_names[h->ref_kind[f->edge - 2]], edge_property(h, f->edge), name_of(h, f->other, &a));
@@ -312,6 +395,24 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 	case FK_KEEPFLAGS_CLUSTER_ROOT:
 		snprintf(buf, cap, "a cluster root kept only by KeepFlags: the GC traces it but never walks its cluster's "
 			 "MutableObjects and ReferencedClusters, so they keep nothing");
+		return;
+	case FK_ROOTED_CLUSTER_DISSOLVED:
+		snprintf(buf, cap, "a cluster the GC walks for a root flag (of its root or a member), dissolved before "
+			 "tracing because it references cluster %s, dissolved for its garbage root: the engine walks it "
+			 "all the same, at cluster index -1 (a checkf crash in development builds, undefined behaviour in "
+			 "Shipping); the tool keeps the dissolution", f->other != OBJ_NONE ? name_of(h, f->other, &a) : "(none listed)");
+		return;
+	case FK_GARBAGE_CLUSTER_MEMBER:
+		snprintf(buf, cap, "garbage, but a member of live cluster %s: it survives with the cluster while the GC "
+			 "nulls every killable reference to it", name_of(h, f->cluster, &a));
+		return;
+	case FK_EDITOR_MODE_MISMATCH:
+		if (f->cluster != OBJ_NONE)
+			snprintf(buf, cap, "a snapshot in mode editor with %u clusters: the engine builds clusters only in "
+				 "cooked builds, so the snapshot or its mode is wrong", h->nclusters);
+		else
+			snprintf(buf, cap, "a snapshot in mode editor with a disregard pool (first-gc-index %d): the editor "
+				 "has none, so the snapshot or its mode is wrong", h->first_gc_index);
 		return;
 	case FK_GARBAGE_FLAG_MISMATCH:
 		if (h->iflags[f->idx] & IF_Garbage)

@@ -17,6 +17,9 @@ enum finding_kind {
 	FK_ROOTED_MEMBER_DESTROYED,/* a rooted cluster member dies with its never-reached cluster */
 	FK_KEEPFLAGS_CLUSTER_ROOT, /* a cluster root kept by KeepFlags: its lists are never walked */
 	FK_GARBAGE_FLAG_MISMATCH,  /* RF_MirroredGarbage without Garbage, or the reverse */
+	FK_ROOTED_CLUSTER_DISSOLVED,/* a cluster step 2 walks for a root flag, dissolved by step 2: the engine crashes */
+	FK_GARBAGE_CLUSTER_MEMBER, /* a garbage member its live cluster keeps while references to it are nulled */
+	FK_EDITOR_MODE_MISMATCH,   /* clusters or a disregard pool in mode editor, which has neither */
 	FK_COUNT
 };
 extern const char *const finding_kind_names[FK_COUNT];
@@ -57,5 +60,10 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap);
 uint32_t finding_referencer(const heap *h, const finding *f);
 /* Name of an edge: "Class", "Outer", or the property (or "(unnamed)"). */
 const char *edge_property(const heap *h, uint32_t via);
+/* Name of the edge by which object I's shortest retention path reaches it
+ * (R's parent and via): edge_property(), except for an actor step 2 handed
+ * to a Level (ugc-gc(7) §1.2), which the engine reports through the Level's
+ * ActorsForGC: "ActorsForGC". */
+const char *path_property(const heap *h, const gc_result *r, obj_t i);
 
 #endif

@@ -76,6 +76,7 @@ typedef struct trace_out {
 	vec next;     /* objects it marked: the next level's work */
 	requests req; /* cluster work it found, to be done in key order */
 	vec elim;     /* positions of eliminated references */
+	vec helim;    /* eliminated handed-over references: indexes into gc_result.handoff */
 	vec weak;     /* positions of weak references remembered */
 	uint32_t traced;
 } trace_out;
@@ -92,7 +93,8 @@ typedef struct marker {
 	uint32_t cq_head, cq_tail;
 	vec next;           /* the next level's work list */
 	vec g_elim;         /* eliminated "g" records */
-	vec elim, weak;     /* all levels, merged */
+	vec elim, helim, weak; /* all levels, merged */
+	const gc_result *r; /* for the handed-over references (step 2) */
 	uint32_t roots, traced;
 	/* what the heap lacks, so tracing can skip the per-edge tests (a V8
 	 * heap has neither): no cluster, no object flagged Garbage */
@@ -215,6 +217,23 @@ static inline int visit_par(marker *m, trace_out *o, obj_t x, uint32_t edge, obj
 	return 0;
 }
 
+/* X's handed-over references (step 2), aro references after its own
+ * records, EDGE the first one's edge number. */
+static int trace_handoff(marker *m, trace_out *o, obj_t x, uint32_t edge)
+{
+	const heap *h = m->h;
+	const gc_result *r = m->r;
+	int rc = 0;
+	for (uint32_t j = gc_handoff_first(r, x); j < r->nhandoff && r->handoff[j].level == x; j++, edge++) {
+		obj_t t = h->ref_dst[r->handoff[j].ref];
+		if (heap_is_garbage(h, t))
+			rc |= vec_push(&o->helim, j);
+		else if (!heap_in_disregard(h, t))
+			rc |= visit_par(m, o, x, edge, t);
+	}
+	return rc;
+}
+
 static int trace(marker *m, trace_out *o, obj_t x)
 {
 	const heap *h = m->h;
@@ -241,15 +260,15 @@ static int trace(marker *m, trace_out *o, obj_t x)
 			if (!heap_in_disregard(h, t))
 				rc |= visit_par(m, o, x, 2 + k - first, t);
 			continue;
-		default:
-			if (heap_in_disregard(h, t))
-				continue;
+		default: /* killable: Garbage is tested first, in the disregard pool too */
 			if (!m->no_garbage && heap_is_garbage(h, t))
 				rc |= vec_push(&o->elim, k);
-			else
+			else if (!heap_in_disregard(h, t))
 				rc |= visit_par(m, o, x, 2 + k - first, t);
 		}
 	}
+	if (m->r->nhandoff)
+		rc |= trace_handoff(m, o, x, 2 + h->ref_start[x + 1] - first);
 	return rc;
 }
 
@@ -306,11 +325,11 @@ static int mark_level(marker *m, const vec *frontier, int threads, uint32_t para
 		} else {
 			rc |= vec_append(&m->next, &o->next);
 		}
-		rc |= vec_append(&m->elim, &o->elim) | vec_append(&m->weak, &o->weak);
+		rc |= vec_append(&m->elim, &o->elim) | vec_append(&m->helim, &o->helim) | vec_append(&m->weak, &o->weak);
 		for (size_t i = 0; i < o->req.n && rc == 0; i++)
 			rc |= request_push(&all, (obj_t)(o->req.v[i].key >> 32), (uint32_t)o->req.v[i].key, o->req.v[i].cluster);
 		m->traced += o->traced;
-		vec_free(&o->next); vec_free(&o->elim); vec_free(&o->weak);
+		vec_free(&o->next); vec_free(&o->elim); vec_free(&o->helim); vec_free(&o->weak);
 		free(o->req.v);
 	}
 	/* the cluster work, as one thread tracing this level's objects in index
@@ -330,6 +349,61 @@ static int mark_level(marker *m, const vec *frontier, int threads, uint32_t para
 static int has_root_flag(const heap *h, obj_t i)
 {
 	return (h->iflags[i] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)) != 0;
+}
+
+/* Is X's class the one named NAME (without a number)? */
+static int class_named(const heap *h, obj_t x, const char *name)
+{
+	obj_t c = h->cls[x];
+	return c >= 0 && h->name_num[c] == 0 && strcmp(heap_str(h, h->name[c]), name) == 0;
+}
+
+/* Would step 2 walk cluster C's lists (the engine's KeepClusters): its root
+ * or a member has a root flag?  Asked before the dissolution. */
+static int cluster_kept(const heap *h, uint32_t c)
+{
+	const cluster *cl = &h->clusters[c];
+	int keep = has_root_flag(h, cl->root);
+	for (uint32_t k = 0; k < cl->n_members && !keep; k++)
+		keep = has_root_flag(h, h->cluster_items[cl->members + k]);
+	return keep;
+}
+
+static int cmp_handoff(const void *a, const void *b)
+{
+	const gc_handoff *x = a, *y = b;
+	if (x->level != y->level)
+		return (x->level > y->level) - (x->level < y->level);
+	return (x->ref > y->ref) - (x->ref < y->ref);
+}
+
+/* After step 2's dissolution: the references a dissolved LevelActorContainer
+ * hands to its Level (gc_handoff, gc.h), and the rooted clusters it
+ * dissolved (the engine walks them all the same, at cluster index -1: a
+ * crash). */
+static int hand_over(marker *m, gc_result *r)
+{
+	const heap *h = m->h;
+	size_t cap = 0;
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		if (m->live[c])
+			continue;
+		obj_t root = h->clusters[c].root, level = h->outer[root];
+		if (r->cluster_fate[c] == CF_REFERENCES_DISSOLVED && cluster_kept(h, c))
+			r->rooted_dissolved++;
+		if (level < 0 || !class_named(h, root, "LevelActorContainer"))
+			continue;
+		for (uint32_t k = h->ref_start[root]; k < h->ref_start[root + 1]; k++) {
+			if (strncmp(heap_str(h, h->ref_prop[k]), "Actors", 6) != 0)
+				continue;
+			if (grow_array((void **)&r->handoff, &cap, r->nhandoff, sizeof *r->handoff))
+				return -1;
+			r->handoff[r->nhandoff++] = (gc_handoff){level, k};
+		}
+	}
+	if (r->nhandoff > 1)
+		qsort(r->handoff, r->nhandoff, sizeof *r->handoff, cmp_handoff);
+	return 0;
 }
 
 /* Step 2: dissolve garbage-rooted clusters and, through ReferencedByClusters,
@@ -361,6 +435,8 @@ static int prepass(marker *m, gc_result *r)
 			}
 		}
 	}
+	if (hand_over(m, r))
+		return -1;
 	for (uint32_t c = 0; c < h->nclusters; c++)
 		if (m->live[c])
 			for (uint32_t k = 0; k < h->clusters[c].n_members; k++)
@@ -369,12 +445,9 @@ static int prepass(marker *m, gc_result *r)
 		if (!m->live[c])
 			continue;
 		const cluster *cl = &h->clusters[c];
-		int keep = has_root_flag(h, cl->root);
-		if (keep && m->state[cl->root] == S_MAYBE)
+		if (has_root_flag(h, cl->root) && m->state[cl->root] == S_MAYBE)
 			m->state[cl->root] = S_REACHABLE;
-		for (uint32_t k = 0; k < cl->n_members && !keep; k++)
-			keep = has_root_flag(h, h->cluster_items[cl->members + k]);
-		if (keep) {
+		if (cluster_kept(h, c)) {
 			enqueue_step5(m, c);
 			if (drain_step5(m))
 				return -1;
@@ -402,13 +475,13 @@ static int mark_roots(marker *m, gc_result *r)
 		if (!heap_exists(h, t))
 			continue; /* dangling: a finding */
 		r->gc_target[t] = 1;
-		if (heap_in_disregard(h, t))
-			continue;
-		if (heap_is_garbage(h, t)) {
+		if (heap_is_garbage(h, t)) { /* tested first, as in step 4 */
 			if (vec_push(&m->g_elim, g))
 				return -1;
 			continue;
 		}
+		if (heap_in_disregard(h, t))
+			continue;
 		if (visit_seq(m, t) || drain_step5(m))
 			return -1;
 	}
@@ -563,18 +636,20 @@ static int finish(marker *m, gc_result *r)
 			r->game_thread_bytes += h->size[x];
 		}
 	}
-	/* eliminated references: "g" records first, then "r" ones by position */
+	/* eliminated references: "g" records first, then "r" ones by
+	 * position, then the handed-over ones by (Level, position) */
 	vec_sort_unique(&m->elim);
-	r->neliminated = (uint32_t)(m->g_elim.n + m->elim.n);
+	vec_sort_unique(&m->helim);
+	r->neliminated = (uint32_t)(m->g_elim.n + m->elim.n + m->helim.n);
 	r->eliminated = malloc((size_t)r->neliminated * sizeof *r->eliminated + 1);
 	if (!r->eliminated)
 		return -1;
 	uint32_t n = 0;
 	for (size_t k = 0; k < m->g_elim.n; k++)
-		r->eliminated[n++] = (gc_eliminated){OBJ_NONE, h->gcrefs[m->g_elim.v[k]].dst, m->g_elim.v[k]};
+		r->eliminated[n++] = (gc_eliminated){OBJ_NONE, h->gcrefs[m->g_elim.v[k]].dst, m->g_elim.v[k], 0};
 	for (size_t k = 0; k < m->elim.n; k++) {
 		uint32_t pos = m->elim.v[k];
-		r->eliminated[n++] = (gc_eliminated){OBJ_NONE, h->ref_dst[pos], pos};
+		r->eliminated[n++] = (gc_eliminated){OBJ_NONE, h->ref_dst[pos], pos, 0};
 	}
 	/* sources of "r" eliminations: walk the rows once */
 	uint32_t e = (uint32_t)m->g_elim.n;
@@ -582,6 +657,10 @@ static int finish(marker *m, gc_result *r)
 		while (e < n && r->eliminated[e].ref < h->ref_start[i + 1])
 			r->eliminated[e++].src = (obj_t)i;
 	assert(e == n); /* every eliminated "r" record has its source */
+	for (size_t k = 0; k < m->helim.n; k++) {
+		const gc_handoff *x = &r->handoff[m->helim.v[k]];
+		r->eliminated[n++] = (gc_eliminated){x->level, h->ref_dst[x->ref], x->ref, 1};
+	}
 	r->time.dissolve = t1 - t0;
 	r->time.weak = t2 - t1;
 	r->time.gather = t3 - t2;
@@ -596,6 +675,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	marker m = {0};
 	m.h = h;
 	m.keep = opt->keep_flags;
+	m.r = r;
 	m.no_clusters = h->nclusters == 0;
 	m.no_garbage = !heap_has_garbage(h);
 	size_t s = h->slots ? h->slots : 1, nc = h->nclusters ? h->nclusters : 1;
@@ -645,7 +725,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 out:
 	free(m.state); free(m.queued); free(m.live); free(m.needs_dissolving); free(m.step5_queued);
 	free(m.cqueue);
-	vec_free(&m.next); vec_free(&m.g_elim); vec_free(&m.elim); vec_free(&m.weak);
+	vec_free(&m.next); vec_free(&m.g_elim); vec_free(&m.elim); vec_free(&m.helim); vec_free(&m.weak);
 	if (rc)
 		gc_result_free(r);
 	return rc;
@@ -655,6 +735,6 @@ void gc_result_free(gc_result *r)
 {
 	free(r->reachable); free(r->root_kind); free(r->distance); free(r->parent); free(r->via);
 	free(r->cluster_fate); free(r->cluster_walked); free(r->cluster_live); free(r->cluster_dissolving); free(r->was_traced); free(r->gc_target); free(r->eliminated); free(r->cleared);
-	free(r->uncleared); free(r->purged);
+	free(r->uncleared); free(r->purged); free(r->handoff);
 	memset(r, 0, sizeof *r);
 }

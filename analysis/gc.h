@@ -60,12 +60,25 @@ typedef struct gc_options {
 /* KeepFlags the engine uses in MODE (GARBAGE_COLLECTION_KEEPFLAGS). */
 uint32_t gc_default_keep_flags(int mode);
 
-/* A reference the GC nulls: a "r" record (ref = its forward position) or a
- * "g" record (src = OBJ_NONE, ref = its index in heap.gcrefs). */
+/* A reference the GC nulls: a "r" record (ref = its forward position), a
+ * "g" record (src = OBJ_NONE, ref = its index in heap.gcrefs), or a handed
+ * over one (handoff = 1, src = the Level, ref = the container's record). */
 typedef struct gc_eliminated {
 	obj_t src, dst;
 	uint32_t ref;
+	uint32_t handoff; /* 0 or 1; a whole word, so the struct has no padding */
 } gc_eliminated;
+
+/* A reference handed over in step 2 (ugc-gc(7) §1.2): a cluster that step 2
+ * dissolves and whose root's class is LevelActorContainer gives its Outer
+ * (the Level: OnClusterMarkedAsPendingKill moves the Actors into
+ * ULevel::ActorsForGC) each of the root's "r" records whose property starts
+ * with "Actors", as an aro reference followed after the Level's own
+ * records.  REF is the container's record (its forward position). */
+typedef struct gc_handoff {
+	obj_t level;
+	uint32_t ref;
+} gc_handoff;
 
 /* Does a reference of KIND (REF_*; Class and Outer count as immutable) keep
  * its target on a retention path (ugc-gc(7) §3.2)?  Strong and aro only
@@ -114,6 +127,9 @@ typedef struct gc_result {
 	uint32_t nuncleared;
 	obj_t *purged;          /* unreachable objects, ascending */
 	uint32_t npurged;
+	gc_handoff *handoff;    /* step 2's handed-over references, by (level, ref) */
+	uint32_t nhandoff;
+	uint32_t rooted_dissolved; /* rooted clusters step 2 dissolved: the engine's crash */
 
 	/* purge figures */
 	uint64_t purged_bytes, pending_bytes, game_thread_bytes;
@@ -127,6 +143,22 @@ typedef struct gc_result {
 /* Run the whole pipeline.  Returns 0, or -1 when out of memory. */
 int gc_run(heap *h, const gc_options *opt, gc_result *r);
 void gc_result_free(gc_result *r);
+
+/* The first of R's handed-over references whose Level is X: an index into
+ * r->handoff, r->nhandoff when there is none.  The range goes on while
+ * r->handoff[k].level == X. */
+static inline uint32_t gc_handoff_first(const gc_result *r, obj_t x)
+{
+	uint32_t lo = 0, hi = r->nhandoff;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (r->handoff[mid].level < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 /* ugc-gc(7) §3 for a marked result: fills root_kind, distance, parent and
  * via. */

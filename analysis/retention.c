@@ -1,7 +1,7 @@
 /* retention.c — why each object is alive (ugc-gc(7) §3): its root kind,
  * and the shortest retention path, found breadth-first from the roots in
  * index order following each object's references in tracing order (Class,
- * Outer, then the "r" records).  Each object keeps its parent and the edge
+ * Outer, the "r" records, then a Level's handed-over Actors).  Each object keeps its parent and the edge
  * taken, so a chain is read back from the object to its root without
  * recursion. */
 #include <stdlib.h>
@@ -74,6 +74,15 @@ int gc_retention(heap *h, gc_result *r, uint32_t keep)
 		for (uint32_t k = h->ref_start[x], e = h->ref_start[x + 1]; k < e; k++) {
 			t = h->ref_dst[k];
 			if (follows(h, r, t, h->ref_kind[k])) {
+				r->distance[t] = d; r->parent[t] = x; r->via[t] = VIA_REF(k); queue[tail++] = t;
+			}
+		}
+		/* a Level's handed-over Actors (ugc-gc(7) §1.2), aro, named by
+		 * the container's records */
+		for (uint32_t j = r->nhandoff ? gc_handoff_first(r, x) : 0; j < r->nhandoff && r->handoff[j].level == x; j++) {
+			uint32_t k = r->handoff[j].ref;
+			t = h->ref_dst[k];
+			if (follows(h, r, t, REF_ARO)) {
 				r->distance[t] = d; r->parent[t] = x; r->via[t] = VIA_REF(k); queue[tail++] = t;
 			}
 		}

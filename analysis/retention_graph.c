@@ -85,7 +85,25 @@ static inline int list_edge(const heap *h, obj_t t)
 	return rgraph_enters(h, t) && !heap_is_garbage(h, t);
 }
 
-/* X's own edges, Class, Outer, then the "r" records, into OUT; how many. */
+/* (gc) The first of the references step 2 handed to X (gc_handoff); none
+ * when the index reaches r->nhandoff or leaves X's range. */
+static inline uint32_t handoff_first(const rgraph *g, obj_t x)
+{
+	return g->policy == POLICY_GC && g->r && g->r->nhandoff ? gc_handoff_first(g->r, x) : UINT32_MAX;
+}
+static inline int handoff_at(const rgraph *g, uint32_t j, obj_t x)
+{
+	return j < g->r->nhandoff && g->r->handoff[j].level == x;
+}
+
+/* Is a handed-over reference to T an edge (it is aro: nulled to garbage)? */
+static inline int handoff_edge(const rgraph *g, obj_t t)
+{
+	return rgraph_enters(g->h, t) && !heap_is_garbage(g->h, t);
+}
+
+/* X's own edges, Class, Outer, then the "r" records and (gc) the references
+ * step 2 handed to X, into OUT; how many. */
 static inline uint32_t own_row(const rgraph *g, uint32_t x, uint32_t *out)
 {
 	const heap *h = g->h;
@@ -99,6 +117,9 @@ static inline uint32_t own_row(const rgraph *g, uint32_t x, uint32_t *out)
 	for (uint32_t k = h->ref_start[x]; k < h->ref_start[x + 1]; k++)
 		if (ref_edge(g, k))
 			out[n++] = (uint32_t)h->ref_dst[k];
+	for (uint32_t j = handoff_first(g, (obj_t)x); j != UINT32_MAX && handoff_at(g, j, (obj_t)x); j++)
+		if (handoff_edge(g, h->ref_dst[g->r->handoff[j].ref]))
+			out[n++] = (uint32_t)h->ref_dst[g->r->handoff[j].ref];
 	return n;
 }
 
@@ -144,6 +165,8 @@ uint64_t rgraph_succ_bound(const rgraph *g, uint32_t x)
 {
 	const heap *h = g->h;
 	uint64_t n = 2 + (uint64_t)h->ref_start[x + 1] - h->ref_start[x];
+	for (uint32_t j = handoff_first(g, (obj_t)x); j != UINT32_MAX && handoff_at(g, j, (obj_t)x); j++)
+		n++;
 	int32_t c = g->no_clusters ? -1 : heap_cluster(h, x);
 	if (c >= 0) {
 		const cluster *cl = &h->clusters[c];
@@ -191,6 +214,11 @@ static int top_successors(rgraph *g)
 		for (uint32_t k = first; k < h->ref_start[i + 1]; k++)
 			if (ref_edge(g, k) && vec_push(&g->top_succ, (uint32_t)h->ref_dst[k]))
 				return -1;
+		for (uint32_t j = handoff_first(g, (obj_t)i); j != UINT32_MAX && handoff_at(g, j, (obj_t)i); j++) {
+			obj_t t = h->ref_dst[r->handoff[j].ref];
+			if (handoff_edge(g, t) && vec_push(&g->top_succ, (uint32_t)t))
+				return -1;
+		}
 	}
 	for (uint32_t c = 0; c < h->nclusters; c++) {
 		const cluster *cl = &h->clusters[c];

@@ -170,7 +170,7 @@ static int describe(heap_view *hv, obj_t i, obj_info *o, int with_retention)
 	heap_name(h, h->cls[i], cname, sizeof cname);
 	flags_format(flags, h->oflags[i], h->iflags[i], h->traits[i]);
 	char *path = heap_path(h, i);
-	const char *via = !with_retention || r->via[i] == VIA_NONE ? "" : edge_property(h, r->via[i]);
+	const char *via = !with_retention || r->via[i] == VIA_NONE ? "" : path_property(h, r, i);
 	int rc = path ? obj_info_set_text(o, name, cname, flags, via, path) : -1;
 	free(path);
 	if (rc) {
@@ -211,7 +211,7 @@ static int hv_state(view *v, obj_t i, obj_state *o)
 	o->garbage = heap_is_garbage(h, i);
 	o->root_kind = r->root_kind[i] == RK_NONE ? RK_NONE : r->root_kind[i];
 	o->parent = r->parent[i];
-	o->parent_property = r->via[i] == VIA_NONE ? "" : view_text(v, edge_property(h, r->via[i]));
+	o->parent_property = r->via[i] == VIA_NONE ? "" : view_text(v, path_property(h, r, i));
 	return o->parent_property ? 0 : -1;
 }
 
@@ -384,7 +384,8 @@ static int hv_eliminated_to(view *v, obj_t i, edges *out)
 			e = make_edge(h, OBJ_NONE, i, EDGE_GC, REF_ARO, h->gcrefs[x->ref].prop);
 			e.referencer = view_text(v, heap_str(h, h->gcrefs[x->ref].referencer));
 		} else {
-			e = make_edge(h, x->src, i, EDGE_REF, h->ref_kind[x->ref], h->ref_prop[x->ref]);
+			/* a handed-over reference (ugc-gc(7) §1.2) is the Level's aro one */
+			e = make_edge(h, x->src, i, EDGE_REF, x->handoff ? REF_ARO : h->ref_kind[x->ref], h->ref_prop[x->ref]);
 		}
 		if (edges_push(out, &e))
 			return -1;

@@ -89,10 +89,17 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 	       r->dissolved[CF_UNREACHABLE_ROOT], r->dissolved[CF_GARBAGE_MUTABLE]);
 	printf("LogGarbage: %u references to garbage eliminated, %u weak references cleared, %u left pointing at "
 	       "destroyed objects (held by objects the GC never traced)\n", r->neliminated, r->ncleared, r->nuncleared);
-	printf("LogGarbage: purge: BeginDestroy %u, FinishDestroy %u, %u pending FinishDestroy (%.2f MiB); a full "
-	       "purge destroys all on the game thread, %u GameThreadDestroy (%.2f MiB) could never leave it\n",
+	printf("LogGarbage: purge: BeginDestroy %u, FinishDestroy %u at once and %u pending (%.2f MiB) polled until "
+	       "done, then every index freed and every destructor run, all on the game thread (%u GameThreadDestroy, "
+	       "%.2f MiB: the flag changes nothing in UE 5.5)\n",
 	       r->npurged, r->npurged - r->pending, r->pending, mib(r->pending_bytes), r->game_thread,
 	       mib(r->game_thread_bytes));
+	if (r->rooted_dissolved)
+		printf("LogGarbage: warning: step 2 dissolves %u rooted cluster%s that the engine then walks at cluster "
+		       "index -1, a crash (finding rooted-cluster-dissolved)\n", r->rooted_dissolved,
+		       r->rooted_dissolved == 1 ? "" : "s");
+	if (r->nhandoff)
+		printf("LogGarbage: %u Actors handed by dissolved LevelActorContainers to their Levels\n", r->nhandoff);
 	print_top_purged(h, r, 5);
 	printf("LogGarbage: findings:");
 	for (int k = 0; k < FK_COUNT; k++)

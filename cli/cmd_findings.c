@@ -27,7 +27,8 @@ const command command_findings = {
 	"usage: ugc-analyze findings INPUT [--kind K] [--limit N] [--format text|json|csv]\n",
 	"Kinds: eliminated-ref, garbage-survives, dangling-ref, cluster-missing-mutable,\n"
 	"cluster-missing-cluster, cluster-keeps-alive, rootset-garbage, uncleared-weak-ref,\n"
-	"rooted-member-destroyed, keepflags-cluster-root, garbage-flag-mismatch.  Objects\n"
+	"rooted-member-destroyed, keepflags-cluster-root, garbage-flag-mismatch,\n"
+	"rooted-cluster-dissolved, garbage-cluster-member, editor-mode-mismatch.  Objects\n"
 	"are named by path; a reference an FGCObject holds by 'NAME (FGCObject)'.\n",
 	options, 1, NULL,
 };

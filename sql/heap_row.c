@@ -57,7 +57,7 @@ void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *
 			set_int(v, r->distance[i]);
 		break;
 	case 13: set_obj(v, r->parent[i]); break;
-	case 14: set_text(v, r->via[i] == VIA_NONE ? NULL : edge_property(h, r->via[i])); break;
+	case 14: set_text(v, r->via[i] == VIA_NONE ? NULL : path_property(h, r, i)); break;
 	case 15: set_int(v, (int64_t)s->path_hash[i]); break;
 	case 16: /* NULL for ⊤ and for what the graph does not reach */
 		if (s->dom && s->dom->idom[i] >= 0)

@@ -342,7 +342,9 @@ static int bind_eliminated(writer *w, sqlite3_stmt *st, uint32_t k, void *unused
 	bind_prop(h, st, 2, e->src == OBJ_NONE ? h->gcrefs[e->ref].referencer : 0);
 	sqlite3_bind_int64(st, 3, e->dst);
 	bind_prop(h, st, 4, e->src == OBJ_NONE ? h->gcrefs[e->ref].prop : h->ref_prop[e->ref]);
-	sqlite3_bind_text(st, 5, e->src == OBJ_NONE ? "gcobject" : ref_kind_names[h->ref_kind[e->ref]], -1, SQLITE_STATIC);
+	/* a handed-over reference (ugc-gc(7) §1.2) is the Level's aro one */
+	const char *kind = e->src == OBJ_NONE ? "gcobject" : e->handoff ? "aro" : ref_kind_names[h->ref_kind[e->ref]];
+	sqlite3_bind_text(st, 5, kind, -1, SQLITE_STATIC);
 	return 0;
 }
 

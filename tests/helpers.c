@@ -136,26 +136,36 @@ uint32_t test_rand_below(uint32_t n)
 }
 
 /* A small random heap as text: random Outers, flags, references of every
- * kind, and clusters with random (so mostly inconsistent) lists. */
+ * kind, and clusters with random (so mostly inconsistent) lists.  Beside
+ * the prelude's objects: two more in the disregard pool (5, garbage one
+ * time in three, and 6), which references sometimes target, and the class
+ * LevelActorContainer (9), whose instances' references are now and then
+ * named Actors[N] (ugc-gc(7) §1.2's hand-over). */
 char *random_heap_text(int n)
 {
 	size_t cap = 1 << 20, len = 0;
 	char *t = malloc(cap);
 #define OUT(...) (len += (size_t)snprintf(t + len, cap - len, __VA_ARGS__))
-	OUT("%s", PRELUDE);
+	OUT("ugc-text 1\nfirst-gc-index 7\n%s", strstr(PRELUDE, "o 0 "));
+	OUT("o 5 1 4 0 Pool5 1 %s\no 6 1 4 0 Pool6 1 -\no 9 1 2 0 LevelActorContainer 64 Native\n",
+	    test_rand_below(3) == 0 ? "Garbage" : "-");
 	static const char *flags[] = {"-", "-", "-", "-", "RootSet", "Garbage", "RefCounted", "RF_Standalone",
 				      "RF_MirroredGarbage", "Native", "RootSet,Garbage"};
 	for (int i = 11; i < 11 + n; i++) {
 		int outer = test_rand_below(3) == 0 && i > 11 ? 11 + (int)test_rand_below((uint32_t)(i - 11)) : 10;
-		OUT("o %d 1 4 %d O%d 1 %s\n", i, outer, i, flags[test_rand_below(11)]);
+		int cls = test_rand_below(8) == 0 ? 9 : 4;
+		OUT("o %d 1 %d %d O%d 1 %s\n", i, cls, outer, i, flags[test_rand_below(11)]);
 	}
 	static const char *kinds[] = {"strong", "strong", "strong", "aro", "immutable", "weak", "soft"};
 	int nref = n * 2;
-	for (int k = 0; k < nref; k++)
-		OUT("r %d %d %s P%d\n", 11 + (int)test_rand_below((uint32_t)n), 11 + (int)test_rand_below((uint32_t)n),
-		    kinds[test_rand_below(7)], k);
+	for (int k = 0; k < nref; k++) {
+		int from = 11 + (int)test_rand_below((uint32_t)n);
+		int to = test_rand_below(16) == 0 ? 5 + (int)test_rand_below(2) : 11 + (int)test_rand_below((uint32_t)n);
+		const char *kind = kinds[test_rand_below(7)];
+		OUT("r %d %d %s %s%d\n", from, to, kind, test_rand_below(4) == 0 ? "Actors" : "P", k);
+	}
 	for (int k = 0; k < n / 8; k++)
-		OUT("g G%d %d\n", k % 3, 11 + (int)test_rand_below((uint32_t)n));
+		OUT("g G%d %d\n", k % 3, test_rand_below(16) == 0 ? 5 : 11 + (int)test_rand_below((uint32_t)n));
 	/* clusters: roots and members drawn without overlap */
 	int *owner = calloc((size_t)n + 11, sizeof *owner), roots[32], nroots = 0;
 	for (int c = 0; c < 32 && c < n / 4; c++) {

@@ -112,6 +112,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 	out->reachable = calloc(s, 1);
 	out->fate = calloc(nc, 1);
 	out->eliminated = calloc(h->nrefs + 1, 1);
+	out->h_eliminated = calloc(h->nrefs + 1, 1);
 	out->g_eliminated = calloc(h->ngcrefs + 1, 1);
 	out->cleared = calloc(h->nrefs + 1, 1);
 	out->uncleared = calloc(h->nrefs + 1, 1);
@@ -141,6 +142,25 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 					out->fate[c] = F_REFS_DISSOLVED;
 					changed = 1;
 				}
+	}
+	/* a LevelActorContainer dissolved here hands its Actors to its Outer:
+	 * hand[pos] is the Level that also holds reference POS, else -1 */
+	obj_t *hand = malloc((h->nrefs + 1) * sizeof *hand);
+	int any_hand = 0;
+	for (uint32_t k = 0; k < h->nrefs; k++)
+		hand[k] = OBJ_NONE;
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		obj_t root = h->clusters[c].root, cls = h->cls[root];
+		if (n.live[c] || h->outer[root] < 0 || h->name_num[cls] != 0 ||
+		    strcmp(strtab_get(&h->strings, h->name[cls]), "LevelActorContainer") != 0)
+			continue;
+		for (uint32_t k = h->ref_start[root]; k < h->ref_start[root + 1]; k++) {
+			const char *prop = h->ref_prop[k] ? strtab_get(&h->strings, h->ref_prop[k]) : "";
+			if (strncmp(prop, "Actors", 6) == 0) {
+				hand[k] = h->outer[root];
+				any_hand = 1;
+			}
+		}
 	}
 	for (uint32_t i = 0; i < h->slots; i++)
 		n.reach[i] = h->cls[i] != OBJ_FREE && ((obj_t)i < h->first_gc_index ||
@@ -174,12 +194,12 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 		if (t < 0 || t >= (obj_t)h->slots || h->cls[t] == OBJ_FREE)
 			continue;
 		gtarget[t] = 1;
-		if (t < h->first_gc_index)
-			continue;
-		if (garbage(h, t)) {
+		if (garbage(h, t)) { /* before the pool test */
 			out->g_eliminated[g] = 1;
 			continue;
 		}
+		if (t < h->first_gc_index)
+			continue;
 		int c = cl_of[t];
 		if (c >= 0 && n.live[c])
 			activate(&n, c);
@@ -201,17 +221,34 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 			if (!cur[x])
 				continue;
 			any = 1;
-			for (int64_t e = -2; e < (int64_t)(h->ref_start[x + 1] - h->ref_start[x]); e++) {
+			/* Class, Outer, its records, then every record handed to it */
+			int64_t nown = (int64_t)(h->ref_start[x + 1] - h->ref_start[x]);
+			for (int64_t e = -2; e < nown + (any_hand ? (int64_t)h->nrefs : 0); e++) {
 				obj_t t;
-				int kind;
+				int kind, handed = e >= nown;
 				uint32_t pos = 0;
 				if (e == -2) { t = h->cls[x]; kind = REF_IMMUTABLE; }
 				else if (e == -1) { t = h->outer[x]; kind = REF_IMMUTABLE; if (t < 0) continue; }
-				else { pos = h->ref_start[x] + (uint32_t)e; t = h->ref_dst[pos]; kind = h->ref_kind[pos]; }
+				else if (!handed) { pos = h->ref_start[x] + (uint32_t)e; t = h->ref_dst[pos]; kind = h->ref_kind[pos]; }
+				else {
+					pos = (uint32_t)(e - nown);
+					if (hand[pos] != (obj_t)x)
+						continue;
+					t = h->ref_dst[pos];
+					kind = REF_ARO;
+				}
 				if (kind == REF_WEAK) { weak[pos] = 1; continue; }
-				if (kind == REF_SOFT || t < h->first_gc_index)
+				if (kind == REF_SOFT)
 					continue;
-				if (kind != REF_IMMUTABLE && garbage(h, t)) { out->eliminated[pos] = 1; continue; }
+				if (kind != REF_IMMUTABLE && garbage(h, t)) { /* before the pool test */
+					if (handed)
+						out->h_eliminated[pos] = 1;
+					else
+						out->eliminated[pos] = 1;
+					continue;
+				}
+				if (t < h->first_gc_index)
+					continue;
 				int c = cl_of[t];
 				if (c >= 0 && n.live[c]) {
 					if (!n.reach[h->clusters[c].root])
@@ -304,9 +341,15 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 			if (out->distance[x] != d || (obj_t)x < h->first_gc_index)
 				continue;
 			uint32_t nref = h->ref_start[x + 1] - h->ref_start[x];
-			for (uint32_t e = 0; e < nref + 2; e++) {
-				obj_t t = e == 0 ? h->cls[x] : e == 1 ? h->outer[x] : h->ref_dst[h->ref_start[x] + e - 2];
-				int kind = e < 2 ? REF_IMMUTABLE : h->ref_kind[h->ref_start[x] + e - 2];
+			/* edge e: 0 Class, 1 Outer, 2.. its records, then the handed-over
+			 * ones in position order (e - 2 - nref is the position) */
+			for (uint32_t e = 0; e < nref + 2 + (any_hand ? h->nrefs : 0); e++) {
+				int handed = e >= nref + 2;
+				if (handed && hand[e - 2 - nref] != (obj_t)x)
+					continue;
+				uint32_t pos = handed ? e - 2 - nref : h->ref_start[x] + e - 2;
+				obj_t t = e == 0 ? h->cls[x] : e == 1 ? h->outer[x] : h->ref_dst[pos];
+				int kind = e < 2 ? REF_IMMUTABLE : handed ? REF_ARO : h->ref_kind[pos];
 				if (t < 0 || t < h->first_gc_index || !out->reachable[t] || out->distance[t] != UINT32_MAX)
 					continue;
 				if (!(kind == REF_IMMUTABLE || ((kind == REF_STRONG || kind == REF_ARO) && !garbage(h, t))))
@@ -331,7 +374,8 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 					par = (obj_t)x;
 			out->distance[pick] = d + 1;
 			out->parent[pick] = par;
-			out->via[pick] = e < 2 ? e : h->ref_start[par] + e - 2 + 2;
+			uint32_t nref = h->ref_start[par + 1] - h->ref_start[par];
+			out->via[pick] = e < 2 ? e : e >= nref + 2 ? e - nref : h->ref_start[par] + e - 2 + 2;
 			rank[pick] = next_rank++;
 			best[pick] = UINT64_MAX;
 			found = 1;
@@ -341,6 +385,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 			break;
 	}
 	free(rank);
+	free(hand);
 	free(req);
 	free(weak);
 	free(cur);
@@ -351,7 +396,7 @@ void naive_gc(const heap *h, uint32_t keep, naive_result *out)
 
 void naive_free(naive_result *r)
 {
-	free(r->reachable); free(r->fate); free(r->eliminated); free(r->g_eliminated); free(r->cleared);
+	free(r->reachable); free(r->fate); free(r->eliminated); free(r->h_eliminated); free(r->g_eliminated); free(r->cleared);
 	free(r->uncleared); free(r->walked); free(r->traced);
 	free(r->kind); free(r->distance); free(r->parent); free(r->via);
 	memset(r, 0, sizeof *r);

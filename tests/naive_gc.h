@@ -10,6 +10,7 @@ typedef struct naive_result {
 	uint8_t *reachable;   /* per slot */
 	uint8_t *fate;        /* per cluster: as enum cluster_fate */
 	uint8_t *eliminated;  /* per reference position */
+	uint8_t *h_eliminated;/* per reference position: handed to a Level (step 2) and eliminated there */
 	uint8_t *g_eliminated;/* per "g" record */
 	uint8_t *cleared;     /* per reference position */
 	uint8_t *uncleared;   /* per reference position: weak, held by a survivor never traced, target dies */

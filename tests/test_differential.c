@@ -48,12 +48,14 @@ static int compare(const heap *h, const gc_result *r, const naive_result *n, con
 		     r->cluster_walked[c], n->walked[c]);
 	}
 	uint8_t *elim = calloc(h->nrefs + 1, 1), *gel = calloc(h->ngcrefs + 1, 1), *clr = calloc(h->nrefs + 1, 1);
-	uint8_t *unc = calloc(h->nrefs + 1, 1);
+	uint8_t *unc = calloc(h->nrefs + 1, 1), *hel = calloc(h->nrefs + 1, 1);
 	for (uint32_t k = 0; k < r->nuncleared; k++)
 		unc[r->uncleared[k]] = 1;
 	for (uint32_t k = 0; k < r->neliminated; k++) {
 		if (r->eliminated[k].src == OBJ_NONE)
 			gel[r->eliminated[k].ref] = 1;
+		else if (r->eliminated[k].handoff)
+			hel[r->eliminated[k].ref] = 1;
 		else
 			elim[r->eliminated[k].ref] = 1;
 	}
@@ -61,6 +63,8 @@ static int compare(const heap *h, const gc_result *r, const naive_result *n, con
 		clr[r->cleared[k]] = 1;
 	for (uint32_t k = 0; k < h->nrefs; k++) {
 		DIFF(elim[k] != n->eliminated[k], "reference %u eliminated %d vs naive %d", k, elim[k], n->eliminated[k]);
+		DIFF(hel[k] != n->h_eliminated[k], "handed-over reference %u eliminated %d vs naive %d", k, hel[k],
+		     n->h_eliminated[k]);
 		DIFF(clr[k] != n->cleared[k], "reference %u cleared %d vs naive %d", k, clr[k], n->cleared[k]);
 		DIFF(unc[k] != n->uncleared[k], "reference %u uncleared %d vs naive %d", k, unc[k], n->uncleared[k]);
 	}
@@ -70,6 +74,7 @@ static int compare(const heap *h, const gc_result *r, const naive_result *n, con
 	free(gel);
 	free(clr);
 	free(unc);
+	free(hel);
 	return bad;
 }
 
@@ -144,6 +149,7 @@ TEST(threads_give_identical_results_on_a_large_heap)
 TEST(differential_on_random_heaps_with_inconsistent_clusters)
 {
 	int disagreements = 0, heaps = 0, activity = 0, uncleared = 0, walked_then_dissolved = 0, unwalked_alive = 0;
+	int handed = 0, handed_eliminated = 0, pool_eliminated = 0;
 	for (int round = 0; round < 600; round++) {
 		heap h;
 		if (random_heap(16 + (int)test_rand_below(100), 1, &h))
@@ -159,6 +165,11 @@ TEST(differential_on_random_heaps_with_inconsistent_clusters)
 			disagreements += compare(&h, &r, &n, what);
 			activity += r.dissolved[CF_GARBAGE_MUTABLE] + r.dissolved[CF_REFERENCES_DISSOLVED];
 			uncleared += (int)r.nuncleared;
+			handed += (int)r.nhandoff;
+			for (uint32_t k = 0; k < r.neliminated; k++) {
+				handed_eliminated += r.eliminated[k].handoff != 0;
+				pool_eliminated += heap_in_disregard(&h, r.eliminated[k].dst);
+			}
 			for (uint32_t c = 0; c < h.nclusters; c++) {
 				walked_then_dissolved += r.cluster_walked[c] && r.cluster_fate[c] == CF_UNREACHABLE_ROOT;
 				unwalked_alive += !r.cluster_walked[c] && r.cluster_fate[c] == CF_ALIVE;
@@ -174,5 +185,7 @@ TEST(differential_on_random_heaps_with_inconsistent_clusters)
 	 * cluster dies all the same, clusters never walked, weak references left */
 	CHECK(activity > 0);
 	CHECK(walked_then_dissolved > 0 && unwalked_alive > 0 && uncleared > 0);
+	/* and ugc-gc(7) §1.2's hand-over and §1.4's garbage pool objects */
+	CHECK(handed > 0 && handed_eliminated > 0 && pool_eliminated > 0);
 	CHECK(disagreements == 0);
 }

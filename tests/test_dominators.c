@@ -236,6 +236,19 @@ static edges_list naive_graph(const heap *h, const gc_result *r, int policy)
 			if (ok)
 				add_edge(&e, src, (uint32_t)t);
 		}
+		/* gc: the Actors a LevelActorContainer that step 2 dissolved hands
+		 * to X, its Outer, as aro references (ugc-gc(7) §1.2) */
+		for (uint32_t c = 0; c < h->nclusters && gc; c++) {
+			obj_t root = h->clusters[c].root, cls = h->cls[root];
+			if (r->cluster_live[c] || h->outer[root] != (obj_t)x ||
+			    strcmp(heap_str(h, h->name[cls]), "LevelActorContainer") != 0 || h->name_num[cls])
+				continue;
+			for (uint32_t k = h->ref_start[root]; k < h->ref_start[root + 1]; k++) {
+				obj_t t = h->ref_dst[k];
+				if (strncmp(heap_str(h, h->ref_prop[k]), "Actors", 6) == 0 && IN(t) && !GARB(t))
+					add_edge(&e, src, (uint32_t)t);
+			}
+		}
 	}
 	for (uint32_t c = 0; c < h->nclusters && gc; c++) {
 		const cluster *cl = &h->clusters[c];

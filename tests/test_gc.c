@@ -3,6 +3,9 @@
  * the disregard pool and 10 is a rooted package (see PRELUDE). */
 #include <stdlib.h>
 
+#include <string.h>
+
+#include "analysis/dominators.h"
 #include "analysis/findings.h"
 #include "tests/unit.h"
 
@@ -53,14 +56,18 @@ TEST(disregard_pool_is_alive_untraced_and_ignored)
 		"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
 		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Dead 10 Garbage\n"
 		"o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 10 Holder 100 RootSet\no 12 1 4 10 Lonely 100 -\n"
-		"r 11 5 strong DeadRef\nr 1 12 strong FromNative\n";
+		"r 11 5 strong DeadRef\nr 1 12 strong FromNative\nr 11 4 strong PoolRef\nr 11 5 immutable Fixed\n"
+		"g FHolder 5 PoolGarbage\ng FHolder 4 PoolAlive\n";
 	heap h;
 	gc_result r;
 	char err[256];
 	CHECK(parse_text(text, &h, err, sizeof err) == 0);
 	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
 	CHECK_STR(purged_list(&r), "12");          /* 1 is never traced */
-	CHECK_STR(eliminated_list(&h, &r), "");    /* references into the pool are ignored */
+	/* a killable reference to a garbage pool object is eliminated (the
+	 * engine tests Garbage before the pool), g records too; references to
+	 * a live pool object, and immutable ones, are ignored */
+	CHECK_STR(eliminated_list(&h, &r), "g:5 11>5");
 	CHECK(r.reachable[5] && r.distance[5] == 0);
 	CHECK_STR(kind_of(&r, 5), "disregard");
 	gc_result_free(&r);
@@ -415,6 +422,127 @@ TEST(dissolving_spreads_to_referencing_clusters)
 		CHECK(r.cluster_live[1] && r.cluster_live[2]);
 		gc_result_free(&r);
 	}
+	heap_free(&h);
+}
+
+/* Step 6's dissolution spreads through ReferencedByClusters even across a
+ * cluster whose root is unreachable: A needs dissolving; U lists A, R lists
+ * U, Q lists R.  Q did step 5, which only marked R's root, so U's root is
+ * never reached: U goes as unreachable-root, and R and Q, reached through
+ * it, are dissolved with their roots alive. */
+TEST(dissolution_passes_through_unreachable_root_clusters)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\n"
+			"o 20 1 4 10 A 1 -\no 21 1 4 10 A1 1 -\no 23 1 4 10 Bad 1 Garbage,RF_MirroredGarbage\n"
+			"o 30 1 4 10 U 1 -\no 31 1 4 10 U1 1 -\no 40 1 4 10 R 1 -\no 41 1 4 10 R1 1 -\n"
+			"o 50 1 4 10 Q 1 -\no 51 1 4 10 Q1 1 -\n"
+			"r 11 50 strong ToQ\nr 11 20 strong ToA\nr 21 23 strong Bad\n"
+			"c 20 21 23 -\nc 30 31 - 20\nc 40 41 - 30\nc 50 51 - 40\n", &h) == 0);
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK(run_gc(&h, MODE_GAME, threads, &r) == 0);
+		CHECK_STR(fates_list(&h, &r),
+			  "20:garbage-mutable 30:unreachable-root 40:references-dissolved 50:references-dissolved");
+		CHECK_STR(purged_list(&r), "23 30 31");
+		CHECK_STR(eliminated_list(&h, &r), "21>23");
+		CHECK(r.reachable[41] && r.reachable[51]);
+		gc_result_free(&r);
+	}
+	heap_free(&h);
+}
+
+/* Step 2: a LevelActorContainer whose cluster step 2 dissolves hands the
+ * Actors it lists to its Level, which reports them as aro references for
+ * the rest of the GC.  Without the hand-over Actor_1 and its component
+ * would die with the garbage container. */
+TEST(dissolved_level_actor_container_hands_its_actors_to_the_level)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 6 1 2 0 LevelActorContainer 10 Native\n"
+			"o 12 1 4 10 PersistentLevel 100 RootSet\n"
+			"o 13 1 6 12 ActorCluster 10 Garbage,RF_MirroredGarbage\n"
+			"o 14 1 4 12 Actor_1 10 -\no 15 1 4 12 Actor_2 10 Garbage,RF_MirroredGarbage\n"
+			"o 16 1 4 14 Component 10 -\no 17 1 4 12 Settings 10 -\n"
+			"r 12 13 strong ActorCluster\nr 13 14 strong Actors[0]\nr 13 15 strong Actors[1]\n"
+			"r 13 17 strong Settings\nr 14 16 strong Component\n"
+			"c 13 14,15,16 - -\n", &h) == 0);
+	for (int threads = 1; threads <= 2; threads++) {
+		CHECK(run_gc(&h, MODE_GAME, threads, &r) == 0);
+		CHECK_STR(fates_list(&h, &r), "13:garbage-root");
+		CHECK(r.nhandoff == 2 && r.handoff[0].level == 12 && r.handoff[1].level == 12);
+		CHECK_STR(purged_list(&r), "13 15 17"); /* Settings is no Actors entry: not handed over */
+		CHECK_STR(eliminated_list(&h, &r), "12>13 12>15");
+		CHECK(r.neliminated == 2 && !r.eliminated[0].handoff && r.eliminated[1].handoff);
+		/* the Level's path to Actor_1 goes over the handed-over entry */
+		CHECK(r.distance[14] == 1 && r.parent[14] == 12 && r.via[14] == VIA_REF(h.ref_start[13]));
+		CHECK(r.distance[16] == 2 && r.parent[16] == 14);
+		CHECK_STR(path_property(&h, &r, 14), "ActorsForGC"); /* as the engine reports it */
+		CHECK_STR(path_property(&h, &r, 16), "Component");
+		CHECK_STR(kind_of(&r, 14), "referenced");
+		dom_result d;
+		CHECK(dom_compute(&h, &r, POLICY_GC, &d) == 0);
+		CHECK(d.idom[14] == 12 && d.idom[16] == 14 && d.idom[17] == OBJ_NONE);
+		dom_free(&d);
+		/* the nulled Actors[1] is the Level's, named by the container's record */
+		CHECK(count_findings(&h, &r, FK_ELIMINATED_REF, 12, 15, -1) == 1);
+		gc_result_free(&r);
+	}
+	heap_free(&h);
+}
+
+/* Step 2: a cluster that step 2 would walk for a root flag (its root's or a
+ * member's) but dissolves first, because it lists a garbage-root cluster:
+ * the engine walks it at cluster index -1 and crashes.  The tool keeps the
+ * dissolution and says so. */
+TEST(rooted_cluster_dissolved_in_step_2_is_a_finding)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\n"
+			"o 20 1 4 10 A 1 Garbage,RF_MirroredGarbage\no 21 1 4 10 A1 1 -\n"
+			"o 30 1 4 10 B 1 RootSet\no 31 1 4 10 B1 1 -\n"
+			"o 40 1 4 10 C 1 -\no 41 1 4 40 C1 1 RefCounted\n"
+			"o 50 1 4 10 D 1 -\no 51 1 4 50 D1 1 -\n"
+			"r 30 31 strong Member\n"
+			"c 20 21 - -\nc 30 31 - 20\nc 40 41 - 20\nc 50 51 - 20\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(fates_list(&h, &r),
+		  "20:garbage-root 30:references-dissolved 40:references-dissolved 50:references-dissolved");
+	CHECK(r.rooted_dissolved == 2);
+	CHECK_STR(purged_list(&r), "20 21 50 51"); /* 31 by B's reference, 40 as 41's Outer */
+	CHECK(count_findings(&h, &r, FK_ROOTED_CLUSTER_DISSOLVED, 30, 20, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_ROOTED_CLUSTER_DISSOLVED, 40, 20, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_ROOTED_CLUSTER_DISSOLVED, ANY, ANY, -1) == 2); /* not D: nothing rooted */
+	gc_result_free(&r);
+	heap_free(&h);
+}
+
+/* A garbage member of a live cluster survives with it, while the killable
+ * references to it are nulled; in mode editor, clusters and a disregard
+ * pool are findings (the editor builds neither). */
+TEST(garbage_cluster_member_and_editor_mode_findings)
+{
+	heap h;
+	gc_result r;
+	CHECK(load_heap("o 11 1 4 10 H 1 RootSet\no 20 1 4 10 A 1 RootSet\n"
+			"o 21 1 4 20 A1 1 Garbage,RF_MirroredGarbage\no 22 1 4 20 A2 1 -\n"
+			"r 11 21 strong Stale\nr 11 22 strong Fine\nc 20 21,22 - -\n", &h) == 0);
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	CHECK_STR(purged_list(&r), "");
+	CHECK_STR(eliminated_list(&h, &r), "11>21");
+	CHECK(count_findings(&h, &r, FK_GARBAGE_CLUSTER_MEMBER, 21, ANY, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_GARBAGE_CLUSTER_MEMBER, ANY, ANY, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_EDITOR_MODE_MISMATCH, ANY, ANY, -1) == 0); /* mode game */
+	gc_result_free(&r);
+	h.mode = MODE_EDITOR;
+	CHECK(run_gc(&h, MODE_EDITOR, 1, &r) == 0);
+	/* one for the clusters (named by the first root), one for the pool (its first object) */
+	CHECK(count_findings(&h, &r, FK_EDITOR_MODE_MISMATCH, 20, ANY, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_EDITOR_MODE_MISMATCH, 0, ANY, -1) == 1);
+	CHECK(count_findings(&h, &r, FK_EDITOR_MODE_MISMATCH, ANY, ANY, -1) == 2);
+	gc_result_free(&r);
 	heap_free(&h);
 }
 

@@ -1,7 +1,9 @@
 /* gen.c — builds a synthetic heap in the shape of a cooked UE 5.5 game:
  *
  *   disregard pool  /Script/CoreUObject and /Script/Engine with their native
- *                   classes and CDOs (Native; first-gc-index ends here)
+ *                   classes and CDOs (Native), and one destroyed material
+ *                   (Garbage) that transients still target (first-gc-index
+ *                   ends here)
  *   engine          /Engine/Transient, GameEngine and GameInstance (RootSet),
  *                   MaterialInstanceDynamics held by TStrongObjectPtr
  *                   (RefCounted) or by nothing at all
@@ -17,7 +19,9 @@
  *                   RF_MirroredGarbage, rarely only one of them) that others
  *                   still target; now and then a RefCounted clustered actor; weak and soft references; in the last live world
  *                   a clustered actor targets a destroyed one, so its cluster
- *                   needs dissolving
+ *                   needs dissolving; in the first live world the container is
+ *                   garbage (a level being streamed out): step 2 dissolves
+ *                   its cluster and the Level takes the actors over
  *   unreachable     old worlds nothing references, unreferenced transients
  *   FGCObjects      "g" records to assets, and one to a destroyed actor
  *
@@ -72,6 +76,7 @@ static const char *const bp_names[] = {"BP_Enemy_C", "BP_Pickup_C", "BP_Door_C",
 typedef struct world_parts {
 	obj_t cls[C_COUNT];
 	obj_t *textures, *materials, *mics, *meshes, *bps, *bp_cdos, *sounds;
+	obj_t pool_garbage; /* a garbage object in the disregard pool */
 	uint32_t ntex, nmat, nmic, nmesh, nbp, nsound;
 } world_parts;
 
@@ -236,6 +241,10 @@ static void natives(builder *b, world_parts *w)
 		obj(b, w->cls[c], c < C_WORLD ? core : engine, cdo, 0, 200 + below(b, 2000),
 		    RF_Public | RF_ClassDefaultObject | RF_ArchetypeObject, 0, 0);
 	}
+	/* an engine material destroyed after the pool closed: the GC nulls
+	 * killable references to it though it lives on (ugc-gc(7) §1.4) */
+	w->pool_garbage = obj(b, w->cls[C_MATERIAL], engine, "LegacyDefaultMaterial", 0, 2048,
+			      RF_Public | RF_MirroredGarbage, IF_Garbage, 0);
 	b->h->first_gc_index = b->next;
 }
 
@@ -442,7 +451,12 @@ static obj_t world(builder *b, world_parts *w, uint32_t number, uint32_t nactors
 	obj_t p = package(b, w, "/Game/Maps", "Arena", number);
 	obj_t wo = obj(b, w->cls[C_WORLD], p, "Arena", number, 30000, RF_Public | RF_Standalone | RF_WasLoaded, 0, 0);
 	obj_t lv = obj(b, w->cls[C_LEVEL], wo, "PersistentLevel", 0, 60000, RF_Public | RF_WasLoaded, 0, 0);
-	obj_t ac = obj(b, w->cls[C_CONTAINER], lv, "ActorCluster", 0, 200, RF_Transient, 0, 0);
+	/* the first live world's level is being streamed out: its actor
+	 * container is garbage, so step 2 dissolves its cluster and the Level
+	 * takes its actors over (ugc-gc(7) §1.2) */
+	int unloading = number == 1;
+	obj_t ac = obj(b, w->cls[C_CONTAINER], lv, "ActorCluster", 0, 200, RF_Transient | (unloading ? RF_MirroredGarbage : 0),
+		       unloading ? IF_Garbage : 0, 0);
 	ref(b, wo, lv, REF_STRONG, "PersistentLevel", -1);
 	ref(b, wo, lv, REF_STRONG, "Levels", 0);
 	ref(b, lv, wo, REF_STRONG, "OwningWorld", -1);
@@ -517,6 +531,8 @@ static void transients(builder *b, world_parts *w, obj_t transient, uint32_t n)
 		obj_t m = obj(b, w->cls[C_MID], transient, "MaterialInstanceDynamic", i + 1, 1024 + below(b, 4096),
 			      RF_Transient, held ? IF_RefCounted : 0, 0);
 		ref(b, m, chance(b, 50) ? pick(b, w->mics, w->nmic) : pick(b, w->materials, w->nmat), REF_STRONG, "Parent", -1);
+		if (chance(b, 5))
+			ref(b, m, w->pool_garbage, REF_STRONG, "FallbackMaterial", -1);
 		uint32_t nt = 3 + below(b, 8);
 		for (uint32_t k = 0; k < nt; k++)
 			ref(b, m, pick(b, w->textures, w->ntex), REF_STRONG, "TextureParameterValues.ParameterValue", (int)k);
