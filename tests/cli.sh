@@ -758,5 +758,30 @@ case "$msg" in
 *) bad "truncated .heapsnapshot: one line naming the offset, exit 1, nothing written" "$msg" ;;
 esac
 
+# --- one listing convention: --limit 0 is all, a cut list says so -----------
+g=testdata/arena.ugcs
+total=$("$ugc" top $g --limit 1 | sed -n '1s/.*: 1 of \([0-9]*\) shown.*/\1/p')
+rows=$("$ugc" top $g --limit 0 | grep -c ' #[0-9]')
+last=$("$ugc" top $g --limit 3 | tail -n 1)
+[ -n "$total" ] && [ "$rows" = "$total" ] && [ "$last" = "showing 3 of $total objects (--limit 0 shows all)" ] &&
+	ok "top: --limit 0 lists all $total objects, a cut list says what it left out" ||
+	bad "top: --limit 0 lists all, a cut list says what it left out" "total=$total rows=$rows last=$last"
+n=$("$ugc" suspects $g --threshold 1 --limit 0 | sed -n 's/^class suspects: //p')
+listed=$("$ugc" suspects $g --threshold 1 --limit 0 | grep -c '^[0-9]*\. class ')
+m=$("$ugc" suspects $g --threshold 1 --limit 1 | grep -c "^showing 1 of $n class suspects (--limit 0 shows all)")
+[ -n "$n" ] && [ "$n" -gt 1 ] && [ "$listed" = "$n" ] && [ "$m" = 1 ] &&
+	ok "suspects: --limit 0 lists all $n class suspects, a cut list says so" ||
+	bad "suspects: --limit 0 lists all, a cut list says so" "n=$n listed=$listed m=$m"
+# the object that dominates the most objects directly, by the sql view
+root=$("$ugc" sql $g "SELECT idom FROM objects WHERE idom IS NOT NULL GROUP BY idom ORDER BY count(*) DESC LIMIT 1" --format csv | tail -n 1)
+kids=$("$ugc" dominators $g "$root" --depth 1 --limit 0 | sed -n 's/^dominated directly: \([0-9]*\) object.*/\1/p')
+shown=$("$ugc" dominators $g "$root" --depth 1 --limit 0 | grep -c '(shallow [0-9]*, dominates')
+cut=$("$ugc" dominators $g "$root" --depth 1 --limit 1 | grep -c "^  (showing 1 of $kids: --limit 0 shows all)")
+[ -n "$kids" ] && [ "$kids" -gt 1 ] && [ "$shown" -eq "$kids" ] && [ "$cut" -eq 1 ] &&
+	ok "dominators: --limit 0 lists every child, a cut level says what it left out" ||
+	bad "dominators: --limit 0 lists every child, a cut level says what it left out" "kids=$kids shown=$shown cut=$cut"
+"$ugc" path $g "$root" --roots --limit 0 >/dev/null 2>&1 && ok "path --roots --limit 0 is accepted (all)" ||
+	bad "path --roots --limit 0 is accepted (all)"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
