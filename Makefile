@@ -7,8 +7,11 @@
 #   make fuzz       run every libFuzzer harness FUZZ_SECONDS (default 60) each
 #   make capture    build the capture library BUILD/libugccapture.a and BUILD/ugc-refdump
 #   make install    PREFIX=/usr/local (DESTDIR honoured)
+#
+# The build is quiet: only warnings and errors print (V=1 shows the commands).
 
 CC      ?= cc
+Q       := $(if $(filter 1,$(V)),,@)
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
 PKGS    := sqlite3 libzstd
@@ -53,7 +56,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 all: check-deps $(BIN) capture
 
 $(BIN): $(LIB_OBJ) $(CLI_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the unit tests count and can fail every allocation (tests/oom_wrap.c)
 OOM_WRAP := $(foreach f,malloc calloc realloc strdup strndup,-Wl,--wrap=$(f))
@@ -62,28 +65,28 @@ OOM_WRAP := $(foreach f,malloc calloc realloc strdup strndup,-Wl,--wrap=$(f))
 UNIT_CLI_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 
 $(BUILD)/unit-tests: $(LIB_OBJ) $(UNIT_CLI_OBJ) $(TEST_OBJ)
-	$(CC) $(LDFLAGS) $(OOM_WRAP) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) $(OOM_WRAP) -o $@ $^ $(LDLIBS)
 
 $(ATTACK_DB): $(BUILD)/tests/attack_db.o
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # the capture library is C99 (an engine's C++ module compiles it), strictly
 $(BUILD)/capture/%.o: capture/%.c | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -std=c99 -pedantic-errors -U_GNU_SOURCE -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -std=c99 -pedantic-errors -U_GNU_SOURCE -MMD -MP -c -o $@ $<
 
 capture: $(CAP_LIB) $(REFDUMP)
 
 $(CAP_LIB): $(CAP_OBJ)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
 
 $(REFDUMP): $(BUILD)/capture/refdump.o $(CAP_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/capture/refdump.d $(BUILD)/tests/attack_db.d
 

@@ -218,6 +218,8 @@ int suspects_find(const dom_result *d, const uint32_t *size, suspect_class_fn cl
 		  size_t limit, size_t top, suspect_list *out)
 {
 	memset(out, 0, sizeof *out);
+	if (limit > d->slots) /* no more suspects than objects (SIZE_MAX: all) */
+		limit = d->slots;
 	out->threshold = suspect_threshold(d, pct);
 	finder f = {d, {0}, size, class_of, ctx, limit, top, out->threshold, NULL, NULL, NULL};
 	f.covered = calloc((size_t)d->slots + 1, 1);

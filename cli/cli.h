@@ -131,7 +131,7 @@ typedef struct query_args {
 	int fmt;                 /* enum out_format, or FMT_DOT (path) */
 	int roots, all, direct;  /* path's modes: at most one */
 	int external;
-	long long limit;         /* path --limit (or --max) N; 0: not given */
+	long long limit;         /* path --limit (or --max) N; 0: all, LIMIT_UNSET: not given */
 } query_args;
 #define FMT_DOT 3 /* path's --format dot */
 /* Parse CMD's arguments into Q: -1 to go on, else the exit status. */

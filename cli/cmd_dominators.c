@@ -65,8 +65,8 @@ struct dominators_opts {
 #define D struct dominators_opts
 static const option options[] = {
 	OPT_INT(0, "depth", D, depth, 0, 1000, "N", "levels of dominated objects to show (default 1; 0 counts them)"),
-	OPT_LIMIT_RANGE(D, limit, 1, 1000000, "objects shown per level and parent (default 10)"),
-	OPT_TOP_ALIAS(D, limit, 1, 1000000),
+	OPT_LIMIT_RANGE(D, limit, 0, 1000000, "objects shown per level and parent (default 10, 0: all)"),
+	OPT_TOP_ALIAS(D, limit, 0, 1000000),
 	OPT_POLICY(D, policy, "gc (default), refs, refs+weak or refs+weak+soft"),
 	OPT_FORMAT(D, format, "text (default), json or csv"),
 	OPT_END(),
@@ -142,7 +142,8 @@ static int print_dominated(const retention_input *in, obj_t x, long long depth, 
 		free(stack);
 		return error("out of memory");
 	}
-	stack[0] = frame_of(&tree, x, (size_t)limit);
+	size_t cap = limit == 0 ? SIZE_MAX : (size_t)limit; /* --limit 0: all */
+	stack[0] = frame_of(&tree, x, cap);
 	if (fmt == FMT_TEXT)
 		printf("dominated directly: %ld object%s%s\n", stack[0].total, stack[0].total == 1 ? "" : "s",
 		       depth == 0 ? "" : ", largest first");
@@ -153,14 +154,14 @@ static int print_dominated(const retention_input *in, obj_t x, long long depth, 
 		frame *f = &stack[sp - 1];
 		if (f->at == f->n) {
 			if (fmt == FMT_TEXT && (size_t)f->total > f->n)
-				printf("%*s(%ld more)\n", 2 + 2 * (sp - 1), "", f->total - (long)f->n);
+				printf("%*s(showing %zu of %ld: --limit 0 shows all)\n", 2 + 2 * (sp - 1), "", f->n, f->total);
 			sp--;
 			if (fmt == FMT_JSON && sp > 0)
 				printf("]}");
 			continue;
 		}
 		obj_t c = f->kids[f->at++];
-		frame next = frame_of(&tree, c, (size_t)limit);
+		frame next = frame_of(&tree, c, cap);
 		rc = print_object(in, c, "child", sp, fmt, next.total, f->at == 1);
 		if (sp < depth)
 			stack[sp++] = next;

@@ -98,8 +98,9 @@ static const option path_options[] = {
 	OPT_FLAG(0, "roots", Q, roots, "the shortest chain of each distinct root, nearest roots first"),
 	OPT_FLAG(0, "all", Q, all, "chains that differ in the objects they pass through, shortest first"),
 	OPT_FLAG(0, "direct", Q, direct, "direct referencers only, as one-hop chains"),
-	OPT_LIMIT_RANGE(Q, limit, 1, 1000000, "at most N chains with --roots or --all (default 100)"),
-	OPT_INT(0, "max", Q, limit, 1, 1000000, "N", "the same as --limit"),
+	OPT_LIMIT_RANGE(Q, limit, 0, 1000000,
+			"at most N chains with --roots or --all (default 100; 0: all, up\nto 1,000,000)"),
+	OPT_INT(0, "max", Q, limit, 0, 1000000, "N", "the same as --limit"),
 	OPT_FLAG(0, "external", Q, external, "only chains whose root lies outside OBJ's package"),
 	OPT_NAME_GLOB(Q, glob),
 	OPT_CLASS_NAME(Q, cls),
@@ -128,13 +129,16 @@ const command command_path = {
 
 int cmd_path(int argc, char **argv)
 {
-	query_args q = {.fmt = FMT_TEXT};
+	query_args q = {.fmt = FMT_TEXT, .limit = LIMIT_UNSET};
 	int rc = query_parse(&command_path, argc, argv, &q);
 	if (rc >= 0)
 		return rc;
 	static const char *const mode_names[3] = {"--roots", "--all", "--direct"};
 	const int given[3] = {q.roots, q.all, q.direct};
-	struct path_ctx p = {PM_SHORTEST, q.limit ? (size_t)q.limit : 100, q.external, FMT_TEXT, q.fmt == FMT_DOT};
+	/* --limit 0: all, up to the option's bound (--all can find more
+	 * chains than any screen holds) */
+	size_t max = q.limit == LIMIT_UNSET ? 100 : q.limit == 0 ? 1000000 : (size_t)q.limit;
+	struct path_ctx p = {PM_SHORTEST, max, q.external, FMT_TEXT, q.fmt == FMT_DOT};
 	const char *mode_opt = NULL;
 	for (int k = 0; k < 3; k++) {
 		if (!given[k])
@@ -144,7 +148,7 @@ int cmd_path(int argc, char **argv)
 		mode_opt = mode_names[k];
 		p.mode = k == 0 ? PM_ROOTS : k == 1 ? PM_ALL : PM_DIRECT;
 	}
-	if (q.limit && p.mode != PM_ROOTS && p.mode != PM_ALL)
+	if (q.limit != LIMIT_UNSET && p.mode != PM_ROOTS && p.mode != PM_ALL)
 		return usage_error("path", "--limit goes with --roots or --all");
 	if (p.external && p.mode == PM_DIRECT)
 		return usage_error("path", "--external and --direct exclude each other");

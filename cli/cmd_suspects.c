@@ -280,8 +280,8 @@ static int print_list(retention_input *in, const suspect *v, uint32_t n, uint32_
 	for (uint32_t k = 0; k < n; k++)
 		if (print_suspect(in, &v[k], kind, k + 1, fmt))
 			return 1;
-	if (fmt == FMT_TEXT && all > n)
-		printf("(%u more: raise --limit)\n", all - n);
+	if (fmt == FMT_TEXT)
+		print_shown(n, all, strcmp(kind, "object") == 0 ? "object suspects" : "class suspects");
 	else if (fmt == FMT_JSON)
 		printf("]}");
 	return 0;
@@ -318,8 +318,8 @@ static const option options[] = {
 	OPT_CALLBACK(0, "threshold", S, pct, double, threshold_arg, 0, "PCT",
 		     "share of the reached bytes, above 0 and up to 100 (default 10)"),
 	OPT_POLICY(S, policy, "gc (default), refs, refs+weak or refs+weak+soft"),
-	OPT_LIMIT_RANGE(S, limit, 1, 1000000, "signals, object suspects and class suspects shown (default 10)"),
-	OPT_TOP_ALIAS(S, limit, 1, 1000000),
+	OPT_LIMIT_RANGE(S, limit, 0, 1000000, "signals, object suspects and class suspects shown (default 10, 0: all)"),
+	OPT_TOP_ALIAS(S, limit, 0, 1000000),
 	OPT_FORMAT(S, format, "text (default), json or csv (CSV: no chains; `path` has them)"),
 	OPT_END(),
 };
@@ -349,7 +349,7 @@ int cmd_suspects(int argc, char **argv)
 	if (parsed < 0)
 		return OPT_EXIT_STATUS(parsed);
 	int policy = opts.policy;
-	long long limit = opts.limit;
+	size_t limit = opts.limit == 0 ? SIZE_MAX : (size_t)opts.limit; /* --limit 0: all */
 	double pct = opts.pct;
 	if (!input)
 		return usage_error("suspects", "needs an INPUT (snapshot or database)");
@@ -359,7 +359,7 @@ int cmd_suspects(int argc, char **argv)
 		return 1;
 	const dom_result *d = &in.d;
 	suspect_list sl;
-	int rc = suspects_find(d, in.h ? in.h->size : d->size, class_of, &in, pct, (size_t)limit, UNDER_TOP, &sl);
+	int rc = suspects_find(d, in.h ? in.h->size : d->size, class_of, &in, pct, limit, UNDER_TOP, &sl);
 	if (rc) {
 		if (rc == -2)
 			error("%s", in.v->err[0] ? in.v->err : "reading an object's class failed");
@@ -380,7 +380,7 @@ int cmd_suspects(int argc, char **argv)
 		printf("{\"policy\":\"%s\",\"threshold_pct\":%g,\"reached_bytes\":%llu,\"threshold_bytes\":%llu,",
 		       dom_policy_names[d->policy], pct, (unsigned long long)d->reached_bytes,
 		       (unsigned long long)sl.threshold);
-	rc = print_signals(&in, (size_t)limit, fmt) ||
+	rc = print_signals(&in, limit, fmt) ||
 	     print_list(&in, sl.objects, sl.nobjects, sl.objects_all, "object", fmt) ||
 	     print_list(&in, sl.classes, sl.nclasses, sl.classes_all, "class", fmt);
 	if (fmt == FMT_JSON && !rc)

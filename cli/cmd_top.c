@@ -170,6 +170,8 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 	}
 	if (fmt == FMT_JSON)
 		printf("]\n");
+	else if (fmt == FMT_TEXT)
+		print_shown(shown, total, by == BY_OBJECT ? "objects" : by == BY_CLASS ? "classes" : "packages");
 	return 0;
 }
 
@@ -192,8 +194,8 @@ static const option options[] = {
 		   "a second policy beside the first, with the difference: gc vs refs\n"
 		   "shows what only cluster lists keep, refs+weak vs refs what weak\n"
 		   "references would keep (snapshot input)"),
-	OPT_LIMIT_RANGE(T, limit, 1, 1000000000, "lines to print (default 20); the total is said"),
-	OPT_TOP_ALIAS(T, limit, 1, 1000000000),
+	OPT_LIMIT_RANGE(T, limit, 0, 1000000000, "lines to print (default 20, 0: all); the total is said"),
+	OPT_TOP_ALIAS(T, limit, 0, 1000000000),
 	OPT_FORMAT(T, format, "text (default), json or csv"),
 	OPT_END(),
 };
@@ -218,7 +220,7 @@ int cmd_top(int argc, char **argv)
 	if (parsed < 0)
 		return OPT_EXIT_STATUS(parsed);
 	int by = opts.by, policy = opts.policy, vs = opts.vs;
-	long long limit = opts.limit;
+	size_t limit = opts.limit == 0 ? SIZE_MAX : (size_t)opts.limit; /* 0: all */
 	int sort_key = opts.sort;
 	if (!input)
 		return usage_error("top", "needs an INPUT (snapshot or database)");
@@ -234,14 +236,14 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	size_t n;
 	size_t total = 0;
-	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, sort_key, (size_t)limit, &n, &total);
+	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, sort_key, limit, &n, &total);
 	if (!v) {
 		error("out of memory");
 		goto out;
 	}
 	if (by != BY_OBJECT && n > 1) /* (objects come sorted) */
 		qsort_r(v, n, sizeof *v, cmp_rows, &sort_key);
-	rc = print_rows(&in, v, n, total, (size_t)limit, by, sort_key, &in.d, vs >= 0 ? &other : NULL, fmt);
+	rc = print_rows(&in, v, n, total, limit, by, sort_key, &in.d, vs >= 0 ? &other : NULL, fmt);
 	free(v);
 out:
 	dom_free(&other);

@@ -694,7 +694,7 @@ expect "suspects: the threshold in bytes and the shares" "leak suspects (policy 
    retained 6500 bytes (72.6% of reached), shallow 100
    accumulation point: #12 Actor /Game/Leak.Cache, 1 level down, retained 6400 bytes (71.4%)
 class suspects: 4
-(2 more: raise --limit)" sh -c "'$ugc' suspects '$sus' --threshold 20 --limit 2 | awk '/^1\\. #11/ { n = 3 } /^leak|^class sus|more: raise/ || n-- > 0'"
+showing 2 of 4 class suspects (--limit 0 shows all)" sh -c "'$ugc' suspects '$sus' --threshold 20 --limit 2 | awk '/^1\\. #11/ { n = 3 } /^leak|^class sus|^showing/ || n-- > 0'"
 expect "suspects --format json: an object suspect, a class suspect through its largest instance" '"objects":{"total":2,"shown":[{"idx":11,"class":"Actor","path":"/Game/Leak.Holder","shallow":100,"retained":6500,"accumulation":{"idx":12,
 "classes":{"total":4,"shown":[{"class_idx":4,"class_name":"Actor","objects":3,"retained":6560,"largest":{"idx":11,' sh -c "'$ugc' suspects '$sus' --threshold 20 --format json | grep -o -e '\"objects\":{\"total\":2,\"shown\":\[{[^{]*{\"idx\":12,' -e '\"classes\":{\"total\":4,\"shown\":\[{[^{]*{\"idx\":11,'"
 # at 75% (6718.5, so 6719 bytes) nothing qualifies, not even Actor (6560)
@@ -757,6 +757,45 @@ case "$msg" in
 		bad "truncated .heapsnapshot: one line naming the offset, exit 1, nothing written" "rc=$rc" ;;
 *) bad "truncated .heapsnapshot: one line naming the offset, exit 1, nothing written" "$msg" ;;
 esac
+
+# --- one listing convention: --limit 0 is all, a cut list says so -----------
+g=testdata/arena.ugcs
+total=$("$ugc" top $g --limit 1 | sed -n '1s/.*: 1 of \([0-9]*\) shown.*/\1/p')
+rows=$("$ugc" top $g --limit 0 | grep -c ' #[0-9]')
+last=$("$ugc" top $g --limit 3 | tail -n 1)
+[ -n "$total" ] && [ "$rows" = "$total" ] && [ "$last" = "showing 3 of $total objects (--limit 0 shows all)" ] &&
+	ok "top: --limit 0 lists all $total objects, a cut list says what it left out" ||
+	bad "top: --limit 0 lists all, a cut list says what it left out" "total=$total rows=$rows last=$last"
+n=$("$ugc" suspects $g --threshold 1 --limit 0 | sed -n 's/^class suspects: //p')
+listed=$("$ugc" suspects $g --threshold 1 --limit 0 | grep -c '^[0-9]*\. class ')
+m=$("$ugc" suspects $g --threshold 1 --limit 1 | grep -c "^showing 1 of $n class suspects (--limit 0 shows all)")
+[ -n "$n" ] && [ "$n" -gt 1 ] && [ "$listed" = "$n" ] && [ "$m" = 1 ] &&
+	ok "suspects: --limit 0 lists all $n class suspects, a cut list says so" ||
+	bad "suspects: --limit 0 lists all, a cut list says so" "n=$n listed=$listed m=$m"
+# the object that dominates the most objects directly, by the sql view
+root=$("$ugc" sql $g "SELECT idom FROM objects WHERE idom IS NOT NULL GROUP BY idom ORDER BY count(*) DESC LIMIT 1" --format csv | tail -n 1)
+kids=$("$ugc" dominators $g "$root" --depth 1 --limit 0 | sed -n 's/^dominated directly: \([0-9]*\) object.*/\1/p')
+shown=$("$ugc" dominators $g "$root" --depth 1 --limit 0 | grep -c '(shallow [0-9]*, dominates')
+cut=$("$ugc" dominators $g "$root" --depth 1 --limit 1 | grep -c "^  (showing 1 of $kids: --limit 0 shows all)")
+[ -n "$kids" ] && [ "$kids" -gt 1 ] && [ "$shown" -eq "$kids" ] && [ "$cut" -eq 1 ] &&
+	ok "dominators: --limit 0 lists every child, a cut level says what it left out" ||
+	bad "dominators: --limit 0 lists every child, a cut level says what it left out" "kids=$kids shown=$shown cut=$cut"
+"$ugc" path $g "$root" --roots --limit 0 >/dev/null 2>&1 && ok "path --roots --limit 0 is accepted (all)" ||
+	bad "path --roots --limit 0 is accepted (all)"
+
+# --- a file of the wrong kind is named for what it is -----------------------
+msg=$("$ugc" analyze "$out/arena.db" -o "$out/wrong.db" 2>&1); rc=$?
+[ $rc = 1 ] && [ "$msg" = "ugc-analyze: $out/arena.db: an SQLite database, not a snapshot: analyze and convert read snapshots (.ugct, .ugcs, .heapsnapshot); a database written by analyze goes to the query commands (refs, why, top, sql, ...)" ] &&
+	[ ! -e "$out/wrong.db" ] && ok "analyze of a database says it is a database, not a snapshot" ||
+	bad "analyze of a database says it is a database, not a snapshot" "rc=$rc $msg"
+msg=$("$ugc" convert "$out/arena.db" "$out/wrong.ugcs" 2>&1); rc=$?
+[ $rc = 1 ] && case "$msg" in *"arena.db: an SQLite database, not a snapshot"*) true ;; *) false ;; esac &&
+	ok "convert of a database says it is a database" || bad "convert of a database says it is a database" "rc=$rc $msg"
+"$ugc" diff testdata/spec-example.ugct "$out/arena.ugct" -o "$out/kind-diff.db" --force >/dev/null 2>&1
+msg=$("$ugc" refs "$out/kind-diff.db" 1 2>&1); rc=$?
+[ $rc = 1 ] && case "$msg" in *"kind-diff.db: a diff database (written by diff -o), not an analysis database: query it with sql"*) true ;; *) false ;; esac &&
+	ok "refs on a diff database says it is a diff database and what reads it" ||
+	bad "refs on a diff database says it is a diff database and what reads it" "rc=$rc $msg"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -62,7 +62,7 @@ status "path --all --direct is a usage error" 2 "$ugc" path "$db" 14 --all --dir
 status "path --direct --roots is a usage error" 2 "$ugc" path "$db" 14 --direct --roots
 status "path --limit without --roots or --all is a usage error" 2 "$ugc" path "$db" 14 --limit 5
 status "path --direct --external is a usage error" 2 "$ugc" path "$db" 14 --direct --external
-status "path --limit 0 is a usage error" 2 "$ugc" path "$db" 14 --all --limit 0
+status "path --all --limit 0 is all (fine)" 0 "$ugc" path "$db" 14 --all --limit 0
 status "path --all --all is fine" 0 "$ugc" path "$db" 14 --all --all
 status "path --roots --max 5 (the old spelling) is fine" 0 "$ugc" path "$db" 14 --roots --max 5
 
