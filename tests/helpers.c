@@ -150,11 +150,12 @@ char *random_heap_text(int n)
 	OUT("o 5 1 4 0 Pool5 1 %s\no 6 1 4 0 Pool6 1 -\no 9 1 2 0 LevelActorContainer 64 Native\n",
 	    test_rand_below(3) == 0 ? "Garbage" : "-");
 	static const char *flags[] = {"-", "-", "-", "-", "RootSet", "Garbage", "RefCounted", "RF_Standalone",
-				      "RF_MirroredGarbage", "Native", "RootSet,Garbage"};
+				      "RF_MirroredGarbage", "Native", "RootSet,Garbage", "AsyncLoadingPhase1",
+				      "AsyncLoadingPhase2"};
 	for (int i = 11; i < 11 + n; i++) {
 		int outer = test_rand_below(3) == 0 && i > 11 ? 11 + (int)test_rand_below((uint32_t)(i - 11)) : 10;
 		int cls = test_rand_below(8) == 0 ? 9 : 4;
-		OUT("o %d 1 %d %d O%d 1 %s\n", i, cls, outer, i, flags[test_rand_below(11)]);
+		OUT("o %d 1 %d %d O%d 1 %s\n", i, cls, outer, i, flags[test_rand_below(13)]);
 	}
 	static const char *kinds[] = {"strong", "strong", "strong", "aro", "immutable", "weak", "soft"};
 	int nref = n * 2;

@@ -1,7 +1,7 @@
 /* test_differential.c — the pipeline against the naive implementation
  * (naive_gc.c) on many generated heaps: both modes, broken cluster lists,
- * and random Garbage/RootSet/RefCounted flips (garbage cluster roots and
- * mutables, rooted members), each run with one and with two threads. */
+ * and random Garbage/RootSet/RefCounted/async-loading-phase flips (garbage
+ * cluster roots and mutables, rooted members), each run with one and with two threads. */
 #include <stdlib.h>
 
 #include "tools/gen/gen.h"
@@ -13,11 +13,13 @@ static void perturb(heap *h, int percent)
 	for (uint32_t i = (uint32_t)h->first_gc_index; i < h->slots; i++) {
 		if (h->cls[i] == OBJ_FREE || test_rand_below(1000) >= (uint32_t)percent * 10)
 			continue;
-		switch (test_rand_below(5)) {
+		switch (test_rand_below(7)) {
 		case 0: h->iflags[i] ^= IF_Garbage; break;
 		case 1: h->oflags[i] ^= RF_MirroredGarbage; break;
 		case 2: h->iflags[i] ^= IF_RootSet; break;
 		case 3: h->oflags[i] ^= RF_Standalone; break;
+		case 4: h->iflags[i] ^= IF_AsyncLoadingPhase1; break;
+		case 5: h->iflags[i] ^= IF_AsyncLoadingPhase2; break;
 		default: h->iflags[i] ^= IF_RefCounted; break;
 		}
 	}

@@ -9,7 +9,9 @@
  *                   (RefCounted) or by nothing at all
  *   assets          one package each: textures and meshes (some not ready for
  *                   FinishDestroy), materials with expressions (some cluster
- *                   roots), material instances, blueprint classes with CDOs
+ *                   roots), material instances, sounds (the last two still
+ *                   loading: AsyncLoadingPhase1, AsyncLoadingPhase2),
+ *                   blueprint classes with CDOs
  *                   (cluster roots); all RF_Standalone, now and then a
  *                   material expression too (a KeepFlags cluster member)
  *   worlds          live worlds, each World/PersistentLevel/ActorCluster
@@ -289,7 +291,13 @@ static void assets(builder *b, world_parts *w, uint64_t budget)
 	for (uint32_t i = 0; i < nsound && !b->oom; i++) {
 		obj_t p = package(b, w, "/Game/Audio", "SW_Effect", i + 1);
 		uint8_t slow = chance(b, 20) ? TR_NotReadyForFinishDestroy : 0;
-		w->sounds[w->nsound++] = obj(b, w->cls[C_SOUND], p, "SW_Effect", i + 1, 20000 + below(b, 500000), asset, 0, slow);
+		/* the last two are still being loaded, one in each async loading
+		 * phase: roots by their internal flags (ugc-gc(7) §1.3) */
+		uint16_t loading = i + 1 == nsound ? IF_AsyncLoadingPhase2 : i + 2 == nsound ? IF_AsyncLoadingPhase1 : 0;
+		if (!b->oom)
+			b->h->iflags[p] |= loading;
+		w->sounds[w->nsound++] = obj(b, w->cls[C_SOUND], p, "SW_Effect", i + 1, 20000 + below(b, 500000), asset,
+					     loading, slow);
 	}
 	for (uint32_t i = 0; i < nmat && !b->oom; i++) {
 		maybe_hole(b);
