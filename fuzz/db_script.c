@@ -347,7 +347,8 @@ void db_script_apply(const char *path, const uint8_t *data, size_t size)
 {
 	static FILE *trace;
 	if (!trace && getenv("UGC_FUZZ_DB_TRACE") && strcmp(getenv("UGC_FUZZ_DB_TRACE"), "1") == 0)
-		trace = fdopen(dup(2), "w");
+		if ((trace = fdopen(dup(2), "w")))
+			setvbuf(trace, NULL, _IOLBF, 0);
 	script s = {data, data + size, NULL, 0, trace};
 	unsigned k = next(&s) % NSEEDS;
 	write_file(path, seed[k].bytes, seed[k].len);
