@@ -114,7 +114,10 @@ const command command_gen = {
 	"whose actors and components are clustered as ULevelActorContainer clusters them,\n"
 	"FGCObject referencers, RootSet/RefCounted/RF_Standalone objects, destroyed actors\n"
 	"still referenced, weak and soft references, render resources not ready for\n"
-	"FinishDestroy, and an unreachable part.  The same N, S and mode give the same bytes.\n",
+	"FinishDestroy, assets still loading (AsyncLoadingPhase1 and 2), a garbage object\n"
+	"in the disregard pool, a level being streamed out (its LevelActorContainer garbage,\n"
+	"its actors handed to the Level), and an unreachable part.  The same N, S and mode\n"
+	"give the same bytes.\n",
 	options, 0, NULL,
 };
 

@@ -52,14 +52,13 @@ static unsigned steps;   /* progress calls since the command began */
  * reproducer is the seed script-meta-slots-huge's edit, bytes 00 00 00 0d 01):
  * to turn on once they bound slots by the file. */
 static int slot_commands;
-/* UGC_FUZZ_DB_STRICT_SQL=1 makes a spin of sql over the tool's own
- * names in a file without table snapshot a crash too.  Off by default:
- * the tool queries such a file "as it is" (input_open_sql, INPUT_SQL_ANY),
- * its views included — but a hostile analysis database that renames its
- * snapshot table is such a file, and its own objects view (an endless
- * recursive one) then runs under `sql DB 'SELECT * FROM objects'` (found by
- * this harness): to turn on once sql tells an analysis database by more
- * than that table. */
+/* A spin of sql over the tool's own names in a file without table
+ * snapshot is a crash too (UGC_FUZZ_DB_STRICT_SQL=0 turns that off).  This
+ * harness found a hostile analysis database that renamed its snapshot
+ * table, or made it a view, to have its own endless objects view run as a
+ * foreign file's; input_open_sql now holds any file that uses one of the
+ * tool's names to the tool's schema, and db_check_version never reads a
+ * snapshot that is not a table. */
 static int strict_sql;
 static int may_spin;     /* the command is a user's statement over what the file added */
 static int spun;         /* a statement was stopped */
@@ -120,7 +119,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	atexit(cleanup);
 	real_stderr = stderr;
 	slot_commands = getenv("UGC_FUZZ_DB_SLOTS") && strcmp(getenv("UGC_FUZZ_DB_SLOTS"), "1") == 0;
-	strict_sql = getenv("UGC_FUZZ_DB_STRICT_SQL") && strcmp(getenv("UGC_FUZZ_DB_STRICT_SQL"), "1") == 0;
+	strict_sql = !(getenv("UGC_FUZZ_DB_STRICT_SQL") && strcmp(getenv("UGC_FUZZ_DB_STRICT_SQL"), "0") == 0);
 	FILE *null = fopen("/dev/null", "w");
 	FUZZ_ASSERT(null && freopen("/dev/null", "w", stdout), "cannot open /dev/null");
 	stderr = null; /* the commands' messages; sanitizer reports use fd 2 directly */

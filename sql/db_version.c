@@ -22,10 +22,36 @@ static int has_table(sqlite3 *db, const char *name)
 	return rc;
 }
 
+/* The type of DB's schema entry NAME: 1 a table, 0 none, 2 something else
+ * (a view: reading it would run the file's own SQL), -1 unreadable. */
+static int entry_type(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(db, "SELECT type = 'table' FROM main.sqlite_schema WHERE name = ?1 COLLATE NOCASE", -1,
+			       &st, NULL) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK) {
+		int s = sqlite3_step(st);
+		rc = s == SQLITE_DONE ? 0 : s != SQLITE_ROW ? -1 : sqlite3_column_int(st, 0) ? 1 : 2;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int db_check_version(sqlite3 *db, char *err, size_t errsize)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
+	int type = entry_type(db, "snapshot");
+	if (type == 2) { /* never read: a view's text is the file's, not ours */
+		snprintf(err, errsize, "snapshot is not a table: not an analysis database as ugc-analyze writes it; "
+			 "refusing to run the file's own SQL");
+		return -1;
+	}
+	if (type < 0 && sqlite3_errcode(db) == SQLITE_NOMEM) {
+		snprintf(err, errsize, "table snapshot: %s", input_sql_why(db));
+		return -1;
+	}
 	if (sqlite3_prepare_v2(db, "SELECT value FROM snapshot WHERE key = 'schema_version'", -1, &st, NULL) != SQLITE_OK) {
 		/* a hot journal fails the first read too, and so does a lack of
 		 * memory: each said as what it is, not as another kind of file */

@@ -132,6 +132,45 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errsize
 	return rc;
 }
 
+/* Does the file use any name of an analysis database's tables, indexes or
+ * views (schema.h), as anything?  Then it is held to check_schema(): a
+ * file that renamed its snapshot table cannot have its own "objects" view
+ * run as if it were foreign.  1, 0, or -1 with ERR. */
+static int uses_our_names(sqlite3 *db, const char *path, char *err, size_t errsize)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.sqlite_schema WHERE name = ?1 COLLATE NOCASE", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
+		return -1;
+	}
+	int found = 0;
+	for (int part = 0; part < 2 && found == 0; part++) {
+		const char *text = part ? SCHEMA_INDEXES : SCHEMA_TABLES;
+		schema_stmt s;
+		int more;
+		while (found == 0 && (more = schema_next(&text, &s)) > 0) {
+			if (s.kind == SK_OTHER)
+				continue;
+			sqlite3_reset(st);
+			sqlite3_bind_text(st, 1, s.name, -1, SQLITE_STATIC);
+			int step = sqlite3_step(st);
+			if (step == SQLITE_ROW)
+				found = 1;
+			else if (step != SQLITE_DONE) {
+				snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
+				found = -1;
+			}
+		}
+		if (found == 0 && more < 0) {
+			snprintf(err, errsize, "%s: %s", path, more == -2 ? "out of memory" : "the schema text is incomplete");
+			found = -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
 sqlite3 *input_open_sql(const char *path, int kind, char *err, size_t errsize)
 {
 	sqlite3 *db = NULL;
@@ -154,17 +193,9 @@ sqlite3 *input_open_sql(const char *path, int kind, char *err, size_t errsize)
 		return NULL;
 	}
 	int analysis = kind == INPUT_SQL_ANALYSIS;
-	if (!analysis) {
-		sqlite3_stmt *st = NULL;
-		int step = sqlite3_prepare_v2(db, "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'snapshot'",
-					      -1, &st, NULL) == SQLITE_OK ? sqlite3_step(st) : SQLITE_ERROR;
-		sqlite3_finalize(st);
-		if (step != SQLITE_ROW && step != SQLITE_DONE) {
-			snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
-			sqlite3_close(db);
-			return NULL;
-		}
-		analysis = step == SQLITE_ROW;
+	if (!analysis && (analysis = uses_our_names(db, path, err, errsize)) < 0) {
+		sqlite3_close(db);
+		return NULL;
 	}
 	char why[512];
 	if (analysis && db_check_version(db, why, sizeof why)) {

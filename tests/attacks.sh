@@ -113,6 +113,25 @@ refused "info: object_table replaced by an endless view is refused" "table.db: t
 	"$ugc" info "$out/table.db"
 refused "refs: object_table replaced by an endless view is refused" "table.db: table object_table: its definition" \
 	"$ugc" refs "$out/table.db" 1
+# the same views in a file that renamed its snapshot table, or made it a
+# view, so as to pass for a foreign database (found by fuzz_db): a file that
+# uses any of the tool's names is held to the tool's schema, and a snapshot
+# that is not a table is never read
+cp "$out/base.db" "$out/renamed.db"
+"$adb" "$out/renamed.db" "ALTER TABLE snapshot RENAME TO s; DROP VIEW objects; CREATE VIEW objects AS WITH RECURSIVE
+	r(idx, name) AS (SELECT 0, 'a' UNION ALL SELECT idx + 1, name FROM r) SELECT idx, name FROM r" ||
+	bad "building renamed.db"
+refused "sql: a file that renamed its snapshot table has its own objects view refused, not run" \
+	"renamed.db: an SQLite database without the table snapshot" \
+	"$ugc" sql "$out/renamed.db" "select idx from objects order by name limit 40"
+cp "$out/base.db" "$out/snapview.db"
+"$adb" "$out/snapview.db" "ALTER TABLE snapshot RENAME TO s; CREATE VIEW snapshot(key, value) AS WITH RECURSIVE
+	r(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM r) SELECT 'schema_version', k FROM r WHERE k < 0" ||
+	bad "building snapview.db"
+for cmd in sql refs; do
+	if [ $cmd = sql ]; then set -- "$ugc" sql "$out/snapview.db" "select * from snapshot"; else set -- "$ugc" refs "$out/snapview.db" 1; fi
+	refused "$cmd: a snapshot that is a view is refused, never read" "snapview.db: snapshot is not a table" "$@"
+done
 # leak mode over one database thrice: no new object, so no group (its empty
 # list was sorted at a null pointer, which clang's UBSan reports)
 run "$ugc" diff --baseline "$out/base.db" --target "$out/base.db" --final "$out/base.db"

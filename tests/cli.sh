@@ -448,8 +448,8 @@ for bad in "--cut 99" "--null 11.Nope" "--null 10:3" "--drop-referencer FNobody"
 	msg=$("$ugc" whatif "$wi" $bad 2>&1 >/dev/null); rc=$?
 	[ $rc -eq 1 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] && ok "whatif: '$bad' is a one-line error" || bad "whatif: '$bad' is a one-line error" "rc=$rc $msg"
 done
-"$ugc" whatif testdata/arena.ugcs --cut 4504 --threads 1 > "$out/wi1.txt" 2>&1
-"$ugc" whatif testdata/arena.ugcs --cut 4504 --threads 2 > "$out/wi2.txt" 2>&1
+"$ugc" whatif testdata/arena.ugcs --cut /Game/Maps/Arena_1.Arena_1 --threads 1 > "$out/wi1.txt" 2>&1
+"$ugc" whatif testdata/arena.ugcs --cut /Game/Maps/Arena_1.Arena_1 --threads 2 > "$out/wi2.txt" 2>&1
 cmp -s "$out/wi1.txt" "$out/wi2.txt" && grep -q '^freed: [1-9]' "$out/wi1.txt" && ok "whatif: same answer on 1 and 2 threads" || bad "whatif threads"
 # a database holds the whole heap: the same bytes from it as from its snapshot
 for f in "$wi" testdata/cluster-quirks.ugct testdata/gen-1000-editor.ugct testdata/arena.ugcs; do
