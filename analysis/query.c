@@ -154,6 +154,49 @@ static char *glob_literal(const char *name)
 	return g;
 }
 
+/* A near miss: an object and its distance from the selection. */
+typedef struct near_miss {
+	size_t d;
+	obj_t idx;
+} near_miss;
+
+static int cmp_near(const void *a, const void *b)
+{
+	const near_miss *x = a, *y = b;
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Nothing is named like SEL's last component LEAF (unescaped): keep of
+ * CAND (objects whose name starts as LEAF does) those whose path is within
+ * near_miss_limit(LEAF) edits of SEL's path, nearest first, in CAND (its
+ * count in *N).  At most 5000 are looked at: each costs a description. */
+static int keep_near_misses(view *v, const char *sel, const char *leaf, obj_t *cand, size_t *n)
+{
+	size_t limit = near_miss_limit(strlen(leaf)), kept = 0, look = *n < 5000 ? *n : 5000;
+	near_miss *m = malloc((look + 1) * sizeof *m);
+	if (!m)
+		return -1;
+	for (size_t k = 0; k < look; k++) {
+		obj_info o;
+		if (v->ops->describe(v, cand[k], &o))
+			continue;
+		size_t cl = strlen(o.class_name);
+		const char *path = strncmp(sel, o.class_name, cl) == 0 && sel[cl] == ' ' ? sel + cl + 1 : sel;
+		size_t d = edit_distance(path, o.path, limit);
+		if (d <= limit)
+			m[kept++] = (near_miss){d, cand[k]};
+		obj_info_free(&o);
+	}
+	qsort(m, kept, sizeof *m, cmp_near);
+	for (size_t k = 0; k < kept; k++)
+		cand[k] = m[k].idx;
+	*n = kept;
+	free(m);
+	return 0;
+}
+
 int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize)
 {
 	int rc = query_find(v, sel, out);
@@ -170,15 +213,39 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 		leaf--;
 	int oom = 0;
 	char *raw = unescape(leaf, &oom), *glob = oom ? NULL : glob_literal(raw ? raw : leaf);
-	free(raw);
 	obj_t *cand = NULL;
 	size_t n = 0;
 	if (!glob) {
+		free(raw);
 		snprintf(v->err, sizeof v->err, "out of memory");
 		return -1;
 	}
 	rc = v->ops->find_glob(v, glob, NULL, &cand, &n);
 	free(glob);
+	if (rc == 0 && n == 0) {
+		/* no such name anywhere: the near misses among the names that
+		 * begin as it does (BP_Enemy_C_3x: BP_Enemy_C_3 first) */
+		const char *name = raw ? raw : leaf;
+		char head[4] = {0};
+		memcpy(head, name, strlen(name) < 3 ? strlen(name) : 3);
+		char *prefix = glob_literal(head), *g = prefix ? malloc(strlen(prefix) + 2) : NULL;
+		free(cand);
+		cand = NULL;
+		if (g) {
+			strcpy(g, prefix);
+			strcat(g, "*");
+			rc = v->ops->find_glob(v, g, NULL, &cand, &n);
+			if (rc == 0 && keep_near_misses(v, sel, name, cand, &n))
+				rc = -1;
+		} else {
+			rc = -1;
+		}
+		free(prefix);
+		free(g);
+		if (rc && !v->err[0])
+			snprintf(v->err, sizeof v->err, "out of memory");
+	}
+	free(raw);
 	if (rc) {
 		free(cand);
 		return -1;

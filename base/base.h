@@ -2,8 +2,8 @@
  *
  * The base layer is the bottom of the tool: assertions, containers and
  * hashing, the string interner, escaping of untrusted names, the clock,
- * work on threads, progress and tracing, file input, atomic publication
- * and temporary-file cleanup.  It
+ * work on threads, progress and tracing, file input, atomic publication,
+ * temporary-file cleanup and name similarity (did-you-mean).  It
  * uses nothing of the tool's other layers (snapshot, analysis, sql, cli);
  * they reach it through this header alone (tools/check-layers.sh). */
 #ifndef UGC_BASE_H
@@ -19,6 +19,7 @@
 #include "base/jobs.h"
 #include "base/progress.h"
 #include "base/publish.h"
+#include "base/similar.h"
 #include "base/strpool.h"
 #include "base/tempfiles.h"
 #include "base/topn.h"

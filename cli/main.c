@@ -74,9 +74,17 @@ int main(int argc, char **argv)
 	}
 	const command *c = find_command(argv[1]);
 	if (!c) {
+		const char *names[32];
+		size_t n = 0;
+		for (const command *const *k = commands; *k && n < 32; k++)
+			names[n++] = (*k)->name;
+		const char *near = closest_name(argv[1], names, n);
 		fputs("ugc-analyze: '", stderr);
 		display_put(stderr, argv[1]); /* as given: control bytes shown, not sent */
-		fputs("' is not a command (see 'ugc-analyze --help')\n", stderr);
+		if (near)
+			fprintf(stderr, "' is not a command; did you mean '%s'? (see 'ugc-analyze --help')\n", near);
+		else
+			fputs("' is not a command (see 'ugc-analyze --help')\n", stderr);
 		return 2;
 	}
 	double start = now_seconds();

@@ -159,6 +159,23 @@ static int parse_long(const parser *p, int argc, char **argv, int *i, const char
 			break;
 		}
 	}
+	/* did you mean: the nearest long option of this command */
+	const char *names[128];
+	size_t n = 0;
+	for (o = p->cmd->options; o->kind != OPTK_END && n < 128; o++)
+		if (is_option(o) && o->long_name)
+			names[n++] = o->long_name;
+	char want[64];
+	const char *given = argv[*i] + 2; /* "--" */
+	size_t wl = strcspn(given, "=");
+	const char *near = NULL;
+	if (wl < sizeof want) {
+		memcpy(want, given, wl);
+		want[wl] = '\0';
+		near = closest_name(want, names, n);
+	}
+	if (near)
+		return usage(p, "unknown option '%s'; did you mean '--%s'?", argv[*i], near);
 	return usage(p, "unknown option '%s'", argv[*i]);
 found:
 	if (!takes_value(o)) {

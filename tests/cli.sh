@@ -797,5 +797,12 @@ msg=$("$ugc" refs "$out/kind-diff.db" 1 2>&1); rc=$?
 	ok "refs on a diff database says it is a diff database and what reads it" ||
 	bad "refs on a diff database says it is a diff database and what reads it" "rc=$rc $msg"
 
+# --- did you mean ---------------------------------------------------------------
+expect "a misspelled command: did you mean" "ugc-analyze: 'analyse' is not a command; did you mean 'analyze'? (see 'ugc-analyze --help')" "$ugc" analyse x
+expect "a misspelled option: did you mean" "ugc-analyze top: unknown option '--limt=3'; did you mean '--limit'? (see 'ugc-analyze top --help')" "$ugc" top x --limt=3
+expect "a far-off option: no guess" "ugc-analyze top: unknown option '--zzzzzz' (see 'ugc-analyze top --help')" "$ugc" top x --zzzzzz
+msg=$("$ugc" why testdata/arena.ugcs '/Game/Maps/Arena_1.Arena_1x' 2>&1)
+expect "a misspelled object path: its near miss" "ugc-analyze: no object is '/Game/Maps/Arena_1.Arena_1x'; did you mean #$("$ugc" sql testdata/arena.ugcs "SELECT idx FROM objects WHERE path = '/Game/Maps/Arena_1.Arena_1'" --format csv | tail -n 1) World /Game/Maps/Arena_1.Arena_1" printf '%s\n' "$msg"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -106,6 +106,32 @@ TEST(query_hint_shows_five_candidates_and_counts_the_rest)
 	v->ops->close(v);
 }
 
+/* A name found nowhere: the near misses by edit distance on the whole path
+ * (a name that begins as it does), nearest first; a far one is no hint. */
+TEST(query_unknown_names_suggest_near_misses)
+{
+	heap *h = malloc(sizeof *h);
+	gc_result *r = malloc(sizeof *r);
+	CHECK(h && r && load_heap("o 11 1 3 - /Game/Map 1 RootSet\no 20 1 4 11 BP_Enemy_C_3 1 -\n"
+				  "o 21 1 4 11 BP_Enemy_C_30 1 -\no 22 1 4 11 BP_Door_C_3 1 -\no 23 1 4 10 BP_Enemy_C_3 1 -\n",
+				  h) == 0);
+	CHECK(run_gc(h, h->mode, 1, r) == 0);
+	char err[1024];
+	view *v = view_heap_open(h, r, err, sizeof err);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	obj_t x;
+	/* 20 is one edit away, 21 two; 23 (in /Game/Test) and 22 are five, over
+	 * the limit of a 13-byte name (4) */
+	CHECK(query_select(v, "/Game/Map.BP_Enemy_C_3x", &x, err, sizeof err) == 1);
+	CHECK_STR(err, "no object is '/Game/Map.BP_Enemy_C_3x'; did you mean #20 Actor /Game/Map.BP_Enemy_C_3, "
+		  "#21 Actor /Game/Map.BP_Enemy_C_30");
+	CHECK(query_select(v, "/Game/Map.Zzz", &x, err, sizeof err) == 1);
+	CHECK_STR(err, "no object is '/Game/Map.Zzz'");
+	v->ops->close(v);
+}
+
 TEST(query_selectors_take_printed_paths)
 {
 	view *v = open_parallel();
