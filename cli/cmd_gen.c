@@ -19,6 +19,17 @@ static char *series_name(const char *out, const char *tag)
 	return s;
 }
 
+/* What was written: "NAME: N objects, N references, N clusters" (not with
+ * --quiet). */
+static void say_written(const char *name, const heap *h)
+{
+	if (cli_quiet)
+		return;
+	printf("wrote %s: %u object%s, %u reference%s, %u cluster%s, %u FGCObject reference%s\n", disp(name), h->objects,
+	       h->objects == 1 ? "" : "s", h->nrefs, h->nrefs == 1 ? "" : "s", h->nclusters, h->nclusters == 1 ? "" : "s",
+	       h->ngcrefs, h->ngcrefs == 1 ? "" : "s");
+}
+
 /* --evolve: three snapshots and the plan of what changed between them. */
 static int gen_series(const gen_options *opt, const char *out, int force)
 {
@@ -67,6 +78,16 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 			outs[n++] = plan;
 			if (outfile_commit_all(outs, n, err, sizeof err))
 				rc = error("%s", err);
+			for (int k = 0; k < 4 && rc == 0; k++) {
+				char tag[8];
+				snprintf(tag, sizeof tag, k < 3 ? "-%d" : ".plan", k);
+				char *name = series_name(out, tag);
+				if (name && k < 3)
+					say_written(name, &hs[k]);
+				else if (name && !cli_quiet)
+					printf("wrote %s: the plan, one 'STATUS Class /Path' line a planted change\n", disp(name));
+				free(name);
+			}
 		} else {
 			while (n > 0)
 				outfile_abort(&outs[--n]);
@@ -149,6 +170,8 @@ int cmd_gen(int argc, char **argv)
 	}
 	progress_begin_file("write", out);
 	int rc = snapshot_save(out, &h, force, err, sizeof err);
+	if (rc == 0)
+		say_written(out, &h);
 	heap_free(&h);
 	return rc ? error("%s", err) : 0;
 }

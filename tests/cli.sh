@@ -176,6 +176,15 @@ cmp -s "$out/g1.ugct" "$out/g0.ugct" && ok "gen reproduces the bundled heap byte
 "$ugc" gen --objects 2000 --seed 8 --broken-clusters 20 -o "$out/g2.ugct" >/dev/null 2>&1
 cmp -s "$out/g1.ugct" "$out/g2.ugct" && bad "another seed gives another heap" || ok "another seed gives another heap"
 "$ugc" gen --objects 5 -o "$out/x.txt" >/dev/null 2>&1; [ $? -eq 2 ] && ok "gen refuses an unknown format" || bad "gen refuses an unknown format"
+said=$("$ugc" gen --objects 2000 --seed 9 -o "$out/said.ugcs" 2>&1)
+"$ugc" info "$out/said.ugcs" > "$out/said.txt"
+no=$(sed -n 's/^objects  *\([0-9]*\) .*/\1/p' "$out/said.txt"); nr=$(sed -n 's/^references  *\([0-9]*\):.*/\1/p' "$out/said.txt")
+nc=$(sed -n 's/^clusters  *\([0-9]*\) .*/\1/p' "$out/said.txt"); ng=$(sed -n 's/^gc-object refs  *\([0-9]*\) .*/\1/p' "$out/said.txt")
+[ "$said" = "wrote $out/said.ugcs: $no objects, $nr references, $nc clusters, $ng FGCObject references" ] &&
+	ok "gen says what it wrote, as info counts it" || bad "gen says what it wrote, as info counts it" "$said"
+said=$("$ugc" gen --objects 2000 --seed 9 --evolve -o "$out/saids.ugcs" --force 2>&1 | sed 's/:.*//')
+[ "$said" = "$(printf 'wrote %s\nwrote %s\nwrote %s\nwrote %s' "$out/saids-0.ugcs" "$out/saids-1.ugcs" "$out/saids-2.ugcs" "$out/saids.plan")" ] &&
+	ok "gen --evolve names the four files it wrote" || bad "gen --evolve names the four files it wrote" "$said"
 
 # --- queries: known answers on a hand-made heap ------------------------------
 q=testdata/chains.ugct
