@@ -1,11 +1,11 @@
 /* diff_db.c — fills a diff side from the object_table, eliminated_refs and
  * findings tables, in the same forms diff_side_from_heap() produces.
  *
- * The database is input: slots must cover the rows, every id must be an
- * index below it, Outer chains must end, and each parent must be one hop
- * nearer a root; anything else is a one-line error naming the table.
- * Memory follows the rows, not the stored slots: a sparse side is
- * searched instead of indexed by slot. */
+ * The database is input: slots must cover the rows (db_extent.h), every id
+ * must be an index below the highest one present + 1, Outer chains must
+ * end, and each parent must be one hop nearer a root; anything else is a
+ * one-line error naming the table.  Memory follows the rows, not the
+ * stored slots: a sparse side is searched instead of indexed by slot. */
 #include "sql/diff_db.h"
 #include "sql/input.h"
 
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/db_extent.h"
 #include "sql/db_version.h"
 #include "sql/schema.h"
 
@@ -163,34 +164,26 @@ static const char *check_chains(diff_side *s)
 /* How a step of diff_side_from_db() ended: which error line it wants. */
 enum { DB_OK, DB_SQLERR, DB_BAD, DB_OOM };
 
-/* The schema version, then slots and the object_table's row count and index
- * range; DB_BAD with *WHY when they do not fit together. */
+/* The schema version, then the extent (db_extent.h: SLOTS is the span of
+ * the indexes present, HI the highest) and the object_table's row count;
+ * DB_BAD with *WHY when they do not fit together. */
 static int read_extent(sqlite3 *db, sqlite3_stmt **st, char *version, size_t vsize, sqlite3_int64 *slots,
 		       sqlite3_int64 *count, sqlite3_int64 *hi, const char **why)
 {
-	if (db_check_version(db, version, vsize)) {
+	db_extent e;
+	if (db_check_version(db, version, vsize) || db_read_extent(db, &e, version, vsize)) {
 		*why = version;
 		return DB_BAD;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'slots'), "
-			       "(SELECT value FROM snapshot WHERE key = 'schema_version'), "
-			       "(SELECT count(*) FROM object_table), (SELECT min(idx) FROM object_table), "
-			       "(SELECT max(idx) FROM object_table)", -1, st, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM object_table", -1, st, NULL) != SQLITE_OK ||
 	    sqlite3_step(*st) != SQLITE_ROW)
 		return DB_SQLERR;
-	*slots = sqlite3_column_int64(*st, 0);
-	*count = sqlite3_column_int64(*st, 2);
-	sqlite3_int64 lo = sqlite3_column_int64(*st, 3);
-	*hi = sqlite3_column_int64(*st, 4);
-	if (sqlite3_column_type(*st, 0) != SQLITE_INTEGER || *slots < 0 || *slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
-		*why = "table snapshot: slots is missing or not a count of slots";
-	else if (*count > 0 && (lo < 0 || *hi >= *slots))
-		*why = "table object_table: an object index is outside the slots of table snapshot";
-	else
-		*why = NULL;
+	*count = sqlite3_column_int64(*st, 0);
+	*slots = e.span;
+	*hi = (sqlite3_int64)e.span - 1;
 	sqlite3_finalize(*st);
 	*st = NULL;
-	return *why ? DB_BAD : DB_OK;
+	return DB_OK;
 }
 
 /* Room for COUNT rows, and the slot index when the slots up to HI are no

@@ -290,5 +290,70 @@ run "$ugc" "x${esc}[2J"
 [ $rc -ne 0 ] && ! raw && grep -qF 'x\x1b[2J' "$out/stderr"
 verdict "an unknown command's name is shown, not sent" $?
 
+# --- round two, item 2: memory driven by a number in the database ------------
+# A 3-object database stating 10^9 slots took 3.9 GB for top, 11.7 GB for
+# suspects and dominators, and 24 GB for whatif (killed); stating 16,777,216,
+# whatif still took 1.2 GB.  Arrays are sized from the indexes present; a
+# count beyond what a snapshot of 3 objects can have (3 * 16 + 2^24 slots)
+# is refused.  Every run is capped at 300 MB of address space (not under
+# the sanitizers, whose shadow memory alone is more): exit 0 with the
+# answer of the database as written, or 1 with one line, never a kill.
+mkdir -p "$out/slots"
+s=$out/slots
+printf 'ugc-text 1\no 0 1 0 - /Script/CoreUObject 100 RF_Public\no 1 2 0 0 Class 100 RF_Public\no 2 3 1 0 Thing 50 RootSet\n' \
+	> "$s/three.ugct"
+"$ugc" analyze "$s/three.ugct" -o "$s/three.db" -q || bad "analyze three.ugct"
+case $ugc in *-san) cap=unlimited ;; *) cap=300000 ;; esac
+# capped COMMAND...: run() under a 300 MB address-space limit
+capped() {
+	run sh -c "ulimit -v $cap && exec \"\$@\"" capped "$@"
+}
+for n in 16777216 1000000000; do
+	cp "$s/three.db" "$s/s$n.db"
+	"$adb" "$s/s$n.db" "UPDATE snapshot SET value = $n WHERE key = 'slots'" || bad "building s$n.db"
+done
+for q in "top" "suspects" "findings" "clusters" "dominators 2" "why 2" "refs 2" "whatif --cut 2"; do
+	# shellcheck disable=SC2086
+	capped "$ugc" ${q%% *} "$s/three.db" $(echo "$q" | cut -s -d' ' -f2-)
+	cp "$out/stdout" "$s/want.out"
+	# shellcheck disable=SC2086
+	capped "$ugc" ${q%% *} "$s/s16777216.db" $(echo "$q" | cut -s -d' ' -f2-)
+	[ $rc -eq 0 ] && [ -s "$s/want.out" ] && cmp -s "$out/stdout" "$s/want.out"
+	verdict "${q%% *} on 3 objects stating 16,777,216 slots: the answer of the database as written, in 300 MB" $?
+	# shellcheck disable=SC2086
+	refused "${q%% *} on 3 objects stating 10^9 slots: refused in 300 MB" \
+		"s1000000000.db: table snapshot: slots is 1000000000, more than a snapshot of the 3 objects of table object_table can have (at most 16777264)" \
+		sh -c "ulimit -v $cap && exec \"\$@\"" capped "$ugc" ${q%% *} "$s/s1000000000.db" $(echo "$q" | cut -s -d' ' -f2-)
+done
+capped "$ugc" diff "$s/s16777216.db" "$s/three.db"
+[ $rc -eq 0 ] && grep -q '^objects: A 3 (250 bytes), B 3 (250 bytes): 3 kept, 0 added, 0 removed' "$out/stdout"
+verdict "diff of 3 objects stating 16,777,216 slots with the same 3: all kept, in 300 MB" $?
+refused "diff on 3 objects stating 10^9 slots: refused in 300 MB" "s1000000000.db: table snapshot: slots is 1000000000" \
+	sh -c "ulimit -v $cap && exec \"\$@\"" capped "$ugc" diff "$s/three.db" "$s/s1000000000.db"
+for n in 16777216 1000000000; do
+	# info and sql show the tables as they are: the count stated, 3 objects
+	capped "$ugc" info "$s/s$n.db"
+	[ $rc -eq 0 ] && grep -q "^objects  *3 ($n slots" "$out/stdout"
+	verdict "info on 3 objects stating $n slots shows it, in 300 MB" $?
+	capped "$ugc" sql "$s/s$n.db" "select count(*), max(idx) from objects"
+	[ $rc -eq 0 ] && [ "$(sed -n 3p "$out/stdout" | tr -s ' ')" = "3 2" ]
+	verdict "sql on 3 objects stating $n slots counts 3, in 300 MB" $?
+done
+# a first-gc-index past the last object is the text format's to state; the
+# database of such a snapshot was refused ("first_gc_index ... beyond slots")
+printf 'ugc-text 1\nfirst-gc-index 100\no 0 1 0 - /Script/CoreUObject 100 RF_Public\no 1 2 0 0 Class 100 RF_Public\no 2 3 1 0 Thing 50 -\nr 0 2 strong Held\n' \
+	> "$s/pool.ugct"
+"$ugc" analyze "$s/pool.ugct" -o "$s/pool.db" -q || bad "analyze pool.ugct"
+for q in "top" "why 2" "whatif --cut 0"; do
+	# shellcheck disable=SC2086
+	run "$ugc" ${q%% *} "$s/pool.ugct" $(echo "$q" | cut -s -d' ' -f2-)
+	cp "$out/stdout" "$s/want.out"
+	rcs=$rc
+	# shellcheck disable=SC2086
+	run "$ugc" ${q%% *} "$s/pool.db" $(echo "$q" | cut -s -d' ' -f2-)
+	[ $rcs -eq 0 ] && [ $rc -eq 0 ] && cmp -s "$out/stdout" "$s/want.out"
+	verdict "${q%% *} on the database of a snapshot whose first-gc-index is past its objects answers as on the snapshot" $?
+done
+
 echo "attacks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
