@@ -37,19 +37,38 @@ static int cmp_churn(const void *pa, const void *pb)
 	return cmp_names(a, b);
 }
 
+/* Outer rows: by churn, then by the rank of the name (diff_path_ranks),
+ * the order cmp_churn gives the names. */
+static int cmp_churn_rank(const void *pa, const void *pb)
+{
+	const group_row *a = pa, *b = pb;
+	uint64_t x = a->added + a->removed, y = b->added + b->removed;
+	if (x != y)
+		return x < y ? 1 : -1;
+	return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
 int diff_group_report(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, size_t limit,
 		      group_rows *out)
 {
-	if (diff_groups(a, b, r, by, 0, out))
+	/* an outer's name is its path, as long as its depth: ordered by rank,
+	 * and only the rows shown are named */
+	int ranked = by == DIFF_BY_OUTER;
+	if (diff_groups(a, b, r, by, ranked ? DIFF_RANKS : DIFF_NAMES_CHANGED, out))
 		return -1;
 	int growth = by == DIFF_BY_CLASS;
-	qsort(out->v, out->n, sizeof *out->v, growth ? cmp_growth : cmp_churn);
+	qsort(out->v, out->n, sizeof *out->v, growth ? cmp_growth : ranked ? cmp_churn_rank : cmp_churn);
 	size_t keep = 0;
 	while (keep < out->n && keep < limit && (growth || out->v[keep].added + out->v[keep].removed))
 		keep++;
 	for (size_t k = keep; k < out->n; k++)
 		free(out->v[k].name);
 	out->n = keep;
+	for (size_t k = 0; k < keep && ranked; k++)
+		if (diff_group_name(a, b, by, &out->v[k])) {
+			group_rows_free(out);
+			return -1;
+		}
 	group_row *v = realloc(out->v, (keep + 1) * sizeof *v); /* give back the rows not shown */
 	if (v)
 		out->v = v;
