@@ -375,5 +375,36 @@ for side in ugct db; do
 	verdict "diff of 3 objects and a $n-deep Outer chain (.$side): all $((n + 2)) added, the outers named, in 300 MB and seconds" $?
 done
 
+# --- round two, also seen: the V8 reader's JSON -----------------------------
+# It took numbers with leading zeros and raw control bytes in strings
+# (JSON.parse refuses both; V8 writes neither), and refused a run of blanks
+# over 4 KiB inside nodes or edges, and a file whose first 64 KiB were
+# blanks was not recognised as V8 at all.  Blanks of any length are JSON.
+mkdir -p "$out/v8"
+v=$out/v8
+v8doc() { # v8doc NODE_COUNT STRINGS: two nodes, Root holding Foo
+	printf '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],'
+	printf '"node_types":[["hidden","object"],"string","number","number","number"],'
+	printf '"edge_fields":["type","name_or_index","to_node"],"edge_types":[["property"],"string_or_number","node"]},'
+	printf '"node_count":%s,"edge_count":1},"nodes":[0,0,1,0,1,1,1,3,10,0],"edges":[0,1,5],"strings":[%s]}\n' "$1" "$2"
+}
+{ head -c 100000 /dev/zero | tr '\0' ' '; v8doc 2 '"","Foo"'; } > "$v/blanks.heapsnapshot"
+run "$ugc" info "$v/blanks.heapsnapshot"
+[ $rc -eq 0 ] && grep -q '^engine  *v8' "$out/stdout"
+verdict "a V8 snapshot after 100,000 blanks is read as one" $?
+v8doc 2 '"","Foo"' | sed 's/"nodes":\[0,0,1,0,1,/"nodes":[0,0,1,0,1,'"$(head -c 6000 /dev/zero | tr '\0' ' ')"'/' \
+	> "$v/inner.heapsnapshot"
+run "$ugc" info "$v/inner.heapsnapshot"
+check "a V8 snapshot with 6,000 blanks inside its nodes array is read" [ $rc -eq 0 ]
+v8doc 02 '"","Foo"' > "$v/zero.heapsnapshot"
+off=$(grep -bo '"node_count":02' "$v/zero.heapsnapshot" | cut -d: -f1)
+refused "a V8 number with a leading zero is refused at its offset" \
+	"zero.heapsnapshot: offset $((off + 13)): snapshot.node_count: a number with a leading zero" \
+	"$ugc" info "$v/zero.heapsnapshot"
+v8doc 2 '"","F	o"' > "$v/ctl.heapsnapshot"
+off=$(grep -bo '"F' "$v/ctl.heapsnapshot" | cut -d: -f1)
+refused "a raw control byte in a V8 string is refused at its offset" \
+	"ctl.heapsnapshot: offset $((off + 2)): a raw control byte (0x09) in a string" "$ugc" info "$v/ctl.heapsnapshot"
+
 echo "attacks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
