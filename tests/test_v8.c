@@ -780,7 +780,7 @@ TEST(v8_json_numbers_strings_and_blanks)
 	heap_free(&h);
 	free(d);
 	/* raw control bytes in a string: a newline, 0x01, a tab; escaped, fine */
-	static const char *const raw[] = {"\"\",\"a\nb\"", "\"\",\"a\x01" "b\"", "\"\",\"a\tb\""};
+	static const char *const raw[] = {"\"\",\"a\nb\"", "\"\",\"a\001b\"", "\"\",\"a\tb\""};
 	static const char *const byte[] = {"(0x0a)", "(0x01)", "(0x09)"};
 	for (int k = 0; k < 3; k++) {
 		d = doc(2, 0, "9,0,1,0,0,0,0,3,1,3,0,0,0,0", "", raw[k]);
