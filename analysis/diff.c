@@ -11,13 +11,22 @@
 
 const char *const diff_status_names[4] = {"kept", "added", "removed", "replaced"};
 
-static char *fact(const char *a, const char *b, const char *c)
+char *diff_fact_text(const diff_side *s, const diff_fact *f)
 {
-	size_t n = strlen(a) + strlen(b) + strlen(c) + 3;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s|%s|%s", a, b, c);
-	return s;
+	char *part[3] = {NULL, NULL, NULL}, *out = NULL;
+	size_t n = 3;
+	for (int k = 0; k < 3; k++) {
+		part[k] = f->obj[k] >= 0 ? diff_full_name(s, (uint32_t)f->obj[k]) : strdup(strtab_get(&s->strings, f->str[k]));
+		if (!part[k])
+			goto done;
+		n += strlen(part[k]);
+	}
+	if ((out = malloc(n)))
+		snprintf(out, n, "%s|%s|%s", part[0], part[1], part[2]);
+done:
+	for (int k = 0; k < 3; k++)
+		free(part[k]);
+	return out;
 }
 
 void diff_name(const diff_side *s, uint32_t id, uint32_t num, char *buf, size_t cap)
@@ -363,28 +372,27 @@ int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, di
 	out->disagreements = calloc((size_t)f->n + 1, sizeof *out->disagreements);
 	if (!out->eliminated || !out->disagreements || retained_by_class(h, r, out))
 		return -1;
+	/* the strings are the heap's (copied above): its ids hold */
 	for (uint32_t k = 0; k < r->neliminated; k++) {
 		const gc_eliminated *e = &r->eliminated[k];
-		const char *prop = e->src == OBJ_NONE ? heap_str(h, h->gcrefs[e->ref].prop) : heap_str(h, h->ref_prop[e->ref]);
-		char *src = e->src == OBJ_NONE ? strdup(heap_str(h, h->gcrefs[e->ref].referencer)) : heap_full_name(h, e->src);
-		char *dst = heap_full_name(h, e->dst);
-		out->eliminated[k].text = src && dst ? fact(src, prop, dst) : NULL;
-		free(src);
-		free(dst);
-		if (!out->eliminated[k].text)
-			return -1;
-		out->neliminated++;
+		int gc = e->src == OBJ_NONE;
+		int32_t src = gc ? -1 : out->by_idx[e->src], dst = out->by_idx[e->dst];
+		if ((!gc && src < 0) || dst < 0)
+			continue; /* no object: the GC eliminates references between objects only */
+		out->eliminated[out->neliminated++] = (diff_fact){
+			{src, -1, dst}, {gc ? h->gcrefs[e->ref].referencer : 0, gc ? h->gcrefs[e->ref].prop : h->ref_prop[e->ref], 0}};
 	}
 	for (uint32_t k = 0; k < f->n; k++) {
 		const finding *x = &f->v[k];
 		if (x->kind != FK_CLUSTER_MISSING_MUTABLE && x->kind != FK_CLUSTER_MISSING_CLUSTER)
 			continue;
-		char *m = heap_full_name(h, x->idx), *t = heap_full_name(h, x->other);
-		out->disagreements[out->ndisagreements].text = m && t ? fact(finding_kind_names[x->kind], m, t) : NULL;
-		free(m);
-		free(t);
-		if (!out->disagreements[out->ndisagreements++].text)
+		int32_t m = heap_exists(h, x->idx) ? out->by_idx[x->idx] : -1, t = heap_exists(h, x->other) ? out->by_idx[x->other] : -1;
+		const char *kind = finding_kind_names[x->kind];
+		uint32_t kid = strtab_intern(&out->strings, kind, strlen(kind));
+		if (kid == UINT32_MAX)
 			return -1;
+		if (m >= 0 && t >= 0)
+			out->disagreements[out->ndisagreements++] = (diff_fact){{-1, m, t}, {kid, 0, 0}};
 	}
 	return 0;
 }
@@ -406,10 +414,6 @@ void diff_side_free(diff_side *s)
 	for (uint32_t k = 0; k < s->nretained; k++)
 		free(s->retained[k].name);
 	free(s->retained);
-	for (uint32_t k = 0; k < s->neliminated; k++)
-		free(s->eliminated[k].text);
-	for (uint32_t k = 0; k < s->ndisagreements; k++)
-		free(s->disagreements[k].text);
 	free(s->v);
 	free(s->by_idx);
 	free(s->eliminated);

@@ -25,10 +25,20 @@ typedef struct diff_obj {
 	uint8_t garbage, reachable, root_kind;
 } diff_obj;
 
-/* A reference the GC nulls, or a cluster disagreement, named by full names. */
+/* A reference the GC nulls (holder or FGCObject referencer, property,
+ * target) or a cluster disagreement (kind, member, target): three parts,
+ * each an object of the side or a text.  Shown as "part|part|part" with
+ * each object by its full name (diff_fact_text); compared part by part,
+ * an object by class name and path rank (diff_new_facts), so that a full
+ * name, as long as its object is deep, is built only for a fact shown. */
 typedef struct diff_fact {
-	char *text; /* "src-full-name|property|dst-full-name" or "kind|member|target" */
+	int32_t obj[3];  /* the part's position on the side, or -1: it is text */
+	uint32_t str[3]; /* then its string id in the side's strings */
 } diff_fact;
+
+/* The text of fact F of side S, malloc'd (NULL when out of memory). */
+struct diff_side;
+char *diff_fact_text(const struct diff_side *s, const diff_fact *f);
 
 typedef struct diff_side {
 	diff_obj *v;            /* in index order */

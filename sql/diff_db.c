@@ -42,14 +42,8 @@ static int col_id(const diff_side *s, sqlite3_stmt *st, int c, obj_t *out)
 	return 0;
 }
 
-/* "Class Path" of object IDX, or NULL when it is not on the side. */
-static char *full_name(const diff_side *s, obj_t idx)
-{
-	int64_t at = diff_find(s, idx);
-	return at < 0 ? NULL : diff_full_name(s, (uint32_t)at);
-}
-
-static int push_fact(diff_fact **v, uint32_t *n, size_t *cap, const char *a, const char *b, const char *c)
+/* FACT onto the list *V (*N of *CAP); -1 when out of memory. */
+static int push_fact(diff_fact **v, uint32_t *n, size_t *cap, diff_fact fact)
 {
 	if (*n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 64;
@@ -59,18 +53,20 @@ static int push_fact(diff_fact **v, uint32_t *n, size_t *cap, const char *a, con
 		*v = p;
 		*cap = nc;
 	}
-	size_t len = strlen(a) + strlen(b) + strlen(c) + 3;
-	char *t = malloc(len);
-	if (!t)
-		return -1;
-	snprintf(t, len, "%s|%s|%s", a, b, c);
-	(*v)[(*n)++].text = t;
+	(*v)[(*n)++] = fact;
 	return 0;
 }
 
-/* The references the GC nulls, "src|property|dst" by full names (an
- * FGCObject's by its referencer), in table order; rows whose target is no
- * object are left out. */
+/* Column C's text in S's strings (NULL as ""); UINT32_MAX when out of memory. */
+static uint32_t col_text_id(diff_side *s, sqlite3_stmt *st, int c)
+{
+	const char *t = (const char *)sqlite3_column_text(st, c);
+	return strtab_intern(&s->strings, t ? t : "", t ? (size_t)sqlite3_column_bytes(st, c) : 0);
+}
+
+/* The references the GC nulls: holder (an FGCObject's by its referencer),
+ * property and target, in table order; rows whose target is no object are
+ * left out. */
 static int eliminated(sqlite3 *db, diff_side *s, const char **why)
 {
 	sqlite3_stmt *st;
@@ -86,12 +82,12 @@ static int eliminated(sqlite3 *db, diff_side *s, const char **why)
 			*why = "table eliminated_refs: an object id is not an index below slots";
 			break;
 		}
-		char *d = full_name(s, dst), *sn = src == OBJ_NONE ? NULL : full_name(s, src);
-		const char *ref = (const char *)sqlite3_column_text(st, 1), *prop = (const char *)sqlite3_column_text(st, 2);
-		int bad = d && push_fact(&s->eliminated, &s->neliminated, &cap, sn ? sn : ref ? ref : "", prop ? prop : "", d);
-		free(d);
-		free(sn);
-		if (bad) {
+		int64_t d = diff_find(s, dst), sp = src == OBJ_NONE ? -1 : diff_find(s, src);
+		if (d < 0)
+			continue;
+		uint32_t ref = sp < 0 ? col_text_id(s, st, 1) : 0, prop = col_text_id(s, st, 2);
+		if (ref == UINT32_MAX || prop == UINT32_MAX ||
+		    push_fact(&s->eliminated, &s->neliminated, &cap, (diff_fact){{(int32_t)sp, -1, (int32_t)d}, {ref, prop, 0}})) {
 			*why = "out of memory";
 			break;
 		}
@@ -100,7 +96,7 @@ static int eliminated(sqlite3 *db, diff_side *s, const char **why)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The cluster disagreements, "kind|member|target" by full names. */
+/* The cluster disagreements: kind, member, target. */
 static int disagreements(sqlite3 *db, diff_side *s, const char **why)
 {
 	sqlite3_stmt *st;
@@ -116,12 +112,12 @@ static int disagreements(sqlite3 *db, diff_side *s, const char **why)
 			*why = "table findings: an object id is not an index below slots";
 			break;
 		}
-		char *mn = full_name(s, m), *tn = full_name(s, t);
-		int bad = mn && tn &&
-			  push_fact(&s->disagreements, &s->ndisagreements, &cap, (const char *)sqlite3_column_text(st, 0), mn, tn);
-		free(mn);
-		free(tn);
-		if (bad) {
+		int64_t mp = diff_find(s, m), tp = diff_find(s, t);
+		if (mp < 0 || tp < 0)
+			continue;
+		uint32_t kind = col_text_id(s, st, 0);
+		if (kind == UINT32_MAX ||
+		    push_fact(&s->disagreements, &s->ndisagreements, &cap, (diff_fact){{-1, (int32_t)mp, (int32_t)tp}, {kind, 0, 0}})) {
 			*why = "out of memory";
 			break;
 		}
