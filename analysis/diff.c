@@ -11,13 +11,22 @@
 
 const char *const diff_status_names[4] = {"kept", "added", "removed", "replaced"};
 
-static char *fact(const char *a, const char *b, const char *c)
+char *diff_fact_text(const diff_side *s, const diff_fact *f)
 {
-	size_t n = strlen(a) + strlen(b) + strlen(c) + 3;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s|%s|%s", a, b, c);
-	return s;
+	char *part[3] = {NULL, NULL, NULL}, *out = NULL;
+	size_t n = 3;
+	for (int k = 0; k < 3; k++) {
+		part[k] = f->obj[k] >= 0 ? diff_full_name(s, (uint32_t)f->obj[k]) : strdup(strtab_get(&s->strings, f->str[k]));
+		if (!part[k])
+			goto done;
+		n += strlen(part[k]);
+	}
+	if ((out = malloc(n)))
+		snprintf(out, n, "%s|%s|%s", part[0], part[1], part[2]);
+done:
+	for (int k = 0; k < 3; k++)
+		free(part[k]);
+	return out;
 }
 
 void diff_name(const diff_side *s, uint32_t id, uint32_t num, char *buf, size_t cap)
@@ -47,13 +56,29 @@ int64_t diff_find(const diff_side *s, obj_t idx)
 	return lo < s->n && s->v[lo].idx == idx ? (int64_t)lo : -1;
 }
 
+static uint64_t mix(uint64_t h, uint64_t v);
+static uint32_t *outer_first(const diff_side *a);
+
 /* Position of K's outer, or -1. */
 static int64_t outer_pos(const diff_side *s, const diff_obj *o)
 {
 	return diff_find(s, o->outer);
 }
 
-char *diff_full_name(const diff_side *s, uint32_t k)
+/* The separator written before object K's name: 0 for an object with no
+ * outer on the side, else path_separator() of its outer and the outer's outer. */
+static char separator_of(const diff_side *s, uint32_t k)
+{
+	int64_t o = outer_pos(s, &s->v[k]);
+	if (o < 0)
+		return 0;
+	int64_t oo = outer_pos(s, &s->v[o]);
+	return path_separator(is_package(s, &s->v[o]), oo >= 0 && is_package(s, &s->v[oo]));
+}
+
+/* The path name of K, after "Class " when WITH_CLASS; malloc'd, NULL when
+ * out of memory. */
+static char *path_name(const diff_side *s, uint32_t k, int with_class)
 {
 	/* the chain k, outer(k), ...; then written outermost first, the engine's way */
 	uint32_t *chain = NULL, n = 0;
@@ -63,12 +88,15 @@ char *diff_full_name(const diff_side *s, uint32_t k)
 			return free(chain), NULL;
 		chain[n++] = (uint32_t)at;
 	}
-	size_t cap = 256, len;
+	size_t cap = 256, len = 0;
 	char *out = malloc(cap), name[HEAP_NAME_MAX];
 	if (!out)
 		return free(chain), NULL;
-	diff_name(s, s->v[k].cls, s->v[k].cls_num, name, sizeof name);
-	len = (size_t)snprintf(out, cap, "%s ", name);
+	out[0] = '\0';
+	if (with_class) {
+		diff_name(s, s->v[k].cls, s->v[k].cls_num, name, sizeof name);
+		len = (size_t)snprintf(out, cap, "%s ", name);
+	}
 	for (uint32_t i = n; i-- > 0;) {
 		const diff_obj *o = &s->v[chain[i]];
 		char sep = 0;
@@ -93,6 +121,200 @@ char *diff_full_name(const diff_side *s, uint32_t k)
 	}
 	free(chain);
 	return out;
+}
+
+char *diff_full_name(const diff_side *s, uint32_t k)
+{
+	return path_name(s, k, 1);
+}
+
+char *diff_path_name(const diff_side *s, uint32_t k)
+{
+	return path_name(s, k, 0);
+}
+
+/* ---- path ranks ---- */
+
+/* The path names of both sides' objects as one trie of bytes.  A path is
+ * its outer's path, the separator and the name, so each object adds only
+ * its own label (separator and name) below its outer's node: the trie has
+ * no more nodes than the labels have bytes, where the path strings of an
+ * N-deep Outer chain hold N^2/2 names.  Node 0 is the empty string; node
+ * x > 0 is its parent's string and one more byte, found from (parent,
+ * byte) in an open-addressed table of node ids (0: empty, as the root is
+ * no child).  Parents are made before their children. */
+typedef struct path_trie {
+	uint32_t *parent; /* per node */
+	uint8_t *byte;
+	uint32_t n, cap;
+	uint32_t *table;
+	uint32_t mask;
+} path_trie;
+
+static void trie_free(path_trie *t)
+{
+	free(t->parent);
+	free(t->byte);
+	free(t->table);
+	memset(t, 0, sizeof *t);
+}
+
+/* Room for CAP nodes (the root is made here); 0, or -1 when out of memory. */
+static int trie_init(path_trie *t, uint64_t cap)
+{
+	memset(t, 0, sizeof *t);
+	uint64_t size = 2;
+	while (size < cap * 2)
+		size *= 2;
+	if (cap >= UINT32_MAX || size > UINT32_MAX)
+		return -1;
+	t->parent = malloc((size_t)cap * sizeof *t->parent);
+	t->byte = malloc((size_t)cap);
+	t->table = calloc((size_t)size, sizeof *t->table);
+	if (!t->parent || !t->byte || !t->table) {
+		trie_free(t);
+		return -1;
+	}
+	t->cap = (uint32_t)cap;
+	t->mask = (uint32_t)size - 1;
+	t->parent[0] = 0;
+	t->byte[0] = 0;
+	t->n = 1;
+	return 0;
+}
+
+/* The node of string(AT) + the LEN bytes at S, made as needed (the
+ * capacity was counted for every byte, so there is always room). */
+static uint32_t trie_walk(path_trie *t, uint32_t at, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = (uint8_t)s[i];
+		uint32_t h = (uint32_t)(mix((uint64_t)at, c) >> 32) & t->mask;
+		uint32_t x;
+		while ((x = t->table[h]) != 0 && (t->parent[x] != at || t->byte[x] != c))
+			h = (h + 1) & t->mask;
+		if (x == 0) {
+			x = t->n++;
+			t->parent[x] = at;
+			t->byte[x] = c;
+			t->table[h] = x;
+		}
+		at = x;
+	}
+	return at;
+}
+
+/* Each node's place in byte order: a preorder walk (an explicit stack, no
+ * recursion) taking children by ascending byte, so a string comes before
+ * the strings it begins, as strcmp orders them.  Malloc'd, NULL when out
+ * of memory. */
+static uint32_t *trie_ranks(const path_trie *t)
+{
+	uint32_t n = t->n, count[257] = {0};
+	uint32_t *by_byte = malloc((size_t)n * sizeof *by_byte), *start = calloc((size_t)n + 1, sizeof *start);
+	uint32_t *kids = malloc((size_t)n * sizeof *kids), *rank = malloc((size_t)n * sizeof *rank);
+	uint32_t *stack = malloc((size_t)n * sizeof *stack);
+	if (!by_byte || !start || !kids || !rank || !stack)
+		goto fail;
+	/* children grouped by parent, each group by ascending byte: a counting
+	 * sort by byte, then a stable one by parent */
+	for (uint32_t x = 1; x < n; x++)
+		count[t->byte[x] + 1]++;
+	for (int c = 0; c < 256; c++)
+		count[c + 1] += count[c];
+	for (uint32_t x = 1; x < n; x++)
+		by_byte[count[t->byte[x]]++] = x;
+	for (uint32_t x = 1; x < n; x++)
+		start[t->parent[x] + 1]++;
+	for (uint32_t p = 0; p < n; p++)
+		start[p + 1] += start[p];
+	for (uint32_t i = 0; i + 1 < n; i++) {
+		uint32_t x = by_byte[i];
+		kids[start[t->parent[x]]++] = x;
+	}
+	/* start[p] now ends p's children: they begin where p - 1's end */
+	uint32_t top = 0, next = 0;
+	stack[top++] = 0;
+	while (top > 0) {
+		uint32_t x = stack[--top];
+		rank[x] = next++;
+		uint32_t lo = x ? start[x - 1] : 0, hi = start[x];
+		for (uint32_t i = hi; i-- > lo;) /* the smallest byte on top */
+			stack[top++] = kids[i];
+	}
+	free(by_byte);
+	free(start);
+	free(kids);
+	free(stack);
+	return rank;
+fail:
+	free(by_byte);
+	free(start);
+	free(kids);
+	free(rank);
+	free(stack);
+	return NULL;
+}
+
+/* The trie nodes of side S's objects into NODE (per position), outers first. */
+static int trie_side(path_trie *t, const diff_side *s, uint32_t *node)
+{
+	uint32_t *order = outer_first(s);
+	if (!order)
+		return -1;
+	char name[HEAP_NAME_MAX];
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t k = order[i];
+		int64_t o = outer_pos(s, &s->v[k]);
+		uint32_t at = o < 0 ? 0 : node[o];
+		char sep = separator_of(s, k);
+		if (sep)
+			at = trie_walk(t, at, &sep, 1);
+		diff_name(s, s->v[k].name, s->v[k].num, name, sizeof name);
+		node[k] = trie_walk(t, at, name, strlen(name));
+	}
+	free(order);
+	return 0;
+}
+
+/* Bytes side S's labels hold, a separator each. */
+static uint64_t label_bytes(const diff_side *s)
+{
+	uint64_t n = 0;
+	char name[HEAP_NAME_MAX];
+	for (uint32_t k = 0; k < s->n; k++) {
+		diff_name(s, s->v[k].name, s->v[k].num, name, sizeof name);
+		n += strlen(name) + 1;
+	}
+	return n;
+}
+
+int diff_path_ranks(const diff_side *a, const diff_side *b, uint32_t **ra, uint32_t **rb, uint32_t *none)
+{
+	static const char none_text[] = DIFF_NO_OUTER;
+	*ra = malloc(((size_t)a->n + 1) * sizeof **ra);
+	*rb = malloc(((size_t)b->n + 1) * sizeof **rb);
+	path_trie t;
+	uint32_t *rank = NULL;
+	if (!*ra || !*rb || trie_init(&t, 1 + label_bytes(a) + label_bytes(b) + sizeof none_text))
+		goto fail;
+	uint32_t none_node = trie_walk(&t, 0, none_text, sizeof none_text - 1);
+	int rc = trie_side(&t, a, *ra) || trie_side(&t, b, *rb) || !(rank = trie_ranks(&t)) ? -1 : 0;
+	trie_free(&t);
+	if (rc)
+		goto fail;
+	for (uint32_t k = 0; k < a->n; k++)
+		(*ra)[k] = rank[(*ra)[k]];
+	for (uint32_t k = 0; k < b->n; k++)
+		(*rb)[k] = rank[(*rb)[k]];
+	*none = rank[none_node];
+	free(rank);
+	return 0;
+fail:
+	free(*ra);
+	free(*rb);
+	*ra = *rb = NULL;
+	return -1;
 }
 
 /* The classes' retained bytes, from the dominator tree of the gc policy. */
@@ -150,28 +372,27 @@ int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, di
 	out->disagreements = calloc((size_t)f->n + 1, sizeof *out->disagreements);
 	if (!out->eliminated || !out->disagreements || retained_by_class(h, r, out))
 		return -1;
+	/* the strings are the heap's (copied above): its ids hold */
 	for (uint32_t k = 0; k < r->neliminated; k++) {
 		const gc_eliminated *e = &r->eliminated[k];
-		const char *prop = e->src == OBJ_NONE ? heap_str(h, h->gcrefs[e->ref].prop) : heap_str(h, h->ref_prop[e->ref]);
-		char *src = e->src == OBJ_NONE ? strdup(heap_str(h, h->gcrefs[e->ref].referencer)) : heap_full_name(h, e->src);
-		char *dst = heap_full_name(h, e->dst);
-		out->eliminated[k].text = src && dst ? fact(src, prop, dst) : NULL;
-		free(src);
-		free(dst);
-		if (!out->eliminated[k].text)
-			return -1;
-		out->neliminated++;
+		int gc = e->src == OBJ_NONE;
+		int32_t src = gc ? -1 : out->by_idx[e->src], dst = out->by_idx[e->dst];
+		if ((!gc && src < 0) || dst < 0)
+			continue; /* no object: the GC eliminates references between objects only */
+		out->eliminated[out->neliminated++] = (diff_fact){
+			{src, -1, dst}, {gc ? h->gcrefs[e->ref].referencer : 0, gc ? h->gcrefs[e->ref].prop : h->ref_prop[e->ref], 0}};
 	}
 	for (uint32_t k = 0; k < f->n; k++) {
 		const finding *x = &f->v[k];
 		if (x->kind != FK_CLUSTER_MISSING_MUTABLE && x->kind != FK_CLUSTER_MISSING_CLUSTER)
 			continue;
-		char *m = heap_full_name(h, x->idx), *t = heap_full_name(h, x->other);
-		out->disagreements[out->ndisagreements].text = m && t ? fact(finding_kind_names[x->kind], m, t) : NULL;
-		free(m);
-		free(t);
-		if (!out->disagreements[out->ndisagreements++].text)
+		int32_t m = heap_exists(h, x->idx) ? out->by_idx[x->idx] : -1, t = heap_exists(h, x->other) ? out->by_idx[x->other] : -1;
+		const char *kind = finding_kind_names[x->kind];
+		uint32_t kid = strtab_intern(&out->strings, kind, strlen(kind));
+		if (kid == UINT32_MAX)
 			return -1;
+		if (m >= 0 && t >= 0)
+			out->disagreements[out->ndisagreements++] = (diff_fact){{-1, m, t}, {kid, 0, 0}};
 	}
 	return 0;
 }
@@ -193,10 +414,6 @@ void diff_side_free(diff_side *s)
 	for (uint32_t k = 0; k < s->nretained; k++)
 		free(s->retained[k].name);
 	free(s->retained);
-	for (uint32_t k = 0; k < s->neliminated; k++)
-		free(s->eliminated[k].text);
-	for (uint32_t k = 0; k < s->ndisagreements; k++)
-		free(s->disagreements[k].text);
 	free(s->v);
 	free(s->by_idx);
 	free(s->eliminated);
@@ -523,15 +740,33 @@ done:
 	return rc;
 }
 
-/* Packages and outers: by identity; B's group of a matched A subject. */
+int diff_group_name(const diff_side *a, const diff_side *b, enum diff_by by, group_row *row)
+{
+	const diff_side *s = row->side ? b : a;
+	if (row->side < 0) {
+		row->name = strdup(DIFF_NO_OUTER);
+	} else if (by == DIFF_BY_PACKAGE) {
+		char name[HEAP_NAME_MAX];
+		diff_name(s, s->v[row->pos].name, s->v[row->pos].num, name, sizeof name);
+		row->name = strdup(name);
+	} else {
+		row->name = diff_path_name(s, row->pos);
+	}
+	return row->name ? 0 : -1;
+}
+
+/* Packages and outers: by identity; B's group of a matched A subject.
+ * With DIFF_RANKS, outer rows get the rank of their name, not the name. */
 static int identity_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by,
-			   int all_names, group_rows *out)
+			   enum diff_names names, group_rows *out)
 {
 	int64_t *sa = group_subjects(a, by), *sb = group_subjects(b, by);
 	uint32_t *ga = calloc((size_t)a->n + 1, sizeof *ga), *gb = calloc((size_t)b->n + 1, sizeof *gb);
+	uint32_t *ra = NULL, *rb = NULL, none_rank = 0;
 	int64_t none = -1; /* the "(none)" row */
 	int rc = -1;
-	if (!sa || !sb || !ga || !gb)
+	int ranks = names == DIFF_RANKS && by == DIFF_BY_OUTER;
+	if (!sa || !sb || !ga || !gb || (ranks && diff_path_ranks(a, b, &ra, &rb, &none_rank)))
 		goto done;
 	for (int side = 1; side >= 0; side--) { /* B first: A's matched subjects join B's rows */
 		const diff_side *s = side ? b : a;
@@ -542,7 +777,7 @@ static int identity_groups(const diff_side *a, const diff_side *b, const diff_re
 			if (x < 0) {
 				if (none < 0) {
 					none = (int64_t)out->n;
-					new_row(out, -1, 0);
+					new_row(out, -1, 0)->rank = none_rank;
 				}
 				row = &out->v[none];
 			} else {
@@ -550,7 +785,7 @@ static int identity_groups(const diff_side *a, const diff_side *b, const diff_re
 				uint32_t pos = side ? (uint32_t)x : in_b ? (uint32_t)r->a_match[x] : (uint32_t)x;
 				uint32_t *slot = in_b ? &gb[pos] : &ga[pos];
 				if (!*slot) {
-					new_row(out, in_b, pos);
+					new_row(out, in_b, pos)->rank = !ranks ? 0 : in_b ? rb[pos] : ra[pos];
 					*slot = (uint32_t)out->n;
 				}
 				row = &out->v[*slot - 1];
@@ -559,23 +794,11 @@ static int identity_groups(const diff_side *a, const diff_side *b, const diff_re
 		}
 	}
 	/* names, for the rows that are shown */
-	for (size_t k = 0; k < out->n; k++) {
+	for (size_t k = 0; k < out->n && !ranks; k++) {
 		group_row *row = &out->v[k];
-		if (!all_names && row->added + row->removed == 0)
+		if (names != DIFF_NAMES_ALL && row->added + row->removed == 0)
 			continue;
-		const diff_side *s = row->side ? b : a;
-		if (row->side < 0) {
-			row->name = strdup("(none)");
-		} else if (by == DIFF_BY_PACKAGE) {
-			char name[HEAP_NAME_MAX];
-			diff_name(s, s->v[row->pos].name, s->v[row->pos].num, name, sizeof name);
-			row->name = strdup(name);
-		} else {
-			char *full = diff_full_name(s, row->pos), *space = full ? strchr(full, ' ') : NULL;
-			row->name = space ? strdup(space + 1) : NULL;
-			free(full);
-		}
-		if (!row->name)
+		if (diff_group_name(a, b, by, row))
 			goto done;
 	}
 	rc = 0;
@@ -584,17 +807,19 @@ done:
 	free(sb);
 	free(ga);
 	free(gb);
+	free(ra);
+	free(rb);
 	return rc;
 }
 
-int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, int all_names,
+int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, enum diff_names names,
 		group_rows *out)
 {
 	out->n = 0;
 	out->v = malloc(((size_t)a->n + b->n + 2) * sizeof *out->v);
 	if (!out->v)
 		return -1;
-	int rc = by == DIFF_BY_CLASS ? class_groups(a, b, r, out) : identity_groups(a, b, r, by, all_names, out);
+	int rc = by == DIFF_BY_CLASS ? class_groups(a, b, r, out) : identity_groups(a, b, r, by, names, out);
 	if (rc)
 		group_rows_free(out);
 	return rc;

@@ -25,10 +25,20 @@ typedef struct diff_obj {
 	uint8_t garbage, reachable, root_kind;
 } diff_obj;
 
-/* A reference the GC nulls, or a cluster disagreement, named by full names. */
+/* A reference the GC nulls (holder or FGCObject referencer, property,
+ * target) or a cluster disagreement (kind, member, target): three parts,
+ * each an object of the side or a text.  Shown as "part|part|part" with
+ * each object by its full name (diff_fact_text); compared part by part,
+ * an object by class name and path rank (diff_new_facts), so that a full
+ * name, as long as its object is deep, is built only for a fact shown. */
 typedef struct diff_fact {
-	char *text; /* "src-full-name|property|dst-full-name" or "kind|member|target" */
+	int32_t obj[3];  /* the part's position on the side, or -1: it is text */
+	uint32_t str[3]; /* then its string id in the side's strings */
 } diff_fact;
+
+/* The text of fact F of side S, malloc'd (NULL when out of memory). */
+struct diff_side;
+char *diff_fact_text(const struct diff_side *s, const diff_fact *f);
 
 typedef struct diff_side {
 	diff_obj *v;            /* in index order */
@@ -53,6 +63,15 @@ int diff_add_retained(diff_side *s, const char *name, uint64_t bytes);
 int64_t diff_find(const diff_side *s, obj_t idx);
 /* "Class Path" of object K, malloc'd (NULL when out of memory). */
 char *diff_full_name(const diff_side *s, uint32_t k);
+/* The path name of K alone (no class), the same way. */
+char *diff_path_name(const diff_side *s, uint32_t k);
+/* The place of every object's path name in byte order (strcmp's) among
+ * both sides' path names and DIFF_NO_OUTER: into *RA and *RB (malloc'd,
+ * per position of A and B) and *NONE.  Equal names get equal ranks.  Time
+ * and memory follow the bytes of the names, not of the paths (an N-deep
+ * Outer chain's paths hold N^2/2 names): see the path trie in diff.c.
+ * 0, or -1 when out of memory (*RA and *RB then NULL). */
+int diff_path_ranks(const diff_side *a, const diff_side *b, uint32_t **ra, uint32_t **rb, uint32_t *none);
 /* The FName of K ("Base_N") into BUF. */
 void diff_name(const diff_side *s, uint32_t id, uint32_t num, char *buf, size_t cap);
 
@@ -84,9 +103,11 @@ void generic_name(const char *in, char *out, size_t cap);
 enum diff_by { DIFF_BY_CLASS, DIFF_BY_PACKAGE, DIFF_BY_OUTER };
 
 typedef struct group_row {
-	char *name;             /* NULL for an unchanged group unless all names were asked */
+	char *name;             /* NULL for an unchanged group unless all names were asked,
+				 * and for every outer row under DIFF_RANKS */
 	int side;               /* where the name comes from: 0 A, 1 B, -1 "(none)" */
 	uint32_t pos;
+	uint32_t rank;          /* outer rows under DIFF_RANKS: the name's rank (diff_path_ranks) */
 	uint64_t a_count, b_count, a_bytes, b_bytes;
 	uint64_t added, removed, kept, added_bytes, removed_bytes;
 } group_row;
@@ -96,11 +117,25 @@ typedef struct group_rows {
 	size_t n;
 } group_rows;
 
+/* The name of the group no outer holds. */
+#define DIFF_NO_OUTER "(none)"
+
+/* Which group rows get names. */
+enum diff_names {
+	DIFF_NAMES_CHANGED, /* those that changed */
+	DIFF_NAMES_ALL,     /* every row */
+	DIFF_RANKS,         /* as DIFF_NAMES_CHANGED, but outer rows get none, only
+			     * their rank: a path name costs the depth of its
+			     * object, so only the rows shown are named */
+};
+
 /* Rows for every distinct part, in no particular order.  Package and outer
  * groups are told apart by identity (a matched object is one group across
- * A and B) and named only when they changed, or always with ALL_NAMES. */
-int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, int all_names,
+ * A and B) and named as NAMES says. */
+int diff_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, enum diff_names names,
 		group_rows *out);
+/* Name ROW, a package or outer row of diff_groups(); 0, or -1 when out of memory. */
+int diff_group_name(const diff_side *a, const diff_side *b, enum diff_by by, group_row *row);
 void group_rows_free(group_rows *g);
 
 #endif

@@ -37,19 +37,38 @@ static int cmp_churn(const void *pa, const void *pb)
 	return cmp_names(a, b);
 }
 
+/* Outer rows: by churn, then by the rank of the name (diff_path_ranks),
+ * the order cmp_churn gives the names. */
+static int cmp_churn_rank(const void *pa, const void *pb)
+{
+	const group_row *a = pa, *b = pb;
+	uint64_t x = a->added + a->removed, y = b->added + b->removed;
+	if (x != y)
+		return x < y ? 1 : -1;
+	return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
 int diff_group_report(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, size_t limit,
 		      group_rows *out)
 {
-	if (diff_groups(a, b, r, by, 0, out))
+	/* an outer's name is its path, as long as its depth: ordered by rank,
+	 * and only the rows shown are named */
+	int ranked = by == DIFF_BY_OUTER;
+	if (diff_groups(a, b, r, by, ranked ? DIFF_RANKS : DIFF_NAMES_CHANGED, out))
 		return -1;
 	int growth = by == DIFF_BY_CLASS;
-	qsort(out->v, out->n, sizeof *out->v, growth ? cmp_growth : cmp_churn);
+	qsort(out->v, out->n, sizeof *out->v, growth ? cmp_growth : ranked ? cmp_churn_rank : cmp_churn);
 	size_t keep = 0;
 	while (keep < out->n && keep < limit && (growth || out->v[keep].added + out->v[keep].removed))
 		keep++;
 	for (size_t k = keep; k < out->n; k++)
 		free(out->v[k].name);
 	out->n = keep;
+	for (size_t k = 0; k < keep && ranked; k++)
+		if (diff_group_name(a, b, by, &out->v[k])) {
+			group_rows_free(out);
+			return -1;
+		}
 	group_row *v = realloc(out->v, (keep + 1) * sizeof *v); /* give back the rows not shown */
 	if (v)
 		out->v = v;
@@ -166,40 +185,94 @@ fail:
 
 /* ---- facts ---- */
 
-int diff_new_facts(const diff_fact *a, uint32_t na, const diff_fact *b, uint32_t nb, size_t limit,
-		   diff_fact_rows *out)
+void diff_fact_rows_free(diff_fact_rows *x)
+{
+	for (size_t k = 0; k < x->n; k++)
+		free(x->v[k]);
+	free(x->v);
+	memset(x, 0, sizeof *x);
+}
+
+/* The identity of fact F of side S (RANK: its objects' path ranks) into
+ * *KEY (grown as needed; *LEN bytes): each part, text or object, with its
+ * length, so that no two facts share a key unless every part is the same.
+ * 0, or -1 when out of memory. */
+static int fact_key(const diff_side *s, const uint32_t *rank, const diff_fact *f, char **key, size_t *cap, size_t *len)
+{
+	*len = 0;
+	for (int k = 0; k < 3; k++) {
+		char name[HEAP_NAME_MAX], num[16];
+		const char *t;
+		if (f->obj[k] >= 0) {
+			const diff_obj *o = &s->v[f->obj[k]];
+			diff_name(s, o->cls, o->cls_num, name, sizeof name);
+			snprintf(num, sizeof num, "#%u", rank[f->obj[k]]);
+			t = name;
+		} else {
+			t = strtab_get(&s->strings, f->str[k]);
+			num[0] = '\0';
+		}
+		size_t tl = strlen(t), need = *len + tl + strlen(num) + 32;
+		if (need > *cap) {
+			char *p = realloc(*key, need * 2);
+			if (!p)
+				return -1;
+			*key = p;
+			*cap = need * 2;
+		}
+		*len += (size_t)snprintf(*key + *len, *cap - *len, "%c%zu:", f->obj[k] >= 0 ? 'O' : 'S', tl);
+		memcpy(*key + *len, t, tl);
+		*len += tl;
+		*len += (size_t)snprintf(*key + *len, *cap - *len, "%s", num);
+	}
+	return 0;
+}
+
+int diff_new_facts(const diff_side *a, const diff_side *b, enum diff_facts which, size_t limit, diff_fact_rows *out)
 {
 	memset(out, 0, sizeof *out);
-	strpool texts = {0}; /* A's texts, each once; a B text is new when */
-	idmap in_a = {0};    /* its copy's address is not one of A's */
-	size_t cap = 0;
+	const diff_fact *fa = which == DIFF_ELIMINATED ? a->eliminated : a->disagreements;
+	const diff_fact *fb = which == DIFF_ELIMINATED ? b->eliminated : b->disagreements;
+	uint32_t na = which == DIFF_ELIMINATED ? a->neliminated : a->ndisagreements;
+	uint32_t nb = which == DIFF_ELIMINATED ? b->neliminated : b->ndisagreements;
+	if (nb == 0)
+		return 0;
+	strpool keys = {0}; /* A's keys, each once; a B fact is new when */
+	idmap in_a = {0};   /* its key's copy is not one of A's */
+	uint32_t *ra = NULL, *rb = NULL, none;
+	char *key = NULL;
+	size_t cap = 0, kcap = 0, len;
 	int rc = -1;
+	if (diff_path_ranks(a, b, &ra, &rb, &none))
+		goto done;
 	for (uint32_t k = 0; k < na; k++) {
-		const char *key = strpool_intern(&texts, a[k].text, strlen(a[k].text));
-		if (!key || idmap_add(&in_a, (uintptr_t)key, 0) < 0)
+		const char *copy;
+		if (fact_key(a, ra, &fa[k], &key, &kcap, &len) || !(copy = strpool_intern(&keys, key, len)) ||
+		    idmap_add(&in_a, (uintptr_t)copy, 0) < 0)
 			goto done;
 	}
 	for (uint32_t k = 0; k < nb; k++) {
-		const char *key = strpool_intern(&texts, b[k].text, strlen(b[k].text));
-		if (!key)
+		const char *copy;
+		if (fact_key(b, rb, &fb[k], &key, &kcap, &len) || !(copy = strpool_intern(&keys, key, len)))
 			goto done;
-		if (idmap_get(&in_a, (uintptr_t)key))
+		if (idmap_get(&in_a, (uintptr_t)copy))
 			continue;
 		out->count++;
 		if (out->n >= limit)
 			continue;
-		if (grow_array((void **)&out->v, &cap, out->n, sizeof *out->v))
+		if (grow_array((void **)&out->v, &cap, out->n, sizeof *out->v) || !(out->v[out->n] = diff_fact_text(b, &fb[k])))
 			goto done;
-		out->v[out->n++] = b[k].text;
+		out->n++;
 	}
 	rc = 0;
 done:
-	strpool_free(&texts);
+	strpool_free(&keys);
 	idmap_free(&in_a);
-	if (rc) {
-		free(out->v);
-		memset(out, 0, sizeof *out);
-	}
+	free(ra);
+	free(rb);
+	free(key);
+	if (rc)
+		diff_fact_rows_free(out);
 	return rc;
 }
 
@@ -213,8 +286,8 @@ void diff_report_free(diff_report *x)
 	diff_retained_rows_free(&x->retained);
 	diff_object_rows_free(&x->garbage_alive);
 	diff_object_rows_free(&x->new_roots);
-	free(x->new_eliminated.v);
-	free(x->new_disagreements.v);
+	diff_fact_rows_free(&x->new_eliminated);
+	diff_fact_rows_free(&x->new_disagreements);
 	memset(x, 0, sizeof *x);
 }
 
@@ -231,9 +304,8 @@ int diff_report_build(const diff_side *a, const diff_side *b, const diff_result 
 	    diff_group_report(a, b, r, DIFF_BY_OUTER, limit, &out->outers) ||
 	    diff_select_objects(a, b, r, DIFF_GARBAGE_ALIVE, limit, &out->garbage_alive) ||
 	    diff_select_objects(a, b, r, DIFF_NEW_ROOTS, limit, &out->new_roots) ||
-	    diff_new_facts(a->eliminated, a->neliminated, b->eliminated, b->neliminated, limit, &out->new_eliminated) ||
-	    diff_new_facts(a->disagreements, a->ndisagreements, b->disagreements, b->ndisagreements, limit,
-			   &out->new_disagreements)) {
+	    diff_new_facts(a, b, DIFF_ELIMINATED, limit, &out->new_eliminated) ||
+	    diff_new_facts(a, b, DIFF_DISAGREEMENTS, limit, &out->new_disagreements)) {
 		diff_report_free(out);
 		return -1;
 	}

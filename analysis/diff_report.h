@@ -61,15 +61,19 @@ int diff_select_objects(const diff_side *a, const diff_side *b, const diff_resul
 void diff_object_rows_free(diff_object_rows *x);
 
 /* Facts of B (eliminated references, cluster disagreements) not in A, in
- * B's order. */
+ * B's order.  A fact is in A when A has one whose parts are the same texts
+ * and objects of the same full name (class name and path rank,
+ * diff_path_ranks): no full name is built but for the rows shown. */
 typedef struct diff_fact_rows {
-	const char **v; /* B's texts: valid while B is */
+	char **v;       /* the rows shown, as diff_fact_text (malloc'd) */
 	size_t n;
 	uint32_t count; /* every new fact */
 } diff_fact_rows;
 
-int diff_new_facts(const diff_fact *a, uint32_t na, const diff_fact *b, uint32_t nb, size_t limit,
-		   diff_fact_rows *out);
+enum diff_facts { DIFF_ELIMINATED, DIFF_DISAGREEMENTS };
+
+int diff_new_facts(const diff_side *a, const diff_side *b, enum diff_facts which, size_t limit, diff_fact_rows *out);
+void diff_fact_rows_free(diff_fact_rows *x);
 
 /* The two-way report, section by section. */
 typedef struct diff_report {

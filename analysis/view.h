@@ -147,7 +147,8 @@ typedef struct view_ops {
 struct view {
 	const view_ops *ops;
 	obj_t first_gc_index;
-	uint32_t slots;
+	uint32_t slots; /* every object index is below it: a heap's slots, or for a database
+			 * the highest index present + 1, never the count the file states */
 	char err[512];
 	strpool pool; /* the strings edges point to */
 };

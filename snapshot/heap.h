@@ -31,6 +31,12 @@ typedef int32_t obj_t;
 #define OBJ_FREE (-2)  /* cls[] value of a free slot */
 #define OBJ_INDEX_MAX 2147483646 /* indexes are < 2^31 - 1 */
 
+/* The most slots an object array of OBJECTS objects may have: one much
+ * sparser than any engine makes is refused (the text and binary readers
+ * apply 16 per object plus 2^24 as they read; a database's stated slots are
+ * held to the same, sql/db_extent.c). */
+static inline uint64_t heap_slots_limit(uint64_t objects) { return objects * 16 + (1u << 24); }
+
 /* Reference kinds, in the text format's spelling. */
 enum ref_kind { REF_STRONG, REF_ARO, REF_IMMUTABLE, REF_WEAK, REF_SOFT, REF_KIND_COUNT };
 extern const char *const ref_kind_names[REF_KIND_COUNT];

@@ -129,7 +129,7 @@ int v8r_string(rd *r, char *out, size_t keep, size_t *len, int *cut)
 			return v8r_truncated(r, "in a string");
 		const char *s = r->buf + r->pos, *e = r->buf + r->end, *q = s;
 		if (!pending_high) {
-			while (q < e && *q != '"' && *q != '\\' && *q != '\0')
+			while (q < e && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
 				q++;
 			size_t run = (size_t)(q - s);
 			if (run && out && !full) {
@@ -154,11 +154,14 @@ int v8r_string(rd *r, char *out, size_t keep, size_t *len, int *cut)
 				pending_high = 0;
 				continue;
 			}
-			r->pos++;
-			if (c == '"')
+			if (c == '"') {
+				r->pos++;
 				break;
-			put_cp(out, &n, keep, &full, 0); /* a raw NUL byte */
-			continue;
+			}
+			/* JSON escapes every byte below 0x20 in a string; V8 does, and
+			 * JSON.parse refuses one raw */
+			return v8r_fail(r, v8r_at(r), "a raw control byte (0x%02x) in a string (not JSON: it must be escaped)",
+					(unsigned)c);
 		}
 		r->pos++;
 		c = v8r_peek(r);
@@ -212,7 +215,7 @@ int v8r_uint(rd *r, const char *what, uint64_t *v)
 {
 	int c = v8r_skip_ws(r);
 	uint64_t off = v8r_at(r), x = 0;
-	int digits = 0;
+	int digits = 0, lead = c;
 	while (c >= '0' && c <= '9') {
 		if (++digits > 19)
 			return v8r_fail(r, off, "%s: number too large", what);
@@ -223,6 +226,8 @@ int v8r_uint(rd *r, const char *what, uint64_t *v)
 	if (digits == 0 || c == '.' || c == 'e' || c == 'E')
 		return c < 0 && digits == 0 ? v8r_truncated(r, what)
 					    : v8r_fail(r, off, "%s: expected a non-negative integer", what);
+	if (digits > 1 && lead == '0')
+		return v8r_fail(r, off, "%s: a number with a leading zero (not JSON)", what);
 	*v = x;
 	return 0;
 }
@@ -233,23 +238,75 @@ static const uint8_t number_byte[256] = {
 	['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1,
 };
 
-/* A number's bytes, the reader at its first; IN_ARRAY: also the numbers
- * that follow it, each right after a comma, in one tight loop over the
- * buffer (a snapshot's "locations" and "samples" are megabytes of them).
- * It stops at any other byte, which the caller's loop then takes. */
-static void skip_numbers(rd *r, int in_array)
+static int digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* Is [S, E) one JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int json_number(const unsigned char *s, const unsigned char *e)
+{
+	if (s < e && *s == '-')
+		s++;
+	if (s == e || !digit(*s))
+		return 0;
+	if (*s++ != '0')
+		while (s < e && digit(*s))
+			s++;
+	if (s < e && *s == '.') {
+		if (++s == e || !digit(*s))
+			return 0;
+		while (s < e && digit(*s))
+			s++;
+	}
+	if (s < e && (*s == 'e' || *s == 'E')) {
+		if (++s < e && (*s == '+' || *s == '-'))
+			s++;
+		if (s == e || !digit(*s))
+			return 0;
+		while (s < e && digit(*s))
+			s++;
+	}
+	return s == e;
+}
+
+/* A number, the reader at its first byte; IN_ARRAY: also the numbers that
+ * follow it, each right after a comma, in one tight loop over the buffer
+ * (a snapshot's "locations" and "samples" are megabytes of them).  Each is
+ * checked to be a JSON number (no leading zero, digits after a point or an
+ * exponent); one the buffer ends inside is carried into the next fill
+ * whole.  It stops at any other byte, which the caller's loop then takes.
+ * 0, or -1 (reported). */
+static int skip_numbers(rd *r, int in_array)
 {
 	for (;;) {
 		const unsigned char *b = (const unsigned char *)r->buf;
-		size_t p = r->pos, e = r->end;
-		while (p < e && number_byte[b[p]])
-			p++;
-		while (in_array && p + 1 < e && b[p] == ',' && (b[p + 1] == '-' || (b[p + 1] >= '0' && b[p + 1] <= '9')))
-			for (p++; p < e && number_byte[b[p]];)
-				p++;
+		size_t p = r->pos, e = r->end; /* P: where the number being read starts */
+		for (;;) {
+			size_t q = p;
+			while (q < e && digit(b[q]))
+				q++;
+			int plain = q > p && (b[p] != '0' || q - p == 1); /* a JSON integer: no second look */
+			/* the common case in a run: such an integer, a comma, the next one's first digit */
+			if (plain && in_array && q + 1 < e && b[q] == ',' && digit(b[q + 1])) {
+				p = q + 1;
+				continue;
+			}
+			while (q < e && number_byte[b[q]]) {
+				q++;
+				plain = 0;
+			}
+			if (q == e && !r->eof)
+				break; /* the buffer ended inside this number: refill, keeping it */
+			if (!plain && !json_number(b + p, b + q))
+				return v8r_fail(r, r->base + p, "a number that is not JSON (a leading zero, or no digit "
+						"after a sign, point or exponent)");
+			if (!in_array || q + 1 >= e || b[q] != ',' || !(b[q + 1] == '-' || digit(b[q + 1]))) {
+				r->pos = q;
+				return 0;
+			}
+			p = q + 1;
+		}
 		r->pos = p;
-		if (p < e || v8r_peek(r) < 0)
-			return; /* else the buffer ended inside a number: on with the refilled one */
+		if (v8r_fill(r) < 0)
+			return -1;
 	}
 }
 
@@ -292,7 +349,8 @@ int v8r_skip_value(rd *r)
 			if (v8r_string(r, NULL, 0, NULL, NULL))
 				goto out;
 		} else if (c == '-' || (c >= '0' && c <= '9')) {
-			skip_numbers(r, depth > 0 && stack[depth - 1] == ']');
+			if (skip_numbers(r, depth > 0 && stack[depth - 1] == ']'))
+				goto out;
 		} else if (c == 't' || c == 'f' || c == 'n') {
 			const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
 			for (const char *w = word; *w; w++) {

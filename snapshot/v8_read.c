@@ -246,11 +246,26 @@ static uint64_t count_commas(const char *s, const char *e, const char **close)
 
 static int piece_fail(rd *r, const piece *p, const unsigned char *where, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The stream offset of WHERE, a byte of P's text. */
+static uint64_t piece_off(const piece *p, const unsigned char *where)
+{
+	size_t at = (size_t)(where - (const unsigned char *)p->s);
+	if (!p->voff)
+		return p->off + at;
+	size_t k = 0, start = 0; /* a rebuilt record: WHERE's value and where it starts */
+	for (size_t i = 0; i < at; i++)
+		if (p->s[i] == ',' && k + 1 < p->n) {
+			k++;
+			start = i + 1;
+		}
+	return p->voff[k] + (at - start);
+}
+
 static int piece_fail(rd *r, const piece *p, const unsigned char *where, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	v8r_error_v(r, p->off + (uint64_t)(where - (const unsigned char *)p->s), fmt, ap);
+	v8r_error_v(r, piece_off(p, where), fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -344,6 +359,8 @@ static inline int parse_record(rd *r, const piece *p, const char *what, const un
 			x = x * 10 + d;
 		if (s - b > 19)
 			return piece_fail(r, p, b, "%s: number too large", what);
+		if (*b == '0' && s - b > 1)
+			return piece_fail(r, p, b, "%s: a number with a leading zero (not JSON)", what);
 		v[f] = x;
 		if (*s != ',') {
 			while (is_ws(*s))
@@ -422,7 +439,7 @@ static void note_names(const rd *r, const piece *p, int nodes, const name_max *n
 	if (!nm->rs)
 		return;
 	const unsigned char *at = value_at(nm->rs, nodes ? r->nf_name : r->ef_name);
-	uint64_t off = p->off + (uint64_t)(at - (const unsigned char *)p->s);
+	uint64_t off = piece_off(p, at);
 	if (nodes) {
 		st->has_node_str = 1;
 		st->max_node_str = nm->max;
@@ -461,6 +478,75 @@ void v8r_parse_piece(rd *r, const piece *p, pstats *st)
 	note_names(r, p, nodes, &names, st);
 }
 
+/* A record's text (whole records are at most 64 values of at most 19
+ * digits and a comma each) is no longer than this unless it holds blanks;
+ * a longer tail is read by blank_record, so no more is ever carried into
+ * the next chunk (CARRY_MAX) and a run of blanks may be of any length. */
+#define BLANK_TAIL 2048
+
+/* The record of array ARR (NFLD values) that starts at the reader, with
+ * blanks in it: read here a byte at a time (blanks skipped as they come,
+ * never held), rebuilt without them with each value's stream offset, and
+ * parsed at once as a piece of its own.  *TOTAL (values so far, whole
+ * records) grows by NFLD; *CLOSED is set when the ']' ended it, the
+ * array's last.  0, or -1 (reported). */
+static int blank_record(rd *r, int arr, uint32_t nfld, uint64_t expected, uint64_t *total, int *closed)
+{
+	const char *what = arr == ARR_NODES ? "nodes" : "edges";
+	char text[V8_MAX_FIELDS * 20 + 1]; /* each value and its comma, then ']' */
+	uint64_t voff[V8_MAX_FIELDS];
+	size_t len = 0;
+	*closed = 0;
+	for (uint32_t f = 0; f < nfld; f++) {
+		int c = v8r_skip_ws(r);
+		if (c == ']' && f == 0 && *total == 0 && expected == 0) { /* "[ ... ]": no values */
+			r->pos++;
+			*closed = 1;
+			return 0;
+		}
+		if (c == ']')
+			return v8r_fail(r, v8r_at(r), "%s: %llu values where node_count/edge_count say %llu (%u fields each)",
+					what, (unsigned long long)(*total + f + 1), (unsigned long long)expected, nfld);
+		if (c < 0)
+			return v8r_truncated(r, what);
+		if (c < '0' || c > '9')
+			return v8r_fail(r, v8r_at(r), "%s: expected a non-negative integer", what);
+		voff[f] = v8r_at(r);
+		size_t digits = 0;
+		while (c >= '0' && c <= '9') {
+			if (digits == 19)
+				return v8r_fail(r, voff[f], "%s: number too large", what);
+			text[len + digits++] = (char)c;
+			r->pos++;
+			c = v8r_peek(r);
+		}
+		if (digits > 1 && text[len] == '0')
+			return v8r_fail(r, voff[f], "%s: a number with a leading zero (not JSON)", what);
+		len += digits;
+		c = v8r_skip_ws(r);
+		if (c == ',') {
+			r->pos++;
+			text[len++] = ',';
+		} else if (c == ']' && f + 1 == nfld && *total + nfld == expected) {
+			r->pos++;
+			*closed = 1;
+		} else if (c == ']') {
+			return v8r_fail(r, v8r_at(r), "%s: %llu values where node_count/edge_count say %llu (%u fields each)",
+					what, (unsigned long long)(*total + f + 1), (unsigned long long)expected, nfld);
+		} else {
+			return c < 0 ? v8r_truncated(r, what) : v8r_fail(r, v8r_at(r), "%s: expected ','", what);
+		}
+	}
+	if (*total + nfld > expected)
+		return v8r_fail(r, voff[0], "%s: more values than node_count/edge_count say (%llu, %u fields each)", what,
+				(unsigned long long)expected, nfld);
+	text[len] = ']'; /* the scan of a final piece stops at its bracket (v8r_parse_piece) */
+	piece p = {NULL, text, len, voff[0], *total, nfld, (uint8_t)arr, (uint8_t)*closed, voff};
+	v8r_parse_here(r, &p);
+	*total += nfld;
+	return atomic_load(&r->failed) ? -1 : 0;
+}
+
 /* "nodes" or "edges": split the array text into pieces for the workers. */
 static int parse_numbers(rd *r, int arr)
 {
@@ -492,7 +578,7 @@ static int parse_numbers(rd *r, int arr)
 				return v8r_fail(r, v8r_at(r) + (uint64_t)(close - s),
 					    "%s: %llu values where node_count/edge_count say %llu (%u fields each)", what,
 					    (unsigned long long)(total + n), (unsigned long long)expected, nfld);
-			v8r_dispatch(r, (piece){r->cur, s, (size_t)(close - s), v8r_at(r), total, n, (uint8_t)arr, 1});
+			v8r_dispatch(r, (piece){r->cur, s, (size_t)(close - s), v8r_at(r), total, n, (uint8_t)arr, 1, NULL});
 			r->pos = (size_t)(close + 1 - r->buf);
 			return 0;
 		}
@@ -507,9 +593,17 @@ static int parse_numbers(rd *r, int arr)
 				return v8r_fail(r, v8r_at(r) + (uint64_t)(cut - s),
 					    "%s: more values than node_count/edge_count say (%llu, %u fields each)", what,
 					    (unsigned long long)expected, nfld);
-			v8r_dispatch(r, (piece){r->cur, s, (size_t)(cut - s), v8r_at(r), total, keep, (uint8_t)arr, 0});
+			v8r_dispatch(r, (piece){r->cur, s, (size_t)(cut - s), v8r_at(r), total, keep, (uint8_t)arr, 0, NULL});
 			total += keep;
 			r->pos = (size_t)(cut - r->buf);
+		}
+		if (r->end - r->pos > BLANK_TAIL) { /* a record with blanks in it */
+			int closed;
+			if (blank_record(r, arr, nfld, expected, &total, &closed))
+				return -1;
+			if (closed)
+				return 0;
+			continue;
 		}
 		ssize_t got = v8r_fill(r);
 		if (got < 0)
@@ -826,9 +920,26 @@ int v8_sniff_file(const char *path)
 		n = read(fd, raw, sizeof raw);
 	while (n < 0 && errno == EINTR);
 	int yes = 0;
-	if (n > 0 && !is_zstd(raw, (size_t)n))
-		yes = is_v8_snapshot(raw, (size_t)n);
-	else if (n > 0) {
+	if (n > 0 && !is_zstd(raw, (size_t)n)) {
+		/* blanks may run on past this read (JSON allows any number): read
+		 * on until a byte that is not one */
+		const unsigned char *p = (const unsigned char *)raw;
+		size_t at = n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
+		for (;;) {
+			while (at < (size_t)n && is_ws(p[at]))
+				at++;
+			if (at < (size_t)n) {
+				yes = p[at] == '{';
+				break;
+			}
+			do
+				n = read(fd, raw, sizeof raw);
+			while (n < 0 && errno == EINTR);
+			if (n <= 0)
+				break;
+			at = 0;
+		}
+	} else if (n > 0) {
 		/* decompress until the first non-blank byte shows (a block can need
 		 * all of its compressed bytes first), reading at most 16 MiB */
 		ZSTD_DStream *zs = ZSTD_createDStream();

@@ -214,6 +214,15 @@ void v8r_dispatch(rd *r, piece p)
 	pthread_mutex_unlock(&r->mu);
 }
 
+void v8r_parse_here(rd *r, const piece *p)
+{
+	pstats st = {0};
+	v8r_parse_piece(r, p, &st);
+	pthread_mutex_lock(&r->mu);
+	merge_stats_locked(r, &st);
+	pthread_mutex_unlock(&r->mu);
+}
+
 /* Wait until every piece is parsed. */
 void v8r_drain(rd *r)
 {
@@ -257,7 +266,7 @@ ssize_t v8r_fill(rd *r)
 {
 	size_t carry = r->end - r->pos;
 	if (carry > CARRY_MAX)
-		return v8r_fail(r, v8r_at(r), "a number (or a run of blanks) longer than %d bytes", CARRY_MAX);
+		return v8r_fail(r, v8r_at(r), "a number longer than %d bytes", CARRY_MAX);
 	if (atomic_load(&r->failed))
 		return -1;
 	if (r->eof)

@@ -18,7 +18,8 @@
 #include "snapshot/v8.h"
 
 #define CHUNK_DEFAULT (4u << 20)
-#define CARRY_MAX 4096          /* longest token the splitter carries into the next chunk */
+#define CARRY_MAX 4096          /* longest token carried into the next chunk: a number (blanks are
+                                 * never carried, a record of nodes or edges at most BLANK_TAIL) */
 #define NCHUNKS 8
 #define QCAP (4 * NCHUNKS + 4)  /* a chunk yields at most 3 pieces */
 #define MAX_WORKERS 4
@@ -44,6 +45,11 @@ typedef struct piece {
 	uint64_t off;   /* stream offset of s[0] */
 	uint64_t first, n;
 	uint8_t arr, final;
+	/* NULL, or (a record rebuilt without its blanks, v8_read.c's
+	 * blank_record) the stream offset of each value of s: then a byte's
+	 * offset is its value's plus its place in the value, not off plus its
+	 * place in s */
+	const uint64_t *voff;
 } piece;
 
 /* What a piece learnt that is checked once the strings are known. */
@@ -124,6 +130,8 @@ void v8r_source_close(source *s);
 void *v8r_worker(void *arg);
 /* Hand a piece to the workers (or parse it here when there are none). */
 void v8r_dispatch(rd *r, piece p);
+/* Parse piece P in this thread now (its text need not outlive the call). */
+void v8r_parse_here(rd *r, const piece *p);
 /* Wait until every piece is parsed. */
 void v8r_drain(rd *r);
 /* Move on to a new chunk, carrying buf[pos..end) over.  Returns the number

@@ -1,6 +1,7 @@
 /* db_heap.c — an analysis database back into a heap (see db_heap.h).  The
- * tables are read in the order the store wrote them; every id is checked
- * against the slots and the objects, every kind and text against its
+ * tables are read in the order the store wrote them; the heap's slots are
+ * the span of the object indexes present, not the count the file states
+ * (db_extent.h); every id is checked against the slots and the objects, every kind and text against its
  * domain, positions and list lengths against the rows, and the finished
  * heap goes through heap_validate like any loaded snapshot. */
 #include "sql/db_heap.h"
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/db_extent.h"
 #include "sql/input.h"
 #include "sql/schema.h"
 
@@ -83,35 +85,38 @@ static uint32_t col_str(loader *l, int c, int nullok)
 	return s ? strtab_find(&l->h->strings, s, (size_t)sqlite3_column_bytes(l->st, c)) : UINT32_MAX;
 }
 
-/* The header: slots, the disregard pool, the snapshot's mode and texts,
- * and the mode and keep flags the analysis ran with. */
+/* The header: the slots to make (the span of the indexes present,
+ * db_extent.h), the disregard pool, the snapshot's mode, and the mode and
+ * keep flags the analysis ran with. */
 static int load_header(loader *l, gc_options *opt, int64_t *slots)
 {
 	static const char t[] = "snapshot";
+	db_extent e;
+	char why[256];
+	if (db_read_extent(l->db, &e, why, sizeof why)) {
+		snprintf(l->err, l->errsize, "%s: %s", l->path, why);
+		return -1;
+	}
+	*slots = e.span; /* what is present, not what the file states (db_extent.h) */
+	l->h->first_gc_index = (obj_t)e.first_gc_index;
 	if (query(l, t, "SELECT (SELECT value FROM snapshot WHERE key = 'schema_version'), "
-		  "(SELECT value FROM snapshot WHERE key = 'slots'), (SELECT value FROM snapshot WHERE key = 'first_gc_index'), "
 		  "(SELECT value FROM snapshot WHERE key = 'snapshot_mode'), (SELECT value FROM snapshot WHERE key = 'mode'), "
 		  "(SELECT value FROM snapshot WHERE key = 'keep_flags')") || step(l, t) != 1)
 		return l->err[0] ? -1 : fail(l, t, "no header");
-	int64_t version, first;
+	int64_t version;
 	if (col_int(l, 0, 0, 0, SCHEMA_VERSION, SCHEMA_VERSION, &version)) /* checked by db_check_version */
 		return fail(l, t, "schema_version is not %d", SCHEMA_VERSION);
-	if (col_int(l, 1, 0, 0, 0, (int64_t)OBJ_INDEX_MAX + 1, slots))
-		return fail(l, t, "slots is missing or not a count of slots");
-	if (col_int(l, 2, 0, 0, 0, *slots, &first))
-		return fail(l, t, "first_gc_index is missing or beyond slots");
-	l->h->first_gc_index = (obj_t)first;
 	const char *keys[2] = {"snapshot_mode", "mode"};
 	int modes[2];
 	for (int k = 0; k < 2; k++) {
-		const char *m = (const char *)sqlite3_column_text(l->st, 3 + k);
+		const char *m = (const char *)sqlite3_column_text(l->st, 1 + k);
 		if (!m || (strcmp(m, "game") && strcmp(m, "editor")))
 			return fail(l, t, "%s is not game or editor", keys[k]);
 		modes[k] = strcmp(m, "editor") == 0 ? MODE_EDITOR : MODE_GAME;
 	}
 	l->h->mode = modes[0];
 	opt->mode = modes[1];
-	const char *keep = (const char *)sqlite3_column_text(l->st, 5);
+	const char *keep = (const char *)sqlite3_column_text(l->st, 3);
 	char bad[64];
 	opt->keep_flags = 0;
 	if (!keep || (strcmp(keep, "-") && flags_parse_object(keep, &opt->keep_flags, bad, sizeof bad)))

@@ -1,11 +1,11 @@
 /* diff_db.c — fills a diff side from the object_table, eliminated_refs and
  * findings tables, in the same forms diff_side_from_heap() produces.
  *
- * The database is input: slots must cover the rows, every id must be an
- * index below it, Outer chains must end, and each parent must be one hop
- * nearer a root; anything else is a one-line error naming the table.
- * Memory follows the rows, not the stored slots: a sparse side is
- * searched instead of indexed by slot. */
+ * The database is input: slots must cover the rows (db_extent.h), every id
+ * must be an index below the highest one present + 1, Outer chains must
+ * end, and each parent must be one hop nearer a root; anything else is a
+ * one-line error naming the table.  Memory follows the rows, not the
+ * stored slots: a sparse side is searched instead of indexed by slot. */
 #include "sql/diff_db.h"
 #include "sql/input.h"
 
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/db_extent.h"
 #include "sql/db_version.h"
 #include "sql/schema.h"
 
@@ -41,14 +42,8 @@ static int col_id(const diff_side *s, sqlite3_stmt *st, int c, obj_t *out)
 	return 0;
 }
 
-/* "Class Path" of object IDX, or NULL when it is not on the side. */
-static char *full_name(const diff_side *s, obj_t idx)
-{
-	int64_t at = diff_find(s, idx);
-	return at < 0 ? NULL : diff_full_name(s, (uint32_t)at);
-}
-
-static int push_fact(diff_fact **v, uint32_t *n, size_t *cap, const char *a, const char *b, const char *c)
+/* FACT onto the list *V (*N of *CAP); -1 when out of memory. */
+static int push_fact(diff_fact **v, uint32_t *n, size_t *cap, diff_fact fact)
 {
 	if (*n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 64;
@@ -58,18 +53,20 @@ static int push_fact(diff_fact **v, uint32_t *n, size_t *cap, const char *a, con
 		*v = p;
 		*cap = nc;
 	}
-	size_t len = strlen(a) + strlen(b) + strlen(c) + 3;
-	char *t = malloc(len);
-	if (!t)
-		return -1;
-	snprintf(t, len, "%s|%s|%s", a, b, c);
-	(*v)[(*n)++].text = t;
+	(*v)[(*n)++] = fact;
 	return 0;
 }
 
-/* The references the GC nulls, "src|property|dst" by full names (an
- * FGCObject's by its referencer), in table order; rows whose target is no
- * object are left out. */
+/* Column C's text in S's strings (NULL as ""); UINT32_MAX when out of memory. */
+static uint32_t col_text_id(diff_side *s, sqlite3_stmt *st, int c)
+{
+	const char *t = (const char *)sqlite3_column_text(st, c);
+	return strtab_intern(&s->strings, t ? t : "", t ? (size_t)sqlite3_column_bytes(st, c) : 0);
+}
+
+/* The references the GC nulls: holder (an FGCObject's by its referencer),
+ * property and target, in table order; rows whose target is no object are
+ * left out. */
 static int eliminated(sqlite3 *db, diff_side *s, const char **why)
 {
 	sqlite3_stmt *st;
@@ -85,12 +82,12 @@ static int eliminated(sqlite3 *db, diff_side *s, const char **why)
 			*why = "table eliminated_refs: an object id is not an index below slots";
 			break;
 		}
-		char *d = full_name(s, dst), *sn = src == OBJ_NONE ? NULL : full_name(s, src);
-		const char *ref = (const char *)sqlite3_column_text(st, 1), *prop = (const char *)sqlite3_column_text(st, 2);
-		int bad = d && push_fact(&s->eliminated, &s->neliminated, &cap, sn ? sn : ref ? ref : "", prop ? prop : "", d);
-		free(d);
-		free(sn);
-		if (bad) {
+		int64_t d = diff_find(s, dst), sp = src == OBJ_NONE ? -1 : diff_find(s, src);
+		if (d < 0)
+			continue;
+		uint32_t ref = sp < 0 ? col_text_id(s, st, 1) : 0, prop = col_text_id(s, st, 2);
+		if (ref == UINT32_MAX || prop == UINT32_MAX ||
+		    push_fact(&s->eliminated, &s->neliminated, &cap, (diff_fact){{(int32_t)sp, -1, (int32_t)d}, {ref, prop, 0}})) {
 			*why = "out of memory";
 			break;
 		}
@@ -99,7 +96,7 @@ static int eliminated(sqlite3 *db, diff_side *s, const char **why)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The cluster disagreements, "kind|member|target" by full names. */
+/* The cluster disagreements: kind, member, target. */
 static int disagreements(sqlite3 *db, diff_side *s, const char **why)
 {
 	sqlite3_stmt *st;
@@ -115,12 +112,12 @@ static int disagreements(sqlite3 *db, diff_side *s, const char **why)
 			*why = "table findings: an object id is not an index below slots";
 			break;
 		}
-		char *mn = full_name(s, m), *tn = full_name(s, t);
-		int bad = mn && tn &&
-			  push_fact(&s->disagreements, &s->ndisagreements, &cap, (const char *)sqlite3_column_text(st, 0), mn, tn);
-		free(mn);
-		free(tn);
-		if (bad) {
+		int64_t mp = diff_find(s, m), tp = diff_find(s, t);
+		if (mp < 0 || tp < 0)
+			continue;
+		uint32_t kind = col_text_id(s, st, 0);
+		if (kind == UINT32_MAX ||
+		    push_fact(&s->disagreements, &s->ndisagreements, &cap, (diff_fact){{-1, (int32_t)mp, (int32_t)tp}, {kind, 0, 0}})) {
 			*why = "out of memory";
 			break;
 		}
@@ -163,34 +160,26 @@ static const char *check_chains(diff_side *s)
 /* How a step of diff_side_from_db() ended: which error line it wants. */
 enum { DB_OK, DB_SQLERR, DB_BAD, DB_OOM };
 
-/* The schema version, then slots and the object_table's row count and index
- * range; DB_BAD with *WHY when they do not fit together. */
+/* The schema version, then the extent (db_extent.h: SLOTS is the span of
+ * the indexes present, HI the highest) and the object_table's row count;
+ * DB_BAD with *WHY when they do not fit together. */
 static int read_extent(sqlite3 *db, sqlite3_stmt **st, char *version, size_t vsize, sqlite3_int64 *slots,
 		       sqlite3_int64 *count, sqlite3_int64 *hi, const char **why)
 {
-	if (db_check_version(db, version, vsize)) {
+	db_extent e;
+	if (db_check_version(db, version, vsize) || db_read_extent(db, &e, version, vsize)) {
 		*why = version;
 		return DB_BAD;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'slots'), "
-			       "(SELECT value FROM snapshot WHERE key = 'schema_version'), "
-			       "(SELECT count(*) FROM object_table), (SELECT min(idx) FROM object_table), "
-			       "(SELECT max(idx) FROM object_table)", -1, st, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM object_table", -1, st, NULL) != SQLITE_OK ||
 	    sqlite3_step(*st) != SQLITE_ROW)
 		return DB_SQLERR;
-	*slots = sqlite3_column_int64(*st, 0);
-	*count = sqlite3_column_int64(*st, 2);
-	sqlite3_int64 lo = sqlite3_column_int64(*st, 3);
-	*hi = sqlite3_column_int64(*st, 4);
-	if (sqlite3_column_type(*st, 0) != SQLITE_INTEGER || *slots < 0 || *slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
-		*why = "table snapshot: slots is missing or not a count of slots";
-	else if (*count > 0 && (lo < 0 || *hi >= *slots))
-		*why = "table object_table: an object index is outside the slots of table snapshot";
-	else
-		*why = NULL;
+	*count = sqlite3_column_int64(*st, 0);
+	*slots = e.span;
+	*hi = (sqlite3_int64)e.span - 1;
 	sqlite3_finalize(*st);
 	*st = NULL;
-	return *why ? DB_BAD : DB_OK;
+	return DB_OK;
 }
 
 /* Room for COUNT rows, and the slot index when the slots up to HI are no

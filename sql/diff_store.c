@@ -71,7 +71,7 @@ static int store_groups(sqlite3_stmt *gs, const diff_side *a, const diff_side *b
 	static const char *const by_names[3] = {"class", "package", "outer"};
 	for (int by = 0; by < 3; by++) {
 		group_rows g = {0};
-		if (diff_groups(a, b, r, (enum diff_by)by, 1, &g))
+		if (diff_groups(a, b, r, (enum diff_by)by, DIFF_NAMES_ALL, &g))
 			return -1;
 		for (size_t k = 0; k < g.n; k++) {
 			const group_row *x = &g.v[k];

@@ -4,13 +4,15 @@
  *
  * A database is input like a snapshot: it may be damaged, crafted or
  * foreign.  Opening checks the tables and the snapshot's slots against the
- * real rows; every object id read is checked against slots before use, and
+ * real rows (db_extent.h: the view's slots are the span of the indexes
+ * present); every object id read is checked against them before use, and
  * Outer chains are climbed with cycle detection, so a bad database gets a
  * one-line error naming the table and the problem, never a crash or a spin. */
 #include "sql/view_db.h"
 #include "sql/input.h"
 
 #include "analysis/analysis.h"
+#include "sql/db_extent.h"
 #include "sql/db_version.h"
 #include "base/base.h"
 #include "sql/path_hash.h"
@@ -742,38 +744,17 @@ int is_sqlite_file(const char *path)
 	return n == (ssize_t)sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
 }
 
-/* The header values the view needs, checked against the rows: slots must
- * cover every object index, and the indexes start at 0.  0, or -1 with a
- * one-line reason naming the table. */
+/* The header values the view needs (db_extent.h): the view's slots are the
+ * span of the object indexes present, not the number the file states.  0,
+ * or -1 with a one-line reason naming the table. */
 static int read_header(sqlite3 *db, view *v, char *err, size_t errsize)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = -1;
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'slots'), "
-			       "(SELECT value FROM snapshot WHERE key = 'first_gc_index'), "
-			       "(SELECT min(idx) FROM object_table), (SELECT max(idx) FROM object_table)",
-			       -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
-		snprintf(err, errsize, "table snapshot or object_table: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_int64 slots = sqlite3_column_int64(st, 0), first = sqlite3_column_int64(st, 1);
-	sqlite3_int64 lo = sqlite3_column_int64(st, 2), hi = sqlite3_column_int64(st, 3);
-	int empty = sqlite3_column_type(st, 3) == SQLITE_NULL;
-	if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || slots < 0 || slots > (sqlite3_int64)OBJ_INDEX_MAX + 1)
-		snprintf(err, errsize, "table snapshot: slots is missing or not a count of slots");
-	else if (sqlite3_column_type(st, 1) != SQLITE_INTEGER || first < 0 || first > slots)
-		snprintf(err, errsize, "table snapshot: first_gc_index is missing or beyond slots");
-	else if (!empty && (lo < 0 || hi >= slots))
-		snprintf(err, errsize, "table object_table: object index %lld is outside the %lld slots of table snapshot",
-			 (long long)(lo < 0 ? lo : hi), (long long)slots);
-	else {
-		v->slots = (uint32_t)slots;
-		v->first_gc_index = (obj_t)first;
-		rc = 0;
-	}
-out:
-	sqlite3_finalize(st);
-	return rc;
+	db_extent e;
+	if (db_read_extent(db, &e, err, errsize))
+		return -1;
+	v->slots = e.span;
+	v->first_gc_index = (obj_t)e.first_gc_index;
+	return 0;
 }
 
 /* The operations of a database view; see view.h. */

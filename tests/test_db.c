@@ -364,9 +364,17 @@ TEST(db_slots_that_lie_are_refused)
 	CHECK(v == NULL && has(err, "snapshot: slots"));
 	v = damaged("DELETE FROM snapshot WHERE key = 'slots'", err, sizeof err);
 	CHECK(v == NULL && has(err, "snapshot: slots"));
-	/* a large but consistent slots count: the search's memory follows what it visits */
+	/* Issue #29.2: more slots than a snapshot of its 13 objects can have
+	 * (13 * 16 + 2^24 = 16777424) is no database analyze writes */
 	v = damaged("UPDATE snapshot SET value = 2147483647 WHERE key = 'slots'", err, sizeof err);
-	CHECK(v != NULL);
+	CHECK(v == NULL && has(err, "table snapshot: slots is 2147483647, more than a snapshot of the 13 objects") &&
+	      has(err, "at most 16777424"));
+	v = damaged("UPDATE snapshot SET value = 16777425 WHERE key = 'slots'", err, sizeof err);
+	CHECK(v == NULL && has(err, "at most 16777424"));
+	/* free slots at the end, as many as a binary snapshot may have: the
+	 * view's slots are those up to the last object, 17 + 1 */
+	v = damaged("UPDATE snapshot SET value = 16777424 WHERE key = 'slots'", err, sizeof err);
+	CHECK(v != NULL && v->slots == 18);
 	if (v) {
 		chains cs = {0};
 		CHECK(query_chains(v, 15, 0, SIZE_MAX, 0, 0, &cs) == 0 && cs.n == 3);
@@ -521,12 +529,15 @@ TEST(db_diff_memory_follows_the_rows)
 {
 	char path[128], err[512];
 	CHECK(make_db(CHAINS_BODY, "diff.db", path, sizeof path) == 0);
-	CHECK(damage(path, "UPDATE snapshot SET value = 500000000 WHERE key = 'slots'") == 0);
+	CHECK(damage(path, "UPDATE snapshot SET value = 16000000 WHERE key = 'slots'") == 0);
 	diff_side s;
 	CHECK(diff_side_from_db(path, &s, err, sizeof err) == 0);
 	CHECK(s.n == 13 && s.slots == 18); /* indexed up to the last row, not the stored slots */
-	CHECK(diff_find(&s, 15) >= 0 && diff_find(&s, 400000000) == -1);
+	CHECK(diff_find(&s, 15) >= 0 && diff_find(&s, 15000000) == -1);
 	diff_side_free(&s);
+	/* Issue #29.2: more than 13 objects' 13 * 16 + 2^24 slots is refused */
+	CHECK(damage(path, "UPDATE snapshot SET value = 500000000 WHERE key = 'slots'") == 0);
+	CHECK(diff_side_from_db(path, &s, err, sizeof err) == -1 && has(err, "at most 16777424"));
 	CHECK(damage(path, "UPDATE snapshot SET value = 4294967295 WHERE key = 'slots'") == 0);
 	CHECK(diff_side_from_db(path, &s, err, sizeof err) == -1 && has(err, "snapshot: slots"));
 	CHECK(damage(path, "UPDATE snapshot SET value = 18 WHERE key = 'slots';"
@@ -535,14 +546,15 @@ TEST(db_diff_memory_follows_the_rows)
 	CHECK(damage(path, "UPDATE object_table SET parent = 13, distance = 2 WHERE idx = 15;"
 			   "UPDATE object_table SET outer = 14 WHERE idx = 10") == 0);
 	CHECK(diff_side_from_db(path, &s, err, sizeof err) == -1 && has(err, "Outer chain loops"));
-	/* a sparse database is searched, not indexed by slot */
+	/* a sparse database (14 objects, the last at 16,000,000: as sparse as
+	 * a snapshot may be) is searched, not indexed by slot */
 	CHECK(damage(path, "UPDATE object_table SET outer = NULL WHERE idx = 10;"
-			   "UPDATE snapshot SET value = 2147483647 WHERE key = 'slots';"
+			   "UPDATE snapshot SET value = 16000001 WHERE key = 'slots';"
 			   "INSERT INTO object_table(idx, serial, class, outer, name, class_name, size, flags, garbage, reachable,"
-			   " path_hash) SELECT 2147483646, serial, class, 10, 'Far', class_name, size, flags, 0, 0, 0"
+			   " path_hash) SELECT 16000000, serial, class, 10, 'Far', class_name, size, flags, 0, 0, 0"
 			   " FROM object_table WHERE idx = 15") == 0);
 	CHECK(diff_side_from_db(path, &s, err, sizeof err) == 0);
-	CHECK(s.by_idx == NULL && diff_find(&s, 2147483646) == 13 && diff_find(&s, 15) == 10); /* positions: 0-4, 10, 11-17, the far one */
+	CHECK(s.by_idx == NULL && diff_find(&s, 16000000) == 13 && diff_find(&s, 15) == 10); /* positions: 0-4, 10, 11-17, the far one */
 	diff_side_free(&s);
 }
 

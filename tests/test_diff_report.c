@@ -160,6 +160,112 @@ TEST(diff_report_sections)
 	diff_side_free(&b);
 }
 
+/* Issue #29.3: path names ordered without building them.  Hand-derived:
+ * the paths below in byte order, as strcmp has them ('!' 0x21 < '(' 0x28
+ * < '/' 0x2F; after "/Game/Test.A": '-' 0x2D < '1' 0x31 < ':' 0x3A < 'B'
+ * 0x42, and a string before those it begins), which is not the order of
+ * the components ("A:x" would come before "A-b" and "A1" by components).
+ * A (11) is under package /Game/Test, so its child takes ':'; the child's
+ * own child takes '.'; object 18 is a package named A in /Game/Test: the
+ * same path as 11, so the same rank. */
+#define RANK_A_BODY \
+	"o 11 12 4 10 A 10 -\no 12 13 4 11 x 10 -\no 13 14 4 10 A1 10 -\no 14 15 4 10 A-b 10 -\n" \
+	"o 15 16 4 12 y 10 -\no 16 17 3 - !Bang 10 RootSet\no 17 18 3 - (none) 10 RootSet\no 18 19 3 10 A 10 -\n" \
+	"o 19 20 4 13 c 10 -\no 20 21 4 14 d 10 -\n"
+#define RANK_B_BODY "o 11 12 4 10 AB 10 -\n"
+
+TEST(diff_path_ranks_are_byte_order)
+{
+	diff_side a, b;
+	if (side_of(RANK_A_BODY, &a))
+		return;
+	if (side_of(RANK_B_BODY, &b)) {
+		diff_side_free(&a);
+		return;
+	}
+	/* side (0 A, 1 B, 2 the "(none)" rank) and index, in byte order of
+	 * their paths; a row with the same path as the one before has SAME set */
+	static const struct { int side; obj_t idx; int same; const char *path; } want[] = {
+		{0, 16, 0, "!Bang"}, {0, 17, 0, "(none)"}, {2, 0, 1, "(none)"},
+		{0, 10, 0, "/Game/Test"}, {1, 10, 1, "/Game/Test"},
+		{0, 11, 0, "/Game/Test.A"}, {0, 18, 1, "/Game/Test.A"},
+		{0, 14, 0, "/Game/Test.A-b"}, {0, 20, 0, "/Game/Test.A-b:d"}, {0, 13, 0, "/Game/Test.A1"},
+		{0, 19, 0, "/Game/Test.A1:c"}, {0, 12, 0, "/Game/Test.A:x"}, {0, 15, 0, "/Game/Test.A:x.y"},
+		{1, 11, 0, "/Game/Test.AB"},
+		{0, 0, 0, "/Script/CoreUObject"}, {1, 0, 1, "/Script/CoreUObject"},
+		{0, 4, 0, "/Script/CoreUObject.Actor"}, {0, 2, 0, "/Script/CoreUObject.Class"},
+		{0, 1, 0, "/Script/CoreUObject.Object"}, {0, 3, 0, "/Script/CoreUObject.Package"},
+	};
+	uint32_t *ra, *rb, none;
+	CHECK(diff_path_ranks(&a, &b, &ra, &rb, &none) == 0);
+	if (ra) {
+		uint32_t prev = 0;
+		for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+			const diff_side *s = want[k].side == 1 ? &b : &a;
+			int64_t at = want[k].side == 2 ? 0 : diff_find(s, want[k].idx);
+			CHECK(at >= 0);
+			if (at < 0)
+				continue;
+			uint32_t rank = want[k].side == 2 ? none : want[k].side ? rb[at] : ra[at];
+			if (want[k].side != 2) {
+				char *p = diff_path_name(s, (uint32_t)at);
+				CHECK(p && strcmp(p, want[k].path) == 0);
+				free(p);
+			}
+			if (k > 0)
+				CHECK(want[k].same ? rank == prev : rank > prev);
+			prev = rank;
+		}
+		free(ra);
+		free(rb);
+	}
+	/* the outers by churn, then by name in that order: /Game/Test lost
+	 * 11, 13, 14 and 18 and got AB (5), no outer lost !Bang and (none)
+	 * (2), and A, A-b, A1 and A:x lost one each */
+	diff_result r;
+	group_rows g;
+	CHECK(diff_compare(&a, &b, &r) == 0);
+	static const char *const rows[] = {"/Game/Test", "(none)", "/Game/Test.A", "/Game/Test.A-b", "/Game/Test.A1",
+					   "/Game/Test.A:x"};
+	static const uint64_t churn[] = {5, 2, 1, 1, 1, 1};
+	CHECK(diff_group_report(&a, &b, &r, DIFF_BY_OUTER, 20, &g) == 0);
+	CHECK(g.n == 6);
+	for (size_t k = 0; k < g.n && k < 6; k++) {
+		CHECK(g.v[k].name && strcmp(g.v[k].name, rows[k]) == 0);
+		CHECK(g.v[k].added + g.v[k].removed == churn[k]);
+	}
+	group_rows_free(&g);
+	CHECK(diff_group_report(&a, &b, &r, DIFF_BY_OUTER, 4, &g) == 0);
+	CHECK(g.n == 4 && g.v[3].name && strcmp(g.v[3].name, "/Game/Test.A-b") == 0);
+	group_rows_free(&g);
+	/* every allocation failed in turn: an error with nothing left, or the same rows */
+	int runs = 0, errors = 0;
+	for (long k = 1;; k++) {
+		oom_count = 0;
+		oom_fail_at = k;
+		int rc = diff_group_report(&a, &b, &r, DIFF_BY_OUTER, 20, &g);
+		oom_fail_at = 0;
+		if (oom_count < k) {
+			CHECK(rc == 0);
+			if (rc == 0)
+				group_rows_free(&g);
+			break;
+		}
+		runs++;
+		if (rc) {
+			errors++;
+			CHECK(g.n == 0 && g.v == NULL);
+			continue;
+		}
+		CHECK(g.n == 6 && g.v[5].name && strcmp(g.v[5].name, "/Game/Test.A:x") == 0);
+		group_rows_free(&g);
+	}
+	CHECK(runs > 10 && errors > 0);
+	diff_result_free(&r);
+	diff_side_free(&a);
+	diff_side_free(&b);
+}
+
 TEST(diff_retained_sums_by_name)
 {
 	diff_side a = {0}, b = {0};
@@ -195,19 +301,47 @@ TEST(diff_retained_sums_by_name)
 	diff_side_free(&b);
 }
 
+/* New facts come in B's order, a repeated one each time, and a fact of A
+ * (same holder, property and target by full name) is not new; their text
+ * is built for the rows shown.  By hand: A nulls Keeper's Stale reference
+ * to Dead_1; B nulls that one, Keeper's two to Dead_2 and Other's to Dead_1. */
 TEST(diff_new_facts_keep_b_order)
 {
-	diff_fact a[] = {{"a|p|b"}, {"c|p|d"}}, b[] = {{"c|p|d"}, {"e|p|f"}, {"e|p|f"}, {"g|p|h"}};
+	diff_side a, b, none;
+	if (side_of("o 11 12 4 10 Keeper 100 RootSet\no 12 13 4 10 Dead_1 100 Garbage\nr 11 12 strong Stale\n", &a))
+		return;
+	if (side_of("o 11 12 4 10 Keeper 100 RootSet\no 12 13 4 10 Dead_1 100 Garbage\no 13 14 4 10 Dead_2 100 Garbage\n"
+		    "o 14 15 4 10 Other 100 RootSet\nr 11 12 strong Stale\nr 11 13 strong Stale\nr 11 13 strong Stale\n"
+		    "r 14 12 strong Stale\n", &b)) {
+		diff_side_free(&a);
+		return;
+	}
+	if (side_of("", &none)) {
+		diff_side_free(&a);
+		diff_side_free(&b);
+		return;
+	}
+	CHECK(a.neliminated == 1 && b.neliminated == 4 && none.neliminated == 0);
 	diff_fact_rows x;
-	CHECK(diff_new_facts(a, 2, b, 4, 10, &x) == 0);
+	CHECK(diff_new_facts(&a, &b, DIFF_ELIMINATED, 10, &x) == 0);
 	CHECK(x.count == 3 && x.n == 3);
-	if (x.n == 3)
-		CHECK(x.v[0] == b[1].text && x.v[1] == b[2].text && x.v[2] == b[3].text);
-	free(x.v);
-	CHECK(diff_new_facts(a, 2, b, 4, 1, &x) == 0 && x.count == 3 && x.n == 1);
-	free(x.v);
-	CHECK(diff_new_facts(NULL, 0, b, 4, 10, &x) == 0 && x.count == 4);
-	free(x.v);
+	if (x.n == 3) {
+		CHECK_STR(x.v[0], "Actor /Game/Test.Keeper|Stale|Actor /Game/Test.Dead_2");
+		CHECK_STR(x.v[1], "Actor /Game/Test.Keeper|Stale|Actor /Game/Test.Dead_2");
+		CHECK_STR(x.v[2], "Actor /Game/Test.Other|Stale|Actor /Game/Test.Dead_1");
+	}
+	diff_fact_rows_free(&x);
+	CHECK(diff_new_facts(&a, &b, DIFF_ELIMINATED, 1, &x) == 0 && x.count == 3 && x.n == 1);
+	diff_fact_rows_free(&x);
+	CHECK(diff_new_facts(&none, &b, DIFF_ELIMINATED, 10, &x) == 0 && x.count == 4 && x.n == 4);
+	diff_fact_rows_free(&x);
+	CHECK(diff_new_facts(&b, &a, DIFF_ELIMINATED, 10, &x) == 0 && x.count == 0 && x.n == 0);
+	diff_fact_rows_free(&x);
+	CHECK(diff_new_facts(&a, &b, DIFF_DISAGREEMENTS, 10, &x) == 0 && x.count == 0);
+	diff_fact_rows_free(&x);
+	diff_side_free(&a);
+	diff_side_free(&b);
+	diff_side_free(&none);
 }
 
 TEST(diff_leak_groups_by_generic_chain)

@@ -391,6 +391,22 @@ TEST(v8_skipped_number_arrays_are_checked)
 	d = with_locations("{\"a\":1,2}"); /* in an object, numbers after a comma are no run */
 	bad_case(d, "2}", 0, "expected a member name");
 	free(d);
+	/* each is a JSON number (issue #29, also seen), a long one across
+	 * chunks too; one that is not fails at its first byte */
+	d = with_locations("1234567890123456789012345678901234567890.5e-10,0,0.0,-0,1E+5,[-7e9]");
+	CHECK(chunkings_differing(d, want) == 0);
+	free(d);
+	static const char *const bad[] = {"007", "-01", "1.", "2.e3", "3e", "4e+", "-", "0x1", "1..2", "5-6"};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		char body[64];
+		snprintf(body, sizeof body, "1,%s,3", bad[k]);
+		d = with_locations(body);
+		if (strcmp(bad[k], "0x1") == 0) /* 0 is a number; the x after it is no comma */
+			bad_case(d, "x1,3", 0, "expected ',' or ']'");
+		else
+			bad_case(d, bad[k], 0, "a number that is not JSON");
+		free(d);
+	}
 	free(want);
 }
 
@@ -707,6 +723,121 @@ TEST(v8_mapped_plain_file_reads_like_a_stream)
 	free(want);
 	filebuf_free(&b);
 	unlink(path);
+}
+
+/* Issue #29, also seen: the JSON the reader takes is JSON.  A number with
+ * a leading zero and a raw control byte in a string are refused, as
+ * JSON.parse refuses them (V8 never writes either), at their offsets; a
+ * run of blanks may be of any length anywhere, inside the nodes and edges
+ * arrays too (it was refused past 4096 bytes there). */
+static char *with_blanks(const char *text, const char *const *after, int n, size_t blanks)
+{
+	size_t len = strlen(text), cap = len + (size_t)n * blanks + 1, o = 0;
+	char *out = malloc(cap);
+	const char *p = text;
+	for (int k = 0; k < n; k++) {
+		const char *at = strstr(p, after[k]);
+		if (!at) {
+			CHECK(!"the place for blanks is in the text");
+			printf("    no %s\n", after[k]);
+			break;
+		}
+		at += strlen(after[k]);
+		memcpy(out + o, p, (size_t)(at - p));
+		o += (size_t)(at - p);
+		memset(out + o, k % 2 ? '\n' : ' ', blanks);
+		o += blanks;
+		p = at;
+	}
+	strcpy(out + o, p);
+	return out;
+}
+
+TEST(v8_json_numbers_strings_and_blanks)
+{
+	/* leading zeros: a header count, a node value, an edge value */
+	char *d = mapping_doc();
+	char *at = strstr(d, "\"node_count\":9");
+	CHECK(at != NULL);
+	if (at) {
+		char *z = malloc(strlen(d) + 2);
+		sprintf(z, "%.*s\"node_count\":09%s", (int)(at - d), d, at + strlen("\"node_count\":9"));
+		bad_case(z, "09,", 0, "snapshot.node_count: a number with a leading zero");
+		free(z);
+	}
+	free(d);
+	d = doc(2, 0, "9,0,1,0,0,0,0,03,1,3,0,0,0,0", "", "\"\",\"A\"");
+	bad_case(d, "03,1", 0, "nodes: a number with a leading zero");
+	free(d);
+	d = doc(2, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0", "2,1,007", "\"\",\"A\"");
+	bad_case(d, "007", 0, "edges: a number with a leading zero");
+	free(d);
+	/* 0 itself is a number (every document here has them) */
+	heap h;
+	char err[SNAP_ERR_MAX];
+	d = doc(2, 1, "9,0,1,0,1,0,0,3,1,3,0,0,0,0", "2,1,7", "\"\",\"A\"");
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
+	heap_free(&h);
+	free(d);
+	/* raw control bytes in a string: a newline, 0x01, a tab; escaped, fine */
+	static const char *const raw[] = {"\"\",\"a\nb\"", "\"\",\"a\001b\"", "\"\",\"a\tb\""};
+	static const char *const byte[] = {"(0x0a)", "(0x01)", "(0x09)"};
+	for (int k = 0; k < 3; k++) {
+		d = doc(2, 0, "9,0,1,0,0,0,0,3,1,3,0,0,0,0", "", raw[k]);
+		char mark[4] = {raw[k][5], 'b', '"', 0}, want[80];
+		snprintf(want, sizeof want, "a raw control byte %s in a string", byte[k]);
+		bad_case(d, mark, 0, want);
+		free(d);
+	}
+	d = doc(2, 0, "9,0,1,0,0,0,0,3,1,3,0,0,0,0", "", "\"\",\"a\\nb\\u0001\\tc\"");
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0 && strcmp(name_of(&h, h.first_gc_index + 1), "a\nb\x01\tc@3") == 0);
+	heap_free(&h);
+	free(d);
+	/* blanks, 5000 at a time: after '[', between records, after a value and
+	 * after a comma inside a record, before ']', between members; the same
+	 * heap however the chunks cut them */
+	char *want = mapping_canonical();
+	static const char *const places[] = {"\"nodes\":[", "3,0,0,\n", "3,2,5", "20,", "0,0,0,0,\n", "3,1,17,50,1,0,0",
+					     "\"edges\":[", "1,1,7,", " 5,8", "3,7,49", "\"strings\":", "\"(GC roots)\","};
+	char *m = mapping_doc();
+	d = with_blanks(m, places, 12, 5000);
+	free(m);
+	CHECK(chunkings_differing(d, want) == 0);
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
+	if (!err[0]) {
+		char *got = canonical(&h);
+		CHECK(strcmp(got, want) == 0);
+		free(got);
+		heap_free(&h);
+	}
+	free(d);
+	free(want);
+	/* and an error past such a run names its own offset: in a record read
+	 * around its blanks, a name out of range, a value that is no number,
+	 * a type out of range, a count that does not add up */
+	static const char *const mid[] = {"3,"};
+	char *nodes = with_blanks("9,0,1,0,0,0,0,3,99,3,0,0,0,0", mid, 1, 5000);
+	d = doc(2, 0, nodes, "", "\"\",\"A\"");
+	bad_case(d, "99,", 0, "node name: string index 99 out of range (2 strings)");
+	free(d);
+	free(nodes);
+	nodes = with_blanks("9,0,1,0,0,0,0,3,1,x,0,0,0,0", mid, 1, 5000);
+	d = doc(2, 0, nodes, "", "\"\",\"A\"");
+	bad_case(d, "x,", 0, "nodes: expected a non-negative integer");
+	free(d);
+	free(nodes);
+	static const char *const first[] = {"9,0,1,0,0,0,0,"};
+	nodes = with_blanks("9,0,1,0,0,0,0,15,1,3,0,0,0,0", first, 1, 5000);
+	d = doc(2, 0, nodes, "", "\"\",\"A\"");
+	bad_case(d, "15,", 0, "node 1: type 15 is not one of the 15 node types");
+	free(d);
+	free(nodes);
+	static const char *const last[] = {"3,1,3,0,0"};
+	nodes = with_blanks("9,0,1,0,0,0,0,3,1,3,0,0", last, 1, 5000);
+	d = doc(2, 0, nodes, "", "\"\",\"A\"");
+	bad_case(d, "],\n\"edges", 0, "nodes: 12 values where node_count/edge_count say 14");
+	free(d);
+	free(nodes);
 }
 
 TEST(v8_names_stay_interned_once)
