@@ -45,12 +45,11 @@ int ugc_cli_main(int argc, char **argv);
 static char dbpath[64];
 static FILE *real_stderr;
 static unsigned steps;   /* progress calls since the command began */
-/* UGC_FUZZ_DB_SLOTS=1 runs the commands that rebuild arrays of
- * snapshot.slots entries too (dominators, top, suspects: retention_db.c;
- * whatif: db_heap.c).  Off by default while a slots of 1e9 in a file of
- * ten objects makes them allocate gigabytes (found by this harness; a
- * reproducer is the seed script-meta-slots-huge's edit, bytes 00 00 00 0d 01):
- * to turn on once they bound slots by the file. */
+/* The commands that rebuild per-slot arrays run too (dominators, top,
+ * suspects: retention_db.c; whatif: db_heap.c); UGC_FUZZ_DB_SLOTS=0 leaves
+ * them out.  This harness found a slots of 1e9 in a file of ten objects
+ * making them allocate gigabytes (the seed script-meta-slots-huge's edit);
+ * the arrays now follow the objects present (sql/db_extent.c). */
 static int slot_commands;
 /* A spin of sql over the tool's own names in a file without table
  * snapshot is a crash too (UGC_FUZZ_DB_STRICT_SQL=0 turns that off).  This
@@ -118,7 +117,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		 (long)getpid());
 	atexit(cleanup);
 	real_stderr = stderr;
-	slot_commands = getenv("UGC_FUZZ_DB_SLOTS") && strcmp(getenv("UGC_FUZZ_DB_SLOTS"), "1") == 0;
+	slot_commands = !(getenv("UGC_FUZZ_DB_SLOTS") && strcmp(getenv("UGC_FUZZ_DB_SLOTS"), "0") == 0);
 	strict_sql = !(getenv("UGC_FUZZ_DB_STRICT_SQL") && strcmp(getenv("UGC_FUZZ_DB_STRICT_SQL"), "0") == 0);
 	FILE *null = fopen("/dev/null", "w");
 	FUZZ_ASSERT(null && freopen("/dev/null", "w", stdout), "cannot open /dev/null");
