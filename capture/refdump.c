@@ -464,9 +464,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-	printf("ugc-refdump: %s: %llu objects, %llu references, %llu FGCObject references, %llu clusters; "
+#define S(n) ((n) == 1 ? "" : "s")
+	printf("ugc-refdump: %s: %llu object%s, %llu reference%s, %llu FGCObject reference%s, %llu cluster%s; "
 	       "%llu bytes (%llu of text) in %.2f s\n",
-	       out, (unsigned long long)st.objects, (unsigned long long)st.refs, (unsigned long long)st.gcrefs,
-	       (unsigned long long)st.clusters, (unsigned long long)st.file_bytes, (unsigned long long)st.text_bytes, secs);
+	       out, (unsigned long long)st.objects, S(st.objects), (unsigned long long)st.refs, S(st.refs),
+	       (unsigned long long)st.gcrefs, S(st.gcrefs), (unsigned long long)st.clusters, S(st.clusters),
+	       (unsigned long long)st.file_bytes, (unsigned long long)st.text_bytes, secs);
+#undef S
 	return 0;
 }
