@@ -8,8 +8,10 @@
 readme=${1:-README.md}
 man=${2:-man/ugc-analyze.1}
 # README: the double-quoted argument after `ugc-analyze sql FILE`, which may
-# span lines
+# span lines; not the queries over a diff database (changes.db), which has
+# other tables: tests/readme.sh runs those as the README does
 awk '
+	q == "" && /ugc-analyze sql changes\.db / { next }
 	q == "" && /ugc-analyze sql [^ ]+ "/ { sub(/.*ugc-analyze sql [^ ]+ "/, ""); q = " "; }
 	q != "" {
 		line = $0

@@ -12,7 +12,8 @@
 # "readme: N passed, N failed".
 ugc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 refdump=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-out=$3/readme
+mkdir -p "$3"
+out=$(cd "$3" && pwd)/readme
 readme=${4:-README.md}
 repo=$(pwd)
 rm -rf "$out"
