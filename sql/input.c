@@ -84,14 +84,21 @@ const char *input_sql_why(sqlite3 *db)
 	return db ? sqlite3_errmsg(db) : "out of memory";
 }
 
-/* The tables, indexes and views of an analysis database, against schema.h's
- * text (see input.h).  0, or -1 with ERR. */
-static int check_schema(sqlite3 *db, const char *path, char *err, size_t errsize)
+/* What a walk over the tool's schema names (schema_walk) does with each:
+ * ST has run once for it, STEP is its result.  0 goes on, 1 stops the walk
+ * with an answer, -1 stops it with ERR. */
+typedef int (*schema_visit)(sqlite3 *db, sqlite3_stmt *st, int step, const schema_stmt *s, const char *path,
+			    char *err, size_t errsize);
+
+/* Run QUERY (one parameter: a name) over the file's sqlite_schema for each
+ * table, index and view of schema.h, in order, handing each result to
+ * VISIT.  0 when every name was visited, 1 when VISIT stopped with an
+ * answer, -1 with ERR. */
+static int schema_walk(sqlite3 *db, const char *query, schema_visit visit, const char *path, char *err,
+		       size_t errsize)
 {
-	static const char *const kinds[] = {[SK_TABLE] = "table", [SK_INDEX] = "index", [SK_VIEW] = "view"};
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT type, sql FROM main.sqlite_schema WHERE name = ?1 COLLATE NOCASE", -1, &st,
-			       NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
 		return -1;
 	}
@@ -106,21 +113,11 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errsize
 			sqlite3_reset(st);
 			sqlite3_bind_text(st, 1, s.name, -1, SQLITE_STATIC);
 			int step = sqlite3_step(st);
-			const char *type = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-			const char *sql = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 1) : NULL;
 			if (step != SQLITE_ROW && step != SQLITE_DONE) {
 				snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
 				rc = -1;
-			} else if (!type || !sql) {
-				snprintf(err, errsize, "%s: %s %s: missing: not an analysis database as this version of "
-					 "ugc-analyze writes it (analyse the snapshot again)", path, kinds[s.kind], s.name);
-				rc = -1;
-			} else if (strcmp(type, kinds[s.kind]) != 0 || (size_t)sqlite3_column_bytes(st, 1) != s.len ||
-				   memcmp(sql, s.text, s.len) != 0) {
-				snprintf(err, errsize, "%s: %s %s: its definition in the file is not the one ugc-analyze writes; "
-					 "refusing to run the file's own SQL (analyse the snapshot again)", path, kinds[s.kind],
-					 s.name);
-				rc = -1;
+			} else {
+				rc = visit(db, st, step, &s, path, err, errsize);
 			}
 		}
 		if (rc == 0 && more < 0) {
@@ -132,43 +129,53 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errsize
 	return rc;
 }
 
+/* check_schema's visit: the entry must be there, of its kind, with the
+ * tool's own text. */
+static int same_as_ours(sqlite3 *db, sqlite3_stmt *st, int step, const schema_stmt *s, const char *path, char *err,
+			size_t errsize)
+{
+	static const char *const kinds[] = {[SK_TABLE] = "table", [SK_INDEX] = "index", [SK_VIEW] = "view"};
+	(void)db;
+	const char *type = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	const char *sql = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 1) : NULL;
+	if (!type || !sql) {
+		snprintf(err, errsize, "%s: %s %s: missing: not an analysis database as this version of "
+			 "ugc-analyze writes it (analyse the snapshot again)", path, kinds[s->kind], s->name);
+		return -1;
+	}
+	if (strcmp(type, kinds[s->kind]) != 0 || (size_t)sqlite3_column_bytes(st, 1) != s->len ||
+	    memcmp(sql, s->text, s->len) != 0) {
+		snprintf(err, errsize, "%s: %s %s: its definition in the file is not the one ugc-analyze writes; "
+			 "refusing to run the file's own SQL (analyse the snapshot again)", path, kinds[s->kind], s->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The tables, indexes and views of an analysis database, against schema.h's
+ * text (see input.h).  0, or -1 with ERR. */
+static int check_schema(sqlite3 *db, const char *path, char *err, size_t errsize)
+{
+	return schema_walk(db, "SELECT type, sql FROM main.sqlite_schema WHERE name = ?1 COLLATE NOCASE", same_as_ours,
+			   path, err, errsize);
+}
+
+/* uses_our_names' visit: found one. */
+static int present(sqlite3 *db, sqlite3_stmt *st, int step, const schema_stmt *s, const char *path, char *err,
+		   size_t errsize)
+{
+	(void)db; (void)st; (void)s; (void)path; (void)err; (void)errsize;
+	return step == SQLITE_ROW;
+}
+
 /* Does the file use any name of an analysis database's tables, indexes or
  * views (schema.h), as anything?  Then it is held to check_schema(): a
  * file that renamed its snapshot table cannot have its own "objects" view
  * run as if it were foreign.  1, 0, or -1 with ERR. */
 static int uses_our_names(sqlite3 *db, const char *path, char *err, size_t errsize)
 {
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.sqlite_schema WHERE name = ?1 COLLATE NOCASE", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
-		return -1;
-	}
-	int found = 0;
-	for (int part = 0; part < 2 && found == 0; part++) {
-		const char *text = part ? SCHEMA_INDEXES : SCHEMA_TABLES;
-		schema_stmt s;
-		int more;
-		while (found == 0 && (more = schema_next(&text, &s)) > 0) {
-			if (s.kind == SK_OTHER)
-				continue;
-			sqlite3_reset(st);
-			sqlite3_bind_text(st, 1, s.name, -1, SQLITE_STATIC);
-			int step = sqlite3_step(st);
-			if (step == SQLITE_ROW)
-				found = 1;
-			else if (step != SQLITE_DONE) {
-				snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
-				found = -1;
-			}
-		}
-		if (found == 0 && more < 0) {
-			snprintf(err, errsize, "%s: %s", path, more == -2 ? "out of memory" : "the schema text is incomplete");
-			found = -1;
-		}
-	}
-	sqlite3_finalize(st);
-	return found;
+	return schema_walk(db, "SELECT 1 FROM main.sqlite_schema WHERE name = ?1 COLLATE NOCASE", present, path, err,
+			   errsize);
 }
 
 sqlite3 *input_open_sql(const char *path, int kind, char *err, size_t errsize)
