@@ -98,10 +98,41 @@ static int class_is(view *v, obj_t i, const char *cls, size_t len)
 	return same;
 }
 
+/* Is SEL "@ID", a V8 node id as DevTools writes it? */
+static int is_node_id(const char *sel)
+{
+	return sel[0] == '@' && sel[1] >= '0' && sel[1] <= '9' && sel[1 + strspn(sel + 1, "0123456789")] == '\0';
+}
+
+/* The object whose name ends in SEL ("@ID": a V8 heap names each object
+ * NAME@ID), as query_find answers: 0 found, 1 none (or several: an id
+ * names one object), -1 error. */
+static int find_node_id(view *v, const char *sel, obj_t *out)
+{
+	size_t len = strlen(sel);
+	char *glob = malloc(len + 2);
+	if (!glob) {
+		snprintf(v->err, sizeof v->err, "out of memory");
+		return -1;
+	}
+	glob[0] = '*';
+	memcpy(glob + 1, sel, len + 1); /* digits and '@': nothing to quote */
+	obj_t *cand = NULL;
+	size_t n = 0;
+	int rc = v->ops->find_glob(v, glob, NULL, &cand, &n);
+	free(glob);
+	if (rc == 0 && n == 1)
+		*out = cand[0];
+	free(cand);
+	return rc ? -1 : n != 1;
+}
+
 int query_find(view *v, const char *sel, obj_t *out)
 {
 	const char *s = sel[0] == '#' ? sel + 1 : sel;
 	*out = OBJ_NONE;
+	if (is_node_id(sel))
+		return find_node_id(v, sel, out);
 	if (*s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0') {
 		char *end;
 		long long i = strtoll(s, &end, 10);
@@ -205,6 +236,10 @@ int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize
 	const char *s = sel[0] == '#' ? sel + 1 : sel;
 	if (*s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0') {
 		snprintf(err, errsize, "no object has index %s", s);
+		return 1;
+	}
+	if (is_node_id(sel)) {
+		snprintf(err, errsize, "no object has node id %s (a V8 heap's objects are named NAME%s)", sel, sel);
 		return 1;
 	}
 	/* unknown: suggest other objects named like the last component */

@@ -813,5 +813,14 @@ expect "a far-off option: no guess" "ugc-analyze top: unknown option '--zzzzzz' 
 msg=$("$ugc" why testdata/arena.ugcs '/Game/Maps/Arena_1.Arena_1x' 2>&1)
 expect "a misspelled object path: its near miss" "ugc-analyze: no object is '/Game/Maps/Arena_1.Arena_1x'; did you mean #$("$ugc" sql testdata/arena.ugcs "SELECT idx FROM objects WHERE path = '/Game/Maps/Arena_1.Arena_1'" --format csv | tail -n 1) World /Game/Maps/Arena_1.Arena_1" printf '%s\n' "$msg"
 
+# --- a V8 node id as DevTools writes it selects its object ---------------------
+v8=testdata/v8/node-small.heapsnapshot.zst
+pid=$("$ugc" sql "$v8" "SELECT idx FROM objects WHERE path = '/V8.Player@84295'" --format csv | tail -n 1)
+"$ugc" analyze "$v8" -o "$out/ids.db" -q --force >/dev/null 2>&1
+for f in "$v8" "$out/ids.db"; do
+	expect "why @ID on $(basename "$f") selects the node" "#$pid Player /V8.Player@84295" sh -c "'$ugc' why '$f' @84295 | head -n 1"
+done
+expect "an unknown @ID says it is a node id" "ugc-analyze: no object has node id @99999999 (a V8 heap's objects are named NAME@99999999)" "$ugc" why "$out/ids.db" @99999999
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
