@@ -256,8 +256,9 @@ fail:
 	return NULL;
 }
 
-/* The trie nodes of side S's objects into NODE (per position), outers first. */
-static int trie_side(path_trie *t, const diff_side *s, uint32_t *node)
+/* The trie nodes of side S's objects that NEED marks into NODE (per
+ * position), outers first.  NEED holds every marked object's outers too. */
+static int trie_side(path_trie *t, const diff_side *s, const uint8_t *need, uint32_t *node)
 {
 	uint32_t *order = outer_first(s);
 	if (!order)
@@ -265,6 +266,8 @@ static int trie_side(path_trie *t, const diff_side *s, uint32_t *node)
 	char name[HEAP_NAME_MAX];
 	for (uint32_t i = 0; i < s->n; i++) {
 		uint32_t k = order[i];
+		if (!need[k])
+			continue;
 		int64_t o = outer_pos(s, &s->v[k]);
 		uint32_t at = o < 0 ? 0 : node[o];
 		char sep = separator_of(s, k);
@@ -277,40 +280,70 @@ static int trie_side(path_trie *t, const diff_side *s, uint32_t *node)
 	return 0;
 }
 
-/* Bytes side S's labels hold, a separator each. */
-static uint64_t label_bytes(const diff_side *s)
+/* Bytes the labels of the objects NEED marks hold, a separator each. */
+static uint64_t label_bytes(const diff_side *s, const uint8_t *need)
 {
 	uint64_t n = 0;
 	char name[HEAP_NAME_MAX];
 	for (uint32_t k = 0; k < s->n; k++) {
+		if (!need[k])
+			continue;
 		diff_name(s, s->v[k].name, s->v[k].num, name, sizeof name);
 		n += strlen(name) + 1;
 	}
 	return n;
 }
 
-int diff_path_ranks(const diff_side *a, const diff_side *b, uint32_t **ra, uint32_t **rb, uint32_t *none)
+/* A copy of NEED (NULL: all) over S's positions, with the outers of every
+ * marked object marked too (a path's trie node is made below its outer's):
+ * each walk up stops at a marked object, so this is linear.  Malloc'd. */
+static uint8_t *need_with_outers(const diff_side *s, const uint8_t *need)
+{
+	uint8_t *m = malloc((size_t)s->n + 1);
+	if (!m)
+		return NULL;
+	if (!need) {
+		memset(m, 1, (size_t)s->n + 1);
+		return m;
+	}
+	memcpy(m, need, s->n);
+	for (uint32_t k = 0; k < s->n; k++) {
+		if (!need[k])
+			continue;
+		for (int64_t o = outer_pos(s, &s->v[k]); o >= 0 && !m[o]; o = outer_pos(s, &s->v[o]))
+			m[o] = 1;
+	}
+	return m;
+}
+
+int diff_path_ranks(const diff_side *a, const diff_side *b, const uint8_t *need_a, const uint8_t *need_b, uint32_t **ra,
+		    uint32_t **rb, uint32_t *none)
 {
 	static const char none_text[] = DIFF_NO_OUTER;
 	*ra = malloc(((size_t)a->n + 1) * sizeof **ra);
 	*rb = malloc(((size_t)b->n + 1) * sizeof **rb);
+	uint8_t *ma = need_with_outers(a, need_a), *mb = need_with_outers(b, need_b);
 	path_trie t;
 	uint32_t *rank = NULL;
-	if (!*ra || !*rb || trie_init(&t, 1 + label_bytes(a) + label_bytes(b) + sizeof none_text))
+	if (!*ra || !*rb || !ma || !mb || trie_init(&t, 1 + label_bytes(a, ma) + label_bytes(b, mb) + sizeof none_text))
 		goto fail;
 	uint32_t none_node = trie_walk(&t, 0, none_text, sizeof none_text - 1);
-	int rc = trie_side(&t, a, *ra) || trie_side(&t, b, *rb) || !(rank = trie_ranks(&t)) ? -1 : 0;
+	int rc = trie_side(&t, a, ma, *ra) || trie_side(&t, b, mb, *rb) || !(rank = trie_ranks(&t)) ? -1 : 0;
 	trie_free(&t);
 	if (rc)
 		goto fail;
 	for (uint32_t k = 0; k < a->n; k++)
-		(*ra)[k] = rank[(*ra)[k]];
+		(*ra)[k] = ma[k] ? rank[(*ra)[k]] : UINT32_MAX;
 	for (uint32_t k = 0; k < b->n; k++)
-		(*rb)[k] = rank[(*rb)[k]];
+		(*rb)[k] = mb[k] ? rank[(*rb)[k]] : UINT32_MAX;
 	*none = rank[none_node];
 	free(rank);
+	free(ma);
+	free(mb);
 	return 0;
 fail:
+	free(ma);
+	free(mb);
 	free(*ra);
 	free(*rb);
 	*ra = *rb = NULL;
@@ -766,7 +799,27 @@ static int identity_groups(const diff_side *a, const diff_side *b, const diff_re
 	int64_t none = -1; /* the "(none)" row */
 	int rc = -1;
 	int ranks = names == DIFF_RANKS && by == DIFF_BY_OUTER;
-	if (!sa || !sb || !ga || !gb || (ranks && diff_path_ranks(a, b, &ra, &rb, &none_rank)))
+	uint8_t *need_a = NULL, *need_b = NULL;
+	if (ranks) { /* only the rows of changed objects are shown: only theirs are ranked */
+		need_a = calloc((size_t)a->n + 1, 1);
+		need_b = calloc((size_t)b->n + 1, 1);
+		for (int side = 0; side < 2 && need_a && need_b && sa && sb; side++) {
+			const diff_side *s = side ? b : a;
+			const int64_t *sub = side ? sb : sa;
+			for (uint32_t k = 0; k < s->n; k++) {
+				int64_t x = sub[k];
+				if (x < 0 || (side ? r->b_status[k] : r->a_status[k]) == DS_KEPT)
+					continue;
+				int in_b = side || r->a_match[x] >= 0;
+				uint32_t pos = side ? (uint32_t)x : in_b ? (uint32_t)r->a_match[x] : (uint32_t)x;
+				(in_b ? need_b : need_a)[pos] = 1;
+			}
+		}
+	}
+	int ranked = !ranks || (need_a && need_b && diff_path_ranks(a, b, need_a, need_b, &ra, &rb, &none_rank) == 0);
+	free(need_a);
+	free(need_b);
+	if (!sa || !sb || !ga || !gb || !ranked)
 		goto done;
 	for (int side = 1; side >= 0; side--) { /* B first: A's matched subjects join B's rows */
 		const diff_side *s = side ? b : a;

@@ -65,13 +65,16 @@ int64_t diff_find(const diff_side *s, obj_t idx);
 char *diff_full_name(const diff_side *s, uint32_t k);
 /* The path name of K alone (no class), the same way. */
 char *diff_path_name(const diff_side *s, uint32_t k);
-/* The place of every object's path name in byte order (strcmp's) among
- * both sides' path names and DIFF_NO_OUTER: into *RA and *RB (malloc'd,
- * per position of A and B) and *NONE.  Equal names get equal ranks.  Time
- * and memory follow the bytes of the names, not of the paths (an N-deep
- * Outer chain's paths hold N^2/2 names): see the path trie in diff.c.
- * 0, or -1 when out of memory (*RA and *RB then NULL). */
-int diff_path_ranks(const diff_side *a, const diff_side *b, uint32_t **ra, uint32_t **rb, uint32_t *none);
+/* The place of the path names of the objects NEED_A and NEED_B mark (per
+ * position of A and B; NULL: every object) in byte order (strcmp's) among
+ * those names and DIFF_NO_OUTER: into *RA and *RB (malloc'd, per position;
+ * UINT32_MAX for an object not marked) and *NONE.  Equal names get equal
+ * ranks.  Time and memory follow the bytes of the marked objects' names and
+ * their outers', not of their paths (an N-deep Outer chain's paths hold
+ * N^2/2 names): see the path trie in diff.c.  0, or -1 when out of memory
+ * (*RA and *RB then NULL). */
+int diff_path_ranks(const diff_side *a, const diff_side *b, const uint8_t *need_a, const uint8_t *need_b, uint32_t **ra,
+		    uint32_t **rb, uint32_t *none);
 /* The FName of K ("Base_N") into BUF. */
 void diff_name(const diff_side *s, uint32_t id, uint32_t num, char *buf, size_t cap);
 

@@ -243,7 +243,18 @@ int diff_new_facts(const diff_side *a, const diff_side *b, enum diff_facts which
 	char *key = NULL;
 	size_t cap = 0, kcap = 0, len;
 	int rc = -1;
-	if (diff_path_ranks(a, b, &ra, &rb, &none))
+	/* only the facts' objects are ranked */
+	uint8_t *need_a = calloc((size_t)a->n + 1, 1), *need_b = calloc((size_t)b->n + 1, 1);
+	for (uint32_t k = 0; need_a && need_b && k < na + nb; k++)
+		for (int part = 0; part < 3; part++) {
+			int32_t o = k < na ? fa[k].obj[part] : fb[k - na].obj[part];
+			if (o >= 0)
+				(k < na ? need_a : need_b)[o] = 1;
+		}
+	int ranked = need_a && need_b && diff_path_ranks(a, b, need_a, need_b, &ra, &rb, &none) == 0;
+	free(need_a);
+	free(need_b);
+	if (!ranked)
 		goto done;
 	for (uint32_t k = 0; k < na; k++) {
 		const char *copy;

@@ -197,7 +197,7 @@ TEST(diff_path_ranks_are_byte_order)
 		{0, 1, 0, "/Script/CoreUObject.Object"}, {0, 3, 0, "/Script/CoreUObject.Package"},
 	};
 	uint32_t *ra, *rb, none;
-	CHECK(diff_path_ranks(&a, &b, &ra, &rb, &none) == 0);
+	CHECK(diff_path_ranks(&a, &b, NULL, NULL, &ra, &rb, &none) == 0);
 	if (ra) {
 		uint32_t prev = 0;
 		for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
@@ -219,6 +219,25 @@ TEST(diff_path_ranks_are_byte_order)
 		free(ra);
 		free(rb);
 	}
+	/* only some marked: A's 20 (/Game/Test.A-b:d) and B's 11 (/Game/Test.AB)
+	 * are ranked, with their outers (A's 14 and 10, B's 10), in the same
+	 * byte order; the others are not */
+	uint8_t *na = calloc(a.n + 1, 1), *nb = calloc(b.n + 1, 1);
+	int64_t a20 = diff_find(&a, 20), b11 = diff_find(&b, 11), a14 = diff_find(&a, 14), a10 = diff_find(&a, 10);
+	int64_t b10 = diff_find(&b, 10), a13 = diff_find(&a, 13);
+	CHECK(na && nb && a20 >= 0 && b11 >= 0 && a14 >= 0 && a10 >= 0 && b10 >= 0 && a13 >= 0);
+	if (na && nb && a20 >= 0 && b11 >= 0 && a14 >= 0 && a10 >= 0 && b10 >= 0 && a13 >= 0) {
+		na[a20] = nb[b11] = 1;
+		CHECK(diff_path_ranks(&a, &b, na, nb, &ra, &rb, &none) == 0);
+		if (ra) {
+			CHECK(ra[a10] == rb[b10] && ra[a10] < ra[a14] && ra[a14] < ra[a20] && ra[a20] < rb[b11]);
+			CHECK(none < ra[a10] && ra[a13] == UINT32_MAX);
+			free(ra);
+			free(rb);
+		}
+	}
+	free(na);
+	free(nb);
 	/* the outers by churn, then by name in that order: /Game/Test lost
 	 * 11, 13, 14 and 18 and got AB (5), no outer lost !Bang and (none)
 	 * (2), and A, A-b, A1 and A:x lost one each */
