@@ -867,6 +867,8 @@ for by in object class; do
 done
 expect "clusters: one cluster, one member (root and member 100 bytes each)" "1 cluster (1 alive, 0 dissolved), 1 member, 200 B" \
 	sh -c "'$ugc' clusters testdata/stale-outer.ugct | tail -1"
+"$ugc" --help | grep -q -- '--bytes' && sed -n '/^\.SH GLOBAL OPTIONS/,/^\.SH COMMANDS/p' man/ugc-analyze.1 | grep -qx '\.B \\-\\-bytes' &&
+	ok "--bytes is in --help and among the global options of ugc-analyze(1)" || bad "--bytes is in --help and among the global options of ugc-analyze(1)"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
