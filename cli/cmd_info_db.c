@@ -121,7 +121,10 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 	printf("garbage-elim.   %s\n", H("garbage_elimination", 0));
 	/* (count(*) is never negative) */
 #define C(v) count_text((unsigned long long)(v))
-	printf("objects         %s (%s slots, first-gc-index %s): %s reachable, %s purged\n", C(fig[0]), H("slots", 0),
+	const char *slots = H("slots", 0);
+	if (slots[0] && strspn(slots, "0123456789") == strlen(slots) && strlen(slots) < 16) /* (the header is text) */
+		slots = C(strtoll(slots, NULL, 10));
+	printf("objects         %s (%s slots, first-gc-index %s): %s reachable, %s purged\n", C(fig[0]), slots,
 	       H("first_gc_index", 1), C(fig[1]), C(fig[2]));
 	printf("references      %s, and %s FGCObject record%s (the refs view adds each object's Class and Outer)\n",
 	       C(fig[3]), C(fig[4]), plural_s((unsigned long long)fig[4]));

@@ -865,6 +865,11 @@ for by in object class; do
 		  if (substr($0, 1, 38) != want || substr($0, 39) != rest) print NR / 2 ": " $0 " | want " want }')
 	[ -z "$mism" ] && [ -s "$out/htext.txt" ] && ok "top --by $by: sizes as people read them, right-aligned" || bad "top --by $by: sizes as people read them, right-aligned" "$mism"
 done
+"$ugc" analyze $g -o "$out/hsep.db" -q --force >/dev/null 2>&1
+want=$("$ugc" info "$out/hsep.db" --bytes | grep '^objects ' | awk "$hum"'{ for (i = 1; i <= NF; i++) if ($i ~ /^\(?[0-9]+$/) { p = substr($i, 1, 1) == "(" ? "(" : ""; $i = p sep(substr($i, length(p) + 1)) } print }')
+got=$("$ugc" info "$out/hsep.db" | grep '^objects ' | tr -s ' ')
+case "$want" in *[0-9],[0-9]*) [ "$got" = "$want" ] ;; *) false ;; esac && ok "info on a database: counts with separators, from --bytes's ($want)" ||
+	bad "info on a database: counts with separators, from --bytes's" "got: $got | want: $want"
 expect "clusters: one cluster, one member (root and member 100 bytes each)" "1 cluster (1 alive, 0 dissolved), 1 member, 200 B" \
 	sh -c "'$ugc' clusters testdata/stale-outer.ugct | tail -1"
 "$ugc" --help | grep -q -- '--bytes' && sed -n '/^\.SH GLOBAL OPTIONS/,/^\.SH COMMANDS/p' man/ugc-analyze.1 | grep -qx '\.B \\-\\-bytes' &&
