@@ -3,7 +3,8 @@
  * The base layer is the bottom of the tool: assertions, containers and
  * hashing, the string interner, escaping of untrusted names, the clock,
  * work on threads, progress and tracing, file input, atomic publication,
- * temporary-file cleanup and name similarity (did-you-mean).  It
+ * temporary-file cleanup, name similarity (did-you-mean) and sizes and
+ * counts as people read them.  It
  * uses nothing of the tool's other layers (snapshot, analysis, sql, cli);
  * they reach it through this header alone (tools/check-layers.sh). */
 #ifndef UGC_BASE_H
@@ -15,6 +16,7 @@
 #include "base/fileio.h"
 #include "base/hash.h"
 #include "base/hashindex.h"
+#include "base/human.h"
 #include "base/idmap.h"
 #include "base/jobs.h"
 #include "base/progress.h"

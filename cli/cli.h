@@ -85,8 +85,19 @@ void print_shown(size_t shown, size_t total, const char *what);
 /* Global options, accepted before or after the command name by every
  * command (main.c takes them out of argv): --quiet sets CLI_QUIET (no
  * progress; analyze prints nothing on success either), --progress forces
- * the progress line. */
+ * the progress line, --bytes sets CLI_BYTES (below). */
 extern int cli_quiet;
+/* --bytes sets CLI_BYTES: text output then prints sizes as exact byte
+ * counts and counts without separators, as JSON and CSV always do. */
+extern int cli_bytes;
+/* Text output's numbers (base/human.h): a size "38.4 MiB", a signed size
+ * "+1.5 KiB", a count "65,536", a signed count "-1,024"; with --bytes the
+ * plain integers ("+0" for a zero change).  Each is valid until sixteen more
+ * calls of any of them. */
+const char *size_text(unsigned long long bytes);
+const char *size_diff_text(long long bytes);
+const char *count_text(unsigned long long n);
+const char *count_diff_text(long long n);
 /* The progress line (progress.c): AUTO draws it when stderr is a terminal. */
 enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
 void progress_setup(int mode);

@@ -32,9 +32,7 @@ static char *default_db(const char *snap)
 	return out;
 }
 
-static double mib(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
-
-/* The top purged classes by bytes, "Name count (MiB)"; out of memory, the
+/* The top purged classes by bytes, "Name count (size)"; out of memory, the
  * line says so and analyze goes on (the summary is printed before the
  * database is written, which does not need it). */
 static void print_top_purged(const heap *h, const gc_result *r, int top)
@@ -49,7 +47,7 @@ static void print_top_purged(const heap *h, const gc_result *r, int top)
 	for (size_t t = 0; t < c.n; t++) {
 		const class_row *row = &c.top[CLASS_BY_BYTES][t];
 		heap_name(h, row->cls, name, sizeof name);
-		printf("%s %s %u (%.2f MiB)", t ? "," : "", disp(name), row->count, mib(row->bytes));
+		printf("%s %s %s (%s)", t ? "," : "", disp(name), count_text(row->count), size_text(row->bytes));
 	}
 	printf("%s\n", r->npurged ? "" : " none");
 	class_hist_free(&c);
@@ -73,54 +71,61 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 			roots[r->root_kind[i]]++;
 			nroots++;
 		}
-	printf("LogGarbage: %u objects scanned (%u in the disregard pool), %u references, %u roots (", h->objects, disregard,
-	       h->nrefs, nroots);
+#define C(n) count_text(n)
+	printf("LogGarbage: %s object%s scanned (%s in the disregard pool), %s reference%s, %s root%s (", C(h->objects),
+	       plural_s(h->objects), C(disregard), C(h->nrefs), plural_s(h->nrefs), C(nroots), plural_s(nroots));
 	for (int k = 0, first = 1; k <= RK_GCOBJECT; k++)
 		if (roots[k]) {
-			printf("%s%u %s", first ? "" : ", ", roots[k], root_kind_names[k]);
+			printf("%s%s %s", first ? "" : ", ", C(roots[k]), root_kind_names[k]);
 			first = 0;
 		}
-	printf("), %u objects traced\n", r->traced);
-	printf("LogGarbage: %u objects reachable, %u unreachable: %u objects purged (%.2f MiB)\n", r->reachable_count,
-	       r->npurged, r->npurged, mib(r->purged_bytes));
-	printf("LogGarbage: %u clusters: %u alive, dissolved: %u garbage-root, %u references-dissolved, "
-	       "%u unreachable-root, %u garbage-mutable\n",
-	       h->nclusters, r->dissolved[CF_ALIVE], r->dissolved[CF_GARBAGE_ROOT], r->dissolved[CF_REFERENCES_DISSOLVED],
-	       r->dissolved[CF_UNREACHABLE_ROOT], r->dissolved[CF_GARBAGE_MUTABLE]);
-	printf("LogGarbage: %u references to garbage eliminated, %u weak references cleared, %u left pointing at "
-	       "destroyed objects (held by objects the GC never traced)\n", r->neliminated, r->ncleared, r->nuncleared);
-	printf("LogGarbage: purge: BeginDestroy %u, FinishDestroy %u at once and %u pending (%.2f MiB) polled until "
-	       "done, then every index freed and every destructor run, all on the game thread (%u GameThreadDestroy, "
-	       "%.2f MiB: the flag changes nothing in UE 5.5)\n",
-	       r->npurged, r->npurged - r->pending, r->pending, mib(r->pending_bytes), r->game_thread,
-	       mib(r->game_thread_bytes));
+	printf("), %s object%s traced\n", C(r->traced), plural_s(r->traced));
+	printf("LogGarbage: %s object%s reachable, %s unreachable: %s object%s purged (%s)\n", C(r->reachable_count),
+	       plural_s(r->reachable_count), C(r->npurged), C(r->npurged), plural_s(r->npurged),
+	       size_text(r->purged_bytes));
+	printf("LogGarbage: %s cluster%s: %s alive, dissolved: %s garbage-root, %s references-dissolved, "
+	       "%s unreachable-root, %s garbage-mutable\n",
+	       C(h->nclusters), plural_s(h->nclusters), C(r->dissolved[CF_ALIVE]), C(r->dissolved[CF_GARBAGE_ROOT]),
+	       C(r->dissolved[CF_REFERENCES_DISSOLVED]), C(r->dissolved[CF_UNREACHABLE_ROOT]),
+	       C(r->dissolved[CF_GARBAGE_MUTABLE]));
+	printf("LogGarbage: %s reference%s to garbage eliminated, %s weak reference%s cleared, %s left pointing at "
+	       "destroyed objects (held by objects the GC never traced)\n", C(r->neliminated), plural_s(r->neliminated),
+	       C(r->ncleared), plural_s(r->ncleared), C(r->nuncleared));
+	printf("LogGarbage: purge: BeginDestroy %s, FinishDestroy %s at once and %s pending (%s) polled until "
+	       "done, then every index freed and every destructor run, all on the game thread (%s GameThreadDestroy, "
+	       "%s: the flag changes nothing in UE 5.5)\n",
+	       C(r->npurged), C(r->npurged - r->pending), C(r->pending), size_text(r->pending_bytes), C(r->game_thread),
+	       size_text(r->game_thread_bytes));
 	if (r->rooted_dissolved)
-		printf("LogGarbage: warning: step 2 dissolves %u rooted cluster%s that the engine then walks at cluster "
-		       "index -1, a crash (finding rooted-cluster-dissolved)\n", r->rooted_dissolved,
-		       r->rooted_dissolved == 1 ? "" : "s");
+		printf("LogGarbage: warning: step 2 dissolves %s rooted cluster%s that the engine then walks at cluster "
+		       "index -1, a crash (finding rooted-cluster-dissolved)\n", C(r->rooted_dissolved),
+		       plural_s(r->rooted_dissolved));
 	if (r->nhandoff)
-		printf("LogGarbage: %u Actors handed by dissolved LevelActorContainers to their Levels\n", r->nhandoff);
+		printf("LogGarbage: %s Actor%s handed by dissolved LevelActorContainers to their Levels\n", C(r->nhandoff),
+		       plural_s(r->nhandoff));
 	print_top_purged(h, r, 5);
 	printf("LogGarbage: findings:");
 	for (int k = 0; k < FK_COUNT; k++)
-		printf("%s %s %u", k ? "," : "", finding_kind_names[k], f->count[k]);
+		printf("%s %s %s", k ? "," : "", finding_kind_names[k], C(f->count[k]));
 	printf("\n");
 	const gc_timing *t = &r->time;
 	printf("LogGarbage: time: load %.3f s, cluster prepass %.3f s, mark %.3f s (%d thread%s), dissolve %.3f s, "
 	       "weak %.3f s, gather %.3f s, purge %.3f s, retention paths %.3f s\n",
 	       load_s, t->prepass, t->mark, opt->threads, opt->threads == 1 ? "" : "s", t->dissolve, t->weak, t->gather,
 	       t->purge, t->distances);
+#undef C
 }
 
 /* The largest retainers, as the summary's last lines. */
 static void print_retention(const heap *h, const dom_result *d)
 {
 	char name[HEAP_NAME_MAX];
-	printf("LogGarbage: retention (policy %s, %.3f s): %u objects reached, %.2f MiB; largest by class:",
-	       dom_policy_names[d->policy], d->seconds, d->reached, mib(d->reached_bytes));
+	printf("LogGarbage: retention (policy %s, %.3f s): %s object%s reached, %s; largest by class:",
+	       dom_policy_names[d->policy], d->seconds, count_text(d->reached), plural_s(d->reached),
+	       size_text(d->reached_bytes));
 	for (uint32_t k = 0; k < d->nclasses && k < 5; k++) {
 		heap_name(h, d->classes[k].key, name, sizeof name);
-		printf("%s %s %.2f MiB", k ? "," : "", disp(name), mib(d->classes[k].retained));
+		printf("%s %s %s", k ? "," : "", disp(name), size_text(d->classes[k].retained));
 	}
 	printf("\n");
 }

@@ -38,8 +38,9 @@ static void row_out(view *v, const cluster_row *r, enum out_format fmt, int firs
 	int have = v->ops->object(v, r->root, &o) == 0;
 	const char *path = have ? o.path : "?";
 	if (fmt == FMT_TEXT)
-		printf("%10d %8u %8u %6u %6u %14llu  %-9s %-21s %s\n", r->root, r->members, r->mutables, r->referenced,
-		       r->referenced_by, (unsigned long long)r->bytes, r->state, r->reason[0] ? r->reason : "-", path);
+		printf("%10d %8s %8s %6s %6s %14s  %-9s %-21s %s\n", r->root, count_text(r->members), count_text(r->mutables),
+		       count_text(r->referenced), count_text(r->referenced_by), size_text(r->bytes), r->state,
+		       r->reason[0] ? r->reason : "-", path);
 	else if (fmt == FMT_CSV) {
 		printf("%d,%u,%u,%u,%u,%llu,%s,%s,", r->root, r->members, r->mutables, r->referenced, r->referenced_by,
 		       (unsigned long long)r->bytes, r->state, r->reason);
@@ -113,8 +114,8 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 			if (v->ops->retained(v, r->root, &idom, &kept) < 0)
 				return error("%s", v->err);
 			if (fmt == FMT_TEXT && kept >= 0)
-				printf("retained: the root dominates %lld bytes (itself included; a member referenced from "
-				       "outside is not dominated by it)\n", kept);
+				printf("retained: the root dominates %s (itself included; a member referenced from "
+				       "outside is not dominated by it)\n", size_text((unsigned long long)kept));
 		}
 		obj_t *list;
 		size_t n;
@@ -130,7 +131,7 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 				    : "these referenced clusters, themselves dissolved")
 			       : "nothing in its lists: its root was not reached");
 		else if (fmt == FMT_TEXT && which != 4)
-			printf("%s (%zu):\n", titles[which], n);
+			printf("%s (%s):\n", titles[which], count_text(n));
 		size_t shown = n < limit ? n : limit;
 		for (size_t k = 0; k < shown; k++)
 			entry_out(v, r->root, titles[which], list[k], fmt, entries++ == 0);
@@ -208,8 +209,8 @@ static int check(view *v, enum out_format fmt, int risks_only, size_t limit)
 		}
 	if (fmt == FMT_TEXT) {
 		print_shown(shown, risks_only ? uaf : n, risks_only ? "use-after-free risks" : "disagreements");
-		printf("%zu disagreement%s between cluster lists and references, %zu of them use-after-free\n", n,
-		       n == 1 ? "" : "s", uaf);
+		printf("%s disagreement%s between cluster lists and references, %s of them use-after-free\n",
+		       count_text(n), plural_s(n), count_text(uaf));
 	}
 	if (fmt == FMT_JSON)
 		printf("],\"shown\":%zu,\"total\":%zu,\"use_after_free\":%zu}\n", shown, n, uaf);
@@ -321,8 +322,9 @@ int cmd_clusters(int argc, char **argv)
 		if (fmt == FMT_TEXT)
 			print_shown(n, rows.n, "clusters");
 		if (fmt == FMT_TEXT)
-			printf("%zu clusters (%u alive, %zu dissolved), %llu members, %llu bytes\n", rows.n, alive,
-			       rows.n - alive, (unsigned long long)members, (unsigned long long)bytes);
+			printf("%s cluster%s (%s alive, %s dissolved), %s member%s, %s\n", count_text(rows.n),
+			       plural_s(rows.n), count_text(alive), count_text(rows.n - alive), count_text(members),
+			       plural_s(members), size_text(bytes));
 	}
 	free(rows.v);
 	close_input(v);

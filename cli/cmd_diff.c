@@ -57,7 +57,7 @@ static int load_sides(const char *const *paths, diff_side *sides, int n)
 static void print_facts(const diff_fact_rows *x, const char *title, enum out_format fmt, int *first_section)
 {
 	if (fmt == FMT_TEXT)
-		printf("%s: %u\n", title, x->count);
+		printf("%s: %s\n", title, count_text(x->count));
 	if (fmt == FMT_JSON)
 		printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, x->count);
 	*first_section = 0;
@@ -81,8 +81,9 @@ static void print_facts(const diff_fact_rows *x, const char *title, enum out_for
 static void print_retained(const diff_retained_rows *x, enum out_format fmt, int *first_section)
 {
 	if (fmt == FMT_TEXT)
-		printf("retained by class (policy gc): %zu of %zu classes changed\n  %-44s %14s %14s %15s\n", x->changed,
-		       x->classes, "class", "A retained", "B retained", "change");
+		printf("retained by class (policy gc): %s of %s class%s changed\n  %-44s %14s %14s %15s\n",
+		       count_text(x->changed), count_text(x->classes), plural(x->classes, "", "es"), "class", "A retained",
+		       "B retained", "change");
 	else if (fmt == FMT_JSON)
 		printf("%s\"retained by class\":{\"changed\":%zu,\"items\":[", *first_section ? "" : ",", x->changed);
 	*first_section = 0;
@@ -90,8 +91,8 @@ static void print_retained(const diff_retained_rows *x, enum out_format fmt, int
 		const diff_retained_row *v = &x->v[k];
 		long long change = (long long)v->b - (long long)v->a;
 		if (fmt == FMT_TEXT) {
-			printf("  %-44s %14llu %14llu %+15lld\n", disp(v->name), (unsigned long long)v->a,
-			       (unsigned long long)v->b, change);
+			printf("  %-44s %14s %14s %15s\n", disp(v->name), size_text(v->a), size_text(v->b),
+			       size_diff_text(change));
 		} else if (fmt == FMT_CSV) {
 			printf("retained by class,");
 			csv_str(stdout, disp(v->name));
@@ -120,9 +121,9 @@ static void print_groups(const group_rows *g, enum diff_by by, const char *title
 		const group_row *x = &g->v[k];
 		long long dc = (long long)x->b_count - (long long)x->a_count, db = (long long)x->b_bytes - (long long)x->a_bytes;
 		if (fmt == FMT_TEXT)
-			printf("  %-44s %9llu %9llu %+9lld %14llu %14llu %+14lld %8llu %8llu\n", disp(x->name),
-			       (unsigned long long)x->a_count, (unsigned long long)x->b_count, dc, (unsigned long long)x->a_bytes,
-			       (unsigned long long)x->b_bytes, db, (unsigned long long)x->added, (unsigned long long)x->removed);
+			printf("  %-44s %9s %9s %9s %14s %14s %14s %8s %8s\n", disp(x->name), count_text(x->a_count),
+			       count_text(x->b_count), count_diff_text(dc), size_text(x->a_bytes), size_text(x->b_bytes),
+			       size_diff_text(db), count_text(x->added), count_text(x->removed));
 		else if (fmt == FMT_CSV) {
 			printf("%s,", title);
 			csv_str(stdout, disp(x->name));
@@ -147,7 +148,7 @@ static void print_objects(const diff_object_rows *x, int roots, const char *titl
 			  int *first_section)
 {
 	if (fmt == FMT_TEXT)
-		printf("%s: %u\n", title, x->count);
+		printf("%s: %s\n", title, count_text(x->count));
 	if (fmt == FMT_JSON) {
 		printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, x->count);
 		*first_section = 0;
@@ -207,9 +208,10 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 	if (fmt == FMT_TEXT) {
 		printf("diff %s -> %s: %s\n", disp(pa), disp(pb), r.same_process ? "one process (objects matched by index and serial as well as by name)"
 									: "different processes (objects matched by class and path name)");
-		printf("objects: A %u (%llu bytes), B %u (%llu bytes): %u kept, %u added, %u removed, %u replaced; %u slots reused\n",
-		       a.n, (unsigned long long)rep.a_bytes, b.n, (unsigned long long)rep.b_bytes, r.kept, r.added, r.removed,
-		       r.replaced, r.reused_slots);
+		printf("objects: A %s (%s), B %s (%s): %s kept, %s added, %s removed, %s replaced; %s slot%s reused\n",
+		       count_text(a.n), size_text(rep.a_bytes), count_text(b.n), size_text(rep.b_bytes), count_text(r.kept),
+		       count_text(r.added), count_text(r.removed), count_text(r.replaced), count_text(r.reused_slots),
+		       plural_s(r.reused_slots));
 	} else if (fmt == FMT_JSON) {
 		printf("{\"a\":");
 		json_str(stdout, pa);
@@ -277,8 +279,8 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 			goto done;
 		}
 		printf("leak candidates: objects new in %s (absent from %s) still alive in %s after its GC\n", pb, pa, pc);
-		printf("%u objects, %llu bytes, in %zu groups by retention chain (largest first)\n", l.candidates,
-		       (unsigned long long)l.bytes, l.groups);
+		printf("%s object%s, %s, in %s group%s by retention chain (largest first)\n", count_text(l.candidates),
+		       plural_s(l.candidates), size_text(l.bytes), count_text(l.groups), plural_s(l.groups));
 	} else if (fmt == FMT_JSON) {
 		printf("{\"candidates\":%u,\"bytes\":%llu,\"groups\":[", l.candidates, (unsigned long long)l.bytes);
 	} else {
@@ -287,8 +289,9 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 	for (size_t g = 0; g < l.n; g++) {
 		const diff_leak_group *x = &l.v[g];
 		if (fmt == FMT_TEXT) {
-			printf("\ngroup %zu: %u objects, %llu bytes\n  chain: %s\n  representative: #%d %s\n", g + 1, x->count,
-			       (unsigned long long)x->bytes, disp(x->chain), x->idx, disp(x->name));
+			printf("\ngroup %zu: %s object%s, %s\n  chain: %s\n  representative: #%d %s\n", g + 1,
+			       count_text(x->count), plural_s(x->count), size_text(x->bytes), disp(x->chain), x->idx,
+			       disp(x->name));
 			chains cs = {0};
 			if (query_shortest(cv, x->idx, &cs)) {
 				chains_free(&cs);

@@ -25,10 +25,11 @@ static int print_object(const retention_input *in, obj_t x, const char *rel, int
 	unsigned long long ret = in->d.retained[x];
 	if (fmt == FMT_TEXT) {
 		if (strcmp(rel, "chain") == 0)
-			printf("  #%d %s %s  retained %llu, shallow %u\n", x, o.class_name, o.path, ret, o.size);
+			printf("  #%d %s %s  retained %s, shallow %s\n", x, o.class_name, o.path, size_text(ret),
+			       size_text(o.size));
 		else
-			printf("%*s%10llu  #%d %s %s  (shallow %u, dominates %ld directly)\n", 2 + 2 * depth, "", ret, x,
-			       o.class_name, o.path, o.size, children);
+			printf("%*s%10s  #%d %s %s  (shallow %s, dominates %s directly)\n", 2 + 2 * depth, "", size_text(ret), x,
+			       o.class_name, o.path, size_text(o.size), count_text((unsigned long long)children));
 	} else if (fmt == FMT_CSV) {
 		printf("%s,%d,%d,", rel, depth, x);
 		csv_str(stdout, o.class_name);
@@ -112,8 +113,8 @@ static int print_chain(const retention_input *in, obj_t x, const obj_info *o, en
 		chain[nchain++] = a;
 	}
 	if (fmt == FMT_TEXT) {
-		printf("#%d %s %s\n  shallow %u bytes, retained %llu bytes (policy %s)\n", x, o->class_name, o->path,
-		       o->size, (unsigned long long)d->retained[x], dom_policy_names[d->policy]);
+		printf("#%d %s %s\n  shallow %s, retained %s (policy %s)\n", x, o->class_name, o->path, size_text(o->size),
+		       size_text(d->retained[x]), dom_policy_names[d->policy]);
 		printf("dominator chain, from the top:\n  (top)\n");
 	} else if (fmt == FMT_CSV) {
 		printf("relation,depth,idx,class,path,shallow,retained\n");
@@ -145,7 +146,8 @@ static int print_dominated(const retention_input *in, obj_t x, long long depth, 
 	size_t cap = limit == 0 ? SIZE_MAX : (size_t)limit; /* --limit 0: all */
 	stack[0] = frame_of(&tree, x, cap);
 	if (fmt == FMT_TEXT)
-		printf("dominated directly: %ld object%s%s\n", stack[0].total, stack[0].total == 1 ? "" : "s",
+		printf("dominated directly: %s object%s%s\n", count_text((unsigned long long)stack[0].total),
+		       plural_s((unsigned long long)stack[0].total),
 		       depth == 0 ? "" : ", largest first");
 	else if (fmt == FMT_JSON)
 		printf("],\"dominates\":%ld,\"children\":[", stack[0].total);
@@ -154,7 +156,8 @@ static int print_dominated(const retention_input *in, obj_t x, long long depth, 
 		frame *f = &stack[sp - 1];
 		if (f->at == f->n) {
 			if (fmt == FMT_TEXT && (size_t)f->total > f->n)
-				printf("%*s(showing %zu of %ld: --limit 0 shows all)\n", 2 + 2 * (sp - 1), "", f->n, f->total);
+				printf("%*s(showing %s of %s: --limit 0 shows all)\n", 2 + 2 * (sp - 1), "", count_text(f->n),
+				       count_text((unsigned long long)f->total));
 			sp--;
 			if (fmt == FMT_JSON && sp > 0)
 				printf("]}");

@@ -68,7 +68,7 @@ int cmd_findings(int argc, char **argv)
 		for (size_t i = 0; i < fs.n; i++)
 			count += strcmp(fs.v[i].kind, name) == 0;
 		if (fmt == FMT_TEXT)
-			printf("%s: %zu\n", name, count);
+			printf("%s: %s\n", name, count_text(count));
 		if (fmt == FMT_JSON) {
 			printf("%s\"%s\":{\"count\":%zu,\"items\":[", first_group ? "" : ",\n", name, count);
 			first_group = 0;

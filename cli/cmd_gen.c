@@ -25,9 +25,9 @@ static void say_written(const char *name, const heap *h)
 {
 	if (cli_quiet)
 		return;
-	printf("wrote %s: %u object%s, %u reference%s, %u cluster%s, %u FGCObject reference%s\n", disp(name), h->objects,
-	       h->objects == 1 ? "" : "s", h->nrefs, h->nrefs == 1 ? "" : "s", h->nclusters, h->nclusters == 1 ? "" : "s",
-	       h->ngcrefs, h->ngcrefs == 1 ? "" : "s");
+	printf("wrote %s: %s object%s, %s reference%s, %s cluster%s, %s FGCObject reference%s\n", disp(name),
+	       count_text(h->objects), plural_s(h->objects), count_text(h->nrefs), plural_s(h->nrefs),
+	       count_text(h->nclusters), plural_s(h->nclusters), count_text(h->ngcrefs), plural_s(h->ngcrefs));
 }
 
 /* --evolve: three snapshots and the plan of what changed between them. */

@@ -70,26 +70,26 @@ static void print_text(const char *path, const heap *h, const info *in)
 	printf("first-gc-index  %d\n", h->first_gc_index);
 	printf("garbage-elim.   %s\n", h->no_garbage_elimination ? "off" : "on");
 	printf("label           %s\n", h->label ? disp(heap_str(h, h->label)) : "-");
-	printf("objects         %u (%u slots)\n", h->objects, h->slots);
-	printf("classes         %u in use\n", in->classes.classes);
-	printf("packages        %u\n", in->packages);
-	printf("bytes           %llu\n", (unsigned long long)in->bytes);
-	printf("garbage         %u\n", in->garbage);
-	printf("references      %u:", h->nrefs);
+	printf("objects         %s (%s slot%s)\n", count_text(h->objects), count_text(h->slots), plural_s(h->slots));
+	printf("classes         %s in use\n", count_text(in->classes.classes));
+	printf("packages        %s\n", count_text(in->packages));
+	printf("bytes           %s\n", size_text(in->bytes));
+	printf("garbage         %s\n", count_text(in->garbage));
+	printf("references      %s:", count_text(h->nrefs));
 	for (int k = 0; k < REF_KIND_COUNT; k++)
-		printf(" %s %u", ref_kind_names[k], in->refs_by_kind[k]);
-	printf(", %u dangling\n", h->ndangling);
-	printf("gc-object refs  %u records from %u FGCObject referencers\n", h->ngcrefs, in->gc_referencers);
-	printf("clusters        %u (%u members)\n", h->nclusters, in->cluster_members);
-	uint64_t mem = heap_memory(h);
-	printf("memory          %llu bytes resident in the loaded model (%.2f MiB)\n", (unsigned long long)mem,
-	       (double)mem / 1048576.0);
+		printf(" %s %s", ref_kind_names[k], count_text(in->refs_by_kind[k]));
+	printf(", %s dangling\n", count_text(h->ndangling));
+	printf("gc-object refs  %s record%s from %s FGCObject referencer%s\n", count_text(h->ngcrefs),
+	       plural_s(h->ngcrefs), count_text(in->gc_referencers), plural_s(in->gc_referencers));
+	printf("clusters        %s (%s member%s)\n", count_text(h->nclusters), count_text(in->cluster_members),
+	       plural_s(in->cluster_members));
+	printf("memory          %s resident in the loaded model\n", size_text(heap_memory(h)));
 	uint32_t roots = 0;
 	for (int k = 0; k <= RK_GCOBJECT; k++)
 		roots += in->roots_by_kind[k];
-	printf("roots           %u:", roots);
+	printf("roots           %s:", count_text(roots));
 	for (int k = 0; k <= RK_GCOBJECT; k++)
-		printf(" %s %u", root_kind_names[k], in->roots_by_kind[k]);
+		printf(" %s %s", root_kind_names[k], count_text(in->roots_by_kind[k]));
 	printf("\n");
 	char name[HEAP_NAME_MAX];
 	for (int by = CLASS_BY_COUNT; by <= CLASS_BY_BYTES; by++) {
@@ -97,7 +97,8 @@ static void print_text(const char *path, const heap *h, const info *in)
 		for (size_t t = 0; t < in->classes.n; t++) {
 			const class_row *c = &in->classes.top[by][t];
 			heap_name(h, c->cls, name, sizeof name);
-			printf("  %-40s %10u objects %14llu bytes\n", disp(name), c->count, (unsigned long long)c->bytes);
+			printf("  %-40s %10s %-7s %14s\n", disp(name), count_text(c->count), plural(c->count, "object", "objects"),
+			       size_text(c->bytes));
 		}
 	}
 }

@@ -119,16 +119,22 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 	       H("keep_flags", 2));
 	printf("label           %s\n", H("label", 0));
 	printf("garbage-elim.   %s\n", H("garbage_elimination", 0));
-	printf("objects         %lld (%s slots, first-gc-index %s): %lld reachable, %lld purged\n", fig[0], H("slots", 0),
-	       H("first_gc_index", 1), fig[1], fig[2]);
-	printf("references      %lld, and %lld FGCObject records (the refs view adds each object's Class and Outer)\n",
-	       fig[3], fig[4]);
-	printf("roots           %lld:", nroots);
+	/* (count(*) is never negative) */
+#define C(v) count_text((unsigned long long)(v))
+	const char *slots = H("slots", 0);
+	if (slots[0] && strspn(slots, "0123456789") == strlen(slots) && strlen(slots) < 16) /* (the header is text) */
+		slots = C(strtoll(slots, NULL, 10));
+	printf("objects         %s (%s slots, first-gc-index %s): %s reachable, %s purged\n", C(fig[0]), slots,
+	       H("first_gc_index", 1), C(fig[1]), C(fig[2]));
+	printf("references      %s, and %s FGCObject record%s (the refs view adds each object's Class and Outer)\n",
+	       C(fig[3]), C(fig[4]), plural_s((unsigned long long)fig[4]));
+	printf("roots           %s:", C(nroots));
 	for (int k = 0; k <= RK_GCOBJECT; k++)
-		printf(" %s %lld", root_kind_names[k], roots[k]);
+		printf(" %s %s", root_kind_names[k], C(roots[k]));
 	printf("\n");
-	printf("clusters        %lld (%lld dissolved)\n", fig[5], fig[6]);
-	printf("findings        %lld (ugc-analyze findings %s)\n", fig[7], disp(path));
+	printf("clusters        %s (%s dissolved)\n", C(fig[5]), C(fig[6]));
+	printf("findings        %s (ugc-analyze findings %s)\n", C(fig[7]), disp(path));
+#undef C
 	printf("retention       policy %s\n", H("policy", 0));
 #undef H
 	return 0;

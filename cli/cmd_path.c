@@ -44,7 +44,7 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 	} else if (p->fmt == FMT_TEXT) {
 		printf("#%d %s %s: ", x, o.class_name, o.path);
 		if (p->mode == PM_DIRECT)
-			printf("%zu direct referencer%s\n", cs.n, cs.n == 1 ? "" : "s");
+			printf("%s direct referencer%s\n", count_text(cs.n), plural_s(cs.n));
 		else if (!o.reachable)
 			printf("unreachable: this GC purges it, because\n");
 		else if (RK_IS_ROOT(o.root_kind))
@@ -52,7 +52,7 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 		else if (o.distance == UINT32_MAX)
 			printf("alive only through cluster lists (cluster #%d): no reference chain reaches it\n", o.cluster);
 		else
-			printf("%zu chain%s%s%s\n", cs.n, cs.n == 1 ? "" : "s",
+			printf("%s chain%s%s%s\n", count_text(cs.n), plural_s(cs.n),
 			       cs.truncated ? " (search budget reached)" : "",
 			       cs.limited && p->mode != PM_SHORTEST ? " (--limit reached: there may be more)" : "");
 		if (!o.reachable && p->mode != PM_DIRECT)

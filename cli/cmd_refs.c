@@ -54,7 +54,7 @@ static void print_counts(const char *sep, const unsigned *count, const char *con
 {
 	for (int k = 0; k < n; k++)
 		if (count[k]) {
-			printf("%s%u %s", sep, count[k], names[k]);
+			printf("%s%s %s", sep, count_text(count[k]), names[k]);
 			sep = ", ";
 		}
 }
@@ -161,11 +161,12 @@ static void refs_foot(const refs_tally *t, int out, enum out_format fmt)
 {
 	if (fmt == FMT_TEXT) {
 		print_shown(t->shown, t->total, out ? "references" : "referencers");
-		printf("%u %s", t->total, out ? "references" : "referencers");
+		printf("%s %s%s", count_text(t->total), out ? "reference" : "referencer", plural_s(t->total));
 		print_counts(": ", t->count, kinds, KIND_NAMES);
 		print_counts("; ", t->fate_count, fates, FATES - 1);
 		if (t->fate_count[FATES - 1])
-			printf("%s%u FGCObject", t->total > t->fate_count[FATES - 1] ? ", " : "; ", t->fate_count[FATES - 1]);
+			printf("%s%s FGCObject", t->total > t->fate_count[FATES - 1] ? ", " : "; ",
+			       count_text(t->fate_count[FATES - 1]));
 		printf("\n");
 	} else if (fmt == FMT_JSON) {
 		printf("],\"shown\":%zu,\"counts\":{\"total\":%u", t->shown, t->total);

@@ -84,8 +84,8 @@ static int print_signals(retention_input *in, size_t limit, enum out_format fmt)
 	qsort(s, n, sizeof *s, cmp_signals);
 	size_t shown = n < limit ? n : limit;
 	if (fmt == FMT_TEXT)
-		printf("engine signals: %zu garbage object%s still alive, %zu of them a World or Level\n", n,
-		       n == 1 ? "" : "s", worlds);
+		printf("engine signals: %s garbage object%s still alive, %s of them a World or Level\n", count_text(n),
+		       plural_s(n), count_text(worlds));
 	else if (fmt == FMT_JSON)
 		printf("\"signals\":{\"total\":%zu,\"worlds\":%zu,\"shown\":[", n, worlds);
 	for (size_t k = 0; k < shown && rc == 0; k++) {
@@ -114,7 +114,7 @@ static int print_signals(retention_input *in, size_t limit, enum out_format fmt)
 		obj_info_free(&o);
 	}
 	if (fmt == FMT_TEXT && n > shown)
-		printf("(%zu more: ugc-analyze findings --kind garbage-survives)\n", n - shown);
+		printf("(%s more: ugc-analyze findings --kind garbage-survives)\n", count_text(n - shown));
 	else if (fmt == FMT_JSON)
 		printf("]}");
 	free(s);
@@ -151,19 +151,19 @@ static void suspect_head_text(const dom_result *d, const suspect *s, size_t rank
 {
 	double pct = share(s->retained, d->reached_bytes), apct = share(s->accum_retained, d->reached_bytes);
 	if (s->cls == OBJ_NONE)
-		printf("%zu. #%d %s %s\n   retained %llu bytes (%.1f%% of reached), shallow %u\n", rank, o->idx,
-		       o->class_name, o->path, (unsigned long long)s->retained, pct, o->size);
+		printf("%zu. #%d %s %s\n   retained %s (%.1f%% of reached), shallow %s\n", rank, o->idx, o->class_name,
+		       o->path, size_text(s->retained), pct, size_text(o->size));
 	else
-		printf("%zu. class %s: %u object%s retain %llu bytes (%.1f%% of reached)\n   largest instance: #%d %s, "
-		       "retained %llu bytes\n",
-		       rank, c->name, s->count, s->count == 1 ? "" : "s", (unsigned long long)s->retained, pct, o->idx,
-		       o->path, (unsigned long long)d->retained[s->obj]);
+		printf("%zu. class %s: %s object%s retain%s %s (%.1f%% of reached)\n   largest instance: #%d %s, "
+		       "retained %s\n",
+		       rank, c->name, count_text(s->count), plural_s(s->count), s->count == 1 ? "s" : "",
+		       size_text(s->retained), pct, o->idx, o->path, size_text(d->retained[s->obj]));
 	if (s->steps == 0)
 		printf("   accumulation point: the object itself\n");
 	else
-		printf("   accumulation point: #%d %s %s, %u level%s down, retained %llu bytes (%.1f%%)\n", a->idx,
-		       a->class_name, a->path, s->steps, s->steps == 1 ? "" : "s",
-		       (unsigned long long)s->accum_retained, apct);
+		printf("   accumulation point: #%d %s %s, %s level%s down, retained %s (%.1f%%)\n", a->idx,
+		       a->class_name, a->path, count_text(s->steps), plural_s(s->steps), size_text(s->accum_retained),
+		       apct);
 	printf("   bytes under it by class:");
 }
 
@@ -214,8 +214,8 @@ static int suspect_under(retention_input *in, const suspect *s, const char *kind
 		if ((rc = get(in, u->cls, &k_)) != 0)
 			return rc;
 		if (fmt == FMT_TEXT) {
-			printf("%s %llu %s (%u object%s)", k ? "," : "", (unsigned long long)u->bytes, k_.name, u->count,
-			       u->count == 1 ? "" : "s");
+			printf("%s %s %s (%s object%s)", k ? "," : "", size_text(u->bytes), k_.name, count_text(u->count),
+			       plural_s(u->count));
 		} else if (fmt == FMT_CSV) {
 			printf("%s-under,%zu,%d,", kind, rank, u->cls);
 			csv_str(stdout, k_.name);
@@ -236,7 +236,8 @@ static int suspect_tail(retention_input *in, const suspect *s, enum out_format f
 	int rc = 0;
 	if (fmt == FMT_TEXT) {
 		if (s->nunder_all > s->nunder)
-			printf(" (and %u more class%s)", s->nunder_all - s->nunder, s->nunder_all - s->nunder == 1 ? "" : "es");
+			printf(" (and %s more class%s)", count_text(s->nunder_all - s->nunder),
+			       plural(s->nunder_all - s->nunder, "", "es"));
 		printf("\n   shortest retention path:\n");
 		return path_shortest(in->v, s->obj, fmt, 1);
 	}
@@ -274,7 +275,7 @@ static int print_list(retention_input *in, const suspect *v, uint32_t n, uint32_
 		      enum out_format fmt)
 {
 	if (fmt == FMT_TEXT)
-		printf("%s suspects: %u\n", kind, all);
+		printf("%s suspects: %s\n", kind, count_text(all));
 	else if (fmt == FMT_JSON)
 		printf(",\"%s\":{\"total\":%u,\"shown\":[", strcmp(kind, "object") == 0 ? "objects" : "classes", all);
 	for (uint32_t k = 0; k < n; k++)
@@ -371,9 +372,8 @@ int cmd_suspects(int argc, char **argv)
 		return 1;
 	}
 	if (fmt == FMT_TEXT)
-		printf("leak suspects (policy %s): at least %g%% of %llu reached bytes, %llu bytes\n",
-		       dom_policy_names[d->policy], pct, (unsigned long long)d->reached_bytes,
-		       (unsigned long long)sl.threshold);
+		printf("leak suspects (policy %s): at least %g%% of the %s reached, %s\n", dom_policy_names[d->policy],
+		       pct, size_text(d->reached_bytes), size_text(sl.threshold));
 	else if (fmt == FMT_CSV)
 		printf("section,rank,idx,class,path,bytes,objects,accum_idx,accum_path,accum_bytes,steps,detail\n");
 	else

@@ -103,11 +103,12 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 {
 	size_t shown = n < limit ? n : limit;
 	if (fmt == FMT_TEXT) {
-		printf("largest %s by %s bytes (policy %s%s%s): %zu of %zu shown; %u objects reached, %llu bytes\n",
+		printf("largest %s by %s bytes (policy %s%s%s): %s of %s shown; %s object%s reached, %s\n",
 		       by == BY_OBJECT ? "objects" : by == BY_CLASS ? "classes" : "packages",
 		       sort_key == SORT_SHALLOW ? "shallow" : sort_key == SORT_COUNT ? "object count and" : "retained",
 		       dom_policy_names[d->policy], other ? " vs " : "", other ? dom_policy_names[other->policy] : "",
-		       shown, total, d->reached, (unsigned long long)d->reached_bytes);
+		       count_text(shown), count_text(total), count_text(d->reached), plural_s(d->reached),
+		       size_text(d->reached_bytes));
 		if (other)
 			printf("%14s %14s %14s %14s %8s  %s\n", "retained", dom_policy_names[other->policy], "difference",
 			       "shallow", by == BY_OBJECT ? "idx" : "objects", by == BY_OBJECT ? "class path" : by_names[by]);
@@ -131,15 +132,14 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 			if (by == BY_OBJECT)
 				snprintf(count, sizeof count, "#%d", v[k].key);
 			else
-				snprintf(count, sizeof count, "%u", v[k].count);
+				snprintf(count, sizeof count, "%s", count_text(v[k].count));
 			if (other)
-				printf("%14llu %14llu %+14lld %14llu %8s  %s%s%s\n", (unsigned long long)v[k].retained,
-				       (unsigned long long)v[k].other, diff, (unsigned long long)v[k].shallow, count,
+				printf("%14s %14s %14s %14s %8s  %s%s%s\n", size_text(v[k].retained), size_text(v[k].other),
+				       size_diff_text(diff), size_text(v[k].shallow), count,
 				       by == BY_OBJECT ? o.class_name : "", by == BY_OBJECT ? " " : "", name);
 			else
-				printf("%14llu %14llu %8s  %s%s%s\n", (unsigned long long)v[k].retained,
-				       (unsigned long long)v[k].shallow, count, by == BY_OBJECT ? o.class_name : "",
-				       by == BY_OBJECT ? " " : "", name);
+				printf("%14s %14s %8s  %s%s%s\n", size_text(v[k].retained), size_text(v[k].shallow), count,
+				       by == BY_OBJECT ? o.class_name : "", by == BY_OBJECT ? " " : "", name);
 		} else if (fmt == FMT_CSV) {
 			printf("%d,", v[k].key);
 			if (by == BY_OBJECT) {

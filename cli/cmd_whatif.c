@@ -143,11 +143,6 @@ static void reachable_totals(const heap *h, const uint8_t *reachable, uint64_t o
 		}
 }
 
-static double mib(uint64_t bytes)
-{
-	return (double)bytes / (1024.0 * 1024.0);
-}
-
 /* OBJS grouped by class: the top R->limit by bytes, with the class count. */
 static int print_by_class(const report *r, const char *what, const obj_t *objs, uint32_t n, uint64_t bytes)
 {
@@ -158,10 +153,10 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 	size_t classes = c.classes;
 	char name[HEAP_NAME_MAX], shownname[4 * HEAP_NAME_MAX];
 	if (r->fmt == FMT_TEXT) {
-		printf("%s: %u object%s, %llu bytes (%.2f MiB)", what, n, n == 1 ? "" : "s", (unsigned long long)bytes,
-		       mib(bytes));
+		printf("%s: %s object%s, %s", what, count_text(n), plural_s(n), size_text(bytes));
 		if (n)
-			printf(", %zu class%s\n  %14s %9s  class\n", classes, classes == 1 ? "" : "es", "bytes", "objects");
+			printf(", %s class%s\n  %14s %9s  class\n", count_text(classes), plural(classes, "", "es"), "bytes",
+			       "objects");
 		else
 			printf("\n");
 	} else if (r->fmt == FMT_JSON) {
@@ -175,7 +170,7 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 		heap_name(h, row->cls, name, sizeof name);
 		view_copy(shownname, sizeof shownname, name);
 		if (r->fmt == FMT_TEXT) {
-			printf("  %14llu %9u  %s\n", (unsigned long long)row->bytes, row->count, shownname);
+			printf("  %14s %9s  %s\n", size_text(row->bytes), count_text(row->count), shownname);
 		} else if (r->fmt == FMT_JSON) {
 			printf("%s{\"class_idx\":%d,\"class\":", k ? "," : "", row->cls);
 			json_str(stdout, shownname);
@@ -187,7 +182,7 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 		}
 	}
 	if (r->fmt == FMT_TEXT && c.n < classes)
-		printf("  (and %zu more class%s)\n", classes - c.n, classes - c.n == 1 ? "" : "es");
+		printf("  (and %s more class%s)\n", count_text(classes - c.n), plural(classes - c.n, "", "es"));
 	if (r->fmt == FMT_JSON)
 		printf("]}");
 	class_hist_free(&c);
@@ -224,7 +219,7 @@ static void print_changes(const report *r, view *v, const whatif_change *c, size
 				printf(" record %s", what);
 			else if (c[k].kind == WI_DROP_REFERENCER)
 				printf(" %s", what);
-			printf(": %u reference%s removed\n", removed, removed == 1 ? "" : "s");
+			printf(": %s reference%s removed\n", count_text(removed), plural_s(removed));
 		} else if (r->fmt == FMT_JSON) {
 			printf("%s{\"change\":\"%s\",\"idx\":", k ? "," : "", whatif_kind_names[c[k].kind]);
 			if (have) {
@@ -299,7 +294,7 @@ static int print_targets(const report *r, view *after, const obj_t *t, uint32_t 
 		}
 	}
 	if (r->fmt == FMT_TEXT && shown < n)
-		printf("(and %zu more)\n", (size_t)n - shown);
+		printf("(and %s more)\n", count_text((size_t)n - shown));
 	if (r->fmt == FMT_JSON)
 		printf("]");
 	return 0;
@@ -324,8 +319,8 @@ static int print_report(report *r, view *before, const whatif_change *c, size_t 
 	uint64_t *tot[2] = {r->reach_before, r->reach_after};
 	for (int k = 0; k < 2; k++) {
 		if (r->fmt == FMT_TEXT)
-			printf("%-7s %llu objects reachable (%.2f MiB)\n", names[k], (unsigned long long)tot[k][0],
-			       mib(tot[k][1]));
+			printf("%-7s %s object%s reachable (%s)\n", names[k], count_text(tot[k][0]), plural_s(tot[k][0]),
+			       size_text(tot[k][1]));
 		else if (r->fmt == FMT_JSON)
 			printf(",\"%s\":{\"reachable\":%llu,\"bytes\":%llu}", names[k], (unsigned long long)tot[k][0],
 			       (unsigned long long)tot[k][1]);

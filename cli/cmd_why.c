@@ -78,14 +78,14 @@ static void why_facts_free(why_facts *f)
 static void why_text_state(obj_t x, const obj_info *o)
 {
 	printf("#%d %s %s\n", x, o->class_name, o->path);
-	printf("  serial %u, %u bytes, flags %s\n", o->serial, o->size, o->flags);
+	printf("  serial %u, %s, flags %s\n", o->serial, size_text(o->size), o->flags);
 	printf("  garbage:   %s\n", o->garbage ? "yes (internal flag Garbage)" : "no");
 	if (o->reachable)
 		printf("  reachable: yes, root kind %s: %s\n", root_kind_names[o->root_kind], root_reason(o->root_kind));
 	else
 		printf("  reachable: no: this GC purges it\n");
 	if (o->distance != UINT32_MAX)
-		printf("  distance:  %u hop%s from a root\n", o->distance, o->distance == 1 ? "" : "s");
+		printf("  distance:  %s hop%s from a root\n", count_text(o->distance), plural_s(o->distance));
 	else
 		printf("  distance:  none%s\n", o->reachable ? " (no reference chain: kept only through cluster lists)" : "");
 }
@@ -98,7 +98,8 @@ static int why_text_retained(view *v, obj_t x)
 	if (v->ops->retained(v, x, &idom, &kept) < 0)
 		return error("%s", v->err);
 	if (kept >= 0) {
-		printf("  retains:   %lld bytes (itself and what it dominates); immediate dominator ", kept);
+		printf("  retains:   %s (itself and what it dominates); immediate dominator ",
+		       size_text((unsigned long long)kept));
 		if (idom == DOM_TOP)
 			printf("the top (no single object keeps it)\n");
 		else

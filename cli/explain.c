@@ -67,7 +67,7 @@ int explain_unreachable(view *v, obj_t x, enum out_format fmt)
 	if (fmt == FMT_TEXT && in.n == 0)
 		printf("  nothing references it\n");
 	if (fmt == FMT_TEXT && in.n > shown)
-		printf("  (and %zu more referencers)\n", in.n - shown);
+		printf("  (and %s more referencer%s)\n", count_text(in.n - shown), plural_s(in.n - shown));
 	obj_info_free(&me);
 	edges_free(&in);
 	return 0;

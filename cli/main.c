@@ -20,6 +20,8 @@ static void main_usage(FILE *fp)
 	for (const command *const *c = commands; *c; c++)
 		fprintf(fp, "  %-9s %s\n", (*c)->name, (*c)->summary);
 	fprintf(fp, "\nglobal options (before or after the command):\n"
+		    "  --bytes     text output prints sizes as exact byte counts and counts without\n"
+		    "              thousands separators (as JSON and CSV always do)\n"
 		    "  --progress  show the progress line on standard error even when it is not a terminal\n"
 		    "  --quiet     no progress line (analyze: print nothing on success)\n"
 		    "\nInterrupted (SIGINT, SIGTERM, SIGHUP), a command removes its unfinished outputs and\n"
@@ -34,6 +36,7 @@ static int global_options(int argc, char **argv, int *progress)
 	int n = 1;
 	*progress = PROGRESS_AUTO;
 	cli_quiet = 0;
+	cli_bytes = 0;
 	int operands = 0; /* past "--": everything is an operand */
 	for (int i = 1; i < argc; i++) {
 		if (operands || strcmp(argv[i], "--") == 0)
@@ -42,6 +45,8 @@ static int global_options(int argc, char **argv, int *progress)
 			cli_quiet = 1;
 		else if (strcmp(argv[i], "--progress") == 0)
 			*progress = PROGRESS_ON;
+		else if (strcmp(argv[i], "--bytes") == 0)
+			cli_bytes = 1;
 		else
 			argv[n++] = argv[i];
 	}

@@ -9,6 +9,53 @@
 #include "snapshot/snapshot.h"
 
 int cli_quiet; /* --quiet (main.c sets it; here so the unit tests link the commands) */
+int cli_bytes;  /* --bytes (likewise) */
+
+/* The next of sixteen buffers for the text helpers below. */
+static char *text_buf(void)
+{
+	static char bufs[16][HUMAN_MAX + 1];
+	static unsigned next;
+	return bufs[next++ % 16];
+}
+
+const char *size_text(unsigned long long bytes)
+{
+	char *buf = text_buf();
+	if (cli_bytes)
+		snprintf(buf, HUMAN_MAX, "%llu", bytes);
+	else
+		human_bytes(buf, bytes);
+	return buf;
+}
+
+/* "+" or "-" and the magnitude of N, as a size or as a count. */
+static const char *signed_text(long long n, int size)
+{
+	char *buf = text_buf();
+	unsigned long long mag = n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n;
+	buf[0] = n < 0 ? '-' : '+';
+	if (cli_bytes)
+		snprintf(buf + 1, HUMAN_MAX, "%llu", mag);
+	else if (size)
+		human_bytes(buf + 1, mag);
+	else
+		human_count(buf + 1, mag);
+	return buf;
+}
+
+const char *size_diff_text(long long bytes) { return signed_text(bytes, 1); }
+const char *count_diff_text(long long n) { return signed_text(n, 0); }
+
+const char *count_text(unsigned long long n)
+{
+	char *buf = text_buf();
+	if (cli_bytes)
+		snprintf(buf, HUMAN_MAX, "%llu", n);
+	else
+		human_count(buf, n);
+	return buf;
+}
 
 int error(const char *fmt, ...)
 {
@@ -109,7 +156,7 @@ const char *fate_name(int reachable, int garbage)
 void print_shown(size_t shown, size_t total, const char *what)
 {
 	if (shown < total)
-		printf("showing %zu of %zu %s (--limit 0 shows all)\n", shown, total, what);
+		printf("showing %s of %s %s (--limit 0 shows all)\n", count_text(shown), count_text(total), what);
 }
 
 int load_or_die(const char *path, heap *h)

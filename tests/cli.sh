@@ -68,7 +68,7 @@ case "$msg" in "ugc-analyze: $out/flipped.ugcs: offset "*"corrupt"*) ok "flipped
 # --- info and convert on every good snapshot --------------------------------
 for f in testdata/*.ugct testdata/*.ugcs testdata/*.zst; do
 	name=$(basename "$f")
-	if ! "$ugc" info "$f" > "$out/info.txt" 2>&1 || ! grep -q '^objects ' "$out/info.txt"; then
+	if ! "$ugc" info "$f" --bytes > "$out/info.txt" 2>&1 || ! grep -q '^objects ' "$out/info.txt"; then
 		bad "info $name" "$(head -3 "$out/info.txt")"
 		continue
 	fi
@@ -178,8 +178,8 @@ cmp -s "$out/g1.ugct" "$out/g2.ugct" && bad "another seed gives another heap" ||
 "$ugc" gen --objects 5 -o "$out/x.txt" >/dev/null 2>&1; [ $? -eq 2 ] && ok "gen refuses an unknown format" || bad "gen refuses an unknown format"
 said=$("$ugc" gen --objects 2000 --seed 9 -o "$out/said.ugcs" 2>&1)
 "$ugc" info "$out/said.ugcs" > "$out/said.txt"
-no=$(sed -n 's/^objects  *\([0-9]*\) .*/\1/p' "$out/said.txt"); nr=$(sed -n 's/^references  *\([0-9]*\):.*/\1/p' "$out/said.txt")
-nc=$(sed -n 's/^clusters  *\([0-9]*\) .*/\1/p' "$out/said.txt"); ng=$(sed -n 's/^gc-object refs  *\([0-9]*\) .*/\1/p' "$out/said.txt")
+no=$(sed -n 's/^objects  *\([0-9,]*\) .*/\1/p' "$out/said.txt"); nr=$(sed -n 's/^references  *\([0-9,]*\):.*/\1/p' "$out/said.txt")
+nc=$(sed -n 's/^clusters  *\([0-9,]*\) .*/\1/p' "$out/said.txt"); ng=$(sed -n 's/^gc-object refs  *\([0-9,]*\) .*/\1/p' "$out/said.txt")
 [ "$said" = "wrote $out/said.ugcs: $no objects, $nr references, $nc clusters, $ng FGCObject references" ] &&
 	ok "gen says what it wrote, as info counts it" || bad "gen says what it wrote, as info counts it" "$said"
 said=$("$ugc" gen --objects 2000 --seed 9 --evolve -o "$out/saids.ugcs" --force 2>&1 | sed 's/:.*//')
@@ -219,7 +219,7 @@ expect "refs: referencers with counts and fates" "referencers of #15 Actor /Game
   strong    External                         survives #17 Actor /Game/Other.Outsider
 3 referencers: 2 strong, 1 aro; 3 survives" "$ugc" refs $q 15
 expect "refs --out, class and outer included" "3 references: 1 weak, 1 class, 1 outer; 3 survives" sh -c "'$ugc' refs $q 15 --out | tail -1"
-expect "refs --kind" "1 referencers: 1 aro; 1 survives" sh -c "'$ugc' refs $q 15 --kind aro | tail -1"
+expect "refs --kind" "1 referencer: 1 aro; 1 survives" sh -c "'$ugc' refs $q 15 --kind aro | tail -1"
 "$ugc" refs $q 15 --kind "" >/dev/null 2>&1; [ $? -eq 2 ] && ok "refs --kind with no kind is a usage error" || bad "refs --kind with no kind is a usage error"
 for c in refs path why; do
 	msg=$("$ugc" $c $q 15 --name 'Mid*' 2>&1); rc=$?
@@ -326,9 +326,9 @@ expect "refs view: an FGCObject's record, its name in referencer" "NULL|gcobject
 agree=1
 for d in "$db" "$cdb"; do
 	for x in $(sql "$d" "SELECT idx FROM object_table"); do
-		a=$("$ugc" refs "$d" "$x" --limit 1 | tail -1 | cut -d' ' -f1)
+		a=$("$ugc" refs "$d" "$x" --limit 1 --bytes | tail -1 | cut -d' ' -f1)
 		b=$(sql "$d" "SELECT count(*) FROM refs WHERE dst = $x")
-		c=$("$ugc" refs "$d" "$x" --out --limit 1 | tail -1 | cut -d' ' -f1)
+		c=$("$ugc" refs "$d" "$x" --out --limit 1 --bytes | tail -1 | cut -d' ' -f1)
 		e=$(sql "$d" "SELECT count(*) FROM refs WHERE src = $x")
 		[ "$a" = "$b" ] && [ "$c" = "$e" ] || { agree=0; echo "    object $x of $d: refs $a/$c, SQL $b/$e"; }
 	done
@@ -432,16 +432,16 @@ printf '%s\n' 'ugc-text 1' 'first-gc-index 5' 'o 0 1 2 - /Script/CoreUObject 64 
 check "whatif --help" sh -c "'$ugc' whatif --help | grep -q '^usage: ugc-analyze whatif'"
 expect "whatif --garbage: the inner's Outer still keeps it, and the chain says so" "what if:
   --garbage #11 Actor /Game/Test.Parent: 0 references removed
-before  9 objects reachable (0.00 MiB)
-after   9 objects reachable (0.00 MiB)
-freed: 0 objects, 0 bytes (0.00 MiB)
+before  9 objects reachable (2.1 KiB)
+after   9 objects reachable (2.1 KiB)
+freed: 0 objects, 0 B
 aimed at:
 #11 Actor /Game/Test.Parent: 1 chain
  (root)  Package /Game/Test
  -> UObject* Package::C =  Actor /Game/Test.Parent:Child
   -> UObject* UObject::Outer = (Garbage)  Actor /Game/Test.Parent
   " "$ugc" whatif "$wi" --garbage 11
-expect "whatif --cut frees the object and not its referenced inner" "freed: 1 object, 10 bytes (0.00 MiB), 1 class" \
+expect "whatif --cut frees the object and not its referenced inner" "freed: 1 object, 10 B, 1 class" \
 	sh -c "'$ugc' whatif '$wi' --cut /Game/Test.Parent | grep '^freed'"
 expect "whatif: two cuts at once" '"freed":{"objects":2,"bytes":30,"classes":1,"by_class":[{"class_idx":4,"class":"Actor","objects":2,"bytes":30}]}' \
 	sh -c "'$ugc' whatif '$wi' --cut 11 --cut 'Actor /Game/Test.Parent:Child' --format json | grep -o '\"freed\":{[^}]*}]}'"
@@ -498,11 +498,11 @@ cmp -s "$out/leaks-snapshots.csv" "$out/leaks-databases.csv" && ok "leak mode: s
 tail -n +2 "$out/diff-snapshots.txt" > "$out/d1.txt"; tail -n +2 "$out/diff-databases.txt" > "$out/d2.txt"
 cmp -s "$out/d1.txt" "$out/d2.txt" && ok "diff: snapshots and databases agree" || bad "diff: snapshots and databases agree"
 expect "leak groups are named by generic chains" "  chain: MaterialInstanceDynamic /Engine/Transient.MaterialInstanceDynamic_*" sh -c "'$ugc' diff --baseline '$out/ev-0.db' --target '$out/ev-1.db' --final '$out/ev-2.db' | grep -m1 '  chain:'"
-na=$("$ugc" info testdata/arena.ugcs | sed -n 's/^objects  *\([0-9]*\).*/\1/p')
-ba=$("$ugc" info testdata/arena.ugcs | sed -n "s/^bytes  *\([0-9]*\).*/\1/p")
-expect "a snapshot against itself: nothing changed" "objects: A $na ($ba bytes), B $na ($ba bytes): $na kept, 0 added, 0 removed, 0 replaced; 0 slots reused" sh -c "'$ugc' diff testdata/arena.ugcs testdata/arena.ugcs | sed -n 2p"
+na=$("$ugc" info testdata/arena.ugcs --bytes | sed -n 's/^objects  *\([0-9]*\).*/\1/p')
+ba=$("$ugc" info testdata/arena.ugcs --bytes | sed -n "s/^bytes  *\([0-9]*\).*/\1/p")
+expect "a snapshot against itself: nothing changed" "objects: A $na ($ba), B $na ($ba): $na kept, 0 added, 0 removed, 0 replaced; 0 slots reused" sh -c "'$ugc' diff testdata/arena.ugcs testdata/arena.ugcs --bytes | sed -n 2p"
 # the counts, from the plan: kept = objects before - removed - replaced
-n0=$("$ugc" info "$out/ev-0.ugcs" | sed -n 's/^objects  *\([0-9]*\).*/\1/p')
+n0=$("$ugc" info "$out/ev-0.ugcs" --bytes | sed -n 's/^objects  *\([0-9]*\).*/\1/p')
 n_add=$(grep -c '^added ' "$out/ev.plan"); n_rem=$(grep -c '^removed ' "$out/ev.plan"); n_rep=$(grep -c '^replaced ' "$out/ev.plan")
 expect "diff --format json counts" "\"kept\":$((n0 - n_rem - n_rep)),\"added\":$n_add,\"removed\":$n_rem,\"replaced\":$n_rep" sh -c "'$ugc' diff '$out/ev-0.db' '$out/ev-1.db' --format json | grep -o '\"kept\":[0-9]*,\"added\":[0-9]*,\"removed\":[0-9]*,\"replaced\":[0-9]*'"
 "$ugc" diff "$out/ev-0.db" "$out/ev-1.db" -o "$out/diff-snapshots.db" >/dev/null 2>&1
@@ -617,15 +617,23 @@ for f in "$ret" testdata/arena.ugcs testdata/cluster-quirks.ugct; do
 	cmp -s "$out/a.txt" "$out/b.txt" || differ="$differ [dominators $x]"
 	[ -z "$differ" ] && ok "top and dominators: same answers from $name and its database" || bad "top and dominators: same answers from $name and its database" "$differ"
 done
-expect "why: what an object retains, and its immediate dominator" "  retains:   5950 bytes (itself and what it dominates); immediate dominator #11" sh -c "'$ugc' why '$out/ret.db' 21 | grep '^  retains:'"
-expect "why: a root's dominator is the top" "  retains:   6950 bytes (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 | grep '^  retains:'"
-expect "clusters: what the root dominates (Squad 600 + two soldiers 400 each)" "retained: the root dominates 1400 bytes (itself included; a member referenced from outside is not dominated by it)" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct 50 | grep '^retained:'"
+expect "why: what an object retains, and its immediate dominator" "  retains:   5950 (itself and what it dominates); immediate dominator #11" sh -c "'$ugc' why '$out/ret.db' 21 --bytes | grep '^  retains:'"
+expect "why: a root's dominator is the top" "  retains:   6950 (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 --bytes | grep '^  retains:'"
+# the same in binary units: 5950 / 1024 = 5.81, 6950 / 1024 = 6.79
+expect "why: what it retains as people read it" "  retains:   5.8 KiB (itself and what it dominates); immediate dominator #11" sh -c "'$ugc' why '$out/ret.db' 21 | grep '^  retains:'"
+expect "why: a root's retained size as people read it" "  retains:   6.8 KiB (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 | grep '^  retains:'"
+expect "clusters: what the root dominates (Squad 600 + two soldiers 400 each)" "retained: the root dominates 1400 (itself included; a member referenced from outside is not dominated by it)" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct 50 --bytes | grep '^retained:'"
 grep -v PreviewWorld "$ret" > "$out/ret-cut.ugct"   # the widget lets go of the map
 "$ugc" analyze "$out/ret-cut.ugct" -o "$out/ret-cut.db" -q >/dev/null 2>&1
 expect "diff: retained bytes by class (Actor 6950 -> the widget's own 1000; Package 300 -> 100)" "retained by class (policy gc): 2 of 3 classes changed
   class                                            A retained     B retained          change
   Actor                                                  6950           1000           -5950
-  Package                                                 300            100            -200" sh -c "'$ugc' diff '$ret' '$out/ret-cut.ugct' | sed -n '/^retained by class/,/^  Package/p'"
+  Package                                                 300            100            -200" sh -c "'$ugc' diff '$ret' '$out/ret-cut.ugct' --bytes | sed -n '/^retained by class/,/^  Package/p'"
+# the same in binary units, right-aligned: 6950 B = 6.79 KiB, 5950 B = 5.81 KiB; below 1 KiB exact
+expect "diff: retained bytes by class as people read them" "retained by class (policy gc): 2 of 3 classes changed
+  class                                            A retained     B retained          change
+  Actor                                               6.8 KiB         1000 B        -5.8 KiB
+  Package                                               300 B          100 B          -200 B" sh -c "'$ugc' diff '$ret' '$out/ret-cut.ugct' | sed -n '/^retained by class/,/^  Package/p'"
 "$ugc" diff "$ret" "$out/ret-cut.ugct" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/a.txt" 2>&1
 "$ugc" diff "$out/ret.db" "$out/ret-cut.db" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/b.txt" 2>&1
 grep -q '"retained by class":{"changed":2,' "$out/a.txt" && cmp -s "$out/a.txt" "$out/b.txt" && ok "diff: retained by class the same from snapshots and databases" || bad "diff: retained by class the same from snapshots and databases" "$(diff "$out/a.txt" "$out/b.txt" | head -3)"
@@ -698,12 +706,17 @@ class-under,1,4,Actor,,100,1,,,,,
 class-under,1,6,Buffer,,100,1,,,,,
 class,2,14,Texture2D,/Game/Leak.Blob,6210,3,14,/Game/Leak.Blob,5000,0,
 class-under,2,5,Texture2D,,5000,1,,,,," "$ugc" suspects "$sus" --threshold 20 --limit 2 --format csv
-expect "suspects: the threshold in bytes and the shares" "leak suspects (policy gc): at least 20% of 8958 reached bytes, 1792 bytes
+expect "suspects: the threshold in bytes and the shares" "leak suspects (policy gc): at least 20% of the 8958 reached, 1792
 1. #11 Actor /Game/Leak.Holder
-   retained 6500 bytes (72.6% of reached), shallow 100
-   accumulation point: #12 Actor /Game/Leak.Cache, 1 level down, retained 6400 bytes (71.4%)
+   retained 6500 (72.6% of reached), shallow 100
+   accumulation point: #12 Actor /Game/Leak.Cache, 1 level down, retained 6400 (71.4%)
 class suspects: 4
-showing 2 of 4 class suspects (--limit 0 shows all)" sh -c "'$ugc' suspects '$sus' --threshold 20 --limit 2 | awk '/^1\\. #11/ { n = 3 } /^leak|^class sus|^showing/ || n-- > 0'"
+showing 2 of 4 class suspects (--limit 0 shows all)" sh -c "'$ugc' suspects '$sus' --threshold 20 --limit 2 --bytes | awk '/^1\\. #11/ { n = 3 } /^leak|^class sus|^showing/ || n-- > 0'"
+# in binary units: 8958 B = 8.75 KiB; 1792 B = 1.75 KiB and 6400 B = 6.25 KiB, halves rounded up; 6500 B = 6.35 KiB
+expect "suspects: sizes as people read them" "leak suspects (policy gc): at least 20% of the 8.7 KiB reached, 1.8 KiB
+1. #11 Actor /Game/Leak.Holder
+   retained 6.3 KiB (72.6% of reached), shallow 100 B
+   accumulation point: #12 Actor /Game/Leak.Cache, 1 level down, retained 6.3 KiB (71.4%)" sh -c "'$ugc' suspects '$sus' --threshold 20 --limit 2 | awk '/^1\\. #11/ { n = 3 } /^leak/ || n-- > 0'"
 expect "suspects --format json: an object suspect, a class suspect through its largest instance" '"objects":{"total":2,"shown":[{"idx":11,"class":"Actor","path":"/Game/Leak.Holder","shallow":100,"retained":6500,"accumulation":{"idx":12,
 "classes":{"total":4,"shown":[{"class_idx":4,"class_name":"Actor","objects":3,"retained":6560,"largest":{"idx":11,' sh -c "'$ugc' suspects '$sus' --threshold 20 --format json | grep -o -e '\"objects\":{\"total\":2,\"shown\":\[{[^{]*{\"idx\":12,' -e '\"classes\":{\"total\":4,\"shown\":\[{[^{]*{\"idx\":11,'"
 # at 75% (6718.5, so 6719 bytes) nothing qualifies, not even Actor (6560)
@@ -769,23 +782,23 @@ esac
 
 # --- one listing convention: --limit 0 is all, a cut list says so -----------
 g=testdata/arena.ugcs
-total=$("$ugc" top $g --limit 1 | sed -n '1s/.*: 1 of \([0-9]*\) shown.*/\1/p')
+total=$("$ugc" top $g --limit 1 --bytes | sed -n '1s/.*: 1 of \([0-9]*\) shown.*/\1/p')
 rows=$("$ugc" top $g --limit 0 | grep -c ' #[0-9]')
-last=$("$ugc" top $g --limit 3 | tail -n 1)
+last=$("$ugc" top $g --limit 3 --bytes | tail -n 1)
 [ -n "$total" ] && [ "$rows" = "$total" ] && [ "$last" = "showing 3 of $total objects (--limit 0 shows all)" ] &&
 	ok "top: --limit 0 lists all $total objects, a cut list says what it left out" ||
 	bad "top: --limit 0 lists all, a cut list says what it left out" "total=$total rows=$rows last=$last"
-n=$("$ugc" suspects $g --threshold 1 --limit 0 | sed -n 's/^class suspects: //p')
+n=$("$ugc" suspects $g --threshold 1 --limit 0 --bytes | sed -n 's/^class suspects: //p')
 listed=$("$ugc" suspects $g --threshold 1 --limit 0 | grep -c '^[0-9]*\. class ')
-m=$("$ugc" suspects $g --threshold 1 --limit 1 | grep -c "^showing 1 of $n class suspects (--limit 0 shows all)")
+m=$("$ugc" suspects $g --threshold 1 --limit 1 --bytes | grep -c "^showing 1 of $n class suspects (--limit 0 shows all)")
 [ -n "$n" ] && [ "$n" -gt 1 ] && [ "$listed" = "$n" ] && [ "$m" = 1 ] &&
 	ok "suspects: --limit 0 lists all $n class suspects, a cut list says so" ||
 	bad "suspects: --limit 0 lists all, a cut list says so" "n=$n listed=$listed m=$m"
 # the object that dominates the most objects directly, by the sql view
 root=$("$ugc" sql $g "SELECT idom FROM objects WHERE idom IS NOT NULL GROUP BY idom ORDER BY count(*) DESC LIMIT 1" --format csv | tail -n 1)
-kids=$("$ugc" dominators $g "$root" --depth 1 --limit 0 | sed -n 's/^dominated directly: \([0-9]*\) object.*/\1/p')
-shown=$("$ugc" dominators $g "$root" --depth 1 --limit 0 | grep -c '(shallow [0-9]*, dominates')
-cut=$("$ugc" dominators $g "$root" --depth 1 --limit 1 | grep -c "^  (showing 1 of $kids: --limit 0 shows all)")
+kids=$("$ugc" dominators $g "$root" --depth 1 --limit 0 --bytes | sed -n 's/^dominated directly: \([0-9]*\) object.*/\1/p')
+shown=$("$ugc" dominators $g "$root" --depth 1 --limit 0 --bytes | grep -c '(shallow [0-9]*, dominates')
+cut=$("$ugc" dominators $g "$root" --depth 1 --limit 1 --bytes | grep -c "^  (showing 1 of $kids: --limit 0 shows all)")
 [ -n "$kids" ] && [ "$kids" -gt 1 ] && [ "$shown" -eq "$kids" ] && [ "$cut" -eq 1 ] &&
 	ok "dominators: --limit 0 lists every child, a cut level says what it left out" ||
 	bad "dominators: --limit 0 lists every child, a cut level says what it left out" "kids=$kids shown=$shown cut=$cut"
@@ -821,6 +834,54 @@ for f in "$v8" "$out/ids.db"; do
 	expect "why @ID on $(basename "$f") selects the node" "#$pid Player /V8.Player@84295" sh -c "'$ugc' why '$f' @84295 | head -n 1"
 done
 expect "an unknown @ID says it is a node id" "ugc-analyze: no object has node id @99999999 (a V8 heap's objects are named NAME@99999999)" "$ugc" why "$out/ids.db" @99999999
+# --- sizes and counts as people read them; --bytes for the exact integers ----
+# human() and sep() work the text form out here, apart from the tool: binary
+# units, the unit that keeps the number below 1024 once rounded to a tenth
+# (halves up), below 1 KiB the exact bytes; a comma between groups of three
+hum='function human(n,   k, u, t) {
+	if (n < 1024) return n " B"
+	split("KiB MiB GiB TiB PiB EiB", u, " ")
+	for (k = 1; k < 6; k++) { t = int((n * 10 + 2 ^ (10 * k - 1)) / 2 ^ (10 * k)); if (t < 10240) break }
+	return int(t / 10) "." (t % 10) " " u[k]
+}
+function sep(n,   s) { s = ""; while (n >= 1000) { s = sprintf(",%03d", n % 1000) s; n = int(n / 1000) } return n s }'
+g=testdata/arena.ugcs
+"$ugc" info $g --format json > "$out/hinfo.json"
+jb=$(grep -o '"bytes":[0-9]*' "$out/hinfo.json" | head -1 | cut -d: -f2)
+jo=$(grep -o '"objects":[0-9]*' "$out/hinfo.json" | head -1 | cut -d: -f2)
+want=$(awk -v b="$jb" -v o="$jo" "$hum"' BEGIN { printf "objects         %s (\nbytes           %s\n", sep(o), human(b) }')
+got=$("$ugc" info $g | sed -n -e 's/^\(objects  *[0-9,]* (\).*/\1/p' -e '/^bytes /p')
+[ -n "$jb" ] && [ "$got" = "$want" ] && ok "info: the size and count as people read them, from the JSON's ($jb bytes: $(echo "$want" | sed -n 's/^bytes  *//p'))" ||
+	bad "info: the size and count as people read them, from the JSON's" "got: $got | want: $want"
+got=$("$ugc" info $g --bytes | sed -n -e 's/^\(objects  *[0-9,]* (\).*/\1/p' -e '/^bytes /p')
+[ "$got" = "$(printf 'objects         %s (\nbytes           %s' "$jo" "$jb")" ] && ok "info --bytes: the JSON's exact integers" ||
+	bad "info --bytes: the JSON's exact integers" "$got"
+[ "$("$ugc" --bytes info $g)" = "$("$ugc" info $g --bytes)" ] && ok "--bytes before the command as after it" || bad "--bytes before the command as after it"
+# top's table, row by row: --bytes has CSV's integers; the default shows them
+# as human() does, right-aligned in the same columns, the rest of the row alike
+for by in object class; do
+	"$ugc" top $g --by $by --limit 30 --format csv | tail -n +2 | awk -F, '{ print $(NF-2), $(NF-1), $NF }' > "$out/hcsv.txt"
+	"$ugc" top $g --by $by --limit 30 --bytes | sed -n '3,32p' > "$out/hexact.txt"
+	"$ugc" top $g --by $by --limit 30 | sed -n '3,32p' > "$out/htext.txt"
+	exact=$(awk -v by=$by '{ print $1, $2, (by == "class" ? $3 : "") }' "$out/hexact.txt" | sed 's/ $//')
+	[ "$(wc -l < "$out/hcsv.txt")" -eq 30 ] && [ "$exact" = "$(awk -v by=$by '{ print $1, $2, (by == "class" ? $3 : "") }' "$out/hcsv.txt" | sed 's/ $//')" ] &&
+		ok "top --by $by --bytes: the CSV's exact integers" || bad "top --by $by --bytes: the CSV's exact integers" "$(echo "$exact" | head -2)"
+	# (columns: retained 1-14, shallow 16-29, idx or objects 31-38, then the name)
+	mism=$(paste -d'\n' "$out/hexact.txt" "$out/htext.txt" | awk -v by=$by "$hum"'
+		NR % 2 { split($0, x, " "); rest = substr($0, 39); next }
+		{ want = sprintf("%14s %14s %8s", human(x[1]), human(x[2]), by == "class" ? sep(x[3]) : x[3])
+		  if (substr($0, 1, 38) != want || substr($0, 39) != rest) print NR / 2 ": " $0 " | want " want }')
+	[ -z "$mism" ] && [ -s "$out/htext.txt" ] && ok "top --by $by: sizes as people read them, right-aligned" || bad "top --by $by: sizes as people read them, right-aligned" "$mism"
+done
+"$ugc" analyze $g -o "$out/hsep.db" -q --force >/dev/null 2>&1
+want=$("$ugc" info "$out/hsep.db" --bytes | grep '^objects ' | awk "$hum"'{ for (i = 1; i <= NF; i++) if ($i ~ /^\(?[0-9]+$/) { p = substr($i, 1, 1) == "(" ? "(" : ""; $i = p sep(substr($i, length(p) + 1)) } print }')
+got=$("$ugc" info "$out/hsep.db" | grep '^objects ' | tr -s ' ')
+case "$want" in *[0-9],[0-9]*) [ "$got" = "$want" ] ;; *) false ;; esac && ok "info on a database: counts with separators, from --bytes's ($want)" ||
+	bad "info on a database: counts with separators, from --bytes's" "got: $got | want: $want"
+expect "clusters: one cluster, one member (root and member 100 bytes each)" "1 cluster (1 alive, 0 dissolved), 1 member, 200 B" \
+	sh -c "'$ugc' clusters testdata/stale-outer.ugct | tail -1"
+"$ugc" --help | grep -q -- '--bytes' && sed -n '/^\.SH GLOBAL OPTIONS/,/^\.SH COMMANDS/p' man/ugc-analyze.1 | grep -qx '\.B \\-\\-bytes' &&
+	ok "--bytes is in --help and among the global options of ugc-analyze(1)" || bad "--bytes is in --help and among the global options of ugc-analyze(1)"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
