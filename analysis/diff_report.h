@@ -96,6 +96,7 @@ typedef struct diff_leak_group {
 	obj_t idx;    /* the representative: the group's first object in B's order; its index in C, */
 	uint32_t pos; /* its position in C */
 	char *name;   /* and its full name in C (malloc'd) */
+	uint32_t node; /* its chain's key (internal to diff_leak_groups) */
 } diff_leak_group;
 
 typedef struct diff_leaks {
