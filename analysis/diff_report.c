@@ -696,8 +696,10 @@ static uint32_t leak_node_of(leak_ctx *x, uint32_t parent, uint32_t via, uint32_
 static uint32_t leak_key(leak_ctx *x, uint32_t k)
 {
 	const diff_side *c = x->c;
-	if (c->v[k].distance == UINT32_MAX) /* not memoized: no object's parent */
-		return leak_path(x, k) ? LEAK_NONE : leak_node_of(x, LEAK_NONE, LEAK_KEPT, leak_elem(x, k, 1));
+	if (c->v[k].distance == UINT32_MAX) { /* not memoized: no object's parent */
+		uint32_t elem = leak_path(x, k) ? LEAK_NONE : leak_elem(x, k, 1);
+		return elem == LEAK_NONE ? LEAK_NONE : leak_node_of(x, LEAK_NONE, LEAK_KEPT, elem);
+	}
 	size_t n = 0;
 	for (int64_t at = k; at >= 0 && x->o[at].node == LEAK_NONE && !(x->o[at].climbing & 2);
 	     at = diff_find(c, c->v[at].parent)) {
