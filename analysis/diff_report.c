@@ -385,14 +385,507 @@ char *diff_chain_key(const diff_side *c, uint32_t k)
 	return out;
 }
 
-static int cmp_leak(const void *pa, const void *pb)
+/* Leak mode groups its candidates by chain keys computed as follows (see
+ * diff_report.h); no chain is written out but those of the groups shown.
+ *
+ * A chain key is a node of a tree of chains: the chain without its last
+ * element (the node's parent), that element's generic edge name and its
+ * generic full name, each interned, so a key costs one lookup from its
+ * parent's and two chains are the same group when they have the same
+ * elements.
+ *
+ * An element (generic_name() of a full name, cut at 8192 bytes) is written
+ * from the object's normalized path: each name with every digit run that
+ * generic_name() turns into '*' written as one '0' ("A_123" -> "A_0",
+ * "[12]" -> "[0]"; digits it keeps are kept), so generic_name() of a
+ * normalized text gives the same bytes as of the real one, and as many
+ * bytes as it reads.  Only the first LEAK_PATH_KEEP bytes of a path can
+ * then reach an element: an object whose outer's path is that long shares
+ * its outer's first bytes (and their writer, SAT), and its element is
+ * looked up by class and SAT instead of written again.  Writing a path
+ * climbs at most LEAK_PATH_KEEP outers (each adds a separator byte at
+ * least), however deep the chain. */
+#define LEAK_PATH_KEEP 8200u /* past the 8191 bytes an element holds, and the digit after */
+#define LEAK_ELEM_CAP 8192   /* what generic_name() writes an element into, as diff_chain_key() */
+#define LEAK_VIA_CAP 1024    /* an edge name's, as diff_chain_key() */
+#define LEAK_KEPT_CAP 1024   /* the text of a chain of an object with no distance, as diff_chain_key() */
+#define LEAK_NONE UINT32_MAX
+#define LEAK_KEPT (UINT32_MAX - 1) /* a node's via: the whole text is its element */
+
+/* What leak mode knows of one object of C (by position), filled on demand. */
+typedef struct leak_obj {
+	uint32_t name; /* the normalized name: an id in leak_ctx.strs; LEAK_NONE until known */
+	uint32_t plen; /* the normalized path's length in bytes, at most LEAK_PATH_KEEP + 1 */
+	uint32_t sat;  /* the position whose path has the same first LEAK_PATH_KEEP bytes:
+			* the object itself unless its outer's path is that long */
+	uint32_t up;   /* the outer its path was written under; LEAK_NONE: none */
+	uint32_t node; /* the chain key (a leak_node) of the object on its shortest path;
+			* LEAK_NONE until known */
+	uint8_t climbing; /* 1: on the current Outer climb, 2: on the current parent climb */
+} leak_obj;
+
+/* One chain: a node of the tree of chains. */
+typedef struct leak_node {
+	uint32_t parent; /* the chain less its last element; LEAK_NONE: one element */
+	uint32_t jump;   /* an ancestor (skew-binary jump pointers: a depth is
+			  * reached in O(log depth) steps); a root's is itself */
+	uint32_t depth;  /* elements - 1 */
+	uint32_t via;    /* the generic edge name from the parent (id in strs);
+			  * LEAK_NONE for a root's; LEAK_KEPT: the chain of an object with no
+			  * distance, whose text is ELEM alone */
+	uint32_t elem;   /* the generic full name (id in strs) */
+} leak_node;
+
+typedef struct leak_ctx {
+	const diff_side *c;
+	leak_obj *o;        /* per position of C */
+	strtab strs;        /* normalized names and class names, generic edge names, elements */
+	leak_node *nodes;
+	size_t nnodes, nodes_cap;
+	idmap pair_of;      /* via << 32 | elem -> a number for the pair */
+	idmap node_of;      /* (parent + 1) << 32 | pair -> node */
+	idmap via_of;       /* C's string id of an edge -> the id of its generic text */
+	idmap elem_of;      /* normalized class id << 32 | SAT -> element, for the objects
+			     * whose paths are longer than LEAK_PATH_KEEP */
+	uint32_t npairs;
+	uint32_t *stack;    /* climbs, iterative */
+	size_t stack_cap;
+	char *buf;          /* class, ' ', path: LEAK_BUF bytes */
+} leak_ctx;
+
+#define LEAK_BUF (HEAP_NAME_MAX + 1 + LEAK_PATH_KEEP + 2)
+
+static void leak_ctx_free(leak_ctx *x)
 {
-	const diff_leak_group *a = pa, *b = pb;
+	free(x->o);
+	strtab_free(&x->strs);
+	free(x->nodes);
+	idmap_free(&x->pair_of);
+	idmap_free(&x->node_of);
+	idmap_free(&x->via_of);
+	idmap_free(&x->elem_of);
+	free(x->stack);
+	free(x->buf);
+	memset(x, 0, sizeof *x);
+}
+
+static int leak_ctx_init(leak_ctx *x, const diff_side *c)
+{
+	memset(x, 0, sizeof *x);
+	x->c = c;
+	strtab_init(&x->strs);
+	x->o = malloc(((size_t)c->n + 1) * sizeof *x->o);
+	x->buf = malloc(LEAK_BUF);
+	if (!x->o || !x->buf) {
+		leak_ctx_free(x);
+		return -1;
+	}
+	for (uint32_t k = 0; k < c->n; k++)
+		x->o[k] = (leak_obj){LEAK_NONE, 0, k, LEAK_NONE, LEAK_NONE, 0};
+	return 0;
+}
+
+static int push(leak_ctx *x, size_t n, uint32_t k)
+{
+	if (grow_array((void **)&x->stack, &x->stack_cap, n, sizeof *x->stack))
+		return -1;
+	x->stack[n] = k;
+	return 0;
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* IN normalized (see above) into OUT, which has room for IN; its length.
+ * The digit runs are generic_name()'s, found the same way. */
+static size_t normalize(const char *in, char *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; in[i];) {
+		if ((in[i] == '_' || in[i] == '@') && is_digit(in[i + 1])) {
+			size_t j = i + 1;
+			while (is_digit(in[j]))
+				j++;
+			if (in[j] == '\0' || in[j] == '.' || in[j] == ':' || in[j] == ' ' || in[j] == '/' || in[j] == '[') {
+				out[n++] = in[i];
+				out[n++] = '0';
+				i = j;
+				continue;
+			}
+		}
+		if (in[i] == '[') {
+			size_t j = i + 1;
+			while (is_digit(in[j]))
+				j++;
+			if (j > i + 1 && in[j] == ']') {
+				memcpy(out + n, "[0]", 3);
+				n += 3;
+				i = j + 1;
+				continue;
+			}
+		}
+		out[n++] = in[i++];
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* The normalized FName ID, NUM of C, interned; LEAK_NONE when out of memory. */
+static uint32_t normalized(leak_ctx *x, uint32_t id, uint32_t num)
+{
+	char raw[HEAP_NAME_MAX], norm[HEAP_NAME_MAX];
+	diff_name(x->c, id, num, raw, sizeof raw);
+	return strtab_intern(&x->strs, norm, normalize(raw, norm));
+}
+
+/* Fill in the path of K and of its outers (climbing, iteratively, to the
+ * first known one; an Outer loop, which inputs cannot have, ends where it
+ * closes).  0, or -1 when out of memory. */
+static int leak_path(leak_ctx *x, uint32_t k)
+{
+	const diff_side *c = x->c;
+	size_t n = 0;
+	for (int64_t at = k; at >= 0 && x->o[at].name == LEAK_NONE && !(x->o[at].climbing & 1);
+	     at = diff_find(c, c->v[at].outer)) {
+		if (push(x, n++, (uint32_t)at))
+			return -1;
+		x->o[at].climbing |= 1;
+	}
+	int rc = 0;
+	while (n-- > 0) {
+		uint32_t y = x->stack[n];
+		leak_obj *o = &x->o[y];
+		o->climbing &= (uint8_t)~1;
+		if (rc || (o->name = normalized(x, c->v[y].name, c->v[y].num)) == LEAK_NONE) {
+			rc = -1;
+			continue;
+		}
+		uint32_t len = strtab_len(&x->strs, o->name);
+		int64_t up = diff_find(c, c->v[y].outer);
+		if (up < 0 || x->o[up].name == LEAK_NONE) { /* the top (or where a loop closes) */
+			o->up = LEAK_NONE;
+			o->plen = len <= LEAK_PATH_KEEP ? len : LEAK_PATH_KEEP + 1;
+			o->sat = y;
+			continue;
+		}
+		o->up = (uint32_t)up;
+		if (x->o[up].plen >= LEAK_PATH_KEEP) {
+			o->plen = LEAK_PATH_KEEP + 1;
+			o->sat = x->o[up].sat;
+		} else {
+			uint32_t p = x->o[up].plen + 1 + len;
+			o->plen = p <= LEAK_PATH_KEEP ? p : LEAK_PATH_KEEP + 1;
+			o->sat = y;
+		}
+	}
+	return rc;
+}
+
+static int is_package(const diff_side *s, uint32_t k)
+{
+	return s->v[k].cls_num == 0 && strcmp(strtab_get(&s->strings, s->v[k].cls), "Package") == 0;
+}
+
+/* The first LEAK_PATH_KEEP bytes of the normalized path of S (whose outer's
+ * path is shorter) into OUT; their length, or -1 when out of memory. */
+static int64_t write_path(leak_ctx *x, uint32_t s, char *out)
+{
+	const diff_side *c = x->c;
+	size_t n = 0, len = 0;
+	/* at most LEAK_PATH_KEEP + 1 objects: each outer's path is shorter by a byte at least */
+	for (uint32_t at = s; at != LEAK_NONE; at = x->o[at].up)
+		if (push(x, n++, at))
+			return -1;
+	for (size_t i = n; i-- > 0 && len < LEAK_PATH_KEEP;) {
+		uint32_t y = x->stack[i];
+		if (i + 1 < n)
+			out[len++] = path_separator(is_package(c, x->stack[i + 1]),
+						    i + 2 < n && is_package(c, x->stack[i + 2]));
+		size_t nl = strtab_len(&x->strs, x->o[y].name);
+		size_t take = len + nl <= LEAK_PATH_KEEP ? nl : LEAK_PATH_KEEP - len;
+		memcpy(out + len, strtab_get(&x->strs, x->o[y].name), take);
+		len += take;
+	}
+	return (int64_t)(len < LEAK_PATH_KEEP ? len : LEAK_PATH_KEEP);
+}
+
+/* The element of K (its path filled in): generic_name() of "Class Path",
+ * as diff_chain_key() writes it, from the normalized texts; with KEPT, the
+ * text diff_chain_key() gives an object with no distance.  Its id, or
+ * LEAK_NONE when out of memory. */
+static uint32_t leak_elem(leak_ctx *x, uint32_t k, int kept)
+{
+	const diff_side *c = x->c;
+	const leak_obj *o = &x->o[k];
+	uint32_t cls = normalized(x, c->v[k].cls, c->v[k].cls_num);
+	if (cls == LEAK_NONE)
+		return LEAK_NONE;
+	int shared = o->plen > LEAK_PATH_KEEP && !kept; /* written as SAT's, then "x" */
+	uint64_t memo = (uint64_t)cls << 32 | o->sat;
+	uint64_t *had = shared ? idmap_get(&x->elem_of, memo) : NULL;
+	if (had)
+		return (uint32_t)*had;
+	size_t lc = strtab_len(&x->strs, cls);
+	memcpy(x->buf, strtab_get(&x->strs, cls), lc);
+	x->buf[lc] = ' ';
+	int64_t lp = write_path(x, o->sat, x->buf + lc + 1);
+	if (lp < 0)
+		return LEAK_NONE;
+	size_t len = lc + 1 + (size_t)lp;
+	/* a cut path goes on: a digit run cut short must not look like one
+	 * that ends (generic_name() reads no further than the 8191st byte
+	 * otherwise, and LEAK_PATH_KEEP is past it) */
+	if (o->plen > LEAK_PATH_KEEP)
+		x->buf[len++] = 'x';
+	x->buf[len] = '\0';
+	char g[LEAK_ELEM_CAP], t[LEAK_KEPT_CAP];
+	generic_name(x->buf, g, sizeof g);
+	const char *text = g;
+	size_t tlen = strlen(g);
+	if (kept) { /* cut as diff_chain_key()'s snprintf() into 1024 bytes cuts it */
+		static const char pre[] = "(kept only through cluster lists) ";
+		if (tlen > sizeof t - sizeof pre)
+			tlen = sizeof t - sizeof pre;
+		memcpy(t, pre, sizeof pre - 1);
+		memcpy(t + sizeof pre - 1, g, tlen);
+		tlen += sizeof pre - 1;
+		text = t;
+	}
+	uint32_t id = strtab_intern(&x->strs, text, tlen);
+	if (id != LEAK_NONE && shared && idmap_add(&x->elem_of, memo, id) < 0)
+		return LEAK_NONE;
+	return id;
+}
+
+/* The generic text of C's edge name VIA (an id in C's strings), interned. */
+static uint32_t leak_via(leak_ctx *x, uint32_t via)
+{
+	uint64_t *had = idmap_get(&x->via_of, via);
+	if (had)
+		return (uint32_t)*had;
+	char g[LEAK_VIA_CAP];
+	generic_name(strtab_get(&x->c->strings, via), g, sizeof g);
+	uint32_t id = strtab_intern(&x->strs, g, strlen(g));
+	if (id == LEAK_NONE || idmap_add(&x->via_of, via, id) < 0)
+		return LEAK_NONE;
+	return id;
+}
+
+/* The node of the chain PARENT, then VIA = ELEM: found, or added. */
+static uint32_t leak_node_of(leak_ctx *x, uint32_t parent, uint32_t via, uint32_t elem)
+{
+	uint64_t pk = (uint64_t)via << 32 | elem; /* ELEM < LEAK_KEPT: never IDMAP_EMPTY */
+	uint64_t *pair = idmap_get(&x->pair_of, pk);
+	if (!pair) {
+		if (idmap_add(&x->pair_of, pk, x->npairs) < 0)
+			return LEAK_NONE;
+		x->npairs++;
+		pair = idmap_get(&x->pair_of, pk);
+	}
+	uint64_t nk = (uint64_t)(parent == LEAK_NONE ? 0 : parent + 1) << 32 | *pair;
+	uint64_t *had = idmap_get(&x->node_of, nk);
+	if (had)
+		return (uint32_t)*had;
+	if (x->nnodes >= LEAK_KEPT - 1 ||
+	    grow_array((void **)&x->nodes, &x->nodes_cap, x->nnodes, sizeof *x->nodes) ||
+	    idmap_add(&x->node_of, nk, x->nnodes) < 0)
+		return LEAK_NONE;
+	uint32_t id = (uint32_t)x->nnodes++;
+	leak_node *v = &x->nodes[id];
+	*v = (leak_node){parent, id, 0, via, elem};
+	if (parent != LEAK_NONE) {
+		const leak_node *p = &x->nodes[parent], *pj = &x->nodes[p->jump];
+		v->depth = p->depth + 1;
+		v->jump = p->depth - pj->depth == pj->depth - x->nodes[pj->jump].depth ? pj->jump : parent;
+	}
+	return id;
+}
+
+/* The chain key of C's object K: computed for K's parents first, climbing
+ * (iteratively) to the first known one or the root (a parent loop, which
+ * inputs cannot have, starts at the object where it closes).  The node,
+ * or LEAK_NONE when out of memory. */
+static uint32_t leak_key(leak_ctx *x, uint32_t k)
+{
+	const diff_side *c = x->c;
+	if (c->v[k].distance == UINT32_MAX) { /* not memoized: no object's parent */
+		uint32_t elem = leak_path(x, k) ? LEAK_NONE : leak_elem(x, k, 1);
+		return elem == LEAK_NONE ? LEAK_NONE : leak_node_of(x, LEAK_NONE, LEAK_KEPT, elem);
+	}
+	size_t n = 0;
+	for (int64_t at = k; at >= 0 && x->o[at].node == LEAK_NONE && !(x->o[at].climbing & 2);
+	     at = diff_find(c, c->v[at].parent)) {
+		if (push(x, n++, (uint32_t)at))
+			return LEAK_NONE;
+		x->o[at].climbing |= 2;
+	}
+	/* the stack is reused by leak_path and write_path: take the climb off it first */
+	uint32_t *climb = malloc((n + 1) * sizeof *climb);
+	if (!climb) {
+		for (size_t i = 0; i < n; i++)
+			x->o[x->stack[i]].climbing &= (uint8_t)~2;
+		return LEAK_NONE;
+	}
+	memcpy(climb, x->stack, n * sizeof *climb);
+	int failed = 0;
+	while (n-- > 0) {
+		uint32_t y = climb[n];
+		x->o[y].climbing &= (uint8_t)~2;
+		if (failed)
+			continue;
+		int64_t p = diff_find(c, c->v[y].parent);
+		uint32_t parent = p >= 0 ? x->o[p].node : LEAK_NONE;
+		uint32_t via = parent == LEAK_NONE ? LEAK_NONE : leak_via(x, c->v[y].via);
+		uint32_t elem = leak_path(x, y) ? LEAK_NONE : leak_elem(x, y, 0);
+		if ((parent != LEAK_NONE && via == LEAK_NONE) || elem == LEAK_NONE ||
+		    (x->o[y].node = leak_node_of(x, parent, via, elem)) == LEAK_NONE)
+			failed = 1;
+	}
+	free(climb);
+	return failed ? LEAK_NONE : x->o[k].node;
+}
+
+/* The ancestor of node V at depth D (at most V's). */
+static uint32_t leak_ancestor(const leak_ctx *x, uint32_t v, uint32_t d)
+{
+	while (x->nodes[v].depth > d)
+		v = x->nodes[x->nodes[v].jump].depth >= d ? x->nodes[v].jump : x->nodes[v].parent;
+	return v;
+}
+
+/* A chain's text read byte by byte from node AT down to node END. */
+typedef struct leak_reader {
+	uint32_t at, end;
+	const char *part[4]; /* AT's: " -> ", via, " = ", element; or the element alone */
+	int nparts, i;
+	const char *p;
+} leak_reader;
+
+static void reader_node(const leak_ctx *x, leak_reader *r)
+{
+	const leak_node *v = &x->nodes[r->at];
+	r->i = 0;
+	if (v->parent == LEAK_NONE) {
+		r->part[0] = strtab_get(&x->strs, v->elem);
+		r->nparts = 1;
+	} else {
+		r->part[0] = " -> ";
+		r->part[1] = strtab_get(&x->strs, v->via);
+		r->part[2] = " = ";
+		r->part[3] = strtab_get(&x->strs, v->elem);
+		r->nparts = 4;
+	}
+	r->p = r->part[0];
+}
+
+/* The next byte, or -1 past the end. */
+static int reader_next(const leak_ctx *x, leak_reader *r)
+{
+	for (;;) {
+		if (*r->p)
+			return (unsigned char)*r->p++;
+		if (++r->i < r->nparts) {
+			r->p = r->part[r->i];
+			continue;
+		}
+		if (r->at == r->end)
+			return -1;
+		r->at = leak_ancestor(x, r->end, x->nodes[r->at].depth + 1);
+		reader_node(x, r);
+	}
+}
+
+/* strcmp() of the texts of nodes A and B, without writing them: the part
+ * they share (their common ancestor's) is skipped, found by jump pointers,
+ * and the rest read up to the first difference. */
+static int leak_text_cmp(const leak_ctx *x, uint32_t a, uint32_t b)
+{
+	if (a == b)
+		return 0;
+	uint32_t da = x->nodes[a].depth, db = x->nodes[b].depth;
+	uint32_t ua = leak_ancestor(x, a, da < db ? da : db), ub = leak_ancestor(x, b, da < db ? da : db);
+	if (ua == ub) /* one chain goes on from the other: the shorter text is its prefix */
+		return da < db ? -1 : 1;
+	while (x->nodes[ua].parent != x->nodes[ub].parent) {
+		if (x->nodes[ua].jump != x->nodes[ub].jump) { /* jumps depend on depth alone */
+			ua = x->nodes[ua].jump;
+			ub = x->nodes[ub].jump;
+		} else {
+			ua = x->nodes[ua].parent;
+			ub = x->nodes[ub].parent;
+		}
+	}
+	leak_reader ra = {.at = ua, .end = a}, rb = {.at = ub, .end = b};
+	reader_node(x, &ra);
+	reader_node(x, &rb);
+	for (;;) {
+		int ca = reader_next(x, &ra), cb = reader_next(x, &rb);
+		if (ca != cb)
+			return ca < cb ? -1 : 1;
+		if (ca < 0)
+			return 0; /* the same text by other elements: a name holds " -> " or " = " */
+	}
+}
+
+/* The text of node V, interned in POOL; NULL when out of memory. */
+static const char *leak_text(leak_ctx *x, uint32_t v, strpool *pool)
+{
+	size_t len = 0, n = 0;
+	for (uint32_t at = v; at != LEAK_NONE; at = x->nodes[at].parent) {
+		const leak_node *w = &x->nodes[at];
+		len += strtab_len(&x->strs, w->elem) + (w->parent == LEAK_NONE ? 0 : 7 + strtab_len(&x->strs, w->via));
+		if (push(x, n++, at))
+			return NULL;
+	}
+	char *text = malloc(len + 1);
+	if (!text)
+		return NULL;
+	leak_reader r = {.at = x->stack[n - 1], .end = v};
+	reader_node(x, &r);
+	size_t i = 0;
+	for (int ch; (ch = reader_next(x, &r)) >= 0;)
+		text[i++] = (char)ch;
+	const char *key = strpool_intern(pool, text, i);
+	free(text);
+	return key;
+}
+
+/* Groups: the most bytes first, then count, then chain text (compared
+ * from the nodes). */
+static int cmp_leak(const leak_ctx *x, const diff_leak_group *a, const diff_leak_group *b)
+{
 	if (a->bytes != b->bytes)
 		return a->bytes < b->bytes ? 1 : -1;
 	if (a->count != b->count)
 		return a->count < b->count ? 1 : -1;
-	return strcmp(a->chain, b->chain);
+	return leak_text_cmp(x, a->node, b->node);
+}
+
+/* Sort V (N groups) by cmp_leak: merge sort, bottom up; 0, or -1 when out
+ * of memory (V as it was). */
+static int sort_groups(const leak_ctx *x, diff_leak_group *v, size_t n)
+{
+	diff_leak_group *tmp = malloc((n + 1) * sizeof *tmp), *from = v, *to = tmp;
+	if (!tmp)
+		return -1;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				to[k++] = cmp_leak(x, &from[j], &from[i]) < 0 ? from[j++] : from[i++];
+			while (i < mid)
+				to[k++] = from[i++];
+			while (j < hi)
+				to[k++] = from[j++];
+		}
+		diff_leak_group *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof *v);
+	free(tmp);
+	return 0;
 }
 
 void diff_leaks_free(diff_leaks *x)
@@ -408,7 +901,10 @@ int diff_leak_groups(const diff_side *b, const diff_side *c, const diff_result *
 		     size_t limit, diff_leaks *out)
 {
 	memset(out, 0, sizeof *out);
-	idmap group_of = {0}; /* a chain's group, by the address of its text in KEYS */
+	leak_ctx x;
+	if (leak_ctx_init(&x, c))
+		return -1;
+	idmap group_of = {0}; /* a chain's node -> its group */
 	size_t cap = 0;
 	for (uint32_t k = 0; k < b->n; k++) {
 		if (ab->b_status[k] != DS_ADDED && ab->b_status[k] != DS_REPLACED)
@@ -416,18 +912,16 @@ int diff_leak_groups(const diff_side *b, const diff_side *c, const diff_result *
 		int32_t ck = bc->a_match[k];
 		if (ck < 0 || bc->a_status[k] != DS_KEPT || !c->v[ck].reachable)
 			continue;
-		char *text = diff_chain_key(c, (uint32_t)ck);
-		const char *key = text ? strpool_intern(&out->keys, text, strlen(text)) : NULL;
-		free(text);
-		if (!key)
+		uint32_t node = leak_key(&x, (uint32_t)ck);
+		if (node == LEAK_NONE)
 			goto fail;
-		uint64_t *at = idmap_get(&group_of, (uintptr_t)key);
+		uint64_t *at = idmap_get(&group_of, node);
 		if (!at) {
 			if (grow_array((void **)&out->v, &cap, out->groups, sizeof *out->v) ||
-			    idmap_add(&group_of, (uintptr_t)key, out->groups) < 0)
+			    idmap_add(&group_of, node, out->groups) < 0)
 				goto fail;
-			out->v[out->groups++] = (diff_leak_group){key, 0, 0, c->v[ck].idx, (uint32_t)ck, NULL};
-			at = idmap_get(&group_of, (uintptr_t)key);
+			out->v[out->groups++] = (diff_leak_group){NULL, 0, 0, c->v[ck].idx, (uint32_t)ck, NULL, node};
+			at = idmap_get(&group_of, node);
 		}
 		diff_leak_group *g = &out->v[*at];
 		g->count++;
@@ -436,15 +930,18 @@ int diff_leak_groups(const diff_side *b, const diff_side *c, const diff_result *
 		out->bytes += c->v[ck].size;
 	}
 	idmap_free(&group_of);
-	if (out->groups > 1) /* none: out->v is NULL, and qsort(NULL, 0) is undefined */
-		qsort(out->v, out->groups, sizeof *out->v, cmp_leak);
+	if (out->groups > 1 && sort_groups(&x, out->v, out->groups))
+		goto fail;
 	out->n = out->groups < limit ? out->groups : limit;
-	for (size_t g = 0; g < out->n; g++) /* names for the groups shown */
-		if (!(out->v[g].name = diff_full_name(c, out->v[g].pos)))
+	for (size_t g = 0; g < out->n; g++) /* chains and names for the groups shown */
+		if (!(out->v[g].chain = leak_text(&x, out->v[g].node, &out->keys)) ||
+		    !(out->v[g].name = diff_full_name(c, out->v[g].pos)))
 			goto fail;
+	leak_ctx_free(&x);
 	return 0;
 fail:
 	idmap_free(&group_of);
+	leak_ctx_free(&x);
 	diff_leaks_free(out);
 	return -1;
 }

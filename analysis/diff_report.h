@@ -88,23 +88,39 @@ int diff_report_build(const diff_side *a, const diff_side *b, const diff_result 
 void diff_report_free(diff_report *x);
 
 /* Leak mode: objects new in B (added or replaced against A) that are the
- * same object, reachable, in C; grouped by their generic chain in C. */
+ * same object, reachable, in C; grouped by their generic chain in C.
+ *
+ * Time and memory follow C's objects, not their depths: a candidate's
+ * chain is a key interned from its parent's (the chain less its last
+ * element) and its last element's generic edge and full name, computed
+ * once per object, its parents' first (see diff_report.c); an element is
+ * written from at most the first 8200 bytes of its path, beyond which
+ * generic_name()'s 8192-byte cut reads nothing.  Only the groups shown get
+ * their chain's text.  Groups with the same bytes and count are ordered by
+ * their texts compared byte by byte from the keys (the elements they share
+ * skipped, jump pointers finding where they part), none written.
+ *
+ * The groups are diff_chain_key()'s, but for chains whose texts coincide
+ * only because a name itself holds " -> " or " = " (other elements, the
+ * same text): told apart here. */
 typedef struct diff_leak_group {
-	const char *chain; /* root first, numbered names made generic; in diff_leaks.keys */
+	const char *chain; /* root first, numbered names made generic; in diff_leaks.keys,
+			    * for the groups shown (NULL for the others) */
 	uint32_t count;
 	uint64_t bytes;
 	obj_t idx;    /* the representative: the group's first object in B's order; its index in C, */
 	uint32_t pos; /* its position in C */
-	char *name;   /* and its full name in C (malloc'd) */
+	char *name;   /* and its full name in C (malloc'd; the groups shown) */
+	uint32_t node; /* its chain's key (internal to diff_leak_groups) */
 } diff_leak_group;
 
 typedef struct diff_leaks {
-	diff_leak_group *v; /* the largest bytes first, then count, then chain; */
-	size_t n;           /* at most LIMIT (every group is counted in GROUPS) */
+	diff_leak_group *v; /* every group: the largest bytes first, then count, then chain */
+	size_t n;           /* the groups shown: at most LIMIT */
 	size_t groups;      /* every group */
 	uint32_t candidates; /* every object in them, and their bytes */
 	uint64_t bytes;
-	strpool keys;       /* the chains' text, each once */
+	strpool keys;       /* the shown chains' text */
 } diff_leaks;
 
 /* AB compares A and B, BC compares B and C. */
@@ -112,10 +128,13 @@ int diff_leak_groups(const diff_side *b, const diff_side *c, const diff_result *
 		     size_t limit, diff_leaks *out);
 void diff_leaks_free(diff_leaks *x);
 
-/* The generic chain of C's object K: from its root along the shortest
- * path's parents, "Root -> via = Object ...", each name generic
- * (generic_name); "(kept only through cluster lists) Name" for an object
- * with no distance.  Malloc'd; NULL when out of memory. */
+/* The generic chain of C's object K, written out: from its root along the
+ * shortest path's parents, "Root -> via = Object ...", each name generic
+ * (generic_name(), cut at 8192 bytes, an edge's at 1024); "(kept only
+ * through cluster lists) Name" (1023 bytes at most) for an object with no
+ * distance.  The definition diff_leak_groups() keeps (its cost is the
+ * chain's length times its objects' depths; tests compare).  Malloc'd;
+ * NULL when out of memory. */
 char *diff_chain_key(const diff_side *c, uint32_t k);
 
 #endif

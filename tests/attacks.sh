@@ -408,6 +408,47 @@ capped "$ugc" diff "$s/three.ugct" "$s/stale.ugct" --bytes
 		"  Class Root.Class.N2|Stale|Class Root.G   Class Root.Class.N2.N3|Stale|Class Root.G " ]
 verdict "diff with $n new eliminated references held $n deep: counted, the first shown, in 300 MB and seconds" $?
 
+# --- leak mode over a deep Outer chain ----------------------------------------
+# diff --baseline A --target B --final C wrote the generic chain of every
+# candidate as text: on an N-deep chain each of N chains holds up to N full
+# names each up to N names long (N = 600: 4.6 s, 170 MB).  Now each chain
+# key is interned from its parent's, and an element is written from at most
+# its path's first 8200 bytes.  A is Root and Class; B and C add N_2 ..
+# N_{n+1}, each the Outer of the next.
+n=100000
+printf 'ugc-text 1\no 0 1 1 - Root 10 RootSet\no 1 2 1 0 Class 10 -\n' > "$s/leak-a.ugct"
+# Held link by link (Next): every candidate has its own chain, one deeper
+# than the last, so n groups of one object, the shortest chain first.
+awk -v n=$n 'BEGIN { print "ugc-text 1"; print "o 0 1 1 - Root 10 RootSet"; print "o 1 2 1 0 Class 10 -";
+	for (i = 2; i < n + 2; i++) printf "o %d %d 1 %d N_%d 10 -\nr %d %d strong Next\n", i, i + 1, i - 1, i, i - 1, i }' \
+	> "$s/leak-next.ugct"
+capped "$ugc" diff --baseline "$s/leak-a.ugct" --target "$s/leak-next.ugct" --final "$s/leak-next.ugct" --bytes
+[ $rc -eq 0 ] && grep -q "^$n objects, $((n * 10)), in $n groups by retention chain" "$out/stdout" &&
+	[ "$(grep -m2 '^  chain:' "$out/stdout" | tr '\n' '|')" = \
+		"  chain: Class Root -> Class = Class Root.Class -> Next = Class Root.Class.N_*|  chain: Class Root -> Class = Class Root.Class -> Next = Class Root.Class.N_* -> Next = Class Root.Class.N_*.N_*|" ] &&
+	[ "$(grep -c '^group [0-9]*: 1 object, 10$' "$out/stdout")" -eq 20 ]
+verdict "leak mode over a $n-deep Outer chain held link by link: $n groups of one, the shortest chains shown, in 300 MB and seconds" $?
+# Held by Root (Items[i] -> N_{i+2}): every chain is "Class Root -> Items[*]
+# = " and the candidate's generic full name, "Class Root.Class" then ".N_*"
+# per level, 16 + 4d bytes at depth d.  generic_name() stops at the first
+# token boundary at or past byte 8189 (16 + 4 * 2043 + 1, after a '.'), so
+# depths 1 .. 2043 are 2043 groups of one and every deeper object (n - 2043)
+# is one group, the largest, first.
+awk -v n=$n 'BEGIN { print "ugc-text 1"; print "o 0 1 1 - Root 10 RootSet"; print "o 1 2 1 0 Class 10 -";
+	for (i = 2; i < n + 2; i++) printf "o %d %d 1 %d N_%d 10 -\nr 0 %d strong Items[%d]\n", i, i + 1, i - 1, i, i, i - 2 }' \
+	> "$s/leak-items.ugct"
+"$ugc" analyze "$s/leak-items.ugct" -o "$s/leak-items.db" -q || bad "analyze leak-items.ugct"
+"$ugc" analyze "$s/leak-a.ugct" -o "$s/leak-a.db" -q || bad "analyze leak-a.ugct"
+for side in ugct db; do
+	capped "$ugc" diff --baseline "$s/leak-a.$side" --target "$s/leak-items.$side" --final "$s/leak-items.$side" --bytes
+	big=$((n - 2043))
+	[ $rc -eq 0 ] && grep -q "^$n objects, $((n * 10)), in 2044 groups by retention chain" "$out/stdout" &&
+		grep -q "^group 1: $big objects, $((big * 10))\$" "$out/stdout" &&
+		[ "$(grep -m1 '^  chain:' "$out/stdout" | wc -c)" -eq $((34 + 8189 + 1)) ] &&
+		[ "$(grep -m2 '^  chain:' "$out/stdout" | tail -1)" = "  chain: Class Root -> Items[*] = Class Root.Class.N_*" ]
+	verdict "leak mode over a $n-deep Outer chain held by its root (.$side): 2044 groups, the deepest $big objects one, in 300 MB and seconds" $?
+done
+
 # --- round two, also seen: the V8 reader's JSON -----------------------------
 # It took numbers with leading zeros and raw control bytes in strings
 # (JSON.parse refuses both; V8 writes neither), and refused a run of blanks

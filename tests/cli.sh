@@ -498,6 +498,21 @@ cmp -s "$out/leaks-snapshots.csv" "$out/leaks-databases.csv" && ok "leak mode: s
 tail -n +2 "$out/diff-snapshots.txt" > "$out/d1.txt"; tail -n +2 "$out/diff-databases.txt" > "$out/d2.txt"
 cmp -s "$out/d1.txt" "$out/d2.txt" && ok "diff: snapshots and databases agree" || bad "diff: snapshots and databases agree"
 expect "leak groups are named by generic chains" "  chain: MaterialInstanceDynamic /Engine/Transient.MaterialInstanceDynamic_*" sh -c "'$ugc' diff --baseline '$out/ev-0.db' --target '$out/ev-1.db' --final '$out/ev-2.db' | grep -m1 '  chain:'"
+# Kept only through a cluster (no reference reaches the members): the chain
+# is the object's generic full name after "(kept only through cluster
+# lists) ", cut at 1023 bytes as its definition cuts it; the two long
+# members (names of 990 bytes + "_3", "_4") are one group.
+printf 'ugc-text 1\no 0 1 1 - Root 10 RootSet\no 1 2 1 0 Class 10 -\n' > "$out/kept-a.ugct"
+long=$(awk 'BEGIN { for (i = 0; i < 90; i++) printf "LongCluster" }')
+{ cat "$out/kept-a.ugct"; printf 'o 2 3 1 0 CRoot_1 10 -\no 3 4 1 2 Member_5 20 -\no 4 5 1 2 Member_7 20 -\n'
+  printf 'o 5 6 1 2 %s_3 30 -\no 6 7 1 2 %s_4 30 -\nr 0 2 strong Held\nc 2 3,4,5,6 - -\n' "$long" "$long"; } > "$out/kept-b.ugct"
+"$ugc" diff --baseline "$out/kept-a.ugct" --target "$out/kept-b.ugct" --final "$out/kept-b.ugct" --format csv > "$out/kept.csv" 2>&1
+[ "$(sed -n 2p "$out/kept.csv" | cut -d, -f1-4)" = "1,2,60,5" ] &&
+	[ "$(sed -n 2p "$out/kept.csv" | cut -d, -f5 | wc -c)" -eq 1024 ] &&
+	[ "$(sed -n 3p "$out/kept.csv")" = "2,2,40,3,(kept only through cluster lists) Class Root.CRoot_*.Member_*" ] &&
+	[ "$(sed -n 4p "$out/kept.csv")" = "3,1,10,2,Class Root -> Held = Class Root.CRoot_*" ] &&
+	ok "leak mode: objects kept only through cluster lists are grouped by their generic names, cut at 1023 bytes" ||
+	bad "leak mode: objects kept only through cluster lists" "$(cut -c1-120 "$out/kept.csv")"
 na=$("$ugc" info testdata/arena.ugcs --bytes | sed -n 's/^objects  *\([0-9]*\).*/\1/p')
 ba=$("$ugc" info testdata/arena.ugcs --bytes | sed -n "s/^bytes  *\([0-9]*\).*/\1/p")
 expect "a snapshot against itself: nothing changed" "objects: A $na ($ba), B $na ($ba): $na kept, 0 added, 0 removed, 0 replaced; 0 slots reused" sh -c "'$ugc' diff testdata/arena.ugcs testdata/arena.ugcs --bytes | sed -n 2p"
