@@ -100,10 +100,15 @@ static int why_text_retained(view *v, obj_t x)
 	if (kept >= 0) {
 		printf("  retains:   %s (itself and what it dominates); immediate dominator ",
 		       size_text((unsigned long long)kept));
-		if (idom == DOM_TOP)
+		obj_info d;
+		if (idom == DOM_TOP) {
 			printf("the top (no single object keeps it)\n");
-		else
+		} else if (v->ops->describe(v, idom, &d) == 0) { /* named, as every object the tool prints */
+			printf("#%d %s %s\n", idom, d.class_name, d.path);
+			obj_info_free(&d);
+		} else {
 			printf("#%d\n", idom);
+		}
 	}
 	return 0;
 }

@@ -16,7 +16,7 @@ const char *root_reason(int kind)
 	case RK_KEEPFLAGS: return "kept by the GC's KeepFlags (RF_Standalone in editor mode)";
 	case RK_GCOBJECT: return "referenced by an FGCObject";
 	case RK_CLUSTER: return "kept by its cluster";
-	case RK_REFERENCED: return "referenced";
+	case RK_REFERENCED: return "not a root: kept by the references of its chain below";
 	}
 	return "unreachable";
 }

@@ -16,9 +16,10 @@ static void main_usage(FILE *fp)
 	fprintf(fp, "usage: ugc-analyze COMMAND [ARGS]\n"
 		    "       ugc-analyze COMMAND --help\n"
 		    "       ugc-analyze --version\n\n"
-		    "An offline analyzer for Unreal Engine UObject heap snapshots.\n\ncommands:\n");
+		    "An offline analyzer for Unreal Engine UObject heap snapshots (.ugct, .ugcs) and\n"
+		    "V8 JavaScript heap snapshots (.heapsnapshot, from Node, Chrome DevTools or memlab).\n\ncommands:\n");
 	for (const command *const *c = commands; *c; c++)
-		fprintf(fp, "  %-9s %s\n", (*c)->name, (*c)->summary);
+		fprintf(fp, "  %-10s %s\n", (*c)->name, (*c)->summary);
 	fprintf(fp, "\nglobal options (before or after the command):\n"
 		    "  --bytes     text output prints sizes as exact byte counts and counts without\n"
 		    "              thousands separators (as JSON and CSV always do)\n"

@@ -632,10 +632,10 @@ for f in "$ret" testdata/arena.ugcs testdata/cluster-quirks.ugct; do
 	cmp -s "$out/a.txt" "$out/b.txt" || differ="$differ [dominators $x]"
 	[ -z "$differ" ] && ok "top and dominators: same answers from $name and its database" || bad "top and dominators: same answers from $name and its database" "$differ"
 done
-expect "why: what an object retains, and its immediate dominator" "  retains:   5950 (itself and what it dominates); immediate dominator #11" sh -c "'$ugc' why '$out/ret.db' 21 --bytes | grep '^  retains:'"
+expect "why: what an object retains, and its immediate dominator" "  retains:   5950 (itself and what it dominates); immediate dominator #11 Actor /Game/UI.Widget" sh -c "'$ugc' why '$out/ret.db' 21 --bytes | grep '^  retains:'"
 expect "why: a root's dominator is the top" "  retains:   6950 (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 --bytes | grep '^  retains:'"
 # the same in binary units: 5950 / 1024 = 5.81, 6950 / 1024 = 6.79
-expect "why: what it retains as people read it" "  retains:   5.8 KiB (itself and what it dominates); immediate dominator #11" sh -c "'$ugc' why '$out/ret.db' 21 | grep '^  retains:'"
+expect "why: what it retains as people read it" "  retains:   5.8 KiB (itself and what it dominates); immediate dominator #11 Actor /Game/UI.Widget" sh -c "'$ugc' why '$out/ret.db' 21 | grep '^  retains:'"
 expect "why: a root's retained size as people read it" "  retains:   6.8 KiB (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 | grep '^  retains:'"
 expect "clusters: what the root dominates (Squad 600 + two soldiers 400 each)" "retained: the root dominates 1400 (itself included; a member referenced from outside is not dominated by it)" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct 50 --bytes | grep '^retained:'"
 grep -v PreviewWorld "$ret" > "$out/ret-cut.ugct"   # the widget lets go of the map
