@@ -118,6 +118,7 @@ typedef struct group_row {
 typedef struct group_rows {
 	group_row *v;
 	size_t n;
+	size_t total; /* diff_group_report: the rows that changed, before the cut to N */
 } group_rows;
 
 /* The name of the group no outer holds. */

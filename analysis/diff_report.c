@@ -16,16 +16,36 @@ static int cmp_names(const group_row *a, const group_row *b)
 	return strcmp(a->name, b->name);
 }
 
-static int cmp_growth(const void *pa, const void *pb)
+static uint64_t magnitude(uint64_t before, uint64_t after)
+{
+	return after > before ? after - before : before - after;
+}
+
+/* Class rows: by the size of the change, whichever its sign: bytes, then
+ * count, then churn (objects added and removed), then name; so rows that
+ * did not change come last. */
+static int cmp_change(const void *pa, const void *pb)
 {
 	const group_row *a = pa, *b = pb;
-	int64_t x = (int64_t)a->b_bytes - (int64_t)a->a_bytes, y = (int64_t)b->b_bytes - (int64_t)b->a_bytes;
+	uint64_t x = magnitude(a->a_bytes, a->b_bytes), y = magnitude(b->a_bytes, b->b_bytes);
 	if (x != y)
 		return x < y ? 1 : -1;
-	int64_t cx = (int64_t)a->b_count - (int64_t)a->a_count, cy = (int64_t)b->b_count - (int64_t)b->a_count;
-	if (cx != cy)
-		return cx < cy ? 1 : -1;
+	x = magnitude(a->a_count, a->b_count);
+	y = magnitude(b->a_count, b->b_count);
+	if (x != y)
+		return x < y ? 1 : -1;
+	x = a->added + a->removed;
+	y = b->added + b->removed;
+	if (x != y)
+		return x < y ? 1 : -1;
 	return cmp_names(a, b);
+}
+
+/* Did the group change at all (its row is worth a line)? */
+static int changed(const group_row *x, int by_class)
+{
+	return x->added + x->removed > 0 ||
+	       (by_class && (x->a_bytes != x->b_bytes || x->a_count != x->b_count));
 }
 
 static int cmp_churn(const void *pa, const void *pb)
@@ -57,10 +77,13 @@ int diff_group_report(const diff_side *a, const diff_side *b, const diff_result 
 	if (diff_groups(a, b, r, by, ranked ? DIFF_RANKS : DIFF_NAMES_CHANGED, out))
 		return -1;
 	int growth = by == DIFF_BY_CLASS;
-	qsort(out->v, out->n, sizeof *out->v, growth ? cmp_growth : ranked ? cmp_churn_rank : cmp_churn);
-	size_t keep = 0;
-	while (keep < out->n && keep < limit && (growth || out->v[keep].added + out->v[keep].removed))
-		keep++;
+	qsort(out->v, out->n, sizeof *out->v, growth ? cmp_change : ranked ? cmp_churn_rank : cmp_churn);
+	/* the changed rows sort first: they are the total, and the first
+	 * LIMIT of them are kept */
+	out->total = 0;
+	while (out->total < out->n && changed(&out->v[out->total], growth))
+		out->total++;
+	size_t keep = out->total < limit ? out->total : limit;
 	for (size_t k = keep; k < out->n; k++)
 		free(out->v[k].name);
 	out->n = keep;

@@ -14,10 +14,12 @@
 #include "analysis/diff.h"
 #include "base/base.h"
 
-/* The class histogram (DIFF_BY_CLASS): every class, the largest growth in
- * bytes first, then in count, then by name.  Packages and outers: the
- * groups that changed (added or removed objects), the most added plus
- * removed first, then by name. */
+/* The class histogram (DIFF_BY_CLASS): the classes that changed (bytes,
+ * count, or objects added or removed), the largest change in bytes first
+ * whichever its sign, then in count, then in churn, then by name.
+ * Packages and outers: the groups that changed (added or removed objects),
+ * the most added plus removed first, then by name.  At most LIMIT rows;
+ * OUT->total says how many changed. */
 int diff_group_report(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by, size_t limit,
 		      group_rows *out);
 

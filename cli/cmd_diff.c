@@ -141,6 +141,9 @@ static void print_groups(const group_rows *g, enum diff_by by, const char *title
 	}
 	if (fmt == FMT_JSON)
 		printf("]");
+	else if (fmt == FMT_TEXT)
+		print_shown(g->n, g->total, by == DIFF_BY_CLASS ? "classes that changed"
+					    : by == DIFF_BY_PACKAGE ? "packages that changed" : "outers that changed");
 }
 
 /* Objects of B that a rule selected, listed with their count (new roots with their kind). */
@@ -356,7 +359,7 @@ const command command_diff = {
 	"Two-way: matches the objects of A and B by class and path name (and, when both come\n"
 	"from one process, by index and serial too, so that a re-created object or a reused\n"
 	"slot is not taken for the same object), then reports the class histogram delta\n"
-	"(count and bytes, largest growth first), objects added and removed by package and\n"
+	"(count and bytes, largest change first, sign shown), objects added and removed by package and\n"
 	"by outer, objects garbage in A still alive in B, new roots, new eliminated\n"
 	"references and new cluster disagreements.  -o stores the status of every object\n"
 	"and the aggregates in SQLite.\n"
