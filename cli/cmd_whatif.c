@@ -262,7 +262,7 @@ static int print_targets(const report *r, view *after, const obj_t *t, uint32_t 
 {
 	const whatif_result *w = r->w;
 	if (r->fmt == FMT_TEXT)
-		printf("aimed at:\n");
+		printf("aimed at (each freed, or the chain that still keeps it after the change):\n");
 	if (r->fmt == FMT_JSON)
 		printf(",\"targets\":[");
 	size_t shown = r->limit && r->limit < n ? r->limit : n;
@@ -293,8 +293,8 @@ static int print_targets(const report *r, view *after, const obj_t *t, uint32_t 
 				return rc;
 		}
 	}
-	if (r->fmt == FMT_TEXT && shown < n)
-		printf("(and %s more)\n", count_text((size_t)n - shown));
+	if (r->fmt == FMT_TEXT)
+		print_shown(shown, n, "objects aimed at");
 	if (r->fmt == FMT_JSON)
 		printf("]");
 	return 0;

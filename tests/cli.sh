@@ -435,7 +435,7 @@ expect "whatif --garbage: the inner's Outer still keeps it, and the chain says s
 before  9 objects reachable (2.1 KiB)
 after   9 objects reachable (2.1 KiB)
 freed: 0 objects, 0 B
-aimed at:
+aimed at (each freed, or the chain that still keeps it after the change):
 #11 Actor /Game/Test.Parent: 1 chain
  (root)  Package /Game/Test
  -> UObject* Package::C =  Actor /Game/Test.Parent:Child
