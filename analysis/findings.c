@@ -140,16 +140,6 @@ static int cluster_checks(const heap *h, const gc_result *r, findings *out)
 	return rc;
 }
 
-/* Has cluster C's root or a member a root flag (step 2 would walk it)? */
-static int has_rooted_object(const heap *h, const cluster *cl)
-{
-	const uint16_t root_flags = IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP;
-	int keep = (h->iflags[cl->root] & root_flags) != 0;
-	for (uint32_t k = 0; k < cl->n_members && !keep; k++)
-		keep = (h->iflags[h->cluster_items[cl->members + k]] & root_flags) != 0;
-	return keep;
-}
-
 /* Clusters step 2 treats badly: a rooted one it dissolves (the engine walks
  * it all the same, at cluster index -1: a crash), and garbage members of
  * one it keeps, which live while the GC nulls killable references to them.
@@ -159,7 +149,7 @@ static int cluster_quirks(const heap *h, const gc_result *r, findings *out)
 	int rc = 0;
 	for (uint32_t c = 0; c < h->nclusters && rc == 0; c++) {
 		const cluster *cl = &h->clusters[c];
-		if (r->cluster_fate[c] == CF_REFERENCES_DISSOLVED && !r->cluster_live[c] && has_rooted_object(h, cl)) {
+		if (r->cluster_fate[c] == CF_REFERENCES_DISSOLVED && !r->cluster_live[c] && gc_cluster_kept(h, c)) {
 			obj_t why = OBJ_NONE; /* the first referenced cluster step 2 dissolved */
 			for (uint32_t k = 0; k < cl->n_refs && why == OBJ_NONE; k++) {
 				obj_t b = h->cluster_items[cl->refs + k];

@@ -358,9 +358,7 @@ static int class_named(const heap *h, obj_t x, const char *name)
 	return c >= 0 && h->name_num[c] == 0 && strcmp(heap_str(h, h->name[c]), name) == 0;
 }
 
-/* Would step 2 walk cluster C's lists (the engine's KeepClusters): its root
- * or a member has a root flag?  Asked before the dissolution. */
-static int cluster_kept(const heap *h, uint32_t c)
+int gc_cluster_kept(const heap *h, uint32_t c)
 {
 	const cluster *cl = &h->clusters[c];
 	int keep = has_root_flag(h, cl->root);
@@ -378,9 +376,7 @@ static int cmp_handoff(const void *a, const void *b)
 }
 
 /* After step 2's dissolution: the references a dissolved LevelActorContainer
- * hands to its Level (gc_handoff, gc.h), and the rooted clusters it
- * dissolved (the engine walks them all the same, at cluster index -1: a
- * crash). */
+ * hands to its Level (gc_handoff, gc.h). */
 static int hand_over(marker *m, gc_result *r)
 {
 	const heap *h = m->h;
@@ -389,8 +385,6 @@ static int hand_over(marker *m, gc_result *r)
 		if (m->live[c])
 			continue;
 		obj_t root = h->clusters[c].root, level = h->outer[root];
-		if (r->cluster_fate[c] == CF_REFERENCES_DISSOLVED && cluster_kept(h, c))
-			r->rooted_dissolved++;
 		if (level < 0 || !class_named(h, root, "LevelActorContainer"))
 			continue;
 		for (uint32_t k = h->ref_start[root]; k < h->ref_start[root + 1]; k++) {
@@ -447,7 +441,7 @@ static int prepass(marker *m, gc_result *r)
 		const cluster *cl = &h->clusters[c];
 		if (has_root_flag(h, cl->root) && m->state[cl->root] == S_MAYBE)
 			m->state[cl->root] = S_REACHABLE;
-		if (cluster_kept(h, c)) {
+		if (gc_cluster_kept(h, c)) {
 			enqueue_step5(m, c);
 			if (drain_step5(m))
 				return -1;

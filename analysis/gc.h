@@ -129,7 +129,6 @@ typedef struct gc_result {
 	uint32_t npurged;
 	gc_handoff *handoff;    /* step 2's handed-over references, by (level, ref) */
 	uint32_t nhandoff;
-	uint32_t rooted_dissolved; /* rooted clusters step 2 dissolved: the engine's crash */
 
 	/* purge figures */
 	uint64_t purged_bytes, pending_bytes, game_thread_bytes;
@@ -143,6 +142,11 @@ typedef struct gc_result {
 /* Run the whole pipeline.  Returns 0, or -1 when out of memory. */
 int gc_run(heap *h, const gc_options *opt, gc_result *r);
 void gc_result_free(gc_result *r);
+
+/* Would step 2 walk cluster C's lists (the engine's KeepClusters): has its
+ * root or a member a root flag (RootSet, RefCounted or an internal keep
+ * flag; KeepFlags are not root flags)?  Decided before the dissolution. */
+int gc_cluster_kept(const heap *h, uint32_t c);
 
 /* The first of R's handed-over references whose Level is X: an index into
  * r->handoff, r->nhandoff when there is none.  The range goes on while

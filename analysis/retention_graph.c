@@ -18,14 +18,8 @@
  * marked was marked on no object's behalf: it hangs off ⊤. */
 static int kept_by_member(const heap *h, uint32_t c)
 {
-	const cluster *cl = &h->clusters[c];
 	const uint16_t root_flags = IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP;
-	if (h->iflags[cl->root] & root_flags)
-		return 0;
-	for (uint32_t k = 0; k < cl->n_members; k++)
-		if (h->iflags[h->cluster_items[cl->members + k]] & root_flags)
-			return 1;
-	return 0;
+	return !(h->iflags[h->clusters[c].root] & root_flags) && gc_cluster_kept(h, c);
 }
 
 /* Where X's own Class, Outer and references start: OWN_NONE, OWN_SELF, or

@@ -329,3 +329,14 @@ void outfile_abort(outfile *o)
 	free(o->tmp);
 	memset(o, 0, sizeof *o);
 }
+
+int is_sqlite_file(const char *path)
+{
+	char head[16] = {0}, err[8];
+	int fd = file_open_input(path, err, sizeof err); /* a FIFO is no database, and never blocks here */
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, head, sizeof head);
+	close(fd);
+	return n == (ssize_t)sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+}

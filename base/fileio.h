@@ -40,6 +40,9 @@ typedef struct filebuf {
  * itself afterwards: 0, or -1 with ERR (a missing PATH too). */
 int file_open_input(const char *path, char *err, size_t errsize);
 int file_check_input(const char *path, char *err, size_t errsize);
+/* Does PATH start like a SQLite database ("SQLite format 3" and a NUL)?  0
+ * for anything that cannot be read (the reader then says why). */
+int is_sqlite_file(const char *path);
 
 /* Read PATH whole (decompressing zstd).  Returns 0, or -1 with a one-line
  * message in ERR. */

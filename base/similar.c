@@ -17,7 +17,6 @@ size_t edit_distance(const char *a, const char *b, size_t limit)
 	}
 	for (size_t j = 0; j <= lb; j++)
 		prev[j] = j;
-	size_t d = 0;
 	for (size_t i = 1; i <= la; i++) {
 		cur[0] = i;
 		size_t row_min = cur[0];
@@ -37,7 +36,7 @@ size_t edit_distance(const char *a, const char *b, size_t limit)
 			return limit + 1;
 		}
 	}
-	d = prev[lb];
+	size_t d = prev[lb];
 	free(prev);
 	free(cur);
 	return d > limit ? limit + 1 : d;

@@ -96,10 +96,10 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 	       "%s: the flag changes nothing in UE 5.5)\n",
 	       C(r->npurged), C(r->npurged - r->pending), C(r->pending), size_text(r->pending_bytes), C(r->game_thread),
 	       size_text(r->game_thread_bytes));
-	if (r->rooted_dissolved)
+	uint32_t crashes = f->count[FK_ROOTED_CLUSTER_DISSOLVED];
+	if (crashes)
 		printf("LogGarbage: warning: step 2 dissolves %s rooted cluster%s that the engine then walks at cluster "
-		       "index -1, a crash (finding rooted-cluster-dissolved)\n", C(r->rooted_dissolved),
-		       plural_s(r->rooted_dissolved));
+		       "index -1, a crash (finding rooted-cluster-dissolved)\n", C(crashes), plural_s(crashes));
 	if (r->nhandoff)
 		printf("LogGarbage: %s Actor%s handed by dissolved LevelActorContainers to their Levels\n", C(r->nhandoff),
 		       plural_s(r->nhandoff));

@@ -19,13 +19,29 @@ static char *text_buf(void)
 	return bufs[next++ % 16];
 }
 
+/* N into BUF as a size (SIZE) or a count, as people read it, or the plain
+ * integer under --bytes. */
+static void number_into(char *buf, unsigned long long n, int size)
+{
+	if (cli_bytes)
+		snprintf(buf, HUMAN_MAX, "%llu", n);
+	else if (size)
+		human_bytes(buf, n);
+	else
+		human_count(buf, n);
+}
+
 const char *size_text(unsigned long long bytes)
 {
 	char *buf = text_buf();
-	if (cli_bytes)
-		snprintf(buf, HUMAN_MAX, "%llu", bytes);
-	else
-		human_bytes(buf, bytes);
+	number_into(buf, bytes, 1);
+	return buf;
+}
+
+const char *count_text(unsigned long long n)
+{
+	char *buf = text_buf();
+	number_into(buf, n, 0);
 	return buf;
 }
 
@@ -33,29 +49,13 @@ const char *size_text(unsigned long long bytes)
 static const char *signed_text(long long n, int size)
 {
 	char *buf = text_buf();
-	unsigned long long mag = n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n;
 	buf[0] = n < 0 ? '-' : '+';
-	if (cli_bytes)
-		snprintf(buf + 1, HUMAN_MAX, "%llu", mag);
-	else if (size)
-		human_bytes(buf + 1, mag);
-	else
-		human_count(buf + 1, mag);
+	number_into(buf + 1, n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n, size);
 	return buf;
 }
 
 const char *size_diff_text(long long bytes) { return signed_text(bytes, 1); }
 const char *count_diff_text(long long n) { return signed_text(n, 0); }
-
-const char *count_text(unsigned long long n)
-{
-	char *buf = text_buf();
-	if (cli_bytes)
-		snprintf(buf, HUMAN_MAX, "%llu", n);
-	else
-		human_count(buf, n);
-	return buf;
-}
 
 int error(const char *fmt, ...)
 {

@@ -7,19 +7,6 @@
 
 #include "base/base.h"
 
-/* Does the file at PATH start with SQLite's header ("SQLite format 3")? */
-static int is_sqlite_file_at(const char *path)
-{
-	static const char magic[16] = "SQLite format 3";
-	char head[16];
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0; /* the reader says why */
-	int yes = fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, magic, sizeof head) == 0;
-	fclose(f);
-	return yes;
-}
-
 int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 {
 	filebuf fb;
@@ -30,7 +17,7 @@ int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 		heap_free(h);
 		return -1;
 	}
-	if (is_sqlite_file_at(path)) {
+	if (is_sqlite_file(path)) {
 		snprintf(err, errsize, "%s: an SQLite database, not a snapshot: analyze and convert read "
 			 "snapshots (.ugct, .ugcs, .heapsnapshot); a database written by analyze goes to the query "
 			 "commands (refs, why, top, sql, ...)", path);

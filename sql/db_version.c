@@ -6,22 +6,6 @@
 #include "sql/input.h"
 #include "sql/schema.h"
 
-/* Does DB have a table named NAME?  1, 0, or -1 when it could not be read
- * (out of memory: sqlite3_errmsg says). */
-static int has_table(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = -1;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1", -1, &st, NULL) ==
-		    SQLITE_OK &&
-	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK) {
-		int s = sqlite3_step(st);
-		rc = s == SQLITE_ROW ? 1 : s == SQLITE_DONE ? 0 : -1;
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
 /* The type of DB's schema entry NAME: 1 a table, 0 none, 2 something else
  * (a view: reading it would run the file's own SQL), -1 unreadable. */
 static int entry_type(sqlite3 *db, const char *name)
@@ -58,9 +42,9 @@ int db_check_version(sqlite3 *db, char *err, size_t errsize)
 		int diff = 0;
 		if (sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK)
 			snprintf(err, errsize, "%s", input_sql_why(db));
-		else if (sqlite3_errcode(db) == SQLITE_NOMEM || (diff = has_table(db, "diff_meta")) < 0)
+		else if (sqlite3_errcode(db) == SQLITE_NOMEM || (diff = entry_type(db, "diff_meta")) < 0)
 			snprintf(err, errsize, "table snapshot: %s", input_sql_why(db));
-		else if (diff)
+		else if (diff == 1)
 			snprintf(err, errsize, "a diff database (written by diff -o), not an analysis database: query it "
 				 "with sql (tables diff_objects, diff_groups, diff_meta); the other commands take a snapshot "
 				 "or a database written by analyze");

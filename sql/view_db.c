@@ -733,17 +733,6 @@ static void dv_close(view *v)
 	free(d);
 }
 
-int is_sqlite_file(const char *path)
-{
-	char head[16] = {0}, err[8];
-	int fd = file_open_input(path, err, sizeof err); /* a FIFO is no database, and never blocks here */
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, head, sizeof head);
-	close(fd);
-	return n == (ssize_t)sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
-}
-
 /* The header values the view needs (db_extent.h): the view's slots are the
  * span of the object indexes present, not the number the file states.  0,
  * or -1 with a one-line reason naming the table. */

@@ -7,7 +7,5 @@
 
 /* Open DBPATH read-only; NULL with a one-line message in ERR. */
 view *view_db_open(const char *dbpath, char *err, size_t errsize);
-/* Does PATH start like a SQLite database? */
-int is_sqlite_file(const char *path);
 
 #endif

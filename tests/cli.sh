@@ -841,6 +841,13 @@ expect "a far-off option: no guess" "ugc-analyze top: unknown option '--zzzzzz' 
 msg=$("$ugc" why testdata/arena.ugcs '/Game/Maps/Arena_1.Arena_1x' 2>&1)
 expect "a misspelled object path: its near miss" "ugc-analyze: no object is '/Game/Maps/Arena_1.Arena_1x'; did you mean #$("$ugc" sql testdata/arena.ugcs "SELECT idx FROM objects WHERE path = '/Game/Maps/Arena_1.Arena_1'" --format csv | tail -n 1) World /Game/Maps/Arena_1.Arena_1" printf '%s\n' "$msg"
 
+# --- analyze warns of the engine's crash on a rooted cluster step 2 dissolves --
+# (B is RootSet and lists A, whose root is garbage: ugc-gc(7) §1.2)
+printf '%s\n' 'ugc-text 1' 'o 0 1 0 - Class 10 Native' 'o 1 2 0 - Pkg 10 RootSet' 'o 2 3 0 1 A 10 Garbage,RF_MirroredGarbage' \
+	'o 3 4 0 1 A1 10 -' 'o 4 5 0 1 B 10 RootSet' 'o 5 6 0 1 B1 10 -' 'c 2 3 - -' 'c 4 5 - 2' > "$out/crash.ugct"
+expect "analyze warns when step 2 dissolves a rooted cluster" "LogGarbage: warning: step 2 dissolves 1 rooted cluster that the engine then walks at cluster index -1, a crash (finding rooted-cluster-dissolved)" \
+	sh -c "'$ugc' analyze '$out/crash.ugct' -o '$out/crash.db' --force | grep warning"
+
 # --- a V8 node id as DevTools writes it selects its object ---------------------
 v8=testdata/v8/node-small.heapsnapshot.zst
 pid=$("$ugc" sql "$v8" "SELECT idx FROM objects WHERE path = '/V8.Player@84295'" --format csv | tail -n 1)
