@@ -328,7 +328,11 @@ int diff_path_ranks(const diff_side *a, const diff_side *b, const uint8_t *need_
 	if (!*ra || !*rb || !ma || !mb || trie_init(&t, 1 + label_bytes(a, ma) + label_bytes(b, mb) + sizeof none_text))
 		goto fail;
 	uint32_t none_node = trie_walk(&t, 0, none_text, sizeof none_text - 1);
-	int rc = trie_side(&t, a, ma, *ra) || trie_side(&t, b, mb, *rb) || !(rank = trie_ranks(&t)) ? -1 : 0;
+	int rc = trie_side(&t, a, ma, *ra) || trie_side(&t, b, mb, *rb) ? -1 : 0;
+	free(t.table); /* the walk is done: the ranks need parents and bytes only */
+	t.table = NULL;
+	if (rc == 0 && !(rank = trie_ranks(&t)))
+		rc = -1;
 	trie_free(&t);
 	if (rc)
 		goto fail;
@@ -788,6 +792,14 @@ int diff_group_name(const diff_side *a, const diff_side *b, enum diff_by by, gro
 	return row->name ? 0 : -1;
 }
 
+/* Where the row of subject X of SIDE's object lives: on B (*IN_B) for B's
+ * subjects and A's subjects matched in B, at position *POS of that side. */
+static void subject_slot(const diff_result *r, int side, int64_t x, int *in_b, uint32_t *pos)
+{
+	*in_b = side || r->a_match[x] >= 0;
+	*pos = side ? (uint32_t)x : *in_b ? (uint32_t)r->a_match[x] : (uint32_t)x;
+}
+
 /* Packages and outers: by identity; B's group of a matched A subject.
  * With DIFF_RANKS, outer rows get the rank of their name, not the name. */
 static int identity_groups(const diff_side *a, const diff_side *b, const diff_result *r, enum diff_by by,
@@ -810,8 +822,9 @@ static int identity_groups(const diff_side *a, const diff_side *b, const diff_re
 				int64_t x = sub[k];
 				if (x < 0 || (side ? r->b_status[k] : r->a_status[k]) == DS_KEPT)
 					continue;
-				int in_b = side || r->a_match[x] >= 0;
-				uint32_t pos = side ? (uint32_t)x : in_b ? (uint32_t)r->a_match[x] : (uint32_t)x;
+				int in_b;
+				uint32_t pos;
+				subject_slot(r, side, x, &in_b, &pos);
 				(in_b ? need_b : need_a)[pos] = 1;
 			}
 		}
@@ -834,8 +847,9 @@ static int identity_groups(const diff_side *a, const diff_side *b, const diff_re
 				}
 				row = &out->v[none];
 			} else {
-				int in_b = side || r->a_match[x] >= 0;
-				uint32_t pos = side ? (uint32_t)x : in_b ? (uint32_t)r->a_match[x] : (uint32_t)x;
+				int in_b;
+				uint32_t pos;
+				subject_slot(r, side, x, &in_b, &pos);
 				uint32_t *slot = in_b ? &gb[pos] : &ga[pos];
 				if (!*slot) {
 					new_row(out, in_b, pos)->rank = !ranks ? 0 : in_b ? rb[pos] : ra[pos];

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "sql/db_extent.h"
-#include "sql/db_version.h"
 #include "sql/schema.h"
 
 /* Intern column C as an FName: base id, number. */
@@ -83,7 +82,7 @@ static int eliminated(sqlite3 *db, diff_side *s, const char **why)
 			break;
 		}
 		int64_t d = diff_find(s, dst), sp = src == OBJ_NONE ? -1 : diff_find(s, src);
-		if (d < 0)
+		if (d < 0 || (src != OBJ_NONE && sp < 0)) /* as diff_side_from_heap: no such object, no fact */
 			continue;
 		uint32_t ref = sp < 0 ? col_text_id(s, st, 1) : 0, prop = col_text_id(s, st, 2);
 		if (ref == UINT32_MAX || prop == UINT32_MAX ||
@@ -167,7 +166,7 @@ static int read_extent(sqlite3 *db, sqlite3_stmt **st, char *version, size_t vsi
 		       sqlite3_int64 *count, sqlite3_int64 *hi, const char **why)
 {
 	db_extent e;
-	if (db_check_version(db, version, vsize) || db_read_extent(db, &e, version, vsize)) {
+	if (db_read_extent(db, &e, version, vsize)) { /* the version: input_open_sql checked it */
 		*why = version;
 		return DB_BAD;
 	}
