@@ -147,6 +147,7 @@ typedef struct view_ops {
 struct view {
 	const view_ops *ops;
 	obj_t first_gc_index;
+	int v8;         /* a V8 heap (engine_is_v8(), snapshot/heap.h): speak V8's words */
 	uint32_t slots; /* every object index is below it: a heap's slots, or for a database
 			 * the highest index present + 1, never the count the file states */
 	char err[512];

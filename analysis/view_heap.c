@@ -623,6 +623,7 @@ static view *open_view(heap *h, gc_result *r, int borrowed, char *err, size_t er
 	}
 	view *v = &hv->base;
 	v->first_gc_index = h->first_gc_index;
+	v->v8 = heap_is_v8(h);
 	v->slots = h->slots;
 	v->ops = &heap_view_ops;
 	return v;

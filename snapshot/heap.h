@@ -157,6 +157,15 @@ static inline int heap_in_disregard(const heap *h, obj_t i) { return i < h->firs
 int heap_has_garbage(const heap *h);
 static inline const char *heap_str(const heap *h, uint32_t id) { return strtab_get(&h->strings, id); }
 
+/* Whether an engine string names a V8 heap: "v8" or "v8 VERSION", as the V8
+ * reader writes it (v8_map.c).  Such a heap is spoken of in V8's words
+ * (node, edge, retainer) rather than Unreal's. */
+static inline int engine_is_v8(const char *engine)
+{
+	return engine && engine[0] == 'v' && engine[1] == '8' && (engine[2] == '\0' || engine[2] == ' ');
+}
+static inline int heap_is_v8(const heap *h) { return h->engine && engine_is_v8(heap_str(h, h->engine)); }
+
 /* Make room for element N of an array grown by doubling from 16: true when
  * *ARR must be reallocated to heap_grow_cap(N) elements before the store. */
 static inline int heap_needs_grow(uint32_t n) { return n == 0 || (n >= 16 && (n & (n - 1)) == 0); }

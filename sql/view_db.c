@@ -743,6 +743,11 @@ static int read_header(sqlite3 *db, view *v, char *err, size_t errsize)
 		return -1;
 	v->slots = e.span;
 	v->first_gc_index = (obj_t)e.first_gc_index;
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT value FROM snapshot WHERE key = 'engine'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
+		v->v8 = engine_is_v8((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
 	return 0;
 }
 
