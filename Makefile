@@ -46,9 +46,11 @@ CLI_SRC := $(wildcard cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # tests/attack_db.c is a program of its own (tests/attacks.sh builds its
-# hostile databases with it), not part of the unit tests
+# hostile databases with it), and so is tests/json_check.c (tests/json.sh
+# checks every command's JSON with it): neither is part of the unit tests
 ATTACK_DB := $(BUILD)/attack-db
-TEST_SRC := $(filter-out tests/attack_db.c,$(wildcard tests/*.c))
+JSON_CHECK := $(BUILD)/json-check
+TEST_SRC := $(filter-out tests/attack_db.c tests/json_check.c,$(wildcard tests/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all test demo bench install deps clean check-deps fuzz fuzz-build capture
@@ -70,6 +72,9 @@ $(BUILD)/unit-tests: $(LIB_OBJ) $(UNIT_CLI_OBJ) $(TEST_OBJ)
 $(ATTACK_DB): $(BUILD)/tests/attack_db.o
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(JSON_CHECK): $(BUILD)/tests/json_check.o
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
 $(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -88,13 +93,14 @@ $(CAP_LIB): $(CAP_OBJ)
 $(REFDUMP): $(BUILD)/capture/refdump.o $(CAP_LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/capture/refdump.d $(BUILD)/tests/attack_db.d
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/capture/refdump.d $(BUILD)/tests/attack_db.d \
+	$(BUILD)/tests/json_check.d
 
 # Dependencies: installed when missing and we are root, else named.
 check-deps:
 	@sh tools/deps.sh
 
-test: check-deps $(BIN) $(BUILD)/unit-tests $(REFDUMP) $(ATTACK_DB)
+test: check-deps $(BIN) $(BUILD)/unit-tests $(REFDUMP) $(ATTACK_DB) $(JSON_CHECK)
 	@sh tools/check-layers.sh
 	@sh tests/run.sh ./$(BIN) $(BUILD)/unit-tests $(TESTOUT) $(REFDUMP)
 

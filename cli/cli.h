@@ -75,6 +75,20 @@ long long parse_count(const char *s, long long max);
 /* The rows a listing shows: LIMIT when given (0: all), else TEXT_DEFAULT
  * in text output and all in JSON and CSV.  SIZE_MAX stands for all. */
 size_t listing_limit(long long limit, enum out_format fmt, size_t text_default);
+/* JSON documents (ugc-analyze(1), JSON OUTPUT).  Every command's JSON is
+ * one object that begins {"format_version":1,"command":"CMD": json_begin()
+ * prints that, the command's fields follow, each after a comma, and
+ * json_end() closes it.  Keys are snake_case and stay as they are while
+ * format_version does; a change that renames or removes one raises it.
+ * A listing is a field KEY:{"total":M,"shown":N,"items":[...]} (N < M
+ * when --limit cut it): json_list_begin() prints up to the '[', the
+ * caller the items and "]}". */
+#define JSON_FORMAT_VERSION 1
+void json_begin(const char *command);
+void json_end(void);
+/* "NAME": with NAME's '-' and ' ' as '_' (a root or finding kind made a key) */
+void json_key(const char *name);
+void json_list_begin(const char *key, size_t total, size_t shown);
 /* What this GC does to an object: "purged" (unreachable: destroyed),
  * "garbage" (marked garbage but kept alive), "survives". */
 const char *fate_name(int reachable, int garbage);

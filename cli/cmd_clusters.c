@@ -63,7 +63,7 @@ static void row_out(view *v, const cluster_row *r, enum out_format fmt, int firs
 }
 
 /* One list entry of cluster ROOT's list TITLE (JSON: FIRST says whether
- * it opens the array of entries). */
+ * it opens its list's items). */
 static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_format fmt, int first)
 {
 	obj_info o;
@@ -79,7 +79,7 @@ static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_
 		csv_str(stdout, o.path);
 		printf(",%d,%d\n", o.reachable, o.garbage);
 	} else {
-		printf("%s{\"list\":\"%s\",\"idx\":%d,\"path\":", first ? "" : ",\n", title, x);
+		printf("%s{\"idx\":%d,\"path\":", first ? "" : ",", x);
 		json_str(stdout, o.path);
 		printf(",\"reachable\":%s,\"garbage\":%s}", o.reachable ? "true" : "false", o.garbage ? "true" : "false");
 	}
@@ -88,17 +88,16 @@ static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_
 
 /* Cluster R in detail: what dissolved it first, then what its root
  * dominates and its four lists, each capped at LIMIT entries.  Text: the
- * row, then the lists; CSV: one row a list entry; JSON: one document
- * {"cluster": row, "lists": [entries]}. */
+ * row, then the lists; CSV: one row a list entry; JSON: one document with
+ * the row as "cluster" and each list a listing under its title. */
 static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t limit)
 {
 	static const char *const titles[5] = {"members", "mutable", "referenced", "referenced_by", "dissolved_by"};
 	static const int order[5] = {4, 0, 1, 2, 3};
-	size_t entries = 0;
 	if (fmt == FMT_JSON) {
-		printf("{\"cluster\":");
+		json_begin("clusters");
+		printf(",\"cluster\":");
 		row_out(v, r, fmt, 1);
-		printf(",\"lists\":[");
 	} else if (fmt == FMT_CSV) {
 		printf("root,list,idx,path,reachable,garbage\n");
 	} else {
@@ -119,11 +118,8 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 		}
 		obj_t *list;
 		size_t n;
-		if (v->ops->cluster_list(v, r->root, which, &list, &n)) {
-			if (fmt == FMT_JSON)
-				printf("]}\n");
+		if (v->ops->cluster_list(v, r->root, which, &list, &n))
 			return error("%s", v->err);
-		}
 		if (fmt == FMT_TEXT && which == 4 && r->reason[0])
 			printf("dissolved (%s) by %s:\n", r->reason,
 			       n ? (strcmp(r->reason, "garbage-root") == 0 ? "its garbage root"
@@ -133,14 +129,18 @@ static int detail(view *v, const cluster_row *r, enum out_format fmt, size_t lim
 		else if (fmt == FMT_TEXT && which != 4)
 			printf("%s (%s):\n", titles[which], count_text(n));
 		size_t shown = n < limit ? n : limit;
+		if (fmt == FMT_JSON)
+			json_list_begin(titles[which], n, shown);
 		for (size_t k = 0; k < shown; k++)
-			entry_out(v, r->root, titles[which], list[k], fmt, entries++ == 0);
+			entry_out(v, r->root, titles[which], list[k], fmt, k == 0);
 		if (fmt == FMT_TEXT)
 			print_shown(shown, n, "entries");
+		if (fmt == FMT_JSON)
+			printf("]}");
 		free(list);
 	}
 	if (fmt == FMT_JSON)
-		printf("]}\n");
+		json_end();
 	return 0;
 }
 
@@ -193,27 +193,36 @@ static int check(view *v, enum out_format fmt, int risks_only, size_t limit)
 	size_t n = 0, uaf = 0, shown = 0;
 	if (fmt == FMT_CSV)
 		printf("kind,idx,other,use_after_free,detail,path,other_path\n");
-	if (fmt == FMT_JSON)
-		printf("{\"disagreements\":[");
+	for (size_t k = 0; k < fs.n; k++)
+		if (strncmp(fs.v[k].kind, "cluster-missing", 15) == 0) {
+			n++;
+			uaf += is_risk(&fs.v[k]);
+		}
+	size_t listed = risks_only ? uaf : n;
+	if (fmt == FMT_JSON) {
+		json_begin("clusters");
+		printf(",\"use_after_free\":%zu", uaf);
+		json_list_begin("disagreements", listed, limit);
+	}
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 0; k < fs.n; k++) {
 			const finding_row *f = &fs.v[k];
 			if (strncmp(f->kind, "cluster-missing", 15) != 0 || is_risk(f) != (pass == 0))
 				continue;
-			n++;
-			uaf += pass == 0;
 			if ((risks_only && pass) || shown >= limit)
 				continue;
 			check_out(v, f, fmt, shown == 0);
 			shown++;
 		}
 	if (fmt == FMT_TEXT) {
-		print_shown(shown, risks_only ? uaf : n, risks_only ? "use-after-free risks" : "disagreements");
+		print_shown(shown, listed, risks_only ? "use-after-free risks" : "disagreements");
 		printf("%s disagreement%s between cluster lists and references, %s of them use-after-free\n",
 		       count_text(n), plural_s(n), count_text(uaf));
 	}
-	if (fmt == FMT_JSON)
-		printf("],\"shown\":%zu,\"total\":%zu,\"use_after_free\":%zu}\n", shown, n, uaf);
+	if (fmt == FMT_JSON) {
+		printf("]}");
+		json_end();
+	}
 	free(fs.v);
 	return 0;
 }
@@ -308,8 +317,10 @@ int cmd_clusters(int argc, char **argv)
 			       "state", "reason", "path");
 		if (fmt == FMT_CSV)
 			printf("root,members,mutable,referenced,referenced_by,bytes,state,reason,path\n");
-		if (fmt == FMT_JSON)
-			printf("[");
+		if (fmt == FMT_JSON) {
+			json_begin("clusters");
+			json_list_begin("clusters", rows.n, n);
+		}
 		for (size_t k = 0; k < n; k++)
 			row_out(v, &rows.v[k], fmt, k == 0);
 		for (size_t k = 0; k < rows.n; k++) {
@@ -317,8 +328,10 @@ int cmd_clusters(int argc, char **argv)
 			bytes += rows.v[k].bytes;
 			members += rows.v[k].members;
 		}
-		if (fmt == FMT_JSON)
-			printf("]\n");
+		if (fmt == FMT_JSON) {
+			printf("]}");
+			json_end();
+		}
 		if (fmt == FMT_TEXT)
 			print_shown(n, rows.n, "clusters");
 		if (fmt == FMT_TEXT)

@@ -54,13 +54,12 @@ static int load_sides(const char *const *paths, diff_side *sides, int n)
 }
 
 /* Facts of B not in A. */
-static void print_facts(const diff_fact_rows *x, const char *title, enum out_format fmt, int *first_section)
+static void print_facts(const diff_fact_rows *x, const char *title, const char *key, enum out_format fmt)
 {
 	if (fmt == FMT_TEXT)
 		printf("%s: %s\n", title, count_text(x->count));
 	if (fmt == FMT_JSON)
-		printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, x->count);
-	*first_section = 0;
+		json_list_begin(key, x->count, x->n);
 	for (size_t k = 0; k < x->n; k++) {
 		if (fmt == FMT_TEXT)
 			printf("  %s\n", disp(x->v[k]));
@@ -75,18 +74,19 @@ static void print_facts(const diff_fact_rows *x, const char *title, enum out_for
 	}
 	if (fmt == FMT_JSON)
 		printf("]}");
+	else if (fmt == FMT_TEXT)
+		print_shown(x->n, x->count, strstr(key, "references") ? "references" : "disagreements");
 }
 
 /* Retained bytes by class on each side, the largest changes first. */
-static void print_retained(const diff_retained_rows *x, enum out_format fmt, int *first_section)
+static void print_retained(const diff_retained_rows *x, enum out_format fmt)
 {
 	if (fmt == FMT_TEXT)
 		printf("retained by class (policy gc): %s of %s class%s changed\n  %-44s %14s %14s %15s\n",
 		       count_text(x->changed), count_text(x->classes), plural(x->classes, "", "es"), "class", "A retained",
 		       "B retained", "change");
 	else if (fmt == FMT_JSON)
-		printf("%s\"retained by class\":{\"changed\":%zu,\"items\":[", *first_section ? "" : ",", x->changed);
-	*first_section = 0;
+		json_list_begin("retained_by_class", x->changed, x->n);
 	for (size_t k = 0; k < x->n; k++) {
 		const diff_retained_row *v = &x->v[k];
 		long long change = (long long)v->b - (long long)v->a;
@@ -107,16 +107,15 @@ static void print_retained(const diff_retained_rows *x, enum out_format fmt, int
 		printf("]}");
 }
 
-static void print_groups(const group_rows *g, enum diff_by by, const char *title, enum out_format fmt,
-			 int *first_section)
+static void print_groups(const group_rows *g, enum diff_by by, const char *title, const char *key,
+			 enum out_format fmt)
 {
 	if (fmt == FMT_TEXT) {
 		printf("%s:\n  %-44s %9s %9s %9s %14s %14s %14s %8s %8s\n", title, by == DIFF_BY_CLASS ? "class" : by == DIFF_BY_PACKAGE ? "package" : "outer",
 		       "A count", "B count", "delta", "A bytes", "B bytes", "delta", "added", "removed");
 	}
 	if (fmt == FMT_JSON)
-		printf("%s\"%s\":[", *first_section ? "" : ",", title);
-	*first_section = 0;
+		json_list_begin(key, g->total, g->n);
 	for (size_t k = 0; k < g->n; k++) {
 		const group_row *x = &g->v[k];
 		long long dc = (long long)x->b_count - (long long)x->a_count, db = (long long)x->b_bytes - (long long)x->a_bytes;
@@ -131,7 +130,7 @@ static void print_groups(const group_rows *g, enum diff_by by, const char *title
 			       (unsigned long long)x->a_bytes, (unsigned long long)x->b_bytes, (unsigned long long)x->added,
 			       (unsigned long long)x->removed, (unsigned long long)x->kept);
 		} else {
-			printf("%s{\"name\":", k ? "," : "");
+			printf("%s{\"%s\":", k ? "," : "", by == DIFF_BY_CLASS ? "class" : by == DIFF_BY_PACKAGE ? "package" : "outer");
 			json_str(stdout, x->name);
 			printf(",\"a_count\":%llu,\"b_count\":%llu,\"a_bytes\":%llu,\"b_bytes\":%llu,\"added\":%llu,\"removed\":%llu,"
 			       "\"kept\":%llu}", (unsigned long long)x->a_count, (unsigned long long)x->b_count,
@@ -140,22 +139,20 @@ static void print_groups(const group_rows *g, enum diff_by by, const char *title
 		}
 	}
 	if (fmt == FMT_JSON)
-		printf("]");
+		printf("]}");
 	else if (fmt == FMT_TEXT)
 		print_shown(g->n, g->total, by == DIFF_BY_CLASS ? "classes that changed"
 					    : by == DIFF_BY_PACKAGE ? "packages that changed" : "outers that changed");
 }
 
 /* Objects of B that a rule selected, listed with their count (new roots with their kind). */
-static void print_objects(const diff_object_rows *x, int roots, const char *title, enum out_format fmt,
-			  int *first_section)
+static void print_objects(const diff_object_rows *x, int roots, const char *title, const char *key,
+			  enum out_format fmt)
 {
 	if (fmt == FMT_TEXT)
 		printf("%s: %s\n", title, count_text(x->count));
-	if (fmt == FMT_JSON) {
-		printf("%s\"%s\":{\"count\":%u,\"items\":[", *first_section ? "" : ",", title, x->count);
-		*first_section = 0;
-	}
+	if (fmt == FMT_JSON)
+		json_list_begin(key, x->count, x->n);
 	for (size_t k = 0; k < x->n; k++) {
 		const diff_object_row *o = &x->v[k];
 		const char *kind = root_kind_names[o->root_kind < RK_COUNT ? o->root_kind : 0];
@@ -175,6 +172,8 @@ static void print_objects(const diff_object_rows *x, int roots, const char *titl
 	}
 	if (fmt == FMT_JSON)
 		printf("]}");
+	else if (fmt == FMT_TEXT)
+		print_shown(x->n, x->count, "objects");
 }
 
 static int pairwise(const char *pa, const char *pb, enum out_format fmt, long top, const char *out, int force)
@@ -207,7 +206,6 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		goto done;
 	}
 	progress_phase(NULL);
-	int first = 1;
 	if (fmt == FMT_TEXT) {
 		printf("diff %s -> %s: %s\n", disp(pa), disp(pb), r.same_process ? "one process (objects matched by index and serial as well as by name)"
 									: "different processes (objects matched by class and path name)");
@@ -216,12 +214,13 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		       count_text(r.added), count_text(r.removed), count_text(r.replaced), count_text(r.reused_slots),
 		       plural_s(r.reused_slots));
 	} else if (fmt == FMT_JSON) {
-		printf("{\"a\":");
+		json_begin("diff");
+		printf(",\"a\":");
 		json_str(stdout, pa);
 		printf(",\"b\":");
 		json_str(stdout, pb);
 		printf(",\"same_process\":%s,\"a_objects\":%u,\"b_objects\":%u,\"a_bytes\":%llu,\"b_bytes\":%llu,\"kept\":%u,"
-		       "\"added\":%u,\"removed\":%u,\"replaced\":%u,\"reused_slots\":%u,", r.same_process ? "true" : "false",
+		       "\"added\":%u,\"removed\":%u,\"replaced\":%u,\"reused_slots\":%u", r.same_process ? "true" : "false",
 		       a.n, b.n, (unsigned long long)rep.a_bytes, (unsigned long long)rep.b_bytes, r.kept, r.added, r.removed,
 		       r.replaced, r.reused_slots);
 	} else {
@@ -229,16 +228,16 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		printf("summary,objects,%u,%u,%llu,%llu,%u,%u,%u\n", a.n, b.n, (unsigned long long)rep.a_bytes,
 		       (unsigned long long)rep.b_bytes, r.added, r.removed, r.kept);
 	}
-	print_groups(&rep.classes, DIFF_BY_CLASS, "class histogram", fmt, &first);
-	print_retained(&rep.retained, fmt, &first);
-	print_groups(&rep.packages, DIFF_BY_PACKAGE, "added and removed by package", fmt, &first);
-	print_groups(&rep.outers, DIFF_BY_OUTER, "added and removed by outer", fmt, &first);
-	print_objects(&rep.garbage_alive, 0, "garbage in A still alive in B", fmt, &first);
-	print_objects(&rep.new_roots, 1, "new roots", fmt, &first);
-	print_facts(&rep.new_eliminated, "new eliminated references", fmt, &first);
-	print_facts(&rep.new_disagreements, "new cluster disagreements", fmt, &first);
+	print_groups(&rep.classes, DIFF_BY_CLASS, "class histogram", "class_histogram", fmt);
+	print_retained(&rep.retained, fmt);
+	print_groups(&rep.packages, DIFF_BY_PACKAGE, "added and removed by package", "by_package", fmt);
+	print_groups(&rep.outers, DIFF_BY_OUTER, "added and removed by outer", "by_outer", fmt);
+	print_objects(&rep.garbage_alive, 0, "garbage in A still alive in B", "garbage_still_alive", fmt);
+	print_objects(&rep.new_roots, 1, "new roots", "new_roots", fmt);
+	print_facts(&rep.new_eliminated, "new eliminated references", "new_eliminated_references", fmt);
+	print_facts(&rep.new_disagreements, "new cluster disagreements", "new_cluster_disagreements", fmt);
 	if (fmt == FMT_JSON)
-		printf("}\n");
+		json_end();
 	diff_report_free(&rep);
 	trace_printf("diff: compared and reported in %.3f s", now_seconds() - t1);
 	if (out) {

@@ -45,7 +45,7 @@ static int print_object(const retention_input *in, obj_t x, const char *rel, int
 		if (strcmp(rel, "chain") == 0)
 			printf("}");
 		else
-			printf(",\"dominates\":%ld,\"children\":[", children);
+			printf(",\"children\":{\"total\":%ld,\"items\":[", children);
 	}
 	obj_info_free(&o);
 	return 0;
@@ -93,7 +93,15 @@ static void print_unreached(obj_t x, const obj_info *o, const dom_result *d, enu
 	else if (fmt == FMT_CSV)
 		printf("relation,depth,idx,class,path,shallow,retained\n");
 	else
-		printf("{\"idx\":%d,\"policy\":\"%s\",\"reached\":false}\n", x, dom_policy_names[d->policy]);
+	{
+		json_begin("dominators");
+		printf(",\"idx\":%d,\"class\":", x);
+		json_str(stdout, o->class_name);
+		printf(",\"path\":");
+		json_str(stdout, o->path);
+		printf(",\"policy\":\"%s\",\"reached\":false", dom_policy_names[d->policy]);
+		json_end();
+	}
 }
 
 /* X's heading and its dominator chain, from the top down; a damaged
@@ -119,11 +127,12 @@ static int print_chain(const retention_input *in, obj_t x, const obj_info *o, en
 	} else if (fmt == FMT_CSV) {
 		printf("relation,depth,idx,class,path,shallow,retained\n");
 	} else {
-		printf("{\"idx\":%d,\"class\":", x);
+		json_begin("dominators");
+		printf(",\"idx\":%d,\"class\":", x);
 		json_str(stdout, o->class_name);
 		printf(",\"path\":");
 		json_str(stdout, o->path);
-		printf(",\"shallow\":%u,\"retained\":%llu,\"policy\":\"%s\",\"chain\":[", o->size,
+		printf(",\"reached\":true,\"shallow\":%u,\"retained\":%llu,\"policy\":\"%s\",\"chain\":[", o->size,
 		       (unsigned long long)d->retained[x], dom_policy_names[d->policy]);
 	}
 	int rc = 0;
@@ -150,17 +159,19 @@ static int print_dominated(const retention_input *in, obj_t x, long long depth, 
 		       plural_s((unsigned long long)stack[0].total),
 		       depth == 0 ? "" : ", largest first");
 	else if (fmt == FMT_JSON)
-		printf("],\"dominates\":%ld,\"children\":[", stack[0].total);
+		printf("],\"children\":{\"total\":%ld,\"items\":[", stack[0].total);
 	int sp = depth > 0 ? 1 : 0, rc = 0;
 	while (sp > 0 && rc == 0) {
 		frame *f = &stack[sp - 1];
 		if (f->at == f->n) {
 			if (fmt == FMT_TEXT && (size_t)f->total > f->n)
-				printf("%*s(showing %s of %s: --limit 0 shows all)\n", 2 + 2 * (sp - 1), "", count_text(f->n),
-				       count_text((unsigned long long)f->total));
+			{
+				printf("%*s", 2 + 2 * (sp - 1), "");
+				print_shown(f->n, (size_t)f->total, "objects");
+			}
 			sp--;
-			if (fmt == FMT_JSON && sp > 0)
-				printf("]}");
+			if (fmt == FMT_JSON && sp > 0) /* the listing's shown count follows its items */
+				printf("],\"shown\":%zu}}", f->n);
 			continue;
 		}
 		obj_t c = f->kids[f->at++];
@@ -169,10 +180,12 @@ static int print_dominated(const retention_input *in, obj_t x, long long depth, 
 		if (sp < depth)
 			stack[sp++] = next;
 		else if (fmt == FMT_JSON)
-			printf("]}");
+			printf("],\"shown\":0}}");
 	}
-	if (rc == 0 && fmt == FMT_JSON)
-		printf("]}\n");
+	if (rc == 0 && fmt == FMT_JSON) {
+		printf("],\"shown\":%zu}", depth > 0 ? stack[0].n : 0);
+		json_end();
+	}
 	dom_tree_free(&tree);
 	free(stack);
 	return rc;

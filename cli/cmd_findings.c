@@ -57,8 +57,13 @@ int cmd_findings(int argc, char **argv)
 	size_t cap = listing_limit(opts.limit, fmt, 20);
 	if (fmt == FMT_CSV)
 		printf("kind,idx,other,detail,path,referencer\n");
-	if (fmt == FMT_JSON)
-		printf("{");
+	if (fmt == FMT_JSON) {
+		size_t all = 0;
+		for (size_t i = 0; i < fs.n; i++)
+			all += !kind || strcmp(fs.v[i].kind, kind) == 0;
+		json_begin("findings");
+		printf(",\"total\":%zu,\"kinds\":[", all);
+	}
 	int first_group = 1;
 	for (int k = 0; k < FK_COUNT; k++) {
 		const char *name = finding_kind_names[k];
@@ -70,7 +75,8 @@ int cmd_findings(int argc, char **argv)
 		if (fmt == FMT_TEXT)
 			printf("%s: %s\n", name, count_text(count));
 		if (fmt == FMT_JSON) {
-			printf("%s\"%s\":{\"count\":%zu,\"items\":[", first_group ? "" : ",\n", name, count);
+			printf("%s{\"kind\":\"%s\",\"total\":%zu,\"shown\":%zu,\"items\":[", first_group ? "" : ",\n", name,
+			       count, count < cap ? count : cap);
 			first_group = 0;
 		}
 		for (size_t i = 0; i < fs.n; i++) {
@@ -101,10 +107,18 @@ int cmd_findings(int argc, char **argv)
 				if (f->idx == OBJ_NONE) printf("null"); else printf("%d", f->idx);
 				printf(",\"other\":");
 				if (f->other == OBJ_NONE) printf("null"); else printf("%d", f->other);
+				printf(",\"other_path\":");
+				obj_info ot;
+				if (f->other != OBJ_NONE && v->ops->describe(v, f->other, &ot) == 0) {
+					json_str(stdout, ot.path);
+					obj_info_free(&ot);
+				} else {
+					printf("null");
+				}
 				printf(",\"detail\":");
 				json_str(stdout, f->detail);
 				printf(",\"path\":");
-				json_str(stdout, path);
+				if (have) json_str(stdout, path); else printf("null");
 				printf(",\"referencer\":");
 				if (f->referencer[0]) json_str(stdout, f->referencer); else printf("null");
 				printf("}");
@@ -121,8 +135,10 @@ int cmd_findings(int argc, char **argv)
 		if (fmt == FMT_JSON)
 			printf("]}");
 	}
-	if (fmt == FMT_JSON)
-		printf("}\n");
+	if (fmt == FMT_JSON) {
+		printf("]");
+		json_end();
+	}
 	free(fs.v);
 	close_input(v);
 	return 0;

@@ -100,12 +100,17 @@ static void print_text(const char *path, const heap *h, const info *in)
 			printf("  %-40s %10s %-7s %14s\n", disp(name), count_text(c->count), plural(c->count, "object", "objects"),
 			       size_text(c->bytes));
 		}
+		if (in->classes.n < in->classes.classes) {
+			printf("  ");
+			print_shown(in->classes.n, in->classes.classes, "classes");
+		}
 	}
 }
 
 static void print_json(const char *path, const heap *h, const info *in)
 {
-	printf("{\"snapshot\":");
+	json_begin("info");
+	printf(",\"snapshot\":");
 	json_str(stdout, path);
 	printf(",\"engine\":");
 	if (h->engine)
@@ -129,13 +134,15 @@ static void print_json(const char *path, const heap *h, const info *in)
 	       in->cluster_members, (unsigned long long)heap_memory(h));
 	uint32_t roots = 0;
 	for (int k = 0; k <= RK_GCOBJECT; k++) {
-		printf("\"%s\":%u,", root_kind_names[k], in->roots_by_kind[k]);
+		json_key(root_kind_names[k]);
+		printf("%u,", in->roots_by_kind[k]);
 		roots += in->roots_by_kind[k];
 	}
 	printf("\"total\":%u}", roots);
 	char name[HEAP_NAME_MAX];
 	for (int by = CLASS_BY_COUNT; by <= CLASS_BY_BYTES; by++) {
-		printf(",\"top_classes_by_%s\":[", by == CLASS_BY_BYTES ? "bytes" : "count");
+		json_list_begin(by == CLASS_BY_BYTES ? "top_classes_by_bytes" : "top_classes_by_count", in->classes.classes,
+				in->classes.n);
 		for (size_t t = 0; t < in->classes.n; t++) {
 			const class_row *c = &in->classes.top[by][t];
 			heap_name(h, c->cls, name, sizeof name);
@@ -143,9 +150,9 @@ static void print_json(const char *path, const heap *h, const info *in)
 			json_str(stdout, name);
 			printf(",\"objects\":%u,\"bytes\":%llu}", c->count, (unsigned long long)c->bytes);
 		}
-		printf("]");
+		printf("]}");
 	}
-	printf("}\n");
+	json_end();
 }
 
 struct info_opts {
@@ -155,8 +162,9 @@ struct info_opts {
 
 static const option options[] = {
 	OPT_CHOICE(0, "format", struct info_opts, format, format_choices, 2, "F", "text (default) or json"),
-	OPT_LIMIT_RANGE(struct info_opts, top, 0, 256, "how many classes in each top list (default 10)"),
-	OPT_TOP_ALIAS(struct info_opts, top, 0, 256),
+	OPT_LIMIT_RANGE(struct info_opts, top, 0, 1000000000,
+			"how many classes in each top list (default 10 in text; 0: all)"),
+	OPT_TOP_ALIAS(struct info_opts, top, 0, 1000000000),
 	OPT_END(),
 };
 
@@ -174,13 +182,13 @@ const command command_info = {
 
 int cmd_info(int argc, char **argv)
 {
-	struct info_opts opts = {FMT_TEXT, 10};
+	struct info_opts opts = {FMT_TEXT, LIMIT_UNSET};
 	const char *path = NULL;
 	int parsed = parse_options(&command_info, argc, argv, &opts, &path);
 	if (parsed < 0)
 		return OPT_EXIT_STATUS(parsed);
 	enum out_format fmt = opts.format;
-	long long top = opts.top;
+	size_t top = listing_limit(opts.top, fmt, 10);
 	if (!path)
 		return usage_error("info", "needs a SNAPSHOT");
 	if (is_sqlite_file(path))
@@ -191,7 +199,7 @@ int cmd_info(int argc, char **argv)
 	progress_phase(NULL);
 	info in;
 	int rc = 0;
-	if (gather(&h, (size_t)top, &in))
+	if (gather(&h, top, &in))
 		rc = error("out of memory");
 	else if (fmt == FMT_JSON)
 		print_json(path, &h, &in);

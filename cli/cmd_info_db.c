@@ -87,7 +87,8 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 	}
 	char buf[4][1024];
 	if (fmt == FMT_JSON) {
-		printf("{\"database\":");
+		json_begin("info");
+		printf(",\"database\":");
 		json_str(stdout, path);
 		printf(",\"schema_version\":%d", SCHEMA_VERSION);
 		for (size_t k = 0; k < NKEYS; k++) {
@@ -105,8 +106,12 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 			printf(",\"%s\":%lld", figures[k].key, fig[k]);
 		printf(",\"roots\":{");
 		for (int k = 0; k <= RK_GCOBJECT; k++)
-			printf("\"%s\":%lld,", root_kind_names[k], roots[k]);
-		printf("\"total\":%lld}}\n", nroots);
+		{
+			json_key(root_kind_names[k]);
+			printf("%lld,", roots[k]);
+		}
+		printf("\"total\":%lld}", nroots);
+		json_end();
 		return 0;
 	}
 #define H(k, i) (header(db, k, buf[i], sizeof buf[i]) ? disp(buf[i]) : "-")

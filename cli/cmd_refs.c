@@ -63,7 +63,25 @@ static void print_counts(const char *sep, const unsigned *count, const char *con
 typedef struct {
 	unsigned count[KIND_NAMES], fate_count[FATES], total;
 	size_t shown;
+	int prop_width; /* text: the property column's width, from the rows shown (prop_column) */
 } refs_tally;
+
+/* The property column's width in text: the longest property among the
+ * first LIMIT rows MASK lets through, at least 8 and at most 72 columns (a
+ * longer one pushes its row's fate right rather than every row's). */
+static int prop_column(const edges *es, unsigned mask, size_t limit)
+{
+	size_t width = 8, rows = 0;
+	for (size_t k = 0; k < es->n && rows < limit; k++) {
+		if (!(mask & (1u << kind_index(edge_kind_name(&es->v[k])))))
+			continue;
+		size_t len = es->v[k].prop && es->v[k].prop[0] ? strlen(es->v[k].prop) : 1;
+		if (len > width)
+			width = len < 72 ? len : 72;
+		rows++;
+	}
+	return (int)width;
+}
 
 /* The line or JSON opening that names object X (ME) before its rows. */
 static void refs_head(obj_t x, const obj_info *me, int out, enum out_format fmt, int first)
@@ -75,7 +93,7 @@ static void refs_head(obj_t x, const obj_info *me, int out, enum out_format fmt,
 		json_str(stdout, me->class_name);
 		printf(",\"path\":");
 		json_str(stdout, me->path);
-		printf("},\"direction\":\"%s\",\"references\":[", out ? "out" : "in");
+		printf("},\"direction\":\"%s\",\"references\":{\"items\":[", out ? "out" : "in");
 	}
 }
 
@@ -142,9 +160,10 @@ static int refs_one(view *v, obj_t x, const edge *e, int out, unsigned mask, enu
 	const char *prop = e->prop[0] ? e->prop : "-";
 	if (fmt == FMT_TEXT) {
 		if (!known)
-			printf("  %-9s %-32s %-8s %s (FGCObject)\n", kinds[kind], prop, fate, e->referencer);
+			printf("  %-9s %-*s %-8s %s (FGCObject)\n", kinds[kind], t->prop_width, prop, fate, e->referencer);
 		else
-			printf("  %-9s %-32s %-8s #%d %s %s\n", kinds[kind], prop, fate, other, o.class_name, o.path);
+			printf("  %-9s %-*s %-8s #%d %s %s\n", kinds[kind], t->prop_width, prop, fate, other, o.class_name,
+			       o.path);
 	} else if (fmt == FMT_CSV) {
 		refs_row_csv(x, e, kind, out, other, known, &o, fate);
 	} else {
@@ -169,7 +188,8 @@ static void refs_foot(const refs_tally *t, int out, enum out_format fmt)
 			       count_text(t->fate_count[FATES - 1]));
 		printf("\n");
 	} else if (fmt == FMT_JSON) {
-		printf("],\"shown\":%zu,\"counts\":{\"total\":%u", t->shown, t->total);
+		/* the listing's totals follow its items (they are counted as the rows go) */
+		printf("],\"total\":%u,\"shown\":%zu},\"counts\":{\"total\":%u", t->total, t->shown, t->total);
 		for (int k = 0; k < KIND_NAMES; k++)
 			printf(",\"%s\":%u", kinds[k], t->count[k]);
 		for (int k = 0; k < FATES - 1; k++)
@@ -188,6 +208,7 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 	if (rc)
 		return rc < 0 ? error("%s", v->err) : error("no object #%d", x);
 	refs_tally t = {0};
+	t.prop_width = prop_column(es, mask, limit);
 	refs_head(x, &me, out, fmt, first);
 	for (size_t k = 0; k < es->n && rc == 0; k++)
 		rc = refs_one(v, x, &es->v[k], out, mask, fmt, limit, &t);
@@ -258,8 +279,10 @@ int cmd_refs(int argc, char **argv)
 	int rc = select_objects(v, sel, glob, cls, &objs, &n);
 	if (fmt == FMT_CSV && rc == 0)
 		printf("direction,object,kind,property,idx,class,path,fate,referencer\n");
-	if (fmt == FMT_JSON && rc == 0)
-		printf("[");
+	if (fmt == FMT_JSON && rc == 0) {
+		json_begin("refs");
+		printf(",\"objects\":[");
+	}
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		edges es = {0};
 		if ((out ? v->ops->outgoing : v->ops->incoming)(v, objs[k], &es)) {
@@ -270,8 +293,10 @@ int cmd_refs(int argc, char **argv)
 		rc = print_refs(v, objs[k], &es, out, mask, fmt, k == 0, listing_limit(opts.limit, fmt, 100));
 		edges_free(&es);
 	}
-	if (fmt == FMT_JSON && rc == 0)
-		printf("]\n");
+	if (fmt == FMT_JSON && rc == 0) {
+		printf("]");
+		json_end();
+	}
 	free(objs);
 	close_input(v);
 	return rc;

@@ -87,7 +87,10 @@ static int print_signals(retention_input *in, size_t limit, enum out_format fmt)
 		printf("engine signals: %s garbage object%s still alive, %s of them a World or Level\n", count_text(n),
 		       plural_s(n), count_text(worlds));
 	else if (fmt == FMT_JSON)
-		printf("\"signals\":{\"total\":%zu,\"worlds\":%zu,\"shown\":[", n, worlds);
+	{
+		printf(",\"world_signals\":%zu", worlds);
+		json_list_begin("signals", n, shown);
+	}
 	for (size_t k = 0; k < shown && rc == 0; k++) {
 		obj_info o;
 		if ((rc = get(in, s[k].row.idx, &o)) != 0)
@@ -186,8 +189,10 @@ static void suspect_head_json(const dom_result *d, const suspect *s, size_t rank
 {
 	printf("%s{", rank > 1 ? "," : "");
 	if (s->cls != OBJ_NONE) {
-		printf("\"class_idx\":%d,\"class_name\":", s->cls);
+		printf("\"class_idx\":%d,\"class\":", s->cls);
 		json_str(stdout, c->name);
+		printf(",\"class_path\":");
+		json_str(stdout, c->path);
 		printf(",\"objects\":%u,\"retained\":%llu,\"largest\":", s->count, (unsigned long long)s->retained);
 	}
 	printf("%s\"idx\":%d,\"class\":", s->cls != OBJ_NONE ? "{" : "", o->idx);
@@ -200,8 +205,8 @@ static void suspect_head_json(const dom_result *d, const suspect *s, size_t rank
 	json_str(stdout, a->class_name);
 	printf(",\"path\":");
 	json_str(stdout, a->path);
-	printf(",\"steps\":%u,\"retained\":%llu},\"under_classes\":%u,\"under\":[", s->steps,
-	       (unsigned long long)s->accum_retained, s->nunder_all);
+	printf(",\"steps\":%u,\"retained\":%llu}", s->steps, (unsigned long long)s->accum_retained);
+	json_list_begin("under", s->nunder_all, s->nunder);
 }
 
 /* The bytes under the accumulation point, class by class. */
@@ -242,7 +247,7 @@ static int suspect_tail(retention_input *in, const suspect *s, enum out_format f
 		return path_shortest(in->v, s->obj, fmt, 1);
 	}
 	if (fmt == FMT_JSON) {
-		printf("],\"retention\":");
+		printf("]},\"retention\":");
 		rc = path_shortest(in->v, s->obj, fmt, 1);
 		printf("}");
 	}
@@ -277,7 +282,7 @@ static int print_list(retention_input *in, const suspect *v, uint32_t n, uint32_
 	if (fmt == FMT_TEXT)
 		printf("%s suspects: %s\n", kind, count_text(all));
 	else if (fmt == FMT_JSON)
-		printf(",\"%s\":{\"total\":%u,\"shown\":[", strcmp(kind, "object") == 0 ? "objects" : "classes", all);
+		json_list_begin(strcmp(kind, "object") == 0 ? "objects" : "classes", all, n);
 	for (uint32_t k = 0; k < n; k++)
 		if (print_suspect(in, &v[k], kind, k + 1, fmt))
 			return 1;
@@ -377,14 +382,17 @@ int cmd_suspects(int argc, char **argv)
 	else if (fmt == FMT_CSV)
 		printf("section,rank,idx,class,path,bytes,objects,accum_idx,accum_path,accum_bytes,steps,detail\n");
 	else
-		printf("{\"policy\":\"%s\",\"threshold_pct\":%g,\"reached_bytes\":%llu,\"threshold_bytes\":%llu,",
+	{
+		json_begin("suspects");
+		printf(",\"policy\":\"%s\",\"threshold_pct\":%g,\"reached_bytes\":%llu,\"threshold_bytes\":%llu",
 		       dom_policy_names[d->policy], pct, (unsigned long long)d->reached_bytes,
 		       (unsigned long long)sl.threshold);
+	}
 	rc = print_signals(&in, limit, fmt) ||
 	     print_list(&in, sl.objects, sl.nobjects, sl.objects_all, "object", fmt) ||
 	     print_list(&in, sl.classes, sl.nclasses, sl.classes_all, "class", fmt);
 	if (fmt == FMT_JSON && !rc)
-		printf("}\n");
+		json_end();
 	suspects_free(&sl);
 	retention_close(&in);
 	return rc ? 1 : 0;

@@ -119,7 +119,15 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 		printf("%s,%s%s,retained%s%s,shallow,objects\n", by_names[by], by == BY_OBJECT ? "class," : "",
 		       by == BY_OBJECT ? "path" : "name", other ? ",retained_" : "", other ? dom_policy_names[other->policy] : "");
 	} else {
-		printf("[");
+		json_begin("top");
+		printf(",\"by\":\"%s\",\"sort\":\"%s\",\"policy\":\"%s\"", by_names[by],
+		       sort_key == SORT_SHALLOW ? "shallow" : sort_key == SORT_COUNT ? "count" : "retained",
+		       dom_policy_names[d->policy]);
+		if (other)
+			printf(",\"vs\":\"%s\"", dom_policy_names[other->policy]);
+		printf(",\"reached\":%llu,\"reached_bytes\":%llu", (unsigned long long)d->reached,
+		       (unsigned long long)d->reached_bytes);
+		json_list_begin("rows", total, shown);
 	}
 	for (size_t k = 0; k < shown; k++) {
 		obj_info o;
@@ -152,15 +160,15 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 				printf(",%llu", (unsigned long long)v[k].other);
 			printf(",%llu,%u\n", (unsigned long long)v[k].shallow, v[k].count);
 		} else {
-			printf("%s{\"%s\":%d,", k ? "," : "", by_names[by], v[k].key);
-			if (by == BY_OBJECT) {
-				printf("\"class\":");
-				json_str(stdout, o.class_name);
-				printf(",\"path\":");
-			} else {
-				printf("\"name\":");
+			/* a row names an object, a class or a package: each is an object */
+			printf("%s{\"idx\":%d,\"class\":", k ? "," : "", v[k].key);
+			json_str(stdout, o.class_name);
+			printf(",\"path\":");
+			json_str(stdout, o.path);
+			if (by == BY_CLASS) {
+				printf(",\"name\":");
+				json_str(stdout, name);
 			}
-			json_str(stdout, name);
 			printf(",\"retained\":%llu", (unsigned long long)v[k].retained);
 			if (other)
 				printf(",\"retained_%s\":%llu", dom_policy_names[other->policy], (unsigned long long)v[k].other);
@@ -168,9 +176,10 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 		}
 		obj_info_free(&o);
 	}
-	if (fmt == FMT_JSON)
-		printf("]\n");
-	else if (fmt == FMT_TEXT)
+	if (fmt == FMT_JSON) {
+		printf("]}");
+		json_end();
+	} else if (fmt == FMT_TEXT)
 		print_shown(shown, total, by == BY_OBJECT ? "objects" : by == BY_CLASS ? "classes" : "packages");
 	return 0;
 }

@@ -160,8 +160,8 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 		else
 			printf("\n");
 	} else if (r->fmt == FMT_JSON) {
-		printf(",\"%s\":{\"objects\":%u,\"bytes\":%llu,\"classes\":%zu,\"by_class\":[", what, n,
-		       (unsigned long long)bytes, classes);
+		printf(",\"%s\":{\"objects\":%u,\"bytes\":%llu", what, n, (unsigned long long)bytes);
+		json_list_begin("by_class", classes, c.n);
 	} else {
 		printf("%s,,,%u,%llu,\n", what, n, (unsigned long long)bytes);
 	}
@@ -181,10 +181,12 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 			printf(",%u,%llu,\n", row->count, (unsigned long long)row->bytes);
 		}
 	}
-	if (r->fmt == FMT_TEXT && c.n < classes)
-		printf("  (and %s more class%s)\n", count_text(classes - c.n), plural(classes - c.n, "", "es"));
+	if (r->fmt == FMT_TEXT && c.n < classes) {
+		printf("  ");
+		print_shown(c.n, classes, "classes");
+	}
 	if (r->fmt == FMT_JSON)
-		printf("]}");
+		printf("]}}");
 	class_hist_free(&c);
 	return 0;
 }
@@ -196,7 +198,7 @@ static void print_changes(const report *r, view *v, const whatif_change *c, size
 	if (r->fmt == FMT_TEXT)
 		printf("what if:\n");
 	if (r->fmt == FMT_JSON)
-		printf("\"changes\":[");
+		printf(",\"changes\":[");
 	const whatif_result *w = r->w;
 	for (size_t k = 0; k < n; k++) {
 		/* one change: what the run removed; several: each on its own */
@@ -263,9 +265,9 @@ static int print_targets(const report *r, view *after, const obj_t *t, uint32_t 
 	const whatif_result *w = r->w;
 	if (r->fmt == FMT_TEXT)
 		printf("aimed at (each freed, or the chain that still keeps it after the change):\n");
-	if (r->fmt == FMT_JSON)
-		printf(",\"targets\":[");
 	size_t shown = r->limit && r->limit < n ? r->limit : n;
+	if (r->fmt == FMT_JSON)
+		json_list_begin("targets", n, shown);
 	for (size_t k = 0; k < shown; k++) {
 		obj_t x = t[k];
 		int survives = w->after.reachable[x], was = r->before->reachable[x];
@@ -296,7 +298,7 @@ static int print_targets(const report *r, view *after, const obj_t *t, uint32_t 
 	if (r->fmt == FMT_TEXT)
 		print_shown(shown, n, "objects aimed at");
 	if (r->fmt == FMT_JSON)
-		printf("]");
+		printf("]}");
 	return 0;
 }
 
@@ -310,7 +312,7 @@ static int print_report(report *r, view *before, const whatif_change *c, size_t 
 	if (whatif_targets(r->h, c, n, &targets, &ntargets))
 		return error("out of memory");
 	if (r->fmt == FMT_JSON) {
-		printf("{");
+		json_begin("whatif");
 	} else if (r->fmt == FMT_CSV) {
 		printf("row,idx,name,objects,bytes,detail\n");
 	}
@@ -341,7 +343,7 @@ static int print_report(report *r, view *before, const whatif_change *c, size_t 
 	if (after)
 		after->ops->close(after);
 	if (rc == 0 && r->fmt == FMT_JSON)
-		printf("}\n");
+		json_end();
 	free(targets);
 	return rc;
 }

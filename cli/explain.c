@@ -122,14 +122,18 @@ int for_selected(const char *cmd, const query_args *q, enum out_format fmt, cons
 	obj_t *objs;
 	size_t n;
 	int rc = select_objects(v, q->sel, q->glob, q->cls, &objs, &n);
-	if (rc == 0 && fmt == FMT_JSON)
-		printf("[");
+	if (rc == 0 && fmt == FMT_JSON) {
+		json_begin(cmd);
+		printf(",\"objects\":[");
+	}
 	if (rc == 0 && fmt == FMT_CSV)
 		printf("%s\n", csv_header);
 	for (size_t k = 0; k < n && rc == 0; k++)
 		rc = one(v, objs[k], k == 0, ctx);
-	if (rc == 0 && fmt == FMT_JSON)
-		printf("]\n");
+	if (rc == 0 && fmt == FMT_JSON) {
+		printf("]");
+		json_end();
+	}
 	free(objs);
 	close_input(v);
 	return rc;

@@ -21,8 +21,8 @@ static void main_usage(FILE *fp)
 	for (const command *const *c = commands; *c; c++)
 		fprintf(fp, "  %-10s %s\n", (*c)->name, (*c)->summary);
 	fprintf(fp, "\nglobal options (before or after the command):\n"
-		    "  --bytes     text output prints sizes as exact byte counts and counts without\n"
-		    "              thousands separators (as JSON and CSV always do)\n"
+		    "  --bytes     text output prints sizes as exact byte counts (5950 B) and counts\n"
+		    "              without thousands separators (as JSON and CSV always do)\n"
 		    "  --progress  show the progress line on standard error even when it is not a terminal\n"
 		    "  --quiet     no progress line (analyze: print nothing on success)\n"
 		    "\nInterrupted (SIGINT, SIGTERM, SIGHUP), a command removes its unfinished outputs and\n"

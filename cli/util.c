@@ -19,12 +19,12 @@ static char *text_buf(void)
 	return bufs[next++ % 16];
 }
 
-/* N into BUF as a size (SIZE) or a count, as people read it, or the plain
- * integer under --bytes. */
+/* N into BUF as a size (SIZE) or a count, as people read it, or under
+ * --bytes the plain integer (a size keeps its unit: "5950 B"). */
 static void number_into(char *buf, unsigned long long n, int size)
 {
 	if (cli_bytes)
-		snprintf(buf, HUMAN_MAX, "%llu", n);
+		snprintf(buf, HUMAN_MAX, size ? "%llu B" : "%llu", n);
 	else if (size)
 		human_bytes(buf, n);
 	else
@@ -157,6 +157,29 @@ void print_shown(size_t shown, size_t total, const char *what)
 {
 	if (shown < total)
 		printf("showing %s of %s %s (--limit 0 shows all)\n", count_text(shown), count_text(total), what);
+}
+
+void json_begin(const char *command)
+{
+	printf("{\"format_version\":%d,\"command\":\"%s\"", JSON_FORMAT_VERSION, command);
+}
+
+void json_key(const char *name)
+{
+	putchar('"');
+	for (const char *c = name; *c; c++)
+		putchar(*c == '-' || *c == ' ' ? '_' : *c);
+	printf("\":");
+}
+
+void json_end(void)
+{
+	printf("}\n");
+}
+
+void json_list_begin(const char *key, size_t total, size_t shown)
+{
+	printf(",\"%s\":{\"total\":%zu,\"shown\":%zu,\"items\":[", key, total, shown < total ? shown : total);
 }
 
 int load_or_die(const char *path, heap *h)

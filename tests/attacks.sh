@@ -387,7 +387,7 @@ awk -v n=$n 'BEGIN { print "ugc-text 1"; print "o 0 1 1 - Root 10 RootSet"; prin
 for side in ugct db; do
 	capped "$ugc" diff "$s/three.$side" "$s/chain.$side" --bytes
 	[ $rc -eq 0 ] &&
-		grep -q "^objects: A 3 (250), B $((n + 2)) ($(((n + 2) * 10))): 0 kept, $((n + 2)) added, 3 removed" \
+		grep -q "^objects: A 3 (250 B), B $((n + 2)) ($(((n + 2) * 10)) B): 0 kept, $((n + 2)) added, 3 removed" \
 			"$out/stdout" &&
 		grep -q '^  Root\.Class\.N2\.N3  ' "$out/stdout" &&
 		[ "$(sed -n '/^added and removed by outer:/,/^garbage/p' "$out/stdout" | grep -c '^  Root')" -eq 18 ]
@@ -423,10 +423,10 @@ awk -v n=$n 'BEGIN { print "ugc-text 1"; print "o 0 1 1 - Root 10 RootSet"; prin
 	for (i = 2; i < n + 2; i++) printf "o %d %d 1 %d N_%d 10 -\nr %d %d strong Next\n", i, i + 1, i - 1, i, i - 1, i }' \
 	> "$s/leak-next.ugct"
 capped "$ugc" diff --baseline "$s/leak-a.ugct" --target "$s/leak-next.ugct" --final "$s/leak-next.ugct" --bytes
-[ $rc -eq 0 ] && grep -q "^$n objects, $((n * 10)), in $n groups by retention chain" "$out/stdout" &&
+[ $rc -eq 0 ] && grep -q "^$n objects, $((n * 10)) B, in $n groups by retention chain" "$out/stdout" &&
 	[ "$(grep -m2 '^  chain:' "$out/stdout" | tr '\n' '|')" = \
 		"  chain: Class Root -> Class = Class Root.Class -> Next = Class Root.Class.N_*|  chain: Class Root -> Class = Class Root.Class -> Next = Class Root.Class.N_* -> Next = Class Root.Class.N_*.N_*|" ] &&
-	[ "$(grep -c '^group [0-9]*: 1 object, 10$' "$out/stdout")" -eq 20 ]
+	[ "$(grep -c '^group [0-9]*: 1 object, 10 B$' "$out/stdout")" -eq 20 ]
 verdict "leak mode over a $n-deep Outer chain held link by link: $n groups of one, the shortest chains shown, in 300 MB and seconds" $?
 # Held by Root (Items[i] -> N_{i+2}): every chain is "Class Root -> Items[*]
 # = " and the candidate's generic full name, "Class Root.Class" then ".N_*"
@@ -442,8 +442,8 @@ awk -v n=$n 'BEGIN { print "ugc-text 1"; print "o 0 1 1 - Root 10 RootSet"; prin
 for side in ugct db; do
 	capped "$ugc" diff --baseline "$s/leak-a.$side" --target "$s/leak-items.$side" --final "$s/leak-items.$side" --bytes
 	big=$((n - 2043))
-	[ $rc -eq 0 ] && grep -q "^$n objects, $((n * 10)), in 2044 groups by retention chain" "$out/stdout" &&
-		grep -q "^group 1: $big objects, $((big * 10))\$" "$out/stdout" &&
+	[ $rc -eq 0 ] && grep -q "^$n objects, $((n * 10)) B, in 2044 groups by retention chain" "$out/stdout" &&
+		grep -q "^group 1: $big objects, $((big * 10)) B\$" "$out/stdout" &&
 		[ "$(grep -m1 '^  chain:' "$out/stdout" | wc -c)" -eq $((34 + 8189 + 1)) ] &&
 		[ "$(grep -m2 '^  chain:' "$out/stdout" | tail -1)" = "  chain: Class Root -> Items[*] = Class Root.Class.N_*" ]
 	verdict "leak mode over a $n-deep Outer chain held by its root (.$side): 2044 groups, the deepest $big objects one, in 300 MB and seconds" $?

@@ -214,9 +214,9 @@ expect "path --direct" "#15 Actor /Game/Chains.Target: 3 direct referencers" sh 
 expect "path of a root gives its reason" "#11 Actor /Game/Chains.RootA: a root: in the RootSet (AddToRoot)" sh -c "'$ugc' path $q 11 | head -1"
 expect "path --format dot" "digraph retention {" sh -c "'$ugc' path $q 15 --roots --format dot | head -1"
 expect "refs: referencers with counts and fates" "referencers of #15 Actor /Game/Chains.Target
-  strong    Hit                              survives #13 Actor /Game/Chains.Mid1
-  aro       Also                             survives #14 Actor /Game/Chains.Mid2
-  strong    External                         survives #17 Actor /Game/Other.Outsider
+  strong    Hit      survives #13 Actor /Game/Chains.Mid1
+  aro       Also     survives #14 Actor /Game/Chains.Mid2
+  strong    External survives #17 Actor /Game/Other.Outsider
 3 referencers: 2 strong, 1 aro; 3 survives" "$ugc" refs $q 15
 expect "refs --out, class and outer included" "3 references: 1 weak, 1 class, 1 outer; 3 survives" sh -c "'$ugc' refs $q 15 --out | tail -1"
 expect "refs --kind" "1 referencer: 1 aro; 1 survives" sh -c "'$ugc' refs $q 15 --kind aro | tail -1"
@@ -227,7 +227,7 @@ for c in refs path why; do
 		ok "$c: OBJ with --name is a usage error" || bad "$c: OBJ with --name is a usage error" "$rc $msg"
 done
 "$ugc" refs $q 15 --kind ",," >/dev/null 2>&1; [ $? -eq 2 ] && ok "refs --kind of commas alone is a usage error" || bad "refs --kind of commas alone is a usage error"
-expect "refs --limit: the rows capped, the total said" "  strong    Hit                              survives #13 Actor /Game/Chains.Mid1
+expect "refs --limit: the rows capped, the total said" "  strong    Hit      survives #13 Actor /Game/Chains.Mid1
 showing 1 of 3 referencers (--limit 0 shows all)
 3 referencers: 2 strong, 1 aro; 3 survives" sh -c "'$ugc' refs $q 15 --limit 1 | tail -n +2"
 expect "select by path name" "referencers of #15 Actor /Game/Chains.Target" sh -c "'$ugc' refs $q /Game/Chains.Target | head -1"
@@ -253,10 +253,7 @@ expect "clusters ROOT --format csv: a header, then the lists" "root,list,idx,pat
 50,members,51,/Game/Quirks.Soldier_1,1,0
 50,members,52,/Game/Quirks.Soldier_2,1,0
 50,mutable,53,/Game/Quirks.DeadTarget,0,1" "$ugc" clusters testdata/cluster-quirks.ugct 50 --format csv
-expect "clusters ROOT --format json: one document" '{"cluster":{"root":50,"members":2,"mutable":1,"referenced":0,"referenced_by":0,"bytes":1400,"state":"dissolved","reason":"garbage-mutable","path":"/Game/Quirks.Squad"},"lists":[{"list":"dissolved_by","idx":53,"path":"/Game/Quirks.DeadTarget","reachable":false,"garbage":true},
-{"list":"members","idx":51,"path":"/Game/Quirks.Soldier_1","reachable":true,"garbage":false},
-{"list":"members","idx":52,"path":"/Game/Quirks.Soldier_2","reachable":true,"garbage":false},
-{"list":"mutable","idx":53,"path":"/Game/Quirks.DeadTarget","reachable":false,"garbage":true}]}' "$ugc" clusters testdata/cluster-quirks.ugct 50 --format json
+expect "clusters ROOT --format json: one document, each list a listing" '{"format_version":1,"command":"clusters","cluster":{"root":50,"members":2,"mutable":1,"referenced":0,"referenced_by":0,"bytes":1400,"state":"dissolved","reason":"garbage-mutable","path":"/Game/Quirks.Squad"},"dissolved_by":{"total":1,"shown":1,"items":[{"idx":53,"path":"/Game/Quirks.DeadTarget","reachable":false,"garbage":true}]},"members":{"total":2,"shown":2,"items":[{"idx":51,"path":"/Game/Quirks.Soldier_1","reachable":true,"garbage":false},{"idx":52,"path":"/Game/Quirks.Soldier_2","reachable":true,"garbage":false}]},"mutable":{"total":1,"shown":1,"items":[{"idx":53,"path":"/Game/Quirks.DeadTarget","reachable":false,"garbage":true}]},"referenced":{"total":0,"shown":0,"items":[]},"referenced_by":{"total":0,"shown":0,"items":[]}}' "$ugc" clusters testdata/cluster-quirks.ugct 50 --format json
 expect "clusters --check with ROOT: a usage error before any load" "2" sh -c "'$ugc' clusters /nonexistent 50 --check >/dev/null 2>&1; echo \$?"
 expect "findings grouped with counts" "eliminated-ref: 1" sh -c "'$ugc' findings '$out/quirks.db' | head -1"
 expect "why: a rooted member dies with its never-reached cluster" "  cluster #60 was never reached (no reference to its root or a member): the GC dissolves it and destroys every member; a member's root flag makes the cluster walk its lists but does not keep it" sh -c "'$ugc' why '$out/quirks.db' 61 | grep '^  cluster #60'"
@@ -335,10 +332,10 @@ for d in "$db" "$cdb"; do
 done
 [ $agree = 1 ] && ok "the refs view and refs (in and --out) count the same edges for every object" ||
 	bad "the refs view and refs (in and --out) count the same edges for every object"
-expect "refs marks each referencer's fate; an FGCObject by name" "  strong    Old                              purged   #17 Actor /Game/Causes.DeadMember
-  strong    Ptr                              garbage  #20 Actor /Game/Causes.Husk
-  strong    Live                             survives #22 Actor /Game/Causes.Keeper
-  gcobject  Cache                            -        FStreamableManager (FGCObject)
+expect "refs marks each referencer's fate; an FGCObject by name" "  strong    Old      purged   #17 Actor /Game/Causes.DeadMember
+  strong    Ptr      garbage  #20 Actor /Game/Causes.Husk
+  strong    Live     survives #22 Actor /Game/Causes.Keeper
+  gcobject  Cache    -        FStreamableManager (FGCObject)
 4 referencers: 3 strong, 1 gcobject; 1 survives, 1 garbage, 1 purged, 1 FGCObject" sh -c "'$ugc' refs '$cdb' 21 | tail -n +2"
 expect "refs: an FGCObject in CSV, named in the referencer column" "in,21,gcobject,Cache,,,,-,FStreamableManager" \
 	sh -c "'$ugc' refs '$out/causes.ugct' 21 --format csv | tail -1"
@@ -443,8 +440,8 @@ aimed at (each freed, or the chain that still keeps it after the change):
   " "$ugc" whatif "$wi" --garbage 11
 expect "whatif --cut frees the object and not its referenced inner" "freed: 1 object, 10 B, 1 class" \
 	sh -c "'$ugc' whatif '$wi' --cut /Game/Test.Parent | grep '^freed'"
-expect "whatif: two cuts at once" '"freed":{"objects":2,"bytes":30,"classes":1,"by_class":[{"class_idx":4,"class":"Actor","objects":2,"bytes":30}]}' \
-	sh -c "'$ugc' whatif '$wi' --cut 11 --cut 'Actor /Game/Test.Parent:Child' --format json | grep -o '\"freed\":{[^}]*}]}'"
+expect "whatif: two cuts at once" '"freed":{"objects":2,"bytes":30,"by_class":{"total":1,"shown":1,"items":[{"class_idx":4,"class":"Actor","objects":2,"bytes":30}]}' \
+	sh -c "'$ugc' whatif '$wi' --cut 11 --cut 'Actor /Game/Test.Parent:Child' --format json | grep -o '\"freed\":{[^}]*{[^}]*}]}'"
 expect "whatif: a nulled reference leaves what an FGCObject holds" "#13 Actor /Game/Test.Lonely: a root: referenced by an FGCObject" \
 	sh -c "'$ugc' whatif '$wi' --null /Game/Test.L | grep '^#13'"
 expect "whatif: null and drop the referencer: freed, csv" "freed,,,1,40,
@@ -515,7 +512,7 @@ long=$(awk 'BEGIN { for (i = 0; i < 90; i++) printf "LongCluster" }')
 	bad "leak mode: objects kept only through cluster lists" "$(cut -c1-120 "$out/kept.csv")"
 na=$("$ugc" info testdata/arena.ugcs --bytes | sed -n 's/^objects  *\([0-9]*\).*/\1/p')
 ba=$("$ugc" info testdata/arena.ugcs --bytes | sed -n "s/^bytes  *\([0-9]*\).*/\1/p")
-expect "a snapshot against itself: nothing changed" "objects: A $na ($ba), B $na ($ba): $na kept, 0 added, 0 removed, 0 replaced; 0 slots reused" sh -c "'$ugc' diff testdata/arena.ugcs testdata/arena.ugcs --bytes | sed -n 2p"
+expect "a snapshot against itself: nothing changed" "objects: A $na ($ba B), B $na ($ba B): $na kept, 0 added, 0 removed, 0 replaced; 0 slots reused" sh -c "'$ugc' diff testdata/arena.ugcs testdata/arena.ugcs --bytes | sed -n 2p"
 # the counts, from the plan: kept = objects before - removed - replaced
 n0=$("$ugc" info "$out/ev-0.ugcs" --bytes | sed -n 's/^objects  *\([0-9]*\).*/\1/p')
 n_add=$(grep -c '^added ' "$out/ev.plan"); n_rem=$(grep -c '^removed ' "$out/ev.plan"); n_rep=$(grep -c '^replaced ' "$out/ev.plan")
@@ -632,18 +629,18 @@ for f in "$ret" testdata/arena.ugcs testdata/cluster-quirks.ugct; do
 	cmp -s "$out/a.txt" "$out/b.txt" || differ="$differ [dominators $x]"
 	[ -z "$differ" ] && ok "top and dominators: same answers from $name and its database" || bad "top and dominators: same answers from $name and its database" "$differ"
 done
-expect "why: what an object retains, and its immediate dominator" "  retains:   5950 (itself and what it dominates); immediate dominator #11 Actor /Game/UI.Widget" sh -c "'$ugc' why '$out/ret.db' 21 --bytes | grep '^  retains:'"
-expect "why: a root's dominator is the top" "  retains:   6950 (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 --bytes | grep '^  retains:'"
+expect "why: what an object retains, and its immediate dominator" "  retains:   5950 B (itself and what it dominates); immediate dominator #11 Actor /Game/UI.Widget" sh -c "'$ugc' why '$out/ret.db' 21 --bytes | grep '^  retains:'"
+expect "why: a root's dominator is the top" "  retains:   6950 B (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 --bytes | grep '^  retains:'"
 # the same in binary units: 5950 / 1024 = 5.81, 6950 / 1024 = 6.79
 expect "why: what it retains as people read it" "  retains:   5.8 KiB (itself and what it dominates); immediate dominator #11 Actor /Game/UI.Widget" sh -c "'$ugc' why '$out/ret.db' 21 | grep '^  retains:'"
 expect "why: a root's retained size as people read it" "  retains:   6.8 KiB (itself and what it dominates); immediate dominator the top (no single object keeps it)" sh -c "'$ugc' why '$ret' 11 | grep '^  retains:'"
-expect "clusters: what the root dominates (Squad 600 + two soldiers 400 each)" "retained: the root dominates 1400 (itself included; a member referenced from outside is not dominated by it)" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct 50 --bytes | grep '^retained:'"
+expect "clusters: what the root dominates (Squad 600 + two soldiers 400 each)" "retained: the root dominates 1400 B (itself included; a member referenced from outside is not dominated by it)" sh -c "'$ugc' clusters testdata/cluster-quirks.ugct 50 --bytes | grep '^retained:'"
 grep -v PreviewWorld "$ret" > "$out/ret-cut.ugct"   # the widget lets go of the map
 "$ugc" analyze "$out/ret-cut.ugct" -o "$out/ret-cut.db" -q >/dev/null 2>&1
 expect "diff: retained bytes by class (Actor 6950 -> the widget's own 1000; Package 300 -> 100)" "retained by class (policy gc): 2 of 3 classes changed
   class                                            A retained     B retained          change
-  Actor                                                  6950           1000           -5950
-  Package                                                 300            100            -200" sh -c "'$ugc' diff '$ret' '$out/ret-cut.ugct' --bytes | sed -n '/^retained by class/,/^  Package/p'"
+  Actor                                                6950 B         1000 B         -5950 B
+  Package                                               300 B          100 B          -200 B" sh -c "'$ugc' diff '$ret' '$out/ret-cut.ugct' --bytes | sed -n '/^retained by class/,/^  Package/p'"
 # the same in binary units, right-aligned: 6950 B = 6.79 KiB, 5950 B = 5.81 KiB; below 1 KiB exact
 expect "diff: retained bytes by class as people read them" "retained by class (policy gc): 2 of 3 classes changed
   class                                            A retained     B retained          change
@@ -651,7 +648,7 @@ expect "diff: retained bytes by class as people read them" "retained by class (p
   Package                                               300 B          100 B          -200 B" sh -c "'$ugc' diff '$ret' '$out/ret-cut.ugct' | sed -n '/^retained by class/,/^  Package/p'"
 "$ugc" diff "$ret" "$out/ret-cut.ugct" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/a.txt" 2>&1
 "$ugc" diff "$out/ret.db" "$out/ret-cut.db" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/b.txt" 2>&1
-grep -q '"retained by class":{"changed":2,' "$out/a.txt" && cmp -s "$out/a.txt" "$out/b.txt" && ok "diff: retained by class the same from snapshots and databases" || bad "diff: retained by class the same from snapshots and databases" "$(diff "$out/a.txt" "$out/b.txt" | head -3)"
+grep -q '"retained_by_class":{"total":2,' "$out/a.txt" && cmp -s "$out/a.txt" "$out/b.txt" && ok "diff: retained by class the same from snapshots and databases" || bad "diff: retained by class the same from snapshots and databases" "$(diff "$out/a.txt" "$out/b.txt" | head -3)"
 for srt in retained shallow; do
 	"$ugc" top testdata/arena.ugcs --sort $srt --limit 100000 --format csv | sed -n 2,8p > "$out/all.txt"
 	"$ugc" top testdata/arena.ugcs --sort $srt --limit 7 --format csv | tail -n +2 > "$out/few.txt"
@@ -721,10 +718,10 @@ class-under,1,4,Actor,,100,1,,,,,
 class-under,1,6,Buffer,,100,1,,,,,
 class,2,14,Texture2D,/Game/Leak.Blob,6210,3,14,/Game/Leak.Blob,5000,0,
 class-under,2,5,Texture2D,,5000,1,,,,," "$ugc" suspects "$sus" --threshold 20 --limit 2 --format csv
-expect "suspects: the threshold in bytes and the shares" "leak suspects (policy gc): at least 20% of the 8958 reached, 1792
+expect "suspects: the threshold in bytes and the shares" "leak suspects (policy gc): at least 20% of the 8958 B reached, 1792 B
 1. #11 Actor /Game/Leak.Holder
-   retained 6500 (72.6% of reached), shallow 100
-   accumulation point: #12 Actor /Game/Leak.Cache, 1 level down, retained 6400 (71.4%)
+   retained 6500 B (72.6% of reached), shallow 100 B
+   accumulation point: #12 Actor /Game/Leak.Cache, 1 level down, retained 6400 B (71.4%)
 class suspects: 4
 showing 2 of 4 class suspects (--limit 0 shows all)" sh -c "'$ugc' suspects '$sus' --threshold 20 --limit 2 --bytes | awk '/^1\\. #11/ { n = 3 } /^leak|^class sus|^showing/ || n-- > 0'"
 # in binary units: 8958 B = 8.75 KiB; 1792 B = 1.75 KiB and 6400 B = 6.25 KiB, halves rounded up; 6500 B = 6.35 KiB
@@ -732,8 +729,8 @@ expect "suspects: sizes as people read them" "leak suspects (policy gc): at leas
 1. #11 Actor /Game/Leak.Holder
    retained 6.3 KiB (72.6% of reached), shallow 100 B
    accumulation point: #12 Actor /Game/Leak.Cache, 1 level down, retained 6.3 KiB (71.4%)" sh -c "'$ugc' suspects '$sus' --threshold 20 --limit 2 | awk '/^1\\. #11/ { n = 3 } /^leak/ || n-- > 0'"
-expect "suspects --format json: an object suspect, a class suspect through its largest instance" '"objects":{"total":2,"shown":[{"idx":11,"class":"Actor","path":"/Game/Leak.Holder","shallow":100,"retained":6500,"accumulation":{"idx":12,
-"classes":{"total":4,"shown":[{"class_idx":4,"class_name":"Actor","objects":3,"retained":6560,"largest":{"idx":11,' sh -c "'$ugc' suspects '$sus' --threshold 20 --format json | grep -o -e '\"objects\":{\"total\":2,\"shown\":\[{[^{]*{\"idx\":12,' -e '\"classes\":{\"total\":4,\"shown\":\[{[^{]*{\"idx\":11,'"
+expect "suspects --format json: an object suspect, a class suspect through its largest instance" '"objects":{"total":2,"shown":2,"items":[{"idx":11,"class":"Actor","path":"/Game/Leak.Holder","shallow":100,"retained":6500,"accumulation":{"idx":12,
+"classes":{"total":4,"shown":4,"items":[{"class_idx":4,"class":"Actor","class_path":"/Script/CoreUObject.Actor","objects":3,"retained":6560,"largest":{"idx":11,' sh -c "'$ugc' suspects '$sus' --threshold 20 --format json | grep -o -e '\"objects\":{\"total\":2,\"shown\":2,\"items\":\[{[^{]*{\"idx\":12,' -e '\"classes\":{\"total\":4,\"shown\":4,\"items\":\[{[^{]*{\"idx\":11,'"
 # at 75% (6718.5, so 6719 bytes) nothing qualifies, not even Actor (6560)
 expect "suspects: nothing at or above 75%" "0,0" sh -c "'$ugc' suspects '$sus' --threshold 75 --format json | sed 's/.*\"objects\":{\"total\":\([0-9]*\).*\"classes\":{\"total\":\([0-9]*\).*/\1,\2/'"
 expect "suspects: at 72% (6450 bytes) Holder alone, and the class Actor (6560)" "1,1" sh -c "'$ugc' suspects '$sus' --threshold 72 --format json | sed 's/.*\"objects\":{\"total\":\([0-9]*\).*\"classes\":{\"total\":\([0-9]*\).*/\1,\2/'"
@@ -812,8 +809,8 @@ m=$("$ugc" suspects $g --threshold 1 --limit 1 --bytes | grep -c "^showing 1 of 
 # the object that dominates the most objects directly, by the sql view
 root=$("$ugc" sql $g "SELECT idom FROM objects WHERE idom IS NOT NULL GROUP BY idom ORDER BY count(*) DESC LIMIT 1" --format csv | tail -n 1)
 kids=$("$ugc" dominators $g "$root" --depth 1 --limit 0 --bytes | sed -n 's/^dominated directly: \([0-9]*\) object.*/\1/p')
-shown=$("$ugc" dominators $g "$root" --depth 1 --limit 0 --bytes | grep -c '(shallow [0-9]*, dominates')
-cut=$("$ugc" dominators $g "$root" --depth 1 --limit 1 --bytes | grep -c "^  (showing 1 of $kids: --limit 0 shows all)")
+shown=$("$ugc" dominators $g "$root" --depth 1 --limit 0 --bytes | grep -c '(shallow [0-9]* B, dominates')
+cut=$("$ugc" dominators $g "$root" --depth 1 --limit 1 --bytes | grep -c "^  showing 1 of $kids objects (--limit 0 shows all)")
 [ -n "$kids" ] && [ "$kids" -gt 1 ] && [ "$shown" -eq "$kids" ] && [ "$cut" -eq 1 ] &&
 	ok "dominators: --limit 0 lists every child, a cut level says what it left out" ||
 	bad "dominators: --limit 0 lists every child, a cut level says what it left out" "kids=$kids shown=$shown cut=$cut"
@@ -876,14 +873,15 @@ got=$("$ugc" info $g | sed -n -e 's/^\(objects  *[0-9,]* (\).*/\1/p' -e '/^bytes
 [ -n "$jb" ] && [ "$got" = "$want" ] && ok "info: the size and count as people read them, from the JSON's ($jb bytes: $(echo "$want" | sed -n 's/^bytes  *//p'))" ||
 	bad "info: the size and count as people read them, from the JSON's" "got: $got | want: $want"
 got=$("$ugc" info $g --bytes | sed -n -e 's/^\(objects  *[0-9,]* (\).*/\1/p' -e '/^bytes /p')
-[ "$got" = "$(printf 'objects         %s (\nbytes           %s' "$jo" "$jb")" ] && ok "info --bytes: the JSON's exact integers" ||
+[ "$got" = "$(printf 'objects         %s (\nbytes           %s B' "$jo" "$jb")" ] && ok "info --bytes: the JSON's exact integers" ||
 	bad "info --bytes: the JSON's exact integers" "$got"
 [ "$("$ugc" --bytes info $g)" = "$("$ugc" info $g --bytes)" ] && ok "--bytes before the command as after it" || bad "--bytes before the command as after it"
 # top's table, row by row: --bytes has CSV's integers; the default shows them
 # as human() does, right-aligned in the same columns, the rest of the row alike
 for by in object class; do
 	"$ugc" top $g --by $by --limit 30 --format csv | tail -n +2 | awk -F, '{ print $(NF-2), $(NF-1), $NF }' > "$out/hcsv.txt"
-	"$ugc" top $g --by $by --limit 30 --bytes | sed -n '3,32p' > "$out/hexact.txt"
+	# (a size under --bytes is "N B": the unit made two spaces, the columns kept)
+	"$ugc" top $g --by $by --limit 30 --bytes | sed -n '3,32p' | sed 's/\([0-9]\) B\( \|$\)/\1  \2/g' > "$out/hexact.txt"
 	"$ugc" top $g --by $by --limit 30 | sed -n '3,32p' > "$out/htext.txt"
 	exact=$(awk -v by=$by '{ print $1, $2, (by == "class" ? $3 : "") }' "$out/hexact.txt" | sed 's/ $//')
 	[ "$(wc -l < "$out/hcsv.txt")" -eq 30 ] && [ "$exact" = "$(awk -v by=$by '{ print $1, $2, (by == "class" ? $3 : "") }' "$out/hcsv.txt" | sed 's/ $//')" ] &&
@@ -904,6 +902,14 @@ expect "clusters: one cluster, one member (root and member 100 bytes each)" "1 c
 	sh -c "'$ugc' clusters testdata/stale-outer.ugct | tail -1"
 "$ugc" --help | grep -q -- '--bytes' && sed -n '/^\.SH GLOBAL OPTIONS/,/^\.SH COMMANDS/p' man/ugc-analyze.1 | grep -qx '\.B \\-\\-bytes' &&
 	ok "--bytes is in --help and among the global options of ugc-analyze(1)" || bad "--bytes is in --help and among the global options of ugc-analyze(1)"
+
+# refs: a property longer than the old 32 columns widens the column for every
+# row shown, so the fates stay in one column (the object with the longest
+# outgoing property, found by SQL)
+lp=$("$ugc" sql testdata/arena.ugcs "SELECT src FROM refs WHERE length(property) > 32 ORDER BY length(property) DESC, src LIMIT 1" --format csv | tail -1)
+cols=$("$ugc" refs testdata/arena.ugcs "$lp" --out --limit 0 | awk 'NR > 1 && /^  [a-z]/ { match($0, / (survives|garbage|purged|-)  *#/); print RSTART }' | sort -u | wc -l)
+[ -n "$lp" ] && [ "$cols" -eq 1 ] && ok "refs --out: the fate column aligned under a long property (#$lp)" ||
+	bad "refs --out: the fate column aligned under a long property" "lp=$lp cols=$cols"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
