@@ -94,6 +94,7 @@ typedef struct {
 	suspect_class_fn class_of;
 	void *ctx;
 	size_t limit, top;
+	obj_t skip_class; /* never a suspect, its objects neither (OBJ_NONE: none) */
 	uint64_t thr;
 	uint8_t *covered;
 	uint64_t *sums;
@@ -144,8 +145,13 @@ static int object_suspects(finder *f, suspect_list *out)
 			rc = -1;
 	if (rc == 0 && cand.n > 1)
 		qsort_r(cand.v, cand.n, sizeof *cand.v, dom_cmp_retained, (void *)d);
-	for (size_t k = 0; k < cand.n && rc == 0; k++)
-		rc = object_suspect(f, (obj_t)cand.v[k], out);
+	for (size_t k = 0; k < cand.n && rc == 0; k++) {
+		obj_t cls = OBJ_NONE;
+		if (f->skip_class != OBJ_NONE && f->class_of(f->ctx, (obj_t)cand.v[k], &cls))
+			rc = -2;
+		else if (cls == OBJ_NONE || cls != f->skip_class)
+			rc = object_suspect(f, (obj_t)cand.v[k], out);
+	}
 	vec_free(&cand);
 	return rc;
 }
@@ -155,7 +161,7 @@ static void class_suspects(finder *f, suspect_list *out)
 {
 	const dom_result *d = f->d;
 	for (uint32_t j = 0; j < d->nclasses; j++)
-		if (d->classes[j].retained >= f->thr) {
+		if (d->classes[j].retained >= f->thr && d->classes[j].key != f->skip_class) {
 			out->classes_all++;
 			if (out->nclasses < f->limit) {
 				const dom_group *g = &d->classes[j];
@@ -215,13 +221,13 @@ static int class_accumulations(finder *f, suspect_list *out)
 }
 
 int suspects_find(const dom_result *d, const uint32_t *size, suspect_class_fn class_of, void *ctx, double pct,
-		  size_t limit, size_t top, suspect_list *out)
+		  size_t limit, size_t top, obj_t skip_class, suspect_list *out)
 {
 	memset(out, 0, sizeof *out);
 	if (limit > d->slots) /* no more suspects than objects (SIZE_MAX: all) */
 		limit = d->slots;
 	out->threshold = suspect_threshold(d, pct);
-	finder f = {d, {0}, size, class_of, ctx, limit, top, out->threshold, NULL, NULL, NULL};
+	finder f = {d, {0}, size, class_of, ctx, limit, top, skip_class, out->threshold, NULL, NULL, NULL};
 	f.covered = calloc((size_t)d->slots + 1, 1);
 	f.sums = calloc((size_t)d->slots + 1, sizeof *f.sums);
 	f.counts = calloc((size_t)d->slots + 1, sizeof *f.counts);

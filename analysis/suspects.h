@@ -52,10 +52,13 @@ typedef struct suspect_list {
  * larger object suspect to its accumulation point is not a suspect of its
  * own (it would repeat that one).  At most LIMIT objects and LIMIT classes
  * are filled in, each with its TOP largest classes under the accumulation
- * point.  0, -1 when out of memory, -2 when CLASS_OF failed, -3 when the
- * dominator tree is damaged (a database's: it loops). */
+ * point.  Objects of class SKIP_CLASS (OBJ_NONE: none) are never
+ * suspects, nor is that class, and they cover nothing below them: on a V8
+ * heap, the synthetic root and its (GC roots) groups, which hold
+ * everything.  0, -1 when out of memory, -2 when CLASS_OF failed, -3 when
+ * the dominator tree is damaged (a database's: it loops). */
 int suspects_find(const dom_result *d, const uint32_t *size, suspect_class_fn class_of, void *ctx, double pct,
-		  size_t limit, size_t top, suspect_list *out);
+		  size_t limit, size_t top, obj_t skip_class, suspect_list *out);
 void suspects_free(suspect_list *s);
 
 #endif

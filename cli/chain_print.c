@@ -38,15 +38,20 @@ static void object_line(view *v, FILE *fp, obj_t i)
 	}
 	char tags[256];
 	object_tags(&o, tags, sizeof tags);
-	fprintf(fp, "%s %s %s", tags, o.class_name, o.path);
+	fprintf(fp, v->v8 ? "%s%s" : "%s %s", tags, object_text(v, &o)); /* (the engine's layout has the space) */
 	obj_info_free(&o);
 }
 
 /* How a reference held by an object of class CLS is named in a chain line:
  * "UObject* Class::Property", "UObject* UObject::Outer" or
  * "Class::AddReferencedObjects". */
-static void edge_name(FILE *fp, const char *cls, const edge *e)
+static void edge_name(view *v, FILE *fp, const char *cls, const edge *e)
 {
+	if (v->v8) { /* a V8 edge as DevTools names it: its name, or [N] for an element */
+		fprintf(fp, "%s%s", e->prop[0] ? e->prop : "(unnamed)",
+			e->kind == REF_WEAK ? " (weak)" : e->kind == REF_SOFT ? " (shortcut)" : "");
+		return;
+	}
 	if (e->type == EDGE_CLASS || e->type == EDGE_OUTER)
 		fprintf(fp, "UObject* UObject::%s", e->prop);
 	else if (e->kind == REF_ARO)
@@ -78,12 +83,12 @@ void print_chain_text(view *v, FILE *fp, const chain *c)
 		int have = v->ops->object(v, e->src, &src) == 0;
 		const char *cls = have ? src.class_name : "UObject";
 		fprintf(fp, "%*s-> ", indent, "");
-		if (e->type == EDGE_REF && e->kind == REF_ARO) {
+		if (e->type == EDGE_REF && e->kind == REF_ARO && !v->v8) {
 			fprintf(fp, "%s::AddReferencedObjects(", cls);
 			object_line(v, fp, c->nodes[k + 1]);
 			fprintf(fp, ")\n");
 		} else {
-			edge_name(fp, cls, e);
+			edge_name(v, fp, cls, e);
 			fprintf(fp, " = ");
 			object_line(v, fp, c->nodes[k + 1]);
 			fprintf(fp, "\n");
@@ -91,7 +96,7 @@ void print_chain_text(view *v, FILE *fp, const chain *c)
 		/* parallel references between the same two objects: one line under the hop */
 		for (size_t j = 1; j < n; j++) {
 			fprintf(fp, j == 1 ? "%*s   (also " : ", ", indent, "");
-			edge_name(fp, cls, &e[j]);
+			edge_name(v, fp, cls, &e[j]);
 		}
 		if (n > 1)
 			fprintf(fp, ")\n");

@@ -75,6 +75,13 @@ long long parse_count(const char *s, long long max);
 /* The rows a listing shows: LIMIT when given (0: all), else TEXT_DEFAULT
  * in text output and all in JSON and CSV.  SIZE_MAX stands for all. */
 size_t listing_limit(long long limit, enum out_format fmt, size_t text_default);
+/* An object as text output names it: "Class /Path/Name.Inner" on an Unreal
+ * heap; on a V8 heap as DevTools does, "Constructor name @ID" ("Object
+ * @68543", "(closure) ResolverBase @68379", "(array) @67699").  Valid for
+ * seven more calls. */
+struct view;
+struct obj_info;
+const char *object_text(const struct view *v, const struct obj_info *o);
 /* JSON documents (ugc-analyze(1), JSON OUTPUT).  Every command's JSON is
  * one object that begins {"format_version":1,"command":"CMD": json_begin()
  * prints that, the command's fields follow, each after a comma, and
@@ -146,6 +153,8 @@ int path_shortest(struct view *v, obj_t x, enum out_format fmt, int first);
 
 /* What path and why share (explain.c). */
 const char *root_reason(int root_kind);
+/* The same for a V8 heap, in V8's words. */
+const char *v8_root_reason(int root_kind);
 /* Why X (unreachable) is not kept: each referencer and why it does not
  * count (text only).  0, or 1 after printing the error. */
 int explain_unreachable(struct view *v, obj_t x, enum out_format fmt);

@@ -116,13 +116,36 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 #undef C
 }
 
+/* The summary of a V8 heap, in V8's words: nodes, edges, what the root
+ * retains; no clusters, garbage flags, purge phases or findings, which a
+ * V8 heap does not have. */
+static void print_summary_v8(const char *path, const heap *h, const gc_result *r, double load_s)
+{
+	uint32_t nodes = h->objects - (uint32_t)(h->first_gc_index < 0 ? 0 : h->first_gc_index);
+	uint32_t weak = 0, shortcut = 0;
+	for (uint32_t k = 0; k < h->nrefs; k++) {
+		weak += h->ref_kind[k] == REF_WEAK;
+		shortcut += h->ref_kind[k] == REF_SOFT;
+	}
+	uint32_t retained = r->reachable_count - (r->reachable_count > h->objects - nodes ? h->objects - nodes : 0);
+#define C(n) count_text(n)
+	printf("v8: %s: engine %s, %s node%s, %s edge%s (%s weak, %s shortcut%s that do not retain)\n", disp(path),
+	       h->engine ? disp(heap_str(h, h->engine)) : "v8", C(nodes), plural_s(nodes), C(h->nrefs), plural_s(h->nrefs),
+	       C(weak), C(shortcut), plural_s(shortcut));
+	printf("v8: %s node%s retained from the root, %s unreachable (%s)\n", C(retained), plural_s(retained),
+	       C(r->npurged), size_text(r->purged_bytes));
+	printf("v8: time: load %.3f s, mark %.3f s, retainer paths %.3f s\n", load_s, r->time.mark, r->time.distances);
+#undef C
+}
+
 /* The largest retainers, as the summary's last lines. */
 static void print_retention(const heap *h, const dom_result *d)
 {
 	char name[HEAP_NAME_MAX];
-	printf("LogGarbage: retention (policy %s, %.3f s): %s object%s reached, %s; largest by class:",
+	int v8 = heap_is_v8(h);
+	printf("%s: retention (policy %s, %.3f s): %s object%s reached, %s; largest by %s:", v8 ? "v8" : "LogGarbage",
 	       dom_policy_names[d->policy], d->seconds, count_text(d->reached), plural_s(d->reached),
-	       size_text(d->reached_bytes));
+	       size_text(d->reached_bytes), v8 ? "constructor" : "class");
 	for (uint32_t k = 0; k < d->nclasses && k < 5; k++) {
 		heap_name(h, d->classes[k].key, name, sizeof name);
 		printf("%s %s %s", k ? "," : "", disp(name), size_text(d->classes[k].retained));
@@ -202,7 +225,10 @@ int cmd_analyze(int argc, char **argv)
 		error("warning: %s: the engine that wrote this snapshot did not eliminate references to garbage objects "
 		      "(garbage-elimination off); this tool's answers assume it did (ugc-gc(7))", snap);
 	if (!quiet) {
-		print_summary(snap, h, &an.r, &an.f, &an.opt, an.load_s);
+		if (heap_is_v8(h))
+			print_summary_v8(snap, h, &an.r, an.load_s);
+		else
+			print_summary(snap, h, &an.r, &an.f, &an.opt, an.load_s);
 		print_retention(h, &an.dom);
 	}
 	fflush(stdout); /* the summary is out before the long write begins */
@@ -249,7 +275,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	progress_phase(NULL);
 	if (!quiet)
-		printf("LogGarbage: wrote %s in %.3f s%s%s\n", disp(dbpath), now_seconds() - t1, after ? " and " : "",
+		printf("%s: wrote %s in %.3f s%s%s\n", heap_is_v8(h) ? "v8" : "LogGarbage", disp(dbpath), now_seconds() - t1, after ? " and " : "",
 		       after ? disp(after) : "");
 	rc = 0;
 out:

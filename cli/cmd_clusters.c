@@ -70,7 +70,7 @@ static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_
 	if (v->ops->object(v, x, &o))
 		return;
 	if (fmt == FMT_TEXT) {
-		printf("  #%d %s %s", x, o.class_name, o.path);
+		printf("  #%d %s", x, object_text(v, &o));
 		if (!o.reachable || o.garbage) /* purged or garbage marked */
 			printf("  (%s)", fate_name(o.reachable, o.garbage));
 		putchar('\n');
@@ -281,6 +281,11 @@ int cmd_clusters(int argc, char **argv)
 	view *v = open_input(input);
 	if (!v)
 		return 1;
+	if (v->v8 && fmt == FMT_TEXT) { /* (JSON and CSV keep their shape: empty) */
+		printf("%s: a V8 heap has no GC clusters (they are Unreal Engine's)\n", disp(input));
+		close_input(v);
+		return 0;
+	}
 	int rc = 0;
 	if (do_check) {
 		rc = check(v, fmt, opts.risks, listing_limit(opts.limit, fmt, 20));

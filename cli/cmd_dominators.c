@@ -25,11 +25,11 @@ static int print_object(const retention_input *in, obj_t x, const char *rel, int
 	unsigned long long ret = in->d.retained[x];
 	if (fmt == FMT_TEXT) {
 		if (strcmp(rel, "chain") == 0)
-			printf("  #%d %s %s  retained %s, shallow %s\n", x, o.class_name, o.path, size_text(ret),
+			printf("  #%d %s  retained %s, shallow %s\n", x, object_text(in->v, &o), size_text(ret),
 			       size_text(o.size));
 		else
-			printf("%*s%10s  #%d %s %s  (shallow %s, dominates %s directly)\n", 2 + 2 * depth, "", size_text(ret), x,
-			       o.class_name, o.path, size_text(o.size), count_text((unsigned long long)children));
+			printf("%*s%10s  #%d %s  (shallow %s, dominates %s directly)\n", 2 + 2 * depth, "", size_text(ret), x,
+			       object_text(in->v, &o), size_text(o.size), count_text((unsigned long long)children));
 	} else if (fmt == FMT_CSV) {
 		printf("%s,%d,%d,", rel, depth, x);
 		csv_str(stdout, o.class_name);
@@ -121,7 +121,7 @@ static int print_chain(const retention_input *in, obj_t x, const obj_info *o, en
 		chain[nchain++] = a;
 	}
 	if (fmt == FMT_TEXT) {
-		printf("#%d %s %s\n  shallow %s, retained %s (policy %s)\n", x, o->class_name, o->path, size_text(o->size),
+		printf("#%d %s\n  shallow %s, retained %s (policy %s)\n", x, object_text(in->v, o), size_text(o->size),
 		       size_text(d->retained[x]), dom_policy_names[d->policy]);
 		printf("dominator chain, from the top:\n  (top)\n");
 	} else if (fmt == FMT_CSV) {

@@ -47,6 +47,12 @@ int cmd_findings(int argc, char **argv)
 	view *v = open_input(input);
 	if (!v)
 		return 1;
+	if (v->v8 && fmt == FMT_TEXT) { /* (JSON and CSV keep their shape: every kind 0) */
+		printf("%s: no findings: they are about Unreal Engine's GC (garbage flags, clusters, FGCObjects), which a "
+		       "V8 heap does not have\n", disp(input));
+		close_input(v);
+		return 0;
+	}
 	finding_rows fs = {0};
 	if (v->ops->findings(v, OBJ_NONE, &fs)) {
 		int rc = error("%s", v->err);

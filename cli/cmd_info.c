@@ -62,6 +62,43 @@ static int gather(const heap *h, size_t top, info *in)
 	return 0;
 }
 
+/* The top classes (constructors) by count and by bytes, in text. */
+static void print_top_classes(const heap *h, const info *in, const char *words)
+{
+	char name[HEAP_NAME_MAX];
+	for (int by = CLASS_BY_COUNT; by <= CLASS_BY_BYTES; by++) {
+		printf("top %s by %s:\n", words, by == CLASS_BY_BYTES ? "bytes" : "count");
+		for (size_t t = 0; t < in->classes.n; t++) {
+			const class_row *c = &in->classes.top[by][t];
+			heap_name(h, c->cls, name, sizeof name);
+			printf("  %-40s %10s %-7s %14s\n", disp(name), count_text(c->count), plural(c->count, "object", "objects"),
+			       size_text(c->bytes));
+		}
+		if (in->classes.n < in->classes.classes) {
+			printf("  ");
+			print_shown(in->classes.n, in->classes.classes, words);
+		}
+	}
+}
+
+/* A V8 heap's summary in V8's words: nodes, edges, constructors (no
+ * clusters, garbage, packages or Unreal root kinds). */
+static void print_text_v8(const char *path, const heap *h, const info *in)
+{
+	uint32_t pool = (uint32_t)(h->first_gc_index < 0 ? 0 : h->first_gc_index);
+	printf("snapshot        %s (a V8 heap snapshot)\n", disp(path));
+	printf("engine          %s\n", h->engine ? disp(heap_str(h, h->engine)) : "v8");
+	printf("nodes           %s (and %s object%s the tool adds below them: /V8 and the constructors)\n",
+	       count_text(h->objects - pool), count_text(pool), plural_s(pool));
+	printf("constructors    %s in use\n", count_text(in->classes.classes));
+	printf("self size       %s\n", size_text(in->bytes));
+	printf("edges           %s: %s retaining, %s weak, %s shortcut\n", count_text(h->nrefs),
+	       count_text(in->refs_by_kind[REF_STRONG]), count_text(in->refs_by_kind[REF_WEAK]),
+	       count_text(in->refs_by_kind[REF_SOFT]));
+	printf("memory          %s resident in the loaded model\n", size_text(heap_memory(h)));
+	print_top_classes(h, in, "constructors");
+}
+
 static void print_text(const char *path, const heap *h, const info *in)
 {
 	printf("snapshot        %s\n", disp(path));
@@ -91,20 +128,7 @@ static void print_text(const char *path, const heap *h, const info *in)
 	for (int k = 0; k <= RK_GCOBJECT; k++)
 		printf(" %s %s", root_kind_names[k], count_text(in->roots_by_kind[k]));
 	printf("\n");
-	char name[HEAP_NAME_MAX];
-	for (int by = CLASS_BY_COUNT; by <= CLASS_BY_BYTES; by++) {
-		printf("top classes by %s:\n", by == CLASS_BY_BYTES ? "bytes" : "count");
-		for (size_t t = 0; t < in->classes.n; t++) {
-			const class_row *c = &in->classes.top[by][t];
-			heap_name(h, c->cls, name, sizeof name);
-			printf("  %-40s %10s %-7s %14s\n", disp(name), count_text(c->count), plural(c->count, "object", "objects"),
-			       size_text(c->bytes));
-		}
-		if (in->classes.n < in->classes.classes) {
-			printf("  ");
-			print_shown(in->classes.n, in->classes.classes, "classes");
-		}
-	}
+	print_top_classes(h, in, "classes");
 }
 
 static void print_json(const char *path, const heap *h, const info *in)
@@ -204,7 +228,7 @@ int cmd_info(int argc, char **argv)
 	else if (fmt == FMT_JSON)
 		print_json(path, &h, &in);
 	else
-		print_text(path, &h, &in);
+		(heap_is_v8(&h) ? print_text_v8 : print_text)(path, &h, &in);
 	class_hist_free(&in.classes);
 	heap_free(&h);
 	return rc;

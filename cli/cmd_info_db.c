@@ -120,6 +120,15 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 	printf("source          %s\n", H("source_file", 0));
 	printf("written by      %s\n", H("tool_version", 0));
 	printf("engine          %s\n", H("engine", 0));
+	if (engine_is_v8(header(db, "engine", buf[3], sizeof buf[3]))) { /* V8's words: no modes, clusters, findings */
+		printf("nodes           %s objects (the tool's /V8 and constructor objects among them): %s retained from "
+		       "the root, %s unreachable\n", count_text((unsigned long long)fig[0]),
+		       count_text((unsigned long long)fig[1]), count_text((unsigned long long)fig[2]));
+		printf("edges           %s (the refs view adds each object's constructor and /V8 edges)\n",
+		       count_text((unsigned long long)fig[3]));
+		printf("retention       policy %s\n", H("policy", 0));
+		return 0;
+	}
 	printf("mode            %s (the snapshot's: %s), keep flags %s\n", H("mode", 0), H("snapshot_mode", 1),
 	       H("keep_flags", 2));
 	printf("label           %s\n", H("label", 0));

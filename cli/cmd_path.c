@@ -42,17 +42,18 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 	if (p->dot) {
 		print_chains_dot(v, stdout, &cs, x);
 	} else if (p->fmt == FMT_TEXT) {
-		printf("#%d %s %s: ", x, o.class_name, o.path);
+		printf("#%d %s: ", x, object_text(v, &o));
 		if (p->mode == PM_DIRECT)
 			printf("%s direct referencer%s\n", count_text(cs.n), plural_s(cs.n));
 		else if (!o.reachable)
-			printf("unreachable: this GC purges it, because\n");
+			printf(v->v8 ? "unreachable: nothing the root reaches retains it, because\n"
+				     : "unreachable: this GC purges it, because\n");
 		else if (RK_IS_ROOT(o.root_kind))
-			printf("a root: %s\n", root_reason(o.root_kind));
+			printf("a root: %s\n", (v->v8 ? v8_root_reason : root_reason)(o.root_kind));
 		else if (o.distance == UINT32_MAX)
 			printf("alive only through cluster lists (cluster #%d): no reference chain reaches it\n", o.cluster);
 		else
-			printf("%s chain%s%s%s\n", count_text(cs.n), plural_s(cs.n),
+			printf("%s %s%s%s%s\n", count_text(cs.n), v->v8 ? "retainer path" : "chain", plural_s(cs.n),
 			       cs.truncated ? " (search budget reached)" : "",
 			       cs.limited && p->mode != PM_SHORTEST ? " (--limit reached: there may be more)" : "");
 		if (!o.reachable && p->mode != PM_DIRECT)
@@ -63,7 +64,7 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 		printf("%s{\"object\":", first ? "" : ",\n");
 		print_object_json(&o);
 		printf(",\"status\":\"%s\",\"reason\":", status);
-		json_str(stdout, o.reachable ? root_reason(o.root_kind) : "unreachable");
+		json_str(stdout, o.reachable ? (v->v8 ? v8_root_reason : root_reason)(o.root_kind) : "unreachable");
 		printf(",\"truncated\":%s,\"limited\":%s,\"chains\":[", cs.truncated ? "true" : "false",
 		       cs.limited && p->mode != PM_SHORTEST ? "true" : "false");
 		for (size_t c = 0; c < cs.n; c++) {

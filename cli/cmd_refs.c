@@ -11,6 +11,12 @@
 #define KIND_NAMES 8
 static const char *const kinds[KIND_NAMES] = {"strong", "aro", "immutable", "weak", "soft", "class", "outer", "gcobject"};
 
+/* The same kinds and fates as a V8 heap's text names them: an edge that
+ * retains, a weak one, a shortcut; the tool's own Class and Outer edges
+ * (to the constructor object and to /V8) are left out unless --kind asks. */
+static const char *const v8_kinds[KIND_NAMES] = {"retaining", "aro", "immutable", "weak", "shortcut", "class", "outer",
+						 "gcobject"};
+
 static int kind_index(const char *name)
 {
 	for (int k = 0; k < KIND_NAMES; k++)
@@ -40,6 +46,7 @@ static int parse_kinds(const char *list, unsigned *mask)
  * and "-" for an FGCObject, which is no UObject. */
 #define FATES 4
 static const char *const fates[FATES] = {"survives", "garbage", "purged", "-"};
+static const char *const v8_fates[FATES] = {"alive", "garbage", "unreachable", "-"};
 
 static int fate_index(const char *name)
 {
@@ -84,10 +91,11 @@ static int prop_column(const edges *es, unsigned mask, size_t limit)
 }
 
 /* The line or JSON opening that names object X (ME) before its rows. */
-static void refs_head(obj_t x, const obj_info *me, int out, enum out_format fmt, int first)
+static void refs_head(view *v, obj_t x, const obj_info *me, int out, enum out_format fmt, int first)
 {
 	if (fmt == FMT_TEXT)
-		printf("%s #%d %s %s\n", out ? "references of" : "referencers of", x, me->class_name, me->path);
+		printf("%s #%d %s\n", v->v8 ? (out ? "edges of" : "retainers of") : out ? "references of" : "referencers of", x,
+		       object_text(v, me));
 	if (fmt == FMT_JSON) {
 		printf("%s{\"object\":{\"idx\":%d,\"class\":", first ? "" : ",\n", x);
 		json_str(stdout, me->class_name);
@@ -159,11 +167,12 @@ static int refs_one(view *v, obj_t x, const edge *e, int out, unsigned mask, enu
 		return rc < 0 ? error("%s", v->err) : error("#%d: a reference names no object #%d", x, other);
 	const char *prop = e->prop[0] ? e->prop : "-";
 	if (fmt == FMT_TEXT) {
+		const char *const *kn = v->v8 ? v8_kinds : kinds;
+		const char *fw = v->v8 ? v8_fates[fate_index(fate)] : fate;
 		if (!known)
-			printf("  %-9s %-*s %-8s %s (FGCObject)\n", kinds[kind], t->prop_width, prop, fate, e->referencer);
+			printf("  %-9s %-*s %-8s %s (FGCObject)\n", kn[kind], t->prop_width, prop, fw, e->referencer);
 		else
-			printf("  %-9s %-*s %-8s #%d %s %s\n", kinds[kind], t->prop_width, prop, fate, other, o.class_name,
-			       o.path);
+			printf("  %-9s %-*s %-8s #%d %s\n", kn[kind], t->prop_width, prop, fw, other, object_text(v, &o));
 	} else if (fmt == FMT_CSV) {
 		refs_row_csv(x, e, kind, out, other, known, &o, fate);
 	} else {
@@ -176,13 +185,16 @@ static int refs_one(view *v, obj_t x, const edge *e, int out, unsigned mask, enu
 }
 
 /* The counts after the rows: a text summary line, or the JSON's closing fields. */
-static void refs_foot(const refs_tally *t, int out, enum out_format fmt)
+static void refs_foot(const view *v, const refs_tally *t, int out, enum out_format fmt)
 {
 	if (fmt == FMT_TEXT) {
-		print_shown(t->shown, t->total, out ? "references" : "referencers");
-		printf("%s %s%s", count_text(t->total), out ? "reference" : "referencer", plural_s(t->total));
-		print_counts(": ", t->count, kinds, KIND_NAMES);
-		print_counts("; ", t->fate_count, fates, FATES - 1);
+		const char *what = v->v8 ? (out ? "edge" : "retainer") : out ? "reference" : "referencer";
+		char whats[32];
+		snprintf(whats, sizeof whats, "%ss", what);
+		print_shown(t->shown, t->total, whats);
+		printf("%s %s%s", count_text(t->total), what, plural_s(t->total));
+		print_counts(": ", t->count, v->v8 ? v8_kinds : kinds, KIND_NAMES);
+		print_counts("; ", t->fate_count, v->v8 ? v8_fates : fates, FATES - 1);
 		if (t->fate_count[FATES - 1])
 			printf("%s%s FGCObject", t->total > t->fate_count[FATES - 1] ? ", " : "; ",
 			       count_text(t->fate_count[FATES - 1]));
@@ -209,11 +221,11 @@ static int print_refs(view *v, obj_t x, const edges *es, int out, unsigned mask,
 		return rc < 0 ? error("%s", v->err) : error("no object #%d", x);
 	refs_tally t = {0};
 	t.prop_width = prop_column(es, mask, limit);
-	refs_head(x, &me, out, fmt, first);
+	refs_head(v, x, &me, out, fmt, first);
 	for (size_t k = 0; k < es->n && rc == 0; k++)
 		rc = refs_one(v, x, &es->v[k], out, mask, fmt, limit, &t);
 	if (rc == 0)
-		refs_foot(&t, out, fmt);
+		refs_foot(v, &t, out, fmt);
 	obj_info_free(&me);
 	return rc;
 }
@@ -260,7 +272,7 @@ const command command_refs = {
 
 int cmd_refs(int argc, char **argv)
 {
-	struct refs_opts opts = {.format = FMT_TEXT, .mask = (1u << KIND_NAMES) - 1, .limit = LIMIT_UNSET};
+	struct refs_opts opts = {.format = FMT_TEXT, .mask = 0, .limit = LIMIT_UNSET}; /* mask 0: no --kind */
 	const char *operands[2] = {NULL, NULL};
 	int parsed = parse_options(&command_refs, argc, argv, &opts, operands);
 	if (parsed < 0)
@@ -276,6 +288,8 @@ int cmd_refs(int argc, char **argv)
 		return 1;
 	obj_t *objs;
 	size_t n;
+	if (!mask) /* every kind; on a V8 heap but the tool's own Class and Outer edges */
+		mask = ((1u << KIND_NAMES) - 1) & ~(v->v8 ? 1u << kind_index("class") | 1u << kind_index("outer") : 0u);
 	int rc = select_objects(v, sel, glob, cls, &objs, &n);
 	if (fmt == FMT_CSV && rc == 0)
 		printf("direction,object,kind,property,idx,class,path,fate,referencer\n");

@@ -83,7 +83,7 @@ static int print_signals(retention_input *in, size_t limit, enum out_format fmt)
 	}
 	qsort(s, n, sizeof *s, cmp_signals);
 	size_t shown = n < limit ? n : limit;
-	if (fmt == FMT_TEXT)
+	if (fmt == FMT_TEXT && !v->v8) /* a V8 heap has no garbage flag: no signals */
 		printf("engine signals: %s garbage object%s still alive, %s of them a World or Level\n", count_text(n),
 		       plural_s(n), count_text(worlds));
 	else if (fmt == FMT_JSON)
@@ -149,25 +149,25 @@ static int suspect_load(retention_input *in, const suspect *s, obj_info *o, obj_
 }
 
 /* Text: the suspect's lines up to the bytes-by-class label. */
-static void suspect_head_text(const dom_result *d, const suspect *s, size_t rank, const obj_info *o,
+static void suspect_head_text(const view *v, const dom_result *d, const suspect *s, size_t rank, const obj_info *o,
 			      const obj_info *a, const obj_info *c)
 {
 	double pct = share(s->retained, d->reached_bytes), apct = share(s->accum_retained, d->reached_bytes);
 	if (s->cls == OBJ_NONE)
-		printf("%zu. #%d %s %s\n   retained %s (%.1f%% of reached), shallow %s\n", rank, o->idx, o->class_name,
-		       o->path, size_text(s->retained), pct, size_text(o->size));
+		printf("%zu. #%d %s\n   retained %s (%.1f%% of reached), shallow %s\n", rank, o->idx, object_text(v, o),
+		       size_text(s->retained), pct, size_text(o->size));
 	else
-		printf("%zu. class %s: %s object%s retain%s %s (%.1f%% of reached)\n   largest instance: #%d %s, "
+		printf("%zu. %s %s: %s object%s retain%s %s (%.1f%% of reached)\n   largest instance: #%d %s, "
 		       "retained %s\n",
-		       rank, c->name, count_text(s->count), plural_s(s->count), s->count == 1 ? "s" : "",
-		       size_text(s->retained), pct, o->idx, o->path, size_text(d->retained[s->obj]));
+		       rank, v->v8 ? "constructor" : "class", c->name, count_text(s->count), plural_s(s->count),
+		       s->count == 1 ? "s" : "", size_text(s->retained), pct, o->idx, object_text(v, o),
+		       size_text(d->retained[s->obj]));
 	if (s->steps == 0)
 		printf("   accumulation point: the object itself\n");
 	else
-		printf("   accumulation point: #%d %s %s, %s level%s down, retained %s (%.1f%%)\n", a->idx,
-		       a->class_name, a->path, count_text(s->steps), plural_s(s->steps), size_text(s->accum_retained),
-		       apct);
-	printf("   bytes under it by class:");
+		printf("   accumulation point: #%d %s, %s level%s down, retained %s (%.1f%%)\n", a->idx, object_text(v, a),
+		       count_text(s->steps), plural_s(s->steps), size_text(s->accum_retained), apct);
+	printf(v->v8 ? "   bytes under it by constructor:" : "   bytes under it by class:");
 }
 
 /* CSV: the suspect's row. */
@@ -241,9 +241,10 @@ static int suspect_tail(retention_input *in, const suspect *s, enum out_format f
 	int rc = 0;
 	if (fmt == FMT_TEXT) {
 		if (s->nunder_all > s->nunder)
-			printf(" (and %s more class%s)", count_text(s->nunder_all - s->nunder),
-			       plural(s->nunder_all - s->nunder, "", "es"));
-		printf("\n   shortest retention path:\n");
+			printf(" (and %s more %s%s)", count_text(s->nunder_all - s->nunder),
+			       in->v->v8 ? "constructor" : "class",
+			       plural(s->nunder_all - s->nunder, in->v->v8 ? "" : "", in->v->v8 ? "s" : "es"));
+		printf(in->v->v8 ? "\n   shortest retainer path:\n" : "\n   shortest retention path:\n");
 		return path_shortest(in->v, s->obj, fmt, 1);
 	}
 	if (fmt == FMT_JSON) {
@@ -262,7 +263,7 @@ static int print_suspect(retention_input *in, const suspect *s, const char *kind
 	if (rc)
 		return rc;
 	if (fmt == FMT_TEXT)
-		suspect_head_text(&in->d, s, rank, &o, &a, &c);
+		suspect_head_text(in->v, &in->d, s, rank, &o, &a, &c);
 	else if (fmt == FMT_CSV)
 		suspect_head_csv(s, kind, rank, &o, &a, &c);
 	else
@@ -280,14 +281,15 @@ static int print_list(retention_input *in, const suspect *v, uint32_t n, uint32_
 		      enum out_format fmt)
 {
 	if (fmt == FMT_TEXT)
-		printf("%s suspects: %s\n", kind, count_text(all));
+		printf("%s suspects: %s\n", in->v->v8 && strcmp(kind, "class") == 0 ? "constructor" : kind, count_text(all));
 	else if (fmt == FMT_JSON)
 		json_list_begin(strcmp(kind, "object") == 0 ? "objects" : "classes", all, n);
 	for (uint32_t k = 0; k < n; k++)
 		if (print_suspect(in, &v[k], kind, k + 1, fmt))
 			return 1;
 	if (fmt == FMT_TEXT)
-		print_shown(n, all, strcmp(kind, "object") == 0 ? "object suspects" : "class suspects");
+		print_shown(n, all, strcmp(kind, "object") == 0 ? "object suspects"
+				    : in->v->v8 ? "constructor suspects" : "class suspects");
 	else if (fmt == FMT_JSON)
 		printf("]}");
 	return 0;
@@ -365,7 +367,11 @@ int cmd_suspects(int argc, char **argv)
 		return 1;
 	const dom_result *d = &in.d;
 	suspect_list sl;
-	int rc = suspects_find(d, in.h ? in.h->size : d->size, class_of, &in, pct, limit, UNDER_TOP, &sl);
+	/* on a V8 heap the synthetic root and its (GC roots) groups hold everything: not suspects */
+	obj_t synthetic = OBJ_NONE;
+	if (in.v->v8 && in.v->ops->find_path(in.v, "/V8.(synthetic)", &synthetic))
+		synthetic = OBJ_NONE;
+	int rc = suspects_find(d, in.h ? in.h->size : d->size, class_of, &in, pct, limit, UNDER_TOP, synthetic, &sl);
 	if (rc) {
 		if (rc == -2)
 			error("%s", in.v->err[0] ? in.v->err : "reading an object's class failed");

@@ -102,19 +102,22 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 		      int sort_key, const dom_result *d, const dom_result *other, enum out_format fmt)
 {
 	size_t shown = n < limit ? n : limit;
+	int v8 = in->v->v8; /* V8's words: constructors */
 	if (fmt == FMT_TEXT) {
 		printf("largest %s by %s bytes (policy %s%s%s): %s of %s shown; %s object%s reached, %s\n",
-		       by == BY_OBJECT ? "objects" : by == BY_CLASS ? "classes" : "packages",
+		       by == BY_OBJECT ? "objects" : by == BY_CLASS ? (v8 ? "constructors" : "classes") : "packages",
 		       sort_key == SORT_SHALLOW ? "shallow" : sort_key == SORT_COUNT ? "object count and" : "retained",
 		       dom_policy_names[d->policy], other ? " vs " : "", other ? dom_policy_names[other->policy] : "",
 		       count_text(shown), count_text(total), count_text(d->reached), plural_s(d->reached),
 		       size_text(d->reached_bytes));
 		if (other)
 			printf("%14s %14s %14s %14s %8s  %s\n", "retained", dom_policy_names[other->policy], "difference",
-			       "shallow", by == BY_OBJECT ? "idx" : "objects", by == BY_OBJECT ? "class path" : by_names[by]);
+			       "shallow", by == BY_OBJECT ? "idx" : "objects", by == BY_OBJECT ? (v8 ? "constructor name @id" : "class path")
+			       : v8 && by == BY_CLASS ? "constructor" : by_names[by]);
 		else
 			printf("%14s %14s %8s  %s\n", "retained", "shallow", by == BY_OBJECT ? "idx" : "objects",
-			       by == BY_OBJECT ? "class path" : by_names[by]);
+			       by == BY_OBJECT ? (v8 ? "constructor name @id" : "class path")
+			       : v8 && by == BY_CLASS ? "constructor" : by_names[by]);
 	} else if (fmt == FMT_CSV) {
 		printf("%s,%s%s,retained%s%s,shallow,objects\n", by_names[by], by == BY_OBJECT ? "class," : "",
 		       by == BY_OBJECT ? "path" : "name", other ? ",retained_" : "", other ? dom_policy_names[other->policy] : "");
@@ -141,13 +144,13 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 				snprintf(count, sizeof count, "#%d", v[k].key);
 			else
 				snprintf(count, sizeof count, "%s", count_text(v[k].count));
+			const char *shown_name = by == BY_OBJECT ? object_text(in->v, &o) : name;
 			if (other)
-				printf("%14s %14s %14s %14s %8s  %s%s%s\n", size_text(v[k].retained), size_text(v[k].other),
-				       size_diff_text(diff), size_text(v[k].shallow), count,
-				       by == BY_OBJECT ? o.class_name : "", by == BY_OBJECT ? " " : "", name);
+				printf("%14s %14s %14s %14s %8s  %s\n", size_text(v[k].retained), size_text(v[k].other),
+				       size_diff_text(diff), size_text(v[k].shallow), count, shown_name);
 			else
-				printf("%14s %14s %8s  %s%s%s\n", size_text(v[k].retained), size_text(v[k].shallow), count,
-				       by == BY_OBJECT ? o.class_name : "", by == BY_OBJECT ? " " : "", name);
+				printf("%14s %14s %8s  %s\n", size_text(v[k].retained), size_text(v[k].shallow), count,
+				       shown_name);
 		} else if (fmt == FMT_CSV) {
 			printf("%d,", v[k].key);
 			if (by == BY_OBJECT) {
@@ -180,7 +183,7 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 		printf("]}");
 		json_end();
 	} else if (fmt == FMT_TEXT)
-		print_shown(shown, total, by == BY_OBJECT ? "objects" : by == BY_CLASS ? "classes" : "packages");
+		print_shown(shown, total, by == BY_OBJECT ? "objects" : by == BY_CLASS ? (v8 ? "constructors" : "classes") : "packages");
 	return 0;
 }
 

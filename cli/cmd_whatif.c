@@ -155,8 +155,9 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 	if (r->fmt == FMT_TEXT) {
 		printf("%s: %s object%s, %s", what, count_text(n), plural_s(n), size_text(bytes));
 		if (n)
-			printf(", %s class%s\n  %14s %9s  class\n", count_text(classes), plural(classes, "", "es"), "bytes",
-			       "objects");
+			printf(", %s %s%s\n  %14s %9s  %s\n", count_text(classes), heap_is_v8(h) ? "constructor" : "class",
+			       plural(classes, "", heap_is_v8(h) ? "s" : "es"), "bytes", "objects",
+			       heap_is_v8(h) ? "constructor" : "class");
 		else
 			printf("\n");
 	} else if (r->fmt == FMT_JSON) {
@@ -183,7 +184,7 @@ static int print_by_class(const report *r, const char *what, const obj_t *objs, 
 	}
 	if (r->fmt == FMT_TEXT && c.n < classes) {
 		printf("  ");
-		print_shown(c.n, classes, "classes");
+		print_shown(c.n, classes, heap_is_v8(h) ? "constructors" : "classes");
 	}
 	if (r->fmt == FMT_JSON)
 		printf("]}}");
@@ -214,7 +215,7 @@ static void print_changes(const report *r, view *v, const whatif_change *c, size
 		if (r->fmt == FMT_TEXT) {
 			printf("  --%s", whatif_kind_names[c[k].kind]);
 			if (have)
-				printf(" #%d %s %s", o.idx, o.class_name, o.path);
+				printf(" #%d %s", o.idx, object_text(v, &o));
 			if (c[k].kind == WI_NULL_PROPERTY)
 				printf(" property %s", what);
 			else if (c[k].kind == WI_NULL_RECORD)
@@ -285,7 +286,7 @@ static int print_targets(const report *r, view *after, const obj_t *t, uint32_t 
 			csv_str(stdout, o.path);
 			printf(",1,%u,%s\n", o.size, survives ? "survives" : was ? "freed" : "unreachable-before");
 		} else if (!survives) {
-			printf("#%d %s %s: %s\n", x, o.class_name, o.path,
+			printf("#%d %s: %s\n", x, object_text(after, &o),
 			       was ? "freed" : "unreachable before the change too");
 		}
 		obj_info_free(&o);

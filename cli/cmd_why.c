@@ -17,7 +17,7 @@ static void edge_list_text(view *v, const char *title, const edges *es)
 		if (e->src == OBJ_NONE)
 			printf("  FGCObject %s %s\n", e->referencer, e->prop);
 		else if (v->ops->object(v, e->src, &s) == 0) {
-			printf("  #%d %s %s %s (%s)\n", e->src, s.class_name, s.path, e->prop, edge_kind_name(e));
+			printf("  #%d %s %s (%s)\n", e->src, object_text(v, &s), e->prop, edge_kind_name(e));
 			obj_info_free(&s);
 		}
 	}
@@ -74,10 +74,22 @@ static void why_facts_free(why_facts *f)
 	obj_info_free(&f->o);
 }
 
-/* Text: identity, garbage, reachability and distance lines. */
-static void why_text_state(obj_t x, const obj_info *o)
+/* Text: identity, garbage, reachability and distance lines (on a V8 heap
+ * in V8's words: no serial, flags or garbage bit, the root is the
+ * snapshot's synthetic root). */
+static void why_text_state(view *v, obj_t x, const obj_info *o)
 {
-	printf("#%d %s %s\n", x, o->class_name, o->path);
+	printf("#%d %s\n", x, object_text(v, o));
+	if (v->v8) {
+		printf("  self size: %s\n", size_text(o->size));
+		if (o->reachable)
+			printf("  alive:     yes, %s\n", v8_root_reason(o->root_kind));
+		else
+			printf("  alive:     no: nothing the root reaches retains it (DevTools hangs it under the root)\n");
+		if (o->distance != UINT32_MAX)
+			printf("  distance:  %s edge%s from the root\n", count_text(o->distance), plural_s(o->distance));
+		return;
+	}
 	printf("  serial %u, %s, flags %s\n", o->serial, size_text(o->size), o->flags);
 	printf("  garbage:   %s\n", o->garbage ? "yes (internal flag Garbage)" : "no");
 	if (o->reachable)
@@ -104,7 +116,7 @@ static int why_text_retained(view *v, obj_t x)
 		if (idom == DOM_TOP) {
 			printf("the top (no single object keeps it)\n");
 		} else if (v->ops->describe(v, idom, &d) == 0) { /* named, as every object the tool prints */
-			printf("#%d %s %s\n", idom, d.class_name, d.path);
+			printf("#%d %s\n", idom, object_text(v, &d));
 			obj_info_free(&d);
 		} else {
 			printf("#%d\n", idom);
@@ -131,7 +143,7 @@ static int why_text_chain(view *v, obj_t x, const why_facts *f, enum out_format 
 {
 	const obj_info *o = &f->o;
 	if (f->cs.n) {
-		printf("  shortest chain:\n");
+		printf(v->v8 ? "  shortest retainer path:\n" : "  shortest chain:\n");
 		print_chain_text(v, stdout, &f->cs.v[0]);
 	} else if (!o->reachable) {
 		printf("  why it dies:\n");
@@ -160,8 +172,13 @@ static void why_text_findings(const finding_rows *fs)
 /* The text screen for object X; -1 on a view error (the screen is still finished). */
 static int why_text(view *v, obj_t x, const why_facts *f, enum out_format fmt)
 {
-	why_text_state(x, &f->o);
+	why_text_state(v, x, &f->o);
 	int rc = why_text_retained(v, x);
+	if (v->v8) { /* no clusters, no garbage elimination, no findings on a V8 heap */
+		rc = why_text_chain(v, x, f, fmt, rc);
+		edge_list_text(v, "  weak retainers", &f->cleared);
+		return rc;
+	}
 	why_text_cluster(x, f);
 	rc = why_text_chain(v, x, f, fmt, rc);
 	edge_list_text(v, "  references to it the GC nulls", &f->elim);
@@ -194,7 +211,7 @@ static void why_json(view *v, const why_facts *f, int first)
 	printf("%s{\"object\":", first ? "" : ",\n");
 	print_object_json(&f->o);
 	printf(",\"reason\":");
-	json_str(stdout, f->o.reachable ? root_reason(f->o.root_kind) : "unreachable");
+	json_str(stdout, f->o.reachable ? (v->v8 ? v8_root_reason : root_reason)(f->o.root_kind) : "unreachable");
 	printf(",\"cluster_keeps_it\":%s,\"shortest_chain\":", f->cluster_keeps ? "true" : "false");
 	if (f->cs.n)
 		print_chain_json(v, stdout, &f->cs.v[0]);

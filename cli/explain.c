@@ -21,6 +21,16 @@ const char *root_reason(int kind)
 	return "unreachable";
 }
 
+const char *v8_root_reason(int kind)
+{
+	switch (kind) {
+	case RK_ROOTSET: return "the snapshot's root (node 0, V8's synthetic root)";
+	case RK_DISREGARD: return "a constructor object the tool adds (below first-gc-index), not a V8 node";
+	case RK_REFERENCED: return "retained from the root through the retainer path below";
+	}
+	return root_reason(kind);
+}
+
 /* Why is X (unreachable) not kept: each referencer and why it does not count. */
 int explain_unreachable(view *v, obj_t x, enum out_format fmt)
 {

@@ -159,6 +159,51 @@ void print_shown(size_t shown, size_t total, const char *what)
 		printf("showing %s of %s %s (--limit 0 shows all)\n", count_text(shown), count_text(total), what);
 }
 
+/* A ring of growable buffers for object_text(): each result stays valid
+ * for seven more calls. */
+static char *text_ring[8];
+static size_t text_ring_cap[8];
+static unsigned text_ring_next;
+
+static char *ring_buf(size_t need)
+{
+	unsigned k = text_ring_next++ % 8;
+	if (text_ring_cap[k] < need) {
+		char *b = realloc(text_ring[k], need);
+		if (!b)
+			return NULL;
+		text_ring[k] = b;
+		text_ring_cap[k] = need;
+	}
+	return text_ring[k];
+}
+
+const char *object_text(const view *v, const obj_info *o)
+{
+	size_t cl = strlen(o->class_name), pl = strlen(o->path), nl = strlen(o->name);
+	char *b = ring_buf(cl + pl + nl + 4);
+	if (!b)
+		return o->path;
+	if (!v->v8) {
+		snprintf(b, cl + pl + 2, "%s %s", o->class_name, o->path);
+		return b;
+	}
+	/* NAME@ID: the node's name, then its id */
+	size_t at = nl;
+	while (at > 0 && o->name[at - 1] >= '0' && o->name[at - 1] <= '9')
+		at--;
+	if (at == 0 || at == nl || o->name[at - 1] != '@') { /* not a V8 node's name */
+		snprintf(b, cl + nl + 2, "%s %s", o->class_name, o->name);
+		return b;
+	}
+	size_t base = at - 1;
+	if (base == 0 || (base == cl && memcmp(o->name, o->class_name, cl) == 0))
+		snprintf(b, cl + nl + 4, "%s @%s", o->class_name, o->name + at);
+	else
+		snprintf(b, cl + nl + 4, "%s %.*s @%s", o->class_name, (int)base, o->name, o->name + at);
+	return b;
+}
+
 void json_begin(const char *command)
 {
 	printf("{\"format_version\":%d,\"command\":\"%s\"", JSON_FORMAT_VERSION, command);

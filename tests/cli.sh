@@ -850,7 +850,7 @@ v8=testdata/v8/node-small.heapsnapshot.zst
 pid=$("$ugc" sql "$v8" "SELECT idx FROM objects WHERE path = '/V8.Player@84295'" --format csv | tail -n 1)
 "$ugc" analyze "$v8" -o "$out/ids.db" -q --force >/dev/null 2>&1
 for f in "$v8" "$out/ids.db"; do
-	expect "why @ID on $(basename "$f") selects the node" "#$pid Player /V8.Player@84295" sh -c "'$ugc' why '$f' @84295 | head -n 1"
+	expect "why @ID on $(basename "$f") selects the node" "#$pid Player @84295" sh -c "'$ugc' why '$f' @84295 | head -n 1"
 done
 expect "an unknown @ID says it is a node id" "ugc-analyze: no object has node id @99999999 (a V8 heap's objects are named NAME@99999999)" "$ugc" why "$out/ids.db" @99999999
 # --- sizes and counts as people read them; --bytes for the exact integers ----
@@ -910,6 +910,35 @@ lp=$("$ugc" sql testdata/arena.ugcs "SELECT src FROM refs WHERE length(property)
 cols=$("$ugc" refs testdata/arena.ugcs "$lp" --out --limit 0 | awk 'NR > 1 && /^  [a-z]/ { match($0, / (survives|garbage|purged|-)  *#/); print RSTART }' | sort -u | wc -l)
 [ -n "$lp" ] && [ "$cols" -eq 1 ] && ok "refs --out: the fate column aligned under a long property (#$lp)" ||
 	bad "refs --out: the fate column aligned under a long property" "lp=$lp cols=$cols"
+
+# A V8 heap speaks V8's words: no Unreal word in the text of any command,
+# from the snapshot and from its database (clusters and findings say, in
+# one line, that a V8 heap has none, and are checked for that)
+v8=testdata/v8/node-small.heapsnapshot.zst
+"$ugc" analyze $v8 -o "$out/v8words.db" -q --force > /dev/null 2>&1
+deep=$("$ugc" sql "$out/v8words.db" "SELECT path FROM objects WHERE class_name = 'Object' AND distance IS NOT NULL ORDER BY distance DESC, idx LIMIT 1" --format csv | tail -1)
+holder=$("$ugc" sql "$out/v8words.db" "SELECT o.path FROM objects o JOIN refs r ON r.src = o.idx WHERE o.class_name = '(closure)' AND o.reachable GROUP BY o.idx ORDER BY count(*) DESC, o.idx LIMIT 1" --format csv | tail -1)
+unreal='UObject|RootSet|AddToRoot|FGCObject|BeginDestroy|FinishDestroy|GameThreadDestroy|World or Level|mode game|[Cc]luster|[Gg]arbage|disregard|Outer|LogGarbage| serial|Package|purge|/V8\.'
+words=""
+for input in $v8 "$out/v8words.db"; do
+	for c in "analyze|-o $out/v8words-again.db --force" "info|" "top|" "top|--by class" "refs|$deep" "refs|$deep --out" \
+		"path|$deep" "path|$deep --roots" "why|$deep" "dominators|$holder" "suspects|" "whatif|--cut $holder"; do
+		cmd=${c%%|*}
+		args=${c#*|}
+		[ "$cmd" = analyze ] && [ "$input" != "$v8" ] && continue
+		# shellcheck disable=SC2086
+		"$ugc" $cmd "$input" $args > "$out/v8words.txt" 2>&1
+		hit=$(grep -o -E "$unreal" "$out/v8words.txt" | sort -u | tr '\n' ' ')
+		[ -n "$hit" ] && words="$words [$cmd $args: $hit]"
+	done
+done
+[ -n "$deep" ] && [ -n "$holder" ] && [ -z "$words" ] && ok "V8 text output has no Unreal word (12 commands, snapshot and database)" ||
+	bad "V8 text output has no Unreal word" "deep=$deep holder=$holder:$words"
+expect "V8: clusters says a V8 heap has none" "$out/v8words.db: a V8 heap has no GC clusters (they are Unreal Engine's)" "$ugc" clusters "$out/v8words.db"
+expect "V8: a retainer path names edges as DevTools does, objects as Constructor name @id" " -> [1] = (synthetic) (GC roots) @3" sh -c "'$ugc' why '$out/v8words.db' '$deep' | sed -n '/shortest retainer path/{n;n;p}'"
+"$ugc" suspects "$out/v8words.db" --limit 0 --format csv > "$out/v8sus.csv"
+[ -s "$out/v8sus.csv" ] && ! grep -q '(synthetic)' "$out/v8sus.csv" && ok "V8: the synthetic root and its groups are never suspects" ||
+	bad "V8: the synthetic root and its groups are never suspects" "$(grep -m2 '(synthetic)' "$out/v8sus.csv")"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
