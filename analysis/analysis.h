@@ -26,6 +26,7 @@
 #include "analysis/query.h"
 #include "analysis/suspects.h"
 #include "analysis/view.h"
+#include "analysis/gccost.h"
 #include "analysis/whatif.h"
 
 #endif

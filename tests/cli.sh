@@ -940,5 +940,71 @@ expect "V8: a retainer path names edges as DevTools does, objects as Constructor
 [ -s "$out/v8sus.csv" ] && ! grep -q '(synthetic)' "$out/v8sus.csv" && ok "V8: the synthetic root and its groups are never suspects" ||
 	bad "V8: the synthetic root and its groups are never suspects" "$(grep -m2 '(synthetic)' "$out/v8sus.csv")"
 
+# gccost: the mark's work counted by hand.  Package /Game/P (root) holds A;
+# A, B, C, D (class Thing, Outer P) reference each other and E of /Game/Q.
+# A read a visit: Class, Outer when there is one, each record.  P 1+0+1 = 2,
+# A 1+1+2 = 4, B 1+1+3 = 5, C 1+1+2 = 4, D 1+1+1 = 3, Q 1, E 1+1 = 2: 21.
+# By package P 2+4+5+4+3 = 18, Q 3; by class Thing 4+5+4+3+2 = 18, Package 3.
+# As a cluster, P's five objects would list one object outside P (E; the
+# classes are in the disregard pool, the Outer is P's own): 18 -> 1.
+gc1=$out/gccost1.ugct
+cat > "$gc1" <<'EOF'
+ugc-text 1
+mode game
+first-gc-index 5
+o 0 1 3 - /Script/CoreUObject 0 Native
+o 1 2 2 0 Object 0 Native
+o 2 3 2 0 Class 0 Native
+o 3 4 2 0 Package 0 Native
+o 4 5 2 0 Thing 0 Native
+o 5 6 3 - /Game/P 10 RootSet
+o 6 7 4 5 A 10 -
+o 7 8 4 5 B 10 -
+o 8 9 4 5 C 10 -
+o 9 10 4 5 D 10 -
+o 10 11 3 - /Game/Q 10 RootSet
+o 11 12 4 10 E 10 -
+r 5 6 strong Held
+r 6 7 strong B
+r 6 8 strong C
+r 7 8 strong C
+r 7 9 strong D
+r 7 11 strong E
+r 8 9 strong D
+r 8 11 strong E
+r 9 11 strong E
+EOF
+expect "gccost: the mark's reads by class and package, and P as a cluster (18 reads -> 1)" "section,idx,name,visits,traced,clusters,as_cluster,saved
+class,4,Thing,18,5,0,,
+class,3,Package,3,2,0,,
+package,5,/Game/P,18,5,0,,
+package,10,/Game/Q,3,2,0,,
+candidate,5,/Game/P,18,5,,1,17
+candidate,10,/Game/Q,3,2,,0,3" "$ugc" gccost "$gc1" --format csv
+# the same heap with A a cluster root (members B, C, D; MutableObjects E):
+# the GC walks the cluster's one list entry instead of tracing A..D, so P's
+# work is P's own 2 reads and the walk's 1: 3 (one object traced, one
+# cluster walked); E is traced through the list (2), Q 1: 6 in all
+{ cat "$gc1"; echo "c 6 7,8,9 11 -"; } > "$out/gccost2.ugct"
+expect "gccost: clustered, P's work falls from 18 reads to 3" "class,3,Package,3,2,0,,
+class,4,Thing,3,1,1,,
+package,5,/Game/P,3,1,1,,
+package,10,/Game/Q,3,2,0,,
+candidate,10,/Game/Q,3,2,,0,3" sh -c "'$ugc' gccost '$out/gccost2.ugct' --format csv | tail -n +2"
+expect "gccost: the total, split into tracing and list walks" "mark work of $out/gccost2.ugct: 6 reads: 5 tracing 3 objects, 1 walking 1 cluster' lists, 0 FGCObject records; 0 references of the disregard pool never read" sh -c "'$ugc' gccost '$out/gccost2.ugct' | head -1"
+"$ugc" analyze testdata/arena.ugcs -o "$out/gccost.db" -q --force > /dev/null 2>&1
+"$ugc" gccost testdata/arena.ugcs --format json > "$out/gca.json"
+"$ugc" gccost "$out/gccost.db" --format json > "$out/gcb.json"
+cmp -s "$out/gca.json" "$out/gcb.json" && ok "gccost: a snapshot and its database give the same counts" ||
+	bad "gccost: a snapshot and its database give the same counts" "$(cmp "$out/gca.json" "$out/gcb.json")"
+# the arena heap: the reads by class add up to the total, every one of them
+sum=$("$ugc" gccost testdata/arena.ugcs --format csv --limit 0 | awk -F, '$1 == "class" { s += $4 } END { print s }')
+# (the FGCObject records are read as roots, no class's work)
+doc=$("$ugc" gccost testdata/arena.ugcs --format json)
+tot=$(echo "$doc" | grep -o '"visits":[0-9]*' | head -1 | cut -d: -f2)
+grec=$(echo "$doc" | grep -o '"gc_record_visits":[0-9]*' | cut -d: -f2)
+[ -n "$tot" ] && [ "$sum" -eq $((tot - grec)) ] && ok "gccost: the classes' reads add up to the mark's ($tot, $grec of them FGCObject records)" ||
+	bad "gccost: the classes' reads add up to the mark's" "$sum vs $tot - $grec"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

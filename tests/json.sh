@@ -50,6 +50,7 @@ path|$level --roots|0
 why|$big|0
 dominators|$level --depth 2|1
 whatif|--cut $level|1
+gccost||1
 EOF
 while IFS='|' read -r cmd args cut; do
 	for input in "$snap" "$db"; do

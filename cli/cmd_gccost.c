@@ -1,0 +1,164 @@
+/* cmd_gccost.c — `ugc-analyze gccost INPUT`: what the GC's mark phase
+ * spends its work on, by class and by package, counted from the GC run
+ * (analysis/gccost.h), and the packages that would cost less as a cluster.
+ * INPUT is a snapshot or a database (whose heap is read back and collected
+ * again: the same GC, the same counts). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "analysis/analysis.h"
+#include "sql/sql.h"
+
+struct gccost_opts {
+	int format;
+	long long limit;
+};
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* One listing of class or package rows (TITLE, KEY the JSON key). */
+static void print_rows(const heap *h, const gccost *c, const gccost_row *v, uint32_t n, size_t limit,
+		       const char *title, const char *key, enum out_format fmt)
+{
+	size_t shown = n < limit ? n : limit;
+	char name[HEAP_NAME_MAX];
+	if (fmt == FMT_TEXT)
+		printf("\nby %s:\n  %12s %7s %12s %9s  %s\n", title, "visits", "share", "traced", "clusters", title);
+	else if (fmt == FMT_JSON)
+		json_list_begin(key, n, shown);
+	for (size_t k = 0; k < shown; k++) {
+		const gccost_row *r = &v[k];
+		char *path = heap_path(h, r->key);
+		if (strcmp(key, "by_class") == 0)
+			heap_name(h, r->key, name, sizeof name);
+		const char *label = strcmp(key, "by_class") == 0 ? name : path ? path : "?";
+		if (fmt == FMT_TEXT) {
+			printf("  %12s %6.1f%% %12s %9s  %s\n", count_text(r->visits), share(r->visits, c->visits),
+			       count_text(r->traced), count_text(r->clusters), disp(label));
+		} else if (fmt == FMT_CSV) {
+			printf("%s,%d,", title, r->key);
+			csv_str(stdout, disp(label));
+			printf(",%llu,%u,%u,,\n", (unsigned long long)r->visits, r->traced, r->clusters);
+		} else {
+			printf("%s{\"idx\":%d,\"path\":", k ? "," : "", r->key);
+			json_str(stdout, path ? path : "");
+			printf(",\"name\":");
+			json_str(stdout, label);
+			printf(",\"visits\":%llu,\"traced\":%u,\"clusters\":%u}", (unsigned long long)r->visits, r->traced,
+			       r->clusters);
+		}
+		free(path);
+	}
+	if (fmt == FMT_JSON)
+		printf("]}");
+	else if (fmt == FMT_TEXT)
+		print_shown(shown, n, strcmp(key, "by_class") == 0 ? "classes" : "packages");
+}
+
+static void print_candidates(const heap *h, const gccost *c, size_t limit, enum out_format fmt)
+{
+	size_t shown = c->ncandidates < limit ? c->ncandidates : limit;
+	if (fmt == FMT_TEXT)
+		printf("\nclustering candidates (a package's traced objects as one cluster: its lists instead of their "
+		       "references):\n  %12s %12s %12s %9s  %s\n", "visits now", "as cluster", "saved", "objects", "package");
+	else if (fmt == FMT_JSON)
+		json_list_begin("candidates", c->ncandidates, shown);
+	for (size_t k = 0; k < shown; k++) {
+		const gccost_candidate *x = &c->candidates[k];
+		char *path = heap_path(h, x->package);
+		uint64_t saved = x->visits - x->as_cluster;
+		if (fmt == FMT_TEXT) {
+			printf("  %12s %12s %12s %9s  %s\n", count_text(x->visits), count_text(x->as_cluster), count_text(saved),
+			       count_text(x->traced), path ? disp(path) : "?");
+		} else if (fmt == FMT_CSV) {
+			printf("candidate,%d,", x->package);
+			csv_str(stdout, path ? disp(path) : "");
+			printf(",%llu,%u,,%llu,%llu\n", (unsigned long long)x->visits, x->traced,
+			       (unsigned long long)x->as_cluster, (unsigned long long)saved);
+		} else {
+			printf("%s{\"idx\":%d,\"path\":", k ? "," : "", x->package);
+			json_str(stdout, path ? path : "");
+			printf(",\"objects\":%u,\"visits\":%llu,\"as_cluster\":%llu,\"saved\":%llu}", x->traced,
+			       (unsigned long long)x->visits, (unsigned long long)x->as_cluster, (unsigned long long)saved);
+		}
+		free(path);
+	}
+	if (fmt == FMT_JSON)
+		printf("]}");
+	else if (fmt == FMT_TEXT)
+		print_shown(shown, c->ncandidates, "candidates");
+}
+
+#define G struct gccost_opts
+static const option options[] = {
+	OPT_LIMIT(G, limit, "rows in each list (default 10 in text, 0: all)"),
+	OPT_FORMAT(G, format, "text (default), json or csv"),
+	OPT_END(),
+};
+#undef G
+
+const command command_gccost = {
+	"gccost", cmd_gccost, "what the GC's mark phase spends its work on, by class and package; what clustering saves",
+	"usage: ugc-analyze gccost INPUT [--limit N] [--format text|json|csv]\n",
+	"Counts the mark phase's work in this GC run: each reference read while tracing\n"
+	"an object (its Class, Outer and records) and each cluster list entry walked, by\n"
+	"class and by package, with each one's share; then the packages whose traced\n"
+	"objects would be read as a cluster's lists instead, and the reads that saves.\n"
+	"INPUT is a snapshot or a database written by analyze (collected again).\n",
+	options, 1, NULL,
+};
+
+int cmd_gccost(int argc, char **argv)
+{
+	struct gccost_opts opts = {FMT_TEXT, LIMIT_UNSET};
+	const char *input = NULL;
+	int parsed = parse_options(&command_gccost, argc, argv, &opts, &input);
+	if (parsed < 0)
+		return OPT_EXIT_STATUS(parsed);
+	if (!input)
+		return usage_error("gccost", "needs an INPUT (snapshot or database)");
+	enum out_format fmt = opts.format;
+	size_t limit = listing_limit(opts.limit, fmt, 10);
+	pipeline p;
+	pipeline_options po = PIPELINE_OPTIONS_INIT;
+	char err[SNAP_ERR_MAX];
+	if (input_open_heap(&p, input, &po, err, sizeof err))
+		return error("%s", err);
+	int rc = 0;
+	gccost c;
+	if (pipeline_need(&p, PIPE_GC, err, sizeof err)) {
+		rc = error("%s", err);
+	} else if (gccost_measure(&p.h, &p.r, &c)) {
+		rc = error("out of memory counting the GC's work");
+	} else {
+		if (fmt == FMT_TEXT) {
+			printf("mark work of %s: %s reads: %s tracing %s object%s, %s walking %s cluster%s' lists, %s "
+			       "FGCObject record%s; %s reference%s of the disregard pool never read\n",
+			       disp(input), count_text(c.visits), count_text(c.trace_visits), count_text(c.traced),
+			       plural_s(c.traced), count_text(c.list_visits), count_text(c.walked), c.walked == 1 ? "" : "s",
+			       count_text(c.gc_record_visits), plural_s(c.gc_record_visits), count_text(c.disregard_skipped),
+			       plural_s(c.disregard_skipped));
+		} else if (fmt == FMT_CSV) {
+			printf("section,idx,name,visits,traced,clusters,as_cluster,saved\n");
+		} else {
+			json_begin("gccost");
+			printf(",\"visits\":%llu,\"trace_visits\":%llu,\"list_visits\":%llu,\"gc_record_visits\":%llu,"
+			       "\"traced\":%u,\"walked\":%u,\"disregard_skipped\":%llu",
+			       (unsigned long long)c.visits, (unsigned long long)c.trace_visits,
+			       (unsigned long long)c.list_visits, (unsigned long long)c.gc_record_visits, c.traced, c.walked,
+			       (unsigned long long)c.disregard_skipped);
+		}
+		print_rows(&p.h, &c, c.classes, c.nclasses, limit, "class", "by_class", fmt);
+		print_rows(&p.h, &c, c.packages, c.npackages, limit, "package", "by_package", fmt);
+		print_candidates(&p.h, &c, limit, fmt);
+		if (fmt == FMT_JSON)
+			json_end();
+		gccost_free(&c);
+	}
+	pipeline_free(&p);
+	return rc;
+}
