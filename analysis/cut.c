@@ -15,6 +15,7 @@
 
 #include "analysis/retention_graph.h"
 #include "base/base.h"
+#include "base/trace.h"
 #include "snapshot/flags.h"
 
 #define INF ((int64_t)1 << 60)
@@ -273,15 +274,88 @@ static int64_t capacity(long long cost)
 	return cost == CUT_NEVER ? INF : (int64_t)cost;
 }
 
-/* The arcs: ⊤'s labelled successors, each node's labelled row, the sink. */
+/* The "r" record at forward position K: its source. */
+static obj_t ref_source(const heap *h, uint32_t k)
+{
+	uint32_t lo = 0, hi = h->slots;
+	while (lo < hi) { /* the last i with ref_start[i] <= k */
+		uint32_t mid = lo + (hi - lo + 1) / 2;
+		if (h->ref_start[mid] <= k)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return (obj_t)lo; /* and ref_start[lo + 1] > k: the row holds K */
+}
+
+/* The object whose own edge LABEL is (Class, Outer, "r" record, hand-over). */
+static obj_t label_source(const heap *h, const gc_result *r, uint64_t lab)
+{
+	uint32_t id = RGRAPH_LABEL_ID(lab);
+	switch (RGRAPH_LABEL_TYPE(lab)) {
+	case RL_CLASS:
+	case RL_OUTER: return (obj_t)id;
+	case RL_REF: return ref_source(h, id);
+	case RL_HANDOFF: return r->handoff[id].level;
+	default: return OBJ_NONE;
+	}
+}
+
+/* The arcs: ⊤'s labelled successors, each node's labelled row, the sink.
+ * An edge of an object X that hangs off ⊤ (the GC traced X on no kept
+ * object's behalf, ugc-gc(7) §4.1) goes through a node of its own for X
+ * when X is a root (a rooted cluster member): ⊤ -> X's node by X's root
+ * reasons, then X's edges, so that unrooting X is one way to cut them. */
 static int build_edges(const heap *h, const gc_result *r, const cut_options *opt, const rgraph *rg, net *g)
 {
+	uint32_t *vnode = NULL;
 	for (size_t k = 0; k < rg->top_succ.n; k++) {
+		uint64_t lab = rg->top_label[k];
 		uint32_t v = g->node[rg->top_succ.v[k]];
-		int64_t c = v == NO ? 0 : capacity(cut_label_cost(h, r, opt, rg->top_label[k]));
-		if (c && add_edge(g, SRC, v, c, rg->top_label[k]))
+		int64_t c = v == NO ? 0 : capacity(cut_label_cost(h, r, opt, lab));
+		if (!c)
+			continue;
+		obj_t x = label_source(h, r, lab);
+		uint32_t from = SRC;
+		if (x >= 0 && root_kind_static(h, x, opt->keep_flags, 0) != RK_NONE) {
+			if (!vnode) {
+				vnode = malloc(((size_t)h->slots + 1) * sizeof *vnode);
+				if (!vnode)
+					return -1;
+				for (uint32_t i = 0; i < h->slots; i++)
+					vnode[i] = NO;
+			}
+			if (vnode[x] == NO) {
+				obj_t *o = realloc(g->obj, ((size_t)g->n + 2) * sizeof *o);
+				uint8_t *t = o ? realloc(g->is_target, (size_t)g->n + 2) : NULL;
+				if (o)
+					g->obj = o;
+				if (t)
+					g->is_target = t;
+				if (!o || !t) {
+					free(vnode);
+					return -1;
+				}
+				vnode[x] = g->n;
+				g->obj[g->n] = x;
+				g->is_target[g->n] = 0;
+				g->n++;
+				int64_t rc = capacity(cut_label_cost(h, r, opt, RGRAPH_LABEL(RL_ROOT, (uint32_t)x)));
+				if (rc == 0)
+					rc = INF; /* no root reason to drop: it is not what holds */
+				if (add_edge(g, SRC, vnode[x], rc, RGRAPH_LABEL(RL_ROOT, (uint32_t)x))) {
+					free(vnode);
+					return -1;
+				}
+			}
+			from = vnode[x];
+		}
+		if (add_edge(g, from, v, c, lab)) {
+			free(vnode);
 			return -1;
+		}
 	}
+	free(vnode);
 	size_t room = 0;
 	uint32_t *succ = NULL;
 	uint64_t *lab = NULL;
@@ -339,10 +413,9 @@ static int build_edges(const heap *h, const gc_result *r, const cut_options *opt
 	return 0;
 }
 
-/* Breadth-first from SRC over arcs ARC_OK admits; PARENT (per node, the
- * arc it was reached by, NO for unreached and SRC) filled. */
-enum walk { W_INF, W_RESIDUAL };
-static void walk(const net *g, enum walk how, uint32_t *parent, uint32_t *queue)
+/* Breadth-first from SRC over the uncuttable edges; PARENT (per node, the
+ * arc it was reached by, NO for unreached, NO - 1 for SRC) filled. */
+static void walk_uncuttable(const net *g, uint32_t *parent, uint32_t *queue)
 {
 	for (uint32_t u = 0; u < g->n; u++)
 		parent[u] = NO;
@@ -353,8 +426,7 @@ static void walk(const net *g, enum walk how, uint32_t *parent, uint32_t *queue)
 		uint32_t u = queue[head++];
 		for (uint32_t k = g->adj_start[u]; k < g->adj_start[u + 1]; k++) {
 			uint32_t a = g->adj[k], v = arc_head(g, a);
-			int ok = how == W_INF ? !(a & 1) && g->cap[a >> 1] == INF : g->res[a] > 0;
-			if (ok && parent[v] == NO) {
+			if (!(a & 1) && g->cap[a >> 1] == INF && parent[v] == NO) {
 				parent[v] = a;
 				queue[tail++] = v;
 			}
@@ -440,20 +512,6 @@ static int max_flow(net *g)
 	return 0;
 }
 
-/* The "r" record at forward position K: its source. */
-static obj_t ref_source(const heap *h, uint32_t k)
-{
-	uint32_t lo = 0, hi = h->slots;
-	while (lo < hi) { /* the last i with ref_start[i] <= k */
-		uint32_t mid = lo + (hi - lo + 1) / 2;
-		if (h->ref_start[mid] <= k)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return (obj_t)lo; /* and ref_start[lo + 1] > k: the row holds K */
-}
-
 /* The cluster whose lists hold cluster item AT. */
 static uint32_t item_cluster(const heap *h, uint32_t at)
 {
@@ -523,7 +581,7 @@ static int chain_back(const net *g, const uint32_t *parent, uint32_t v, obj_t **
 
 /* What each cut reference keeps alone: breadth-first from its target over
  * the sink side (SIDE 0), the targets met; and the chain to the first. */
-#define KEPT_BUDGET 64000000u
+#define KEPT_BUDGET 16000000u
 static int count_kept(const heap *h, const net *g, const uint8_t *side, cut_result *out)
 {
 	uint32_t *stamp = calloc((size_t)g->n + 1, sizeof *stamp), *queue = malloc(((size_t)g->n + 1) * sizeof *queue);
@@ -538,7 +596,7 @@ static int count_kept(const heap *h, const net *g, const uint8_t *side, cut_resu
 	int rc = 0;
 	for (uint32_t k = 0; k < out->nrefs && rc == 0; k++) {
 		cut_ref *c = &out->refs[k];
-		uint32_t v = g->node[c->target];
+		uint32_t v = c->node;
 		if (steps > KEPT_BUDGET) {
 			c->kept = UINT32_MAX;
 			out->kept_partial = 1;
@@ -626,6 +684,7 @@ int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t
 		rc = 0;
 		goto done;
 	}
+	trace_point("cut: start");
 	if (rev_build(h, r, &x))
 		goto done;
 	have_rev = 1;
@@ -634,6 +693,7 @@ int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t
 		goto done;
 	rev_free(&x);
 	have_rev = 0;
+	trace_point("cut: ancestors");
 	g.is_target = calloc((size_t)g.n + 1, 1);
 	if (!g.is_target)
 		goto done;
@@ -646,6 +706,7 @@ int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t
 		goto done;
 	rgraph_free(&rg);
 	have_rg = 0;
+	trace_point("cut: network");
 	out->nodes = g.n;
 	out->arcs = g.m;
 	parent = malloc(((size_t)g.n + 1) * sizeof *parent);
@@ -653,7 +714,7 @@ int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t
 	side = calloc((size_t)g.n + 1, 1);
 	if (!parent || !queue || !side)
 		goto done;
-	walk(&g, W_INF, parent, queue);
+	walk_uncuttable(&g, parent, queue);
 	if (parent[SINK] != NO) {
 		/* held by uncuttable edges alone: the chain */
 		out->infinite = 1;
@@ -674,9 +735,26 @@ int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t
 	}
 	if (max_flow(&g))
 		goto done;
-	walk(&g, W_RESIDUAL, parent, queue);
+	trace_point("cut: max flow");
+	/* the cut nearest the targets: the sink side is what reaches the sink
+	 * in the residual graph, so the cut frees as little else as it can */
 	for (uint32_t u = 0; u < g.n; u++)
-		side[u] = parent[u] != NO;
+		side[u] = 1;
+	{
+		size_t head = 0, tail = 0;
+		queue[tail++] = SINK;
+		side[SINK] = 0;
+		while (head < tail) {
+			uint32_t v = queue[head++];
+			for (uint32_t j = g.adj_start[v]; j < g.adj_start[v + 1]; j++) {
+				uint32_t a = g.adj[j], w = arc_head(&g, a);
+				if (g.res[a ^ 1] > 0 && side[w]) {
+					side[w] = 0;
+					queue[tail++] = w;
+				}
+			}
+		}
+	}
 	vec cut = {0};
 	for (uint32_t e = 0; e < g.m; e++)
 		if (side[g.eu[e]] && !side[g.ev[e]] && vec_push(&cut, e)) {
@@ -692,12 +770,15 @@ int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t
 		uint32_t e = cut.v[k];
 		cut_ref *c = &out->refs[out->nrefs++];
 		ref_of_label(h, g.lab[e], g.obj[g.ev[e]], c);
+		c->node = g.ev[e];
+		c->edge = e;
 		c->cost = (uint32_t)g.cap[e];
 		out->cost += (uint64_t)g.cap[e];
 	}
 	vec_free(&cut);
 	if (count_kept(h, &g, side, out))
 		goto done;
+	trace_point("cut: kept");
 	/* the chains from ⊤ to each holder, over the source side's edges */
 	for (uint32_t u = 0; u < g.n; u++)
 		parent[u] = NO;
@@ -718,7 +799,7 @@ int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t
 	}
 	for (uint32_t k = 0; k < out->nrefs; k++) {
 		cut_ref *c = &out->refs[k];
-		uint32_t u = c->kind == CK_ROOT || c->kind == CK_GCREF ? NO : g.node[c->holder];
+		uint32_t u = c->kind == CK_ROOT || c->kind == CK_GCREF ? NO : g.eu[c->edge];
 		if (u != NO && side[u] && parent[u] != NO && chain_back(&g, parent, u, &c->up, &c->nup))
 			goto done;
 	}

@@ -26,9 +26,10 @@
  * their own arc.  Uncuttable edges get infinite capacity: when ⊤ reaches
  * a target through them alone the answer is infinite, and the chain is
  * what holds it.  Else Dinic's max flow (breadth-first levels, an
- * explicit-stack blocking flow: no recursion) and the edges from the
- * residual graph's source side to the rest are a minimum cut, of the same
- * cost as the flow.  Each cut reference is given what it keeps on its own:
+ * explicit-stack blocking flow: no recursion) and the edges into the
+ * residual graph's sink side (the nodes that still reach the sink) are a
+ * minimum cut, of the same cost as the flow, and of the minimum cuts the
+ * one nearest the targets: it frees the least beside them.  Each cut reference is given what it keeps on its own:
  * the targets its target reaches without crossing another cut reference. */
 #ifndef UGC_CUT_H
 #define UGC_CUT_H
@@ -57,6 +58,7 @@ typedef struct cut_ref {
 	 * first; empty for a root or a g record), TARGET ... a target (DOWN) */
 	obj_t *up, *down;
 	uint32_t nup, ndown;
+	uint32_t node, edge; /* cut.c's own: the flow network's head node and edge */
 } cut_ref;
 
 typedef struct cut_result {
