@@ -15,8 +15,7 @@
 
 #include "analysis/retention_graph.h"
 #include "base/base.h"
-#include "base/trace.h"
-#include "snapshot/flags.h"
+#include "snapshot/snapshot.h"
 
 #define INF ((int64_t)1 << 60)
 #define NO UINT32_MAX
