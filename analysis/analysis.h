@@ -8,7 +8,8 @@
  * memory or a database), whatif.h and after.h (the GC rerun with changes,
  * the heap after a purge), suspects.h (leak suspects), diff.h and
  * diff_report.h (two heaps compared, and the rows diff prints),
- * cluster_causes.h (why a cluster was dissolved), class_hist.h (objects
+ * cluster_causes.h (why a cluster was dissolved), cut.h (the fewest
+ * references whose removal frees some objects), class_hist.h (objects
  * counted by class).  The sql and cli layers include this header, never
  * the ones it names (tools/check-layers.sh). */
 #ifndef UGC_ANALYSIS_H
@@ -17,6 +18,7 @@
 #include "analysis/after.h"
 #include "analysis/class_hist.h"
 #include "analysis/cluster_causes.h"
+#include "analysis/cut.h"
 #include "analysis/diff.h"
 #include "analysis/diff_report.h"
 #include "analysis/dominators.h"

@@ -8,7 +8,7 @@
 #include "base/base.h"
 
 const char *const whatif_kind_names[WI_KIND_COUNT] = {
-	"garbage", "cut", "unroot", "null", "null", "drop-referencer",
+	"garbage", "cut", "unroot", "null", "null", "drop-referencer", "drop-gcref", "drop-list-entry",
 };
 
 /* Does "g" record G go under CHANGE? */
@@ -17,6 +17,8 @@ static int gcref_goes(const heap *h, uint32_t g, const whatif_change *c)
 	const gc_ref *x = &h->gcrefs[g];
 	if (c->kind == WI_CUT || c->kind == WI_UNROOT)
 		return x->dst == c->obj;
+	if (c->kind == WI_DROP_GCREF)
+		return g == c->record;
 	return c->kind == WI_DROP_REFERENCER && x->referencer == c->str;
 }
 
@@ -41,6 +43,8 @@ uint32_t whatif_count(const heap *h, const whatif_change *c)
 	if (is_null(c))
 		for (uint32_t k = h->ref_start[c->obj]; k < h->ref_start[c->obj + 1]; k++)
 			n += record_goes(h, k, c);
+	if (c->kind == WI_DROP_LIST_ENTRY)
+		return c->record < h->ncluster_items;
 	if (c->kind != WI_CUT)
 		return n;
 	for (uint32_t k = 0; k < h->nrefs; k++)
@@ -77,7 +81,9 @@ int whatif_targets(const heap *h, const whatif_change *c, size_t n, obj_t **out,
 			for (uint32_t k = h->ref_start[c[j].obj]; k < h->ref_start[c[j].obj + 1] && rc == 0; k++)
 				if (record_goes(h, k, &c[j]))
 					rc = push_target(&v, seen, h->ref_dst[k]);
-		if (c[j].kind == WI_DROP_REFERENCER)
+		if (c[j].kind == WI_DROP_LIST_ENTRY && c[j].record < h->ncluster_items)
+			rc = push_target(&v, seen, h->cluster_items[c[j].record]);
+		if (c[j].kind == WI_DROP_REFERENCER || c[j].kind == WI_DROP_GCREF)
 			for (uint32_t g = 0; g < h->ngcrefs && rc == 0; g++)
 				if (gcref_goes(h, g, &c[j]) && heap_exists(h, h->gcrefs[g].dst))
 					rc = push_target(&v, seen, h->gcrefs[g].dst);
@@ -149,9 +155,12 @@ static int cut_implicit(whatif_result *w, const uint8_t *cut)
 	return 0;
 }
 
-/* Cut targets leave every MutableObjects and ReferencedClusters list; the
- * lists are rebuilt, and ReferencedByClusters with them. */
-static int cut_lists(whatif_result *w, const uint8_t *cut)
+/* Cut targets (CUT, NULL when none) leave every MutableObjects and
+ * ReferencedClusters list, and so do the entries DROP (per cluster item,
+ * NULL when none) marks; the lists are rebuilt, and ReferencedByClusters
+ * with them. */
+#define ITEM_GOES(at) ((cut && cut[items[at]]) || (drop && drop[at]))
+static int cut_lists(whatif_result *w, const uint8_t *cut, const uint8_t *drop)
 {
 	heap *g = &w->gc_heap;
 	const obj_t *items = g->cluster_items;
@@ -159,9 +168,9 @@ static int cut_lists(whatif_result *w, const uint8_t *cut)
 	for (uint32_t c = 0; c < g->nclusters; c++) {
 		const cluster *cl = &g->clusters[c];
 		for (uint32_t k = 0; k < cl->n_mutables; k++)
-			hits += cut[items[cl->mutables + k]];
+			hits += ITEM_GOES(cl->mutables + k);
 		for (uint32_t k = 0; k < cl->n_refs; k++)
-			hits += cut[items[cl->refs + k]];
+			hits += ITEM_GOES(cl->refs + k);
 	}
 	if (!hits)
 		return 0;
@@ -180,12 +189,12 @@ static int cut_lists(whatif_result *w, const uint8_t *cut)
 		n += x->n_members;
 		y->mutables = n;
 		for (uint32_t k = 0; k < x->n_mutables; k++)
-			if (!cut[items[x->mutables + k]])
+			if (!ITEM_GOES(x->mutables + k))
 				out[n++] = items[x->mutables + k];
 		y->n_mutables = n - y->mutables;
 		y->refs = n;
 		for (uint32_t k = 0; k < x->n_refs; k++)
-			if (!cut[items[x->refs + k]])
+			if (!ITEM_GOES(x->refs + k))
 				out[n++] = items[x->refs + k];
 		y->n_refs = n - y->refs;
 	}
@@ -204,6 +213,7 @@ static int cut_lists(whatif_result *w, const uint8_t *cut)
 	rc |= own_new(w, g->cluster_refby);
 	return rc ? -1 : 0;
 }
+#undef ITEM_GOES
 
 /* The "g" records that stay. */
 static int drop_gcrefs(whatif_result *w, const whatif_change *c, size_t n)
@@ -254,11 +264,13 @@ static int drop_refs(whatif_result *w, const whatif_change *c, size_t n, const u
 static int apply(whatif_result *w, const whatif_change *c, size_t n, uint32_t keep)
 {
 	heap *g = &w->gc_heap;
-	int flags = 0, any_cut = 0, any_g = 0;
+	int flags = 0, any_cut = 0, any_g = 0, any_list = 0;
 	for (size_t j = 0; j < n; j++) {
 		flags |= c[j].kind == WI_GARBAGE || c[j].kind == WI_CUT || c[j].kind == WI_UNROOT;
 		any_cut |= c[j].kind == WI_CUT;
-		any_g |= c[j].kind == WI_CUT || c[j].kind == WI_UNROOT || c[j].kind == WI_DROP_REFERENCER;
+		any_g |= c[j].kind == WI_CUT || c[j].kind == WI_UNROOT || c[j].kind == WI_DROP_REFERENCER ||
+			 c[j].kind == WI_DROP_GCREF;
+		any_list |= c[j].kind == WI_DROP_LIST_ENTRY;
 	}
 	if (flags && (own_copy(w, &g->iflags, (size_t)g->slots * sizeof *g->iflags) ||
 		      own_copy(w, &g->oflags, (size_t)g->slots * sizeof *g->oflags)))
@@ -282,7 +294,16 @@ static int apply(whatif_result *w, const whatif_change *c, size_t n, uint32_t ke
 	if (rc == 0 && any_g)
 		rc = drop_gcrefs(w, c, n);
 	if (rc == 0 && any_cut)
-		rc = cut_implicit(w, cut) || cut_lists(w, cut) ? -1 : 0;
+		rc = cut_implicit(w, cut) ? -1 : 0;
+	uint8_t *drop = any_list && rc == 0 ? calloc((size_t)g->ncluster_items + 1, 1) : NULL;
+	if (any_list && rc == 0 && !drop)
+		rc = -1;
+	for (size_t j = 0; j < n && drop; j++)
+		if (c[j].kind == WI_DROP_LIST_ENTRY && c[j].record < g->ncluster_items)
+			drop[c[j].record] = 1;
+	if (rc == 0 && (any_cut || any_list))
+		rc = cut_lists(w, cut, drop);
+	free(drop);
 	free(cut);
 	return rc;
 }

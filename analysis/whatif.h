@@ -23,11 +23,15 @@ enum whatif_kind {
 	WI_NULL_PROPERTY,  /* OBJ's "r" records named STR go */
 	WI_NULL_RECORD,    /* OBJ's RECORD-th "r" record (0-based, in its row) goes */
 	WI_DROP_REFERENCER,/* every "g" record of the FGCObject named STR goes */
+	WI_DROP_GCREF,     /* the "g" record at index RECORD of heap.gcrefs goes (cut's proof) */
+	WI_DROP_LIST_ENTRY,/* the cluster list entry at index RECORD of heap.cluster_items goes:
+			    * one MutableObjects or ReferencedClusters entry (cut's proof) */
 	WI_KIND_COUNT
 };
 extern const char *const whatif_kind_names[WI_KIND_COUNT]; /* the option without "--" */
 
-/* One change.  OBJ is OBJ_NONE for WI_DROP_REFERENCER; STR a string id of
+/* One change.  OBJ is OBJ_NONE for WI_DROP_REFERENCER, WI_DROP_GCREF and
+ * WI_DROP_LIST_ENTRY (the last two are cut's: whatif offers neither); STR a string id of
  * the heap (property or referencer name). */
 typedef struct whatif_change {
 	uint8_t kind;

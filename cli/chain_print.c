@@ -199,7 +199,7 @@ void print_chains_csv(view *v, FILE *fp, const chains *cs)
 
 /* A DOT string: quoted, with '"' and '\' escaped, and a real line break
  * (DOT's \n) wherever S has a newline. */
-static void dot_str(FILE *fp, const char *s)
+void dot_str(FILE *fp, const char *s)
 {
 	fputc('"', fp);
 	for (; *s; s++) {

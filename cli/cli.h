@@ -28,9 +28,10 @@ int cmd_top(int argc, char **argv);
 int cmd_dominators(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
 int cmd_gccost(int argc, char **argv);
+int cmd_cut(int argc, char **argv);
 extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
-	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_info,
-	command_convert, command_gen, command_gccost;
+	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_cut,
+	command_gccost, command_info, command_convert, command_gen;
 
 /* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
 extern const command *const commands[];
@@ -181,6 +182,8 @@ int for_selected(const char *cmd, const query_args *q, enum out_format fmt, cons
  * CSV rows (chain, hop, from, kind, property, to, path: one a reference),
  * and a Graphviz digraph with each object and each pair of objects once. */
 void print_chain_text(view *v, FILE *fp, const chain *c);
+/* S as a Graphviz string, quoted, '\n' kept as a line break. */
+void dot_str(FILE *fp, const char *s);
 void print_chain_json(view *v, FILE *fp, const chain *c);
 void print_chains_csv(view *v, FILE *fp, const chains *cs);
 void print_chains_dot(view *v, FILE *fp, const chains *cs, obj_t target);

@@ -29,7 +29,8 @@ big=$("$ugc" sql "$db" "SELECT idx FROM objects WHERE reachable ORDER BY retaine
 pkg=$("$ugc" sql "$db" "SELECT p.idx FROM objects p JOIN objects o ON o.outer = p.idx WHERE p.class_name = 'Package' AND p.reachable GROUP BY p.idx HAVING count(*) > 1 ORDER BY p.idx LIMIT 1" --format csv | tail -1)
 root=$("$ugc" sql "$db" "SELECT root FROM clusters WHERE state = 'alive' ORDER BY members DESC, root LIMIT 1" --format csv | tail -1)
 level=$("$ugc" sql "$db" "SELECT idx FROM objects WHERE name = 'PersistentLevel' AND reachable ORDER BY idx LIMIT 1" --format csv | tail -1)
-[ -n "$big" ] && [ -n "$pkg" ] && [ -n "$root" ] && [ -n "$level" ] && ok "the arena heap has the objects the checks use" ||
+world=$("$ugc" sql "$db" "SELECT path FROM objects WHERE class_name = 'World' AND reachable AND name NOT LIKE 'Default__%' ORDER BY idx LIMIT 1" --format csv | tail -1)
+[ -n "$world" ] && [ -n "$big" ] && [ -n "$pkg" ] && [ -n "$root" ] && [ -n "$level" ] && ok "the arena heap has the objects the checks use" ||
 	bad "the arena heap has the objects the checks use" "big=$big pkg=$pkg root=$root level=$level"
 
 # each line: COMMAND|ARGS (after INPUT)|CUT (1: --limit 1 cuts a listing)
@@ -51,6 +52,7 @@ why|$big|0
 dominators|$level --depth 2|1
 whatif|--cut $level|1
 gccost||1
+cut|--world $world|1
 EOF
 while IFS='|' read -r cmd args cut; do
 	for input in "$snap" "$db"; do

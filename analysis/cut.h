@@ -1,0 +1,109 @@
+/* cut.h — the fewest references whose removal lets the GC free a set of
+ * objects: a minimum cut between the roots and the targets over the gc
+ * policy's retention graph (ugc-gc(7) §4.1), checked by running the GC
+ * again without them (whatif.h).
+ *
+ * The costs.  A reference a programmer can null costs 1: a strong or aro
+ * "r" record (named by its holder and property), a "g" record (named by
+ * its FGCObject), a MutableObjects or ReferencedClusters entry of a cluster
+ * (the list is rebuilt from the members' references: null the member's
+ * property that put it there).  What no property edit removes costs
+ * nothing to keep and cannot be cut: Class, Outer, immutable references,
+ * cluster membership (root <-> members), the actors step 2 hands to a
+ * Level, the disregard pool, the internal keep flags (Native, Async,
+ * LoaderImport).  A root reason that a program can drop (RootSet:
+ * RemoveFromRoot; RefCounted: release the refcount; a KeepFlag: clear it)
+ * is one cut of its own kind, costing root_cost (CUT_NEVER: not at all).
+ * A cut of a root removes the "g" records into it as well, as whatif's
+ * --unroot does: a minimum cut that cuts a root's own edge cuts them too.
+ *
+ * The algorithm (cut_compute).  The targets that the GC keeps, and a
+ * superset of their ancestors in the graph (reached backwards through the
+ * heap's reverse rows, children, instances, hand-overs and cluster lists,
+ * only through objects the GC keeps) are the flow network's nodes, with ⊤
+ * as the source and a sink after every target; its arcs are the labelled
+ * graph edges among them (retention_graph.h), parallel references each
+ * their own arc.  Uncuttable edges get infinite capacity: when ⊤ reaches
+ * a target through them alone the answer is infinite, and the chain is
+ * what holds it.  Else Dinic's max flow (breadth-first levels, an
+ * explicit-stack blocking flow: no recursion) and the edges into the
+ * residual graph's sink side (the nodes that still reach the sink) are a
+ * minimum cut, of the same cost as the flow, and of the minimum cuts the
+ * one nearest the targets: it frees the least beside them.  Each cut reference is given what it keeps on its own:
+ * the targets its target reaches without crossing another cut reference. */
+#ifndef UGC_CUT_H
+#define UGC_CUT_H
+
+#include "analysis/whatif.h"
+
+#define CUT_NEVER (-1)
+#define CUT_ROOT_COST_DEFAULT 1000
+
+enum cut_kind {
+	CK_REF,   /* an "r" record: ID its forward position, HOLDER its source */
+	CK_GCREF, /* a "g" record: ID its index in heap.gcrefs, HOLDER OBJ_NONE */
+	CK_LIST,  /* a cluster list entry: ID its index in heap.cluster_items, HOLDER the cluster's root */
+	CK_ROOT,  /* a root reason: HOLDER = TARGET = ID = the root */
+};
+
+typedef struct cut_ref {
+	uint8_t kind;
+	obj_t holder, target;
+	uint32_t id;
+	uint32_t cluster; /* CK_LIST: the cluster */
+	uint32_t cost;
+	uint32_t kept;       /* targets it alone keeps (see above); UINT32_MAX: not counted (budget) */
+	uint64_t kept_bytes;
+	/* a chain for the drawing: ⊤ ... HOLDER (UP, NUP objects, root end
+	 * first; empty for a root or a g record), TARGET ... a target (DOWN) */
+	obj_t *up, *down;
+	uint32_t nup, ndown;
+	uint32_t node, edge; /* cut.c's own: the flow network's head node and edge */
+} cut_ref;
+
+typedef struct cut_result {
+	uint32_t ntargets;   /* targets asked for */
+	uint32_t nalive;     /* of them, those the GC keeps: the ones to free */
+	uint64_t alive_bytes;
+	int infinite;        /* no cut frees them: see HOLD */
+	obj_t *hold;         /* infinite: ⊤ -> HOLD[0] -> ... -> HOLD[NHOLD-1], a target, */
+	uint64_t *hold_label;/* along uncuttable edges (RGRAPH_LABEL each) */
+	uint32_t nhold;
+	cut_ref *refs;       /* the cut, the most targets kept first */
+	uint32_t nrefs;
+	uint64_t cost;       /* the sum of their costs = the max flow */
+	uint32_t nodes;      /* the flow network's size */
+	uint64_t arcs;
+	int kept_partial;    /* some refs' kept were not counted */
+} cut_result;
+
+typedef struct cut_options {
+	uint32_t keep_flags;
+	long long root_cost; /* CUT_NEVER, or the cost of one root reason's removal */
+} cut_options;
+
+/* The minimum cut that frees the N TARGETS from H, whose GC result under
+ * OPT->keep_flags is R.  H gains its reverse rows and children if it had
+ * none.  Returns 0, or -1 when out of memory. */
+int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t *targets, uint32_t n,
+		cut_result *out);
+void cut_free(cut_result *c);
+
+/* The whatif changes that apply cut C (one a reference), malloc'd: 0, or
+ * -1 when out of memory. */
+int cut_changes(const heap *h, const cut_result *c, whatif_change **out, size_t *n);
+
+/* The proof: H's GC rerun (OPT, BEFORE its result) without the cut's
+ * references, into W.  *SURVIVORS: how many of the TARGETS it still
+ * keeps (0 when the cut is right).  0, or -1 when out of memory. */
+int cut_prove(const heap *h, const gc_result *before, const gc_options *opt, const cut_result *c,
+	      const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors);
+
+/* What the edge of LABEL (a hold_label) is, in words, maybe written into
+ * BUF (CAP bytes). */
+const char *cut_label_words(const heap *h, uint64_t label, char *buf, size_t cap);
+
+/* Is an edge of LABEL cuttable, and at what cost (CUT_NEVER: not)? */
+long long cut_label_cost(const heap *h, const gc_result *r, const cut_options *opt, uint64_t label);
+
+#endif
