@@ -56,6 +56,7 @@ static void row_out(view *v, const cluster_row *r, enum out_format fmt, int firs
 			printf("null");
 		printf(",\"path\":");
 		json_str(stdout, path);
+		json_node_id(stdout, have ? &o : NULL);
 		printf("}");
 	}
 	if (have)
@@ -81,6 +82,7 @@ static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_
 	} else {
 		printf("%s{\"list\":\"%s\",\"idx\":%d,\"path\":", first ? "" : ",\n", title, x);
 		json_str(stdout, o.path);
+		json_node_id(stdout, &o);
 		printf(",\"reachable\":%s,\"garbage\":%s}", o.reachable ? "true" : "false", o.garbage ? "true" : "false");
 	}
 	obj_info_free(&o);

@@ -105,6 +105,7 @@ int cmd_findings(int argc, char **argv)
 				json_str(stdout, f->detail);
 				printf(",\"path\":");
 				json_str(stdout, path);
+				json_node_id(stdout, have ? &o : NULL);
 				printf(",\"referencer\":");
 				if (f->referencer[0]) json_str(stdout, f->referencer); else printf("null");
 				printf("}");

@@ -75,6 +75,7 @@ static void refs_head(obj_t x, const obj_info *me, int out, enum out_format fmt,
 		json_str(stdout, me->class_name);
 		printf(",\"path\":");
 		json_str(stdout, me->path);
+		json_node_id(stdout, me);
 		printf("},\"direction\":\"%s\",\"references\":[", out ? "out" : "in");
 	}
 }
@@ -112,6 +113,7 @@ static void refs_row_json(const edge *e, int kind, obj_t other, int known, const
 		json_str(stdout, o->class_name);
 		printf(",\"path\":");
 		json_str(stdout, o->path);
+		json_node_id(stdout, o);
 		printf(",\"fate\":\"%s\"", fate);
 	}
 	printf("}");

@@ -225,6 +225,7 @@ static void print_changes(const report *r, view *v, const whatif_change *c, size
 			if (have) {
 				printf("%d,\"path\":", o.idx);
 				json_str(stdout, o.path);
+				json_node_id(stdout, &o);
 			} else {
 				printf("null");
 			}
