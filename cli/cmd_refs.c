@@ -235,7 +235,8 @@ const command command_refs = {
 	"referencer's fate in this GC (survives, garbage: marked garbage but kept, purged)\n"
 	"and the referencer, then the counts by kind and by fate over all of them.\n"
 	"INPUT is a snapshot (analysed in memory) or a database written by analyze.\n"
-	"OBJ is an index (123 or #123), a path name or a full name ('Class /Path').\n",
+	"OBJ is an index (123 or #123), a V8 node id (@123), a path name or a full name\n"
+	"('Class /Path').\n",
 	options, 2, NULL,
 };
 

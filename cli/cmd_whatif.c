@@ -411,7 +411,7 @@ const command command_whatif = {
 	"any object made reachable (only cluster lists can do that), and for each object\n"
 	"the changes aim at that still survives, the retention chain that keeps it now.\n"
 	"INPUT is a snapshot or a database written by analyze; OBJ is an index (123 or\n"
-	"#123), a path name or a full name ('Class /Path').\n",
+	"#123), a V8 node id (@123), a path name or a full name ('Class /Path').\n",
 	options, 1, "(changes are options: --cut OBJ, ...)",
 };
 
