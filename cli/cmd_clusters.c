@@ -294,7 +294,11 @@ int cmd_clusters(int argc, char **argv)
 	if (v->ops->clusters(v, root, 1, &rows)) {
 		rc = error("%s", v->err);
 	} else if (sel && rows.n == 0) {
-		rc = error("#%d is not a cluster root", root);
+		obj_info o; /* named by its path: on a V8 heap that ends in its @ID */
+		int have = v->ops->describe(v, root, &o) == 0;
+		rc = error("#%d %s%s%s is not a cluster root", root, have ? o.class_name : "", have ? " " : "", have ? o.path : "");
+		if (have)
+			obj_info_free(&o);
 	} else if (sel) {
 		rc = detail(v, &rows.v[0], fmt, listing_limit(opts.limit, fmt, 20));
 	} else {
