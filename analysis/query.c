@@ -104,47 +104,79 @@ static int is_node_id(const char *sel)
 	return sel[0] == '@' && sel[1] >= '0' && sel[1] <= '9' && sel[1 + strspn(sel + 1, "0123456789")] == '\0';
 }
 
-/* The object whose name ends in SEL ("@ID": a V8 heap names each object
- * NAME@ID), as query_find answers: 0 found, 1 none (or several: an id
- * names one object), -1 error. */
-static int find_node_id(view *v, const char *sel, obj_t *out)
+/* Is S all digits (at least one)? */
+static int is_number(const char *s)
 {
-	size_t len = strlen(sel);
-	char *glob = malloc(len + 2);
-	if (!glob) {
-		snprintf(v->err, sizeof v->err, "out of memory");
-		return -1;
-	}
-	glob[0] = '*';
-	memcpy(glob + 1, sel, len + 1); /* digits and '@': nothing to quote */
-	obj_t *cand = NULL;
+	return *s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0';
+}
+
+/* The object whose V8 node id is the number DIGITS (heap_node_id), as
+ * query_find answers: 0 found, 1 none (or several: an id names one
+ * object), -1 error. */
+static int find_node_id(view *v, const char *digits, obj_t *out)
+{
 	size_t n = 0;
-	int rc = v->ops->find_glob(v, glob, NULL, &cand, &n);
-	free(glob);
-	if (rc == 0 && n == 1)
-		*out = cand[0];
-	free(cand);
-	return rc ? -1 : n != 1;
+	*out = OBJ_NONE;
+	if (!v->v8 || strlen(digits) > 10)
+		return 1;
+	long long id = strtoll(digits, NULL, 10);
+	if (id > UINT32_MAX)
+		return 1;
+	if (v->ops->find_node(v, id, out, &n))
+		return -1;
+	if (n != 1)
+		*out = OBJ_NONE;
+	return n != 1;
+}
+
+/* The object with index DIGITS: 0 found, 1 none, -1 error. */
+static int find_index(view *v, const char *digits, obj_t *out)
+{
+	long long i = strlen(digits) > 10 ? -1 : strtoll(digits, NULL, 10);
+	obj_info o;
+	int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->ops->describe(v, (obj_t)i, &o) : 1;
+	*out = OBJ_NONE;
+	if (rc < 0)
+		return -1;
+	if (rc == 0) { /* O holds an object only then */
+		obj_info_free(&o);
+		*out = (obj_t)i;
+	}
+	return rc;
+}
+
+/* A bare number N: the object with index N, or on a V8 heap the node with
+ * id N when no object has that index; 2 when both exist and differ (*OUT
+ * the index's, *OTHER the node's).  0 found, 1 none, -1 error. */
+static int find_bare_number(view *v, const char *digits, obj_t *out, obj_t *other)
+{
+	obj_t node = OBJ_NONE;
+	int rc = find_index(v, digits, out);
+	int rn = rc < 0 || !v->v8 ? 1 : find_node_id(v, digits, &node);
+	*other = node;
+	if (rc < 0 || rn < 0)
+		return -1;
+	if (rc == 0 && rn == 0 && node != *out)
+		return 2;
+	if (rc == 0)
+		return 0;
+	*out = node;
+	return rn;
 }
 
 int query_find(view *v, const char *sel, obj_t *out)
 {
-	const char *s = sel[0] == '#' ? sel + 1 : sel;
 	*out = OBJ_NONE;
 	if (is_node_id(sel))
-		return find_node_id(v, sel, out);
-	if (*s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0') {
-		char *end;
-		long long i = strtoll(s, &end, 10);
-		obj_info o;
-		int rc = i >= 0 && i <= OBJ_INDEX_MAX ? v->ops->describe(v, (obj_t)i, &o) : 1;
-		if (rc < 0)
-			return -1;
-		if (rc == 0) { /* O holds an object only then */
-			obj_info_free(&o);
-			*out = (obj_t)i;
-		}
-		return rc;
+		return find_node_id(v, sel + 1, out);
+	if (sel[0] == '#' && is_number(sel + 1))
+		return find_index(v, sel + 1, out);
+	if (is_number(sel)) {
+		obj_t other;
+		int rc = find_bare_number(v, sel, out, &other);
+		if (rc == 2) /* ambiguous: query_select names both */
+			*out = OBJ_NONE;
+		return rc == 2 ? 1 : rc;
 	}
 	/* the whole text as a path name first: a path may hold spaces */
 	if (find_printed_path(v, sel, out))
@@ -228,18 +260,49 @@ static int keep_near_misses(view *v, const char *sel, const char *leaf, obj_t *c
 	return 0;
 }
 
+/* The refusal of a bare number DIGITS that is object I's index and object
+ * NODE's V8 node id, into ERR: "#N is CLASS PATH and @N is CLASS PATH:
+ * write #N or @N".  0, or -1 on an error (in V's err). */
+static int say_ambiguous(view *v, const char *digits, obj_t i, obj_t node, char *err, size_t errsize)
+{
+	obj_info a, b;
+	if (v->ops->describe(v, i, &a))
+		return -1;
+	if (v->ops->describe(v, node, &b)) {
+		obj_info_free(&a);
+		return -1;
+	}
+	snprintf(err, errsize, "#%s is %s %s and @%s is %s %s: write #%s or @%s", digits, a.class_name, a.path, digits,
+		 b.class_name, b.path, digits, digits);
+	obj_info_free(&a);
+	obj_info_free(&b);
+	return 0;
+}
+
 int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize)
 {
-	int rc = query_find(v, sel, out);
+	obj_t other;
+	int rc = is_number(sel) ? find_bare_number(v, sel, out, &other) : query_find(v, sel, out);
+	if (rc == 2) { /* a V8 heap: an index and a node id, two objects */
+		rc = say_ambiguous(v, sel, *out, other, err, errsize);
+		*out = OBJ_NONE;
+		return rc < 0 ? -1 : 1;
+	}
 	if (rc <= 0)
 		return rc;
 	const char *s = sel[0] == '#' ? sel + 1 : sel;
-	if (*s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0') {
-		snprintf(err, errsize, "no object has index %s", s);
+	if (is_number(s)) {
+		if (v->v8 && sel[0] != '#')
+			snprintf(err, errsize, "no object has index %s, and no node id %s", s, s);
+		else
+			snprintf(err, errsize, "no object has index %s", s);
 		return 1;
 	}
 	if (is_node_id(sel)) {
-		snprintf(err, errsize, "no object has node id %s (a V8 heap's objects are named NAME%s)", sel, sel);
+		if (v->v8)
+			snprintf(err, errsize, "no object has node id %s (a V8 heap's objects are named NAME%s)", sel, sel);
+		else
+			snprintf(err, errsize, "no object has node id %s: not a V8 heap (@ID selects a V8 node)", sel);
 		return 1;
 	}
 	/* unknown: suggest other objects named like the last component */

@@ -8,12 +8,16 @@
 
 #include "analysis/view.h"
 
-/* Resolve one selector: "123" or "#123" (an index); a path name exactly as
- * the tool prints it (spaces and punctuation included; \xHH stands for the
- * byte it names when the text itself is not a path); or a full name, "Class
- * Path", split at a space.  Returns 0 with *OUT set, or 1 with a one-line
- * reason in ERR (unknown, with candidates other than SEL itself), or -1 on
- * an error. */
+/* Resolve one selector: "#123" (an index); "@123" (on a V8 heap, the node
+ * whose id is 123: view_ops.find_node); "123", an index, and on a V8 heap
+ * the node with that id when no object has that index (both, naming two
+ * objects: refused, the reason naming each, "#123 is CLASS PATH and @123
+ * is CLASS PATH: write #123 or @123"); a path name exactly as the tool
+ * prints it (spaces and punctuation included; \xHH stands for the byte it
+ * names when the text itself is not a path); or a full name, "Class Path",
+ * split at a space.  Returns 0 with *OUT set, or 1 with a one-line reason
+ * in ERR (unknown, with candidates other than SEL itself; ambiguous), or -1
+ * on an error. */
 int query_select(view *v, const char *sel, obj_t *out, char *err, size_t errsize);
 /* The same without the reason: 0 with *OUT set, 1 when SEL names no object
  * (*OUT is OBJ_NONE), -1 on an error (in V's err). */

@@ -25,6 +25,8 @@ typedef struct obj_info {
 	uint16_t iflags;
 	uint8_t traits;
 	obj_t parent;                      /* previous object on the shortest path */
+	int64_t node_id;                   /* V8 node id (heap_node_id), -1 none */
+	int v8;                            /* the heap is V8's (view.v8): JSON prints node_id */
 	const char *parent_property;       /* edge from parent: property, Class or Outer */
 	const char *name, *class_name, *flags, *path; /* all in TEXT */
 	char *text;                        /* malloc'd; NULL after obj_info_free */
@@ -96,6 +98,7 @@ typedef struct obj_state {
 	obj_t cls, outer, parent;
 	uint32_t distance;
 	int reachable, garbage, root_kind;
+	int64_t node_id;             /* V8 node id (heap_node_id), -1 none */
 	const char *parent_property; /* as edge.prop */
 } obj_state;
 
@@ -135,6 +138,10 @@ typedef struct view_ops {
 	/* selectors */
 	int (*find_path)(view *v, const char *path, obj_t *out); /* OBJ_NONE when none */
 	int (*find_glob)(view *v, const char *name_glob, const char *class_name, obj_t **out, size_t *n);
+	/* the object whose V8 node id is ID (heap_node_id): *OUT the lowest
+	 * index, OBJ_NONE when none; *N how many have it (a damaged or
+	 * hand-made heap may repeat an id), counted up to 2 */
+	int (*find_node)(view *v, int64_t id, obj_t *out, size_t *n);
 	/* I's immediate dominator (DOM_TOP, or OBJ_NONE when unreached) and
 	 * retained bytes (-1 when unreached) under the gc policy: stored in a
 	 * database, computed on first use from a snapshot */

@@ -117,6 +117,7 @@ static void json_object(view *v, FILE *fp, obj_t i)
 	json_str(fp, o.class_name);
 	fprintf(fp, ",\"path\":");
 	json_str(fp, o.path);
+	json_node_id(fp, &o);
 	fprintf(fp, ",\"flags\":");
 	json_str(fp, o.flags);
 	fprintf(fp, ",\"root_kind\":");

@@ -65,6 +65,11 @@ int info_database(const char *path, enum out_format fmt);
 void csv_str(FILE *fp, const char *s);
 /* S as a JSON string, quoted and escaped: valid UTF-8 whatever S holds. */
 void json_str(FILE *fp, const char *s);
+/* The member every JSON object standing for object O carries on a V8 heap,
+ * written after its "path": ',"node_id":ID' (null for the pool below
+ * first-gc-index, which has none); nothing on any other heap, nor for O
+ * NULL.  The one place the key is written: every writer calls it. */
+void json_node_id(FILE *fp, const obj_info *o);
 /* The display form of a name from a snapshot or database (escape.h), for
  * printing as text or CSV: valid until four more calls. */
 const char *disp(const char *s);

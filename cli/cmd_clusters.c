@@ -56,6 +56,7 @@ static void row_out(view *v, const cluster_row *r, enum out_format fmt, int firs
 			printf("null");
 		printf(",\"path\":");
 		json_str(stdout, path);
+		json_node_id(stdout, have ? &o : NULL);
 		printf("}");
 	}
 	if (have)
@@ -81,6 +82,7 @@ static void entry_out(view *v, obj_t root, const char *title, obj_t x, enum out_
 	} else {
 		printf("%s{\"idx\":%d,\"path\":", first ? "" : ",", x);
 		json_str(stdout, o.path);
+		json_node_id(stdout, &o);
 		printf(",\"reachable\":%s,\"garbage\":%s}", o.reachable ? "true" : "false", o.garbage ? "true" : "false");
 	}
 	obj_info_free(&o);
@@ -281,7 +283,7 @@ int cmd_clusters(int argc, char **argv)
 	view *v = open_input(input);
 	if (!v)
 		return 1;
-	if (v->v8 && fmt == FMT_TEXT) { /* (JSON and CSV keep their shape: empty) */
+	if (v->v8 && fmt == FMT_TEXT && !sel) { /* (JSON and CSV keep their shape: empty) */
 		printf("%s: a V8 heap has no GC clusters (they are Unreal Engine's)\n", disp(input));
 		close_input(v);
 		return 0;
@@ -306,7 +308,12 @@ int cmd_clusters(int argc, char **argv)
 	if (v->ops->clusters(v, root, 1, &rows)) {
 		rc = error("%s", v->err);
 	} else if (sel && rows.n == 0) {
-		rc = error("#%d is not a cluster root", root);
+		obj_info o; /* named as text names it: on a V8 heap with its @ID */
+		int have = v->ops->describe(v, root, &o) == 0;
+		rc = error("#%d%s%s is not a cluster root%s", root, have ? " " : "", have ? object_text(v, &o) : "",
+			   v->v8 ? ": a V8 heap has no GC clusters" : "");
+		if (have)
+			obj_info_free(&o);
 	} else if (sel) {
 		rc = detail(v, &rows.v[0], fmt, listing_limit(opts.limit, fmt, 20));
 	} else {

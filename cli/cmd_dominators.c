@@ -41,6 +41,7 @@ static int print_object(const retention_input *in, obj_t x, const char *rel, int
 		json_str(stdout, o.class_name);
 		printf(",\"path\":");
 		json_str(stdout, o.path);
+		json_node_id(stdout, &o);
 		printf(",\"shallow\":%u,\"retained\":%llu", o.size, ret);
 		if (strcmp(rel, "chain") == 0)
 			printf("}");
@@ -132,6 +133,7 @@ static int print_chain(const retention_input *in, obj_t x, const obj_info *o, en
 		json_str(stdout, o->class_name);
 		printf(",\"path\":");
 		json_str(stdout, o->path);
+		json_node_id(stdout, o);
 		printf(",\"reached\":true,\"shallow\":%u,\"retained\":%llu,\"policy\":\"%s\",\"chain\":[", o->size,
 		       (unsigned long long)d->retained[x], dom_policy_names[d->policy]);
 	}

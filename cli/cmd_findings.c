@@ -125,6 +125,7 @@ int cmd_findings(int argc, char **argv)
 				json_str(stdout, f->detail);
 				printf(",\"path\":");
 				if (have) json_str(stdout, path); else printf("null");
+				json_node_id(stdout, have ? &o : NULL);
 				printf(",\"referencer\":");
 				if (f->referencer[0]) json_str(stdout, f->referencer); else printf("null");
 				printf("}");

@@ -123,8 +123,9 @@ const command command_path = {
 	"order).  A root gets its root reason; an unreachable object is explained (each\n"
 	"referencer and why it does not count: eliminated, weak, itself unreachable, or a\n"
 	"cluster member the GC does not trace).  --roots, --all and --direct exclude each\n"
-	"other.  OBJ is an index (123 or #123), a path name exactly as printed (one shell\n"
-	"word: quote it, spaces and punctuation are part of it) or a full name ('Class /Path').\n",
+	"other.  OBJ is an index (123 or #123), a V8 node id (@123), a path name exactly\n"
+	"as printed (one shell word: quote it, spaces and punctuation are part of it) or\n"
+	"a full name ('Class /Path').\n",
 	path_options, 2, NULL,
 };
 

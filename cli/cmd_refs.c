@@ -101,6 +101,7 @@ static void refs_head(view *v, obj_t x, const obj_info *me, int out, enum out_fo
 		json_str(stdout, me->class_name);
 		printf(",\"path\":");
 		json_str(stdout, me->path);
+		json_node_id(stdout, me);
 		printf("},\"direction\":\"%s\",\"references\":{\"items\":[", out ? "out" : "in");
 	}
 }
@@ -138,6 +139,7 @@ static void refs_row_json(const edge *e, int kind, obj_t other, int known, const
 		json_str(stdout, o->class_name);
 		printf(",\"path\":");
 		json_str(stdout, o->path);
+		json_node_id(stdout, o);
 		printf(",\"fate\":\"%s\"", fate);
 	}
 	printf("}");
@@ -266,7 +268,8 @@ const command command_refs = {
 	"referencer's fate in this GC (survives, garbage: marked garbage but kept, purged)\n"
 	"and the referencer, then the counts by kind and by fate over all of them.\n"
 	"INPUT is a snapshot (analysed in memory) or a database written by analyze.\n"
-	"OBJ is an index (123 or #123), a path name or a full name ('Class /Path').\n",
+	"OBJ is an index (123 or #123), a V8 node id (@123), a path name or a full name\n"
+	"('Class /Path').\n",
 	options, 2, NULL,
 };
 

@@ -199,12 +199,14 @@ static void suspect_head_json(const dom_result *d, const suspect *s, size_t rank
 	json_str(stdout, o->class_name);
 	printf(",\"path\":");
 	json_str(stdout, o->path);
+	json_node_id(stdout, o);
 	printf(",\"shallow\":%u,\"retained\":%llu%s", o->size, (unsigned long long)d->retained[s->obj],
 	       s->cls != OBJ_NONE ? "}" : "");
 	printf(",\"accumulation\":{\"idx\":%d,\"class\":", a->idx);
 	json_str(stdout, a->class_name);
 	printf(",\"path\":");
 	json_str(stdout, a->path);
+	json_node_id(stdout, a);
 	printf(",\"steps\":%u,\"retained\":%llu}", s->steps, (unsigned long long)s->accum_retained);
 	json_list_begin("under", s->nunder_all, s->nunder);
 }

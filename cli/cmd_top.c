@@ -172,6 +172,7 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 				printf(",\"name\":");
 				json_str(stdout, name);
 			}
+			json_node_id(stdout, by == BY_OBJECT ? &o : NULL);
 			printf(",\"retained\":%llu", (unsigned long long)v[k].retained);
 			if (other)
 				printf(",\"retained_%s\":%llu", dom_policy_names[other->policy], (unsigned long long)v[k].other);

@@ -228,6 +228,7 @@ static void print_changes(const report *r, view *v, const whatif_change *c, size
 			if (have) {
 				printf("%d,\"path\":", o.idx);
 				json_str(stdout, o.path);
+				json_node_id(stdout, &o);
 			} else {
 				printf("null");
 			}
@@ -413,7 +414,7 @@ const command command_whatif = {
 	"any object made reachable (only cluster lists can do that), and for each object\n"
 	"the changes aim at that still survives, the retention chain that keeps it now.\n"
 	"INPUT is a snapshot or a database written by analyze; OBJ is an index (123 or\n"
-	"#123), a path name or a full name ('Class /Path').\n",
+	"#123), a V8 node id (@123), a path name or a full name ('Class /Path').\n",
 	options, 1, "(changes are options: --cut OBJ, ...)",
 };
 

@@ -89,6 +89,7 @@ void print_object_json(const obj_info *o)
 	json_str(stdout, o->class_name);
 	printf(",\"path\":");
 	json_str(stdout, o->path);
+	json_node_id(stdout, o);
 	printf(",\"flags\":");
 	json_str(stdout, o->flags);
 	printf(",\"size\":%u,\"garbage\":%s,\"reachable\":%s,\"root_kind\":", o->size, o->garbage ? "true" : "false",

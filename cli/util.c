@@ -105,6 +105,16 @@ void json_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+void json_node_id(FILE *fp, const obj_info *o)
+{
+	if (!o || !o->v8)
+		return;
+	if (o->node_id < 0)
+		fprintf(fp, ",\"node_id\":null");
+	else
+		fprintf(fp, ",\"node_id\":%lld", (long long)o->node_id);
+}
+
 void csv_str(FILE *fp, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {

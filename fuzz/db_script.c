@@ -22,7 +22,9 @@ int ugc_cli_main(int argc, char **argv);
 #define EDIT_BUDGET 2000
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The seeds: testdata's spec-example and cluster-quirks, without comments. */
+/* The seeds: testdata's spec-example, cluster-quirks and v8-ids (a V8 heap,
+ * whose objects.node_id the readers check against the names), without
+ * comments. */
 static const char *const seed_text[] = {
 	"ugc-text 1\nengine 5.5.4\nmode game\n"
 	"o 0 1 2 - /Script/CoreUObject 64 Native,RootSet\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
@@ -41,6 +43,10 @@ static const char *const seed_text[] = {
 	"o 52 53 4 10 Soldier_2 400 -\no 53 54 4 10 DeadTarget 400 Garbage\nr 11 50 strong ActiveSquad\n"
 	"r 51 53 strong Target\nc 50 51,52 53 -\no 60 61 4 10 Crate 300 -\no 61 62 4 10 HeldLid 100 RefCounted\n"
 	"c 60 61 - -\no 65 66 4 10 Ghost 50 -\nr 21 65 weak LastOpener\n",
+	"ugc-text 1\nengine v8\nfirst-gc-index 5\no 0 0 1 - /V8 0 -\no 1 0 2 0 Package 0 -\no 2 0 2 0 Class 0 -\n"
+	"o 3 0 2 0 (synthetic) 0 -\no 4 0 2 0 Foo 0 -\no 5 0 3 0 @1 0 RootSet\no 6 0 4 0 Foo@5 10 -\no 7 0 4 0 @7 20 -\n"
+	"o 8 0 4 0 Foo@100 30 -\no 9 0 4 0 Foo@6 40 -\nr 5 6 strong a\nr 5 7 strong b\nr 6 8 strong c\nr 7 9 strong d\n"
+	"r 9 8 weak e\n",
 };
 #define NSEEDS COUNT(seed_text)
 

@@ -10,7 +10,8 @@
  *
  * An input that starts as a SQLite file does is the database, byte for
  * byte (the seeds in fuzz/corpus/db are the databases `analyze` writes
- * from testdata's spec-example, chains, cluster-quirks and stale-outer,
+ * from testdata's spec-example, chains, cluster-quirks, stale-outer and
+ * v8-ids (a V8 heap: node ids),
  * copied to 512-byte pages with "PRAGMA page_size=512; VACUUM INTO" to
  * keep them small): that fuzzes the pages.  Any other input is an edit
  * script (db_script.h) applied to a valid database first: that reaches the
@@ -205,7 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"refs DB --name E* --format csv", "path DB /Game/Maps/Arena.Arena:Enemy_1", "clusters DB",
 		"clusters DB --check --format json", "clusters DB --sort bytes --format csv", "findings DB",
 		"findings DB --format json", "info DB", "diff DB DB", "diff DB DB --format json",
-		"diff --baseline DB --target DB --final DB",
+		"diff --baseline DB --target DB --final DB", "refs DB @5 --format json", "why DB @100",
 	};
 	static const char *const slots_whole[] = {
 		"top DB --by class", "top DB --sort count --format json", "suspects DB --format csv", "whatif DB --garbage 11",

@@ -365,6 +365,32 @@ size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap)
 	return fname_format(heap_str(h, h->name[i]), strtab_len(&h->strings, h->name[i]), h->name_num[i], buf, cap);
 }
 
+int64_t name_node_id(const char *name, size_t len)
+{
+	size_t d = 0;
+	while (d < len && d < 11 && name[len - 1 - d] >= '0' && name[len - 1 - d] <= '9')
+		d++;
+	if (d == 0 || d > 10 || d == len || name[len - 1 - d] != '@' || (d > 1 && name[len - d] == '0'))
+		return -1;
+	int64_t v = 0;
+	for (size_t k = len - d; k < len; k++)
+		v = v * 10 + (name[k] - '0');
+	return v <= UINT32_MAX ? v : -1;
+}
+
+int64_t heap_node_id(const heap *h, obj_t i)
+{
+	if (i < h->first_gc_index || !heap_is_v8(h))
+		return -1;
+	uint32_t num = h->name_num[i];
+	if (num & NAME_NUM_AT)
+		return (int64_t)(num & ~NAME_NUM_AT) - 1;
+	if (num) /* "_N": an FName number, no id */
+		return -1;
+	/* an id fname_split leaves in the name (2^31 - 1 or more) */
+	return name_node_id(heap_str(h, h->name[i]), strtab_len(&h->strings, h->name[i]));
+}
+
 static int name_is(const heap *h, obj_t i, const char *want)
 {
 	return h->name_num[i] == 0 && strcmp(heap_str(h, h->name[i]), want) == 0;

@@ -220,6 +220,15 @@ size_t fname_format(const char *base, size_t len, uint32_t num, char *buf, size_
 size_t name_suffix_len(uint32_t num);
 /* Write object I's name into BUF (cap bytes); returns the length. */
 size_t heap_name(const heap *h, obj_t i, char *buf, size_t cap);
+/* The V8 node id a name of LEN bytes ends in, "NAME@ID" (ID without a
+ * leading zero, at most 10 digits, below 2^32; NAME may be empty), else -1. */
+int64_t name_node_id(const char *name, size_t len);
+/* Object I's V8 node id: on a V8 heap (heap_is_v8) the id its name ends in
+ * (ugc-snapshot(5) §3.1), for the nodes only (not the pool below
+ * first-gc-index: /V8 and the class objects); -1 on any other heap, for the
+ * pool, and for a name without one.  What `@ID` selects, what JSON prints as
+ * node_id and the databases store as objects.node_id. */
+int64_t heap_node_id(const heap *h, obj_t i);
 /* Is object I a package (its class is named "Package")? */
 int heap_is_package(const heap *h, obj_t i);
 /* The path rule: the character written between the path of an object's

@@ -2,7 +2,7 @@
  * tables are read in the order the store wrote them; the heap's slots are
  * the span of the object indexes present, not the count the file states
  * (db_extent.h); every id is checked against the slots and the objects, every kind and text against its
- * domain, positions and list lengths against the rows, and the finished
+ * domain, objects.node_id against the id the name ends in, positions and list lengths against the rows, and the finished
  * heap goes through heap_validate like any loaded snapshot. */
 #include "sql/db_heap.h"
 
@@ -163,7 +163,7 @@ static int load_objects(loader *l)
 	static const char t[] = "object_table";
 	heap *h = l->h;
 	int rc;
-	if (query(l, t, "SELECT idx, serial, class, outer, name, size, flags FROM object_table ORDER BY idx"))
+	if (query(l, t, "SELECT idx, serial, class, outer, name, size, flags, node_id FROM object_table ORDER BY idx"))
 		return -1;
 	int64_t max = (int64_t)h->slots - 1;
 	while ((rc = step(l, t)) == 1) {
@@ -200,6 +200,11 @@ static int load_objects(loader *l)
 		h->name_num[i] = num;
 		h->size[i] = (uint32_t)size;
 		h->objects++;
+		/* derived from the name, so it must say what the name says */
+		int64_t node_id, want = heap_node_id(h, (obj_t)i);
+		if (col_int(l, 7, want < 0, -1, want < 0 ? 0 : want, want < 0 ? -1 : want, &node_id))
+			return fail(l, t, "object %lld: node_id is not %s", (long long)i,
+				    want < 0 ? "NULL (no V8 node id in its name)" : "the id its name ends in");
 	}
 	return rc;
 }

@@ -65,9 +65,15 @@ void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *
 		else
 			v->type = RV_NULL;
 		break;
-	default: /* NULL exactly for what the graph does not reach */
+	case 17: /* NULL exactly for what the graph does not reach */
 		if (s->dom && s->dom->idom[i] != OBJ_NONE)
 			set_int(v, (int64_t)s->dom->retained[i]);
+		else
+			v->type = RV_NULL;
+		break;
+	default: /* the V8 node id, NULL for none (and on every other heap) */
+		if (heap_node_id(h, i) >= 0)
+			set_int(v, heap_node_id(h, i));
 		else
 			v->type = RV_NULL;
 	}

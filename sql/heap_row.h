@@ -29,8 +29,8 @@ typedef struct row_buf {
 
 /* object_table's columns in schema order: idx, serial, class, outer, name,
  * class_name, size, flags, cluster, garbage, reachable, root_kind, distance,
- * parent, parent_property, path_hash, idom, retained. */
-#define OBJECT_NCOLUMNS 18
+ * parent, parent_property, path_hash, idom, retained, node_id. */
+#define OBJECT_NCOLUMNS 19
 /* Column COL of object I (which exists) into *V; texts may go into BUF. */
 void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *buf);
 

@@ -20,14 +20,15 @@ _Static_assert(sizeof heap_vtab_tables / sizeof *heap_vtab_tables == HV_COUNT + 
 /* The columns served below, in schema.h's order: a table whose schema
  * text declares others is refused when connected. */
 #define OBJECT_COLUMNS "idx,serial,class,outer,name,class_name,size,flags,cluster,garbage,reachable,root_kind," \
-	"distance,parent,parent_property,path_hash,idom,retained"
+	"distance,parent,parent_property,path_hash,idom,retained,node_id"
 static const char *const served_columns[] = {
 	OBJECT_COLUMNS, "src,pos,dst,kind,prop", "id,text", "root,idx", "root,idx", "idx,size,pending_finish_destroy,game_thread",
 	"package,name,objects,shallow,retained"};
 _Static_assert(sizeof served_columns / sizeof *served_columns == HV_COUNT, "one column list a table");
 
 enum { OC_IDX, OC_SERIAL, OC_CLASS, OC_OUTER, OC_NAME, OC_CLASS_NAME, OC_SIZE, OC_FLAGS, OC_CLUSTER, OC_GARBAGE,
-       OC_REACHABLE, OC_ROOT_KIND, OC_DISTANCE, OC_PARENT, OC_PARENT_PROPERTY, OC_PATH_HASH, OC_IDOM, OC_RETAINED };
+       OC_REACHABLE, OC_ROOT_KIND, OC_DISTANCE, OC_PARENT, OC_PARENT_PROPERTY, OC_PATH_HASH, OC_IDOM, OC_RETAINED,
+       OC_NODE_ID };
 enum { RC_SRC, RC_POS, RC_DST, RC_KIND, RC_PROP };
 
 /* What each object column needs beyond the heap (vtab_source.need). */

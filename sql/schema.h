@@ -6,16 +6,18 @@
 /* snapshot.schema_version: 2 since objects became a view over object_table,
  * 3 since objects carry idom and retained and the retention tables exist,
  * 4 since the refs view holds every edge (Class, Outer and FGCObject ones
- * too), clusters say what dissolved them and findings name their FGCObject.
+ * too), clusters say what dissolved them and findings name their FGCObject,
+ * 5 since objects carry node_id (a V8 node's id, NULL on other heaps).
  * A reader takes this version only (db_version.h). */
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 #define SCHEMA_TABLES \
 "CREATE TABLE snapshot(key TEXT PRIMARY KEY, value);\n" \
 "CREATE TABLE object_table(idx INTEGER PRIMARY KEY, serial INTEGER, class INTEGER, outer INTEGER,\n" \
 "  name TEXT, class_name TEXT, size INTEGER, flags TEXT, cluster INTEGER,\n" \
 "  garbage INTEGER, reachable INTEGER, root_kind TEXT, distance INTEGER,\n" \
-"  parent INTEGER, parent_property TEXT, path_hash INTEGER, idom INTEGER, retained INTEGER);\n" \
+"  parent INTEGER, parent_property TEXT, path_hash INTEGER, idom INTEGER, retained INTEGER,\n" \
+"  node_id INTEGER);\n" \
 "CREATE TABLE strings(id INTEGER PRIMARY KEY, text TEXT);\n" \
 "CREATE TABLE ref_table(src INTEGER NOT NULL, pos INTEGER NOT NULL, dst INTEGER NOT NULL,\n" \
 "  kind INTEGER NOT NULL, prop INTEGER, PRIMARY KEY(src, pos)) WITHOUT ROWID;\n" \
@@ -56,7 +58,8 @@
 "    SELECT s FROM up WHERE i IS NULL) AS path,\n" \
 "  o.class_name AS class_name, o.size AS size, o.flags AS flags, o.cluster AS cluster,\n" \
 "  o.garbage AS garbage, o.reachable AS reachable, o.root_kind AS root_kind, o.distance AS distance,\n" \
-"  o.parent AS parent, o.parent_property AS parent_property, o.idom AS idom, o.retained AS retained\n" \
+"  o.parent AS parent, o.parent_property AS parent_property, o.idom AS idom, o.retained AS retained,\n" \
+"  o.node_id AS node_id\n" \
 "  FROM object_table o;\n"
 
 /* Every edge the GC follows, as `refs` and `path` show them: the "r"
@@ -82,6 +85,7 @@
 "CREATE INDEX objects_outer ON object_table(outer);\n" \
 "CREATE INDEX objects_idom ON object_table(idom);\n" \
 "CREATE INDEX objects_retained ON object_table(retained);\n" \
+"CREATE INDEX objects_node_id ON object_table(node_id);\n" \
 "CREATE INDEX gc_object_refs_dst ON gc_object_refs(dst);\n" \
 "CREATE INDEX cluster_members_idx ON cluster_members(idx);\n" \
 "CREATE INDEX cluster_members_root ON cluster_members(root);\n" \

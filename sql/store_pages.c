@@ -1,9 +1,9 @@
 /* store_pages.c — the big tables and their indexes as SQLite pages (see
  * store_pages.h).  What each b-tree holds (fileformat2 2.3-2.5):
- *   object_table       table b-tree: rowid idx, the record of the 18
+ *   object_table       table b-tree: rowid idx, the record of the 19
  *                      columns with idx (the rowid alias) stored as NULL
  *   objects_<column>   index b-tree: (column, rowid), for path_hash, class,
- *                      outer, idom and retained
+ *                      outer, idom, retained and node_id
  *   ref_table          WITHOUT ROWID: index b-tree of (src, pos, dst, kind,
  *                      prop), the primary key first
  *   ref_table_dst      index b-tree: (dst, src, pos), the primary key after
@@ -36,7 +36,7 @@ static const struct tree_spec {
 			"idx INTEGER pk1, serial INTEGER, class INTEGER, outer INTEGER, name TEXT, class_name TEXT, "
 			"size INTEGER, flags TEXT, cluster INTEGER, garbage INTEGER, reachable INTEGER, root_kind TEXT, "
 			"distance INTEGER, parent INTEGER, parent_property TEXT, path_hash INTEGER, idom INTEGER, "
-			"retained INTEGER"},
+			"retained INTEGER, node_id INTEGER"},
 	[ST_REFS] = {"ref_table", "ref_table", -1, -1, "src+, pos+, dst, kind, prop"},
 	[ST_REFS_DST] = {"ref_table_dst", "ref_table", -1, -1, "dst+, src, pos"},
 	[ST_PATH_HASH] = {"objects_path_hash", "object_table", 15, -1, "path_hash+, rowid"},
@@ -44,6 +44,7 @@ static const struct tree_spec {
 	[ST_OUTER] = {"objects_outer", "object_table", 3, -1, "outer+, rowid"},
 	[ST_IDOM] = {"objects_idom", "object_table", 16, -1, "idom+, rowid"},
 	[ST_RETAINED] = {"objects_retained", "object_table", 17, -1, "retained+, rowid"},
+	[ST_NODE_ID] = {"objects_node_id", "object_table", 18, -1, "node_id+, rowid"},
 	[ST_MEMBERS] = {"cluster_members", "cluster_members", -1, 0, "root INTEGER, idx INTEGER"},
 	[ST_MUTABLE] = {"cluster_mutable", "cluster_mutable", -1, 1, "root INTEGER, idx INTEGER"},
 	[ST_MEMBERS_IDX] = {"cluster_members_idx", "cluster_members", 1, 0, "idx+, rowid"},

@@ -1,10 +1,10 @@
 /* store_pages.h — the store's fast path: the big tables (object_table,
- * ref_table, cluster_members, cluster_mutable) and their nine indexes
+ * ref_table, cluster_members, cluster_mutable) and their ten indexes
  * written as SQLite file-format pages in key order (btree_write.h) instead
  * of row by row through SQLite.
  *
  * store.c lets SQLite create the whole schema and fill the small tables,
- * leaving these thirteen b-trees empty, and closes the database; then
+ * leaving these fourteen b-trees empty, and closes the database; then
  * store_pages_fill writes them, on up to THREADS threads.  Anything not
  * handled is BT_UNSUPPORTED with the file unchanged, and store.c writes the
  * database through SQL instead. */
@@ -20,7 +20,7 @@
  * memory (ST_SORTED and after). */
 enum store_tree {
 	ST_OBJECTS, ST_REFS, ST_REFS_DST, ST_MEMBERS, ST_MUTABLE,
-	ST_PATH_HASH, ST_CLASS, ST_OUTER, ST_IDOM, ST_RETAINED, ST_MEMBERS_IDX, ST_MEMBERS_ROOT, ST_MUTABLE_ROOT,
+	ST_PATH_HASH, ST_CLASS, ST_OUTER, ST_IDOM, ST_RETAINED, ST_NODE_ID, ST_MEMBERS_IDX, ST_MEMBERS_ROOT, ST_MUTABLE_ROOT,
 	ST_COUNT,
 	ST_SORTED = ST_PATH_HASH
 };

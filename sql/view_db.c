@@ -28,14 +28,14 @@
 enum {
 	Q_STATE, Q_OBJECT, Q_UP, Q_IN_REFS, Q_IN_CLASS, Q_IN_OUTER, Q_IN_GC, Q_OUT_REFS, Q_BETWEEN, Q_ELIM, Q_CLEARED,
 	Q_FIND_ABOUT, Q_FIND_ALL, Q_CLUSTERS, Q_CLUSTER_ONE, Q_CLUSTER_STATE, Q_LIST0, Q_LIST1, Q_LIST2, Q_LIST3, Q_LIST4, Q_PATH,
-	Q_GLOB, Q_RETAINED, Q_SRC_REFS, Q_SRC_CLASS, Q_SRC_OUTER, Q_COUNT
+	Q_GLOB, Q_RETAINED, Q_SRC_REFS, Q_SRC_CLASS, Q_SRC_OUTER, Q_NODE, Q_COUNT
 };
 
 static const char *const queries[Q_COUNT] = {
-	[Q_STATE] = "SELECT class, outer, distance, reachable, garbage, root_kind, parent, parent_property "
-		    "FROM object_table WHERE idx = ?1",
+	[Q_STATE] = "SELECT class, outer, distance, reachable, garbage, root_kind, parent, parent_property, "
+		    "node_id, name FROM object_table WHERE idx = ?1",
 	[Q_OBJECT] = "SELECT idx, serial, class, outer, name, class_name, size, flags, cluster, garbage, "
-		     "reachable, root_kind, distance, parent, parent_property FROM object_table WHERE idx = ?1",
+		     "reachable, root_kind, distance, parent, parent_property, node_id FROM object_table WHERE idx = ?1",
 	[Q_UP] = "SELECT outer, name, class_name FROM object_table WHERE idx = ?1",
 	[Q_IN_REFS] = "SELECT r.src, r.kind, s.text FROM ref_table r LEFT JOIN strings s ON s.id = r.prop "
 		      "WHERE r.dst = ?1 ORDER BY r.src, r.pos",
@@ -75,6 +75,7 @@ static const char *const queries[Q_COUNT] = {
 		       "LEFT JOIN object_table o ON o.idx = r.src WHERE r.dst = ?1",
 	[Q_SRC_CLASS] = "SELECT idx, 0, distance, reachable FROM object_table WHERE class = ?1",
 	[Q_SRC_OUTER] = "SELECT idx, 0, distance, reachable FROM object_table WHERE outer = ?1",
+	[Q_NODE] = "SELECT idx FROM object_table WHERE node_id = ?1 ORDER BY idx LIMIT 2",
 };
 
 /* The table each statement reads first, for error messages. */
@@ -87,7 +88,7 @@ static const char *const tables[Q_COUNT] = {
 	[Q_LIST0] = "cluster_members", [Q_LIST1] = "cluster_mutable", [Q_LIST2] = "cluster_refs",
 	[Q_LIST3] = "cluster_refs", [Q_LIST4] = "cluster_dissolved_by", [Q_PATH] = "object_table", [Q_GLOB] = "object_table",
 	[Q_RETAINED] = "object_table", [Q_SRC_REFS] = "ref_table", [Q_SRC_CLASS] = "object_table",
-	[Q_SRC_OUTER] = "object_table",
+	[Q_SRC_OUTER] = "object_table", [Q_NODE] = "object_table",
 };
 
 typedef struct db_view {
@@ -191,6 +192,28 @@ static int col_root(view *v, sqlite3_stmt *st, int reachable, int kind, int *is_
 	if ((k && *root_kind == RK_NONE) || (*is_reachable && *root_kind == RK_NONE)) {
 		verr(v, "object_table: root_kind '%.32s' is not a root kind%s",
 			 k ? k : "NULL", *is_reachable ? " of a reachable object" : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* Column C as object I's V8 node id (-1: NULL), which must be the one
+ * heap_node_id gives: on a V8 heap the id the name in column NAME ends in,
+ * for the objects from first_gc_index on; NULL everywhere else. */
+static int col_node_id(view *v, sqlite3_stmt *st, int c, int name, obj_t i, int64_t *out)
+{
+	const char *s = v->v8 && i >= v->first_gc_index ? (const char *)sqlite3_column_text(st, name) : NULL;
+	int64_t want = s ? name_node_id(s, (size_t)sqlite3_column_bytes(st, name)) : -1;
+	int type = sqlite3_column_type(st, c);
+	*out = type == SQLITE_NULL ? -1 : sqlite3_column_int64(st, c);
+	if ((type != SQLITE_NULL && (type != SQLITE_INTEGER || *out < 0)) || *out != want) {
+		const char *t = (const char *)sqlite3_column_text(st, c);
+		if (want < 0)
+			verr(v, "object_table: object %d has node_id %.40s, not NULL (%s)", i, t ? t : "NULL",
+			     v->v8 ? "its name ends in no @ID" : "not a V8 heap");
+		else
+			verr(v, "object_table: object %d has node_id %.40s, not %lld, the id its name ends in", i,
+			     t ? t : "NULL", (long long)want);
 		return -1;
 	}
 	return 0;
@@ -355,9 +378,11 @@ static int dv_object(view *v, obj_t i, obj_info *o)
 	if (rc != SQLITE_ROW)
 		return db_error(v);
 	o->idx = i;
+	o->v8 = v->v8;
 	o->serial = (uint32_t)sqlite3_column_int64(st, 1);
 	if (col_id(v, st, 2, 0, &o->cls) || col_id(v, st, 3, 1, &o->outer) || col_id(v, st, 8, 1, &o->cluster) ||
-	    col_distance(v, st, 12, &o->distance) || col_id(v, st, 13, 1, &o->parent))
+	    col_distance(v, st, 12, &o->distance) || col_id(v, st, 13, 1, &o->parent) ||
+	    col_node_id(v, st, 15, 4, i, &o->node_id))
 		return -1;
 	o->size = (uint32_t)sqlite3_column_int64(st, 6);
 	const char *flags = (const char *)sqlite3_column_text(st, 7);
@@ -395,7 +420,7 @@ static int dv_state(view *v, obj_t i, obj_state *o)
 	if (rc != SQLITE_ROW)
 		return db_error(v);
 	if (col_id(v, st, 0, 0, &o->cls) || col_id(v, st, 1, 1, &o->outer) || col_distance(v, st, 2, &o->distance) ||
-	    col_id(v, st, 6, 1, &o->parent))
+	    col_id(v, st, 6, 1, &o->parent) || col_node_id(v, st, 8, 9, i, &o->node_id))
 		return -1;
 	o->garbage = sqlite3_column_int(st, 4) != 0;
 	if (col_root(v, st, 3, 5, &o->reachable, &o->root_kind))
@@ -722,6 +747,30 @@ static int dv_find_glob(view *v, const char *glob, const char *class_name, obj_t
 	return collect_ids(v, Q_GLOB, st, out, n);
 }
 
+/* By the index on node_id; the objects found are checked as any row read
+ * (col_node_id: the id must be the one their name ends in). */
+static int dv_find_node(view *v, int64_t id, obj_t *out, size_t *n)
+{
+	obj_t *cand;
+	sqlite3_stmt *st = stmt(v, Q_NODE, OBJ_NONE);
+	sqlite3_bind_int64(st, 1, id);
+	*out = OBJ_NONE;
+	if (collect_ids(v, Q_NODE, st, &cand, n))
+		return -1;
+	obj_state s;
+	for (size_t k = 0; k < *n; k++)
+		if (dv_state(v, cand[k], &s)) {
+			if (!v->err[0])
+				verr(v, "object_table: object %d vanished", cand[k]);
+			free(cand);
+			return -1;
+		}
+	if (*n)
+		*out = cand[0];
+	free(cand);
+	return 0;
+}
+
 static void dv_close(view *v)
 {
 	db_view *d = DV(v);
@@ -767,6 +816,7 @@ static const view_ops db_view_ops = {
 	.cluster_list = dv_cluster_list,
 	.find_path = dv_find_path,
 	.find_glob = dv_find_glob,
+	.find_node = dv_find_node,
 	.retained = dv_retained,
 	.close = dv_close,
 };

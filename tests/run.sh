@@ -2,7 +2,8 @@
 # run.sh — runs every test: the C unit tests, then the command-line tests
 # (cli.sh, hostile.sh for hostile and degenerate input, interrupt.sh for
 # interrupts, leftovers and progress, sql_snapshot.sh: `sql` on snapshots
-# against their databases, paths.sh for path and selectors, attacks.sh for
+# against their databases, paths.sh for path and selectors, node_ids.sh for
+# V8 node ids (@ID, objects.node_id, JSON node_id), attacks.sh for
 # structured attacks, capture.sh for the capture library and readme.sh for
 # the README's tour, run as written).
 # Usage: tests/run.sh UGC_ANALYZE_BINARY UNIT_TEST_BINARY [OUTDIR [UGC_REFDUMP]]
@@ -47,6 +48,7 @@ suite interrupt "$out/interrupt.log" sh tests/interrupt.sh "$bin" "$out"
 suite sql-snapshot "$out/sql-snapshot.log" sh tests/sql_snapshot.sh "$bin" "$out"
 suite paths "$out/paths.log" sh tests/paths.sh "$bin" "$out"
 suite cut "$out/cut.log" sh tests/cut.sh "$bin" "$out"
+suite node-ids "$out/node-ids.log" sh tests/node_ids.sh "$bin" "$out"
 suite attacks "$out/attacks.log" sh tests/attacks.sh "$bin" "$out" "$(dirname "$unit")/attack-db"
 suite json "$out/json.log" sh tests/json.sh "$bin" "$out" "$(dirname "$unit")/json-check"
 [ -n "$refdump" ] && suite capture "$out/capture.log" sh tests/capture.sh "$bin" "$refdump" "$out"

@@ -7,6 +7,7 @@
  * heaps and damaged with SQL here. */
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -56,7 +57,9 @@ static int make_db(const char *body, const char *name, char *path, size_t cap)
 	heap h;
 	gc_result r;
 	findings f;
-	if (load_heap(body, &h))
+	char perr[512];
+	/* a whole snapshot (its own header), or objects after load_heap's */
+	if (strncmp(body, "ugc-text", 8) == 0 ? parse_text(body, &h, perr, sizeof perr) : load_heap(body, &h))
 		return -1;
 	gc_options opt = {.mode = MODE_GAME, .threads = 1};
 	int rc = gc_run(&h, &opt, &r);
@@ -128,10 +131,10 @@ TEST(db_intact_answers_chains)
  * The assertion below fails when view_ops grows, so the list stays whole. */
 static int ops_complete(const view_ops *o)
 {
-	_Static_assert(sizeof(view_ops) == 16 * sizeof(void (*)(void)), "list every view_ops member here");
+	_Static_assert(sizeof(view_ops) == 17 * sizeof(void (*)(void)), "list every view_ops member here");
 	return o && o->object && o->describe && o->state && o->incoming && o->sources && o->outgoing && o->between &&
 	       o->eliminated_to && o->cleared_to && o->findings && o->clusters && o->cluster_list && o->find_path &&
-	       o->find_glob && o->retained && o->close;
+	       o->find_glob && o->find_node && o->retained && o->close;
 }
 
 /* Both backends fill every operation, and one question gets the same answer from each. */
@@ -500,7 +503,7 @@ TEST(db_other_schema_versions_are_refused)
 {
 	char path[128], err[512], want[64];
 	snprintf(want, sizeof want, "reads schema version %d only", SCHEMA_VERSION);
-	static const char *const versions[] = {"3", "999"};
+	static const char *const versions[] = {"4", "999"};
 	for (int k = 0; k < 2; k++) {
 		char sql[128], got[32];
 		CHECK(make_db(CHAINS_BODY, "version.db", path, sizeof path) == 0);
@@ -603,4 +606,83 @@ TEST(db_size_is_linear_in_outer_depth)
 	CHECK_STR((const char *)sqlite3_column_text(st, 1), "/Game/Test.Level_0:Level_1");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+}
+
+/* objects.node_id (schema 5): a V8 heap's ids as its names end in them,
+ * found by find_node through the index; a value that says something else
+ * than the name (or any value on a heap that is not V8's) is a damaged
+ * database for the view and for the heap rebuilt from it. */
+#define V8_BODY \
+	"ugc-text 1\nengine v8\nfirst-gc-index 3\no 0 0 1 - /V8 0 -\no 1 0 2 0 Package 0 -\no 2 0 2 0 Foo 0 -\n" \
+	"o 3 0 2 0 @1 0 RootSet\no 4 0 2 0 Foo@3 8 -\no 5 0 2 0 Big@3000000000 8 -\nr 3 4 strong a\nr 4 5 strong b\n"
+
+TEST(db_node_ids_are_stored_found_and_checked)
+{
+	char path[128], err[512];
+	CHECK(make_db(V8_BODY, "v8.db", path, sizeof path) == 0);
+	view *v = view_db_open(path, err, sizeof err);
+	CHECK(v != NULL && v->v8);
+	if (v) {
+		static const long long ids[] = {-1, -1, -1, 1, 3, 3000000000LL};
+		for (obj_t i = 0; i < 6; i++) {
+			obj_info o;
+			obj_state s;
+			CHECK(v->ops->object(v, i, &o) == 0 && o.node_id == ids[i] && o.v8);
+			obj_info_free(&o);
+			CHECK(v->ops->state(v, i, &s) == 0 && s.node_id == ids[i]);
+		}
+		obj_t x;
+		size_t n;
+		CHECK(v->ops->find_node(v, 3, &x, &n) == 0 && x == 4 && n == 1);
+		CHECK(v->ops->find_node(v, 3000000000LL, &x, &n) == 0 && x == 5 && n == 1);
+		CHECK(v->ops->find_node(v, 2, &x, &n) == 0 && x == OBJ_NONE && n == 0);
+		CHECK(query_select(v, "3", &x, err, sizeof err) == 1); /* #3 is @1, @3 is #4 */
+		CHECK(has(err, "#3 is Foo /V8.@1 and @3 is Foo /V8.Foo@3: write #3 or @3"));
+		v->ops->close(v);
+	}
+	heap h;
+	gc_options opt;
+	CHECK(db_heap_load(path, &h, &opt, err, sizeof err) == 0 && heap_node_id(&h, 4) == 3 &&
+	      heap_node_id(&h, 5) == 3000000000LL && heap_node_id(&h, 2) == -1);
+	heap_free(&h);
+	/* lies: another id, an id on the pool, a text, NULL where the name has one */
+	static const char *const sql[] = {
+		"UPDATE object_table SET node_id = 99 WHERE idx = 4", "UPDATE object_table SET node_id = 0 WHERE idx = 2",
+		"UPDATE object_table SET node_id = '3x' WHERE idx = 4", "UPDATE object_table SET node_id = NULL WHERE idx = 4",
+		"UPDATE object_table SET node_id = -1 WHERE idx = 4",
+	};
+	static const obj_t at[] = {4, 2, 4, 4, 4};
+	for (size_t k = 0; k < sizeof sql / sizeof sql[0]; k++) {
+		CHECK(make_db(V8_BODY, "v8.db", path, sizeof path) == 0 && damage(path, sql[k]) == 0);
+		v = view_db_open(path, err, sizeof err);
+		CHECK(v != NULL);
+		if (!v)
+			continue;
+		obj_info o;
+		obj_state s;
+		char want[64];
+		snprintf(want, sizeof want, "object_table: object %d has node_id ", at[k]);
+		CHECK(v->ops->object(v, at[k], &o) == -1 && has(v->err, want));
+		CHECK(v->ops->state(v, at[k], &s) == -1 && has(v->err, want));
+		v->ops->close(v);
+		snprintf(want, sizeof want, "object %d: node_id is not ", at[k]);
+		int rc = db_heap_load(path, &h, &opt, err, sizeof err);
+		if (rc != -1 || !has(err, want))
+			printf("    %s: %d %s\n", sql[k], rc, err);
+		CHECK(rc == -1 && has(err, want));
+	}
+	/* a UE heap: every node_id NULL; one set is refused */
+	CHECK(make_db(CHAINS_BODY, "ue.db", path, sizeof path) == 0 &&
+	      damage(path, "UPDATE object_table SET node_id = 15 WHERE idx = 15") == 0);
+	v = view_db_open(path, err, sizeof err);
+	CHECK(v != NULL && !v->v8);
+	if (v) {
+		obj_info o;
+		CHECK(v->ops->object(v, 15, &o) == -1 && has(v->err, "object 15 has node_id 15, not NULL (not a V8 heap)"));
+		obj_t x;
+		size_t n;
+		CHECK(v->ops->find_node(v, 15, &x, &n) == -1); /* the row found is checked too */
+		v->ops->close(v);
+	}
+	CHECK(db_heap_load(path, &h, &opt, err, sizeof err) == -1 && has(err, "object 15: node_id is not NULL"));
 }

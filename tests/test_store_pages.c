@@ -552,7 +552,7 @@ TEST(store_pages_refuses_a_schema_it_does_not_know)
 	CHECK(plan_of(SCHEMA_TABLES, SCHEMA_INDEXES, why, sizeof why) == BT_OK);
 	/* each: in the tables (0) or the indexes (1), FROM becomes TO */
 	static const struct { int indexes; const char *from, *to; } changes[] = {
-		{0, "retained INTEGER);", "retained INTEGER, extra INTEGER);"}, /* a new column */
+		{0, "node_id INTEGER);", "node_id INTEGER, extra INTEGER);"}, /* a new column */
 		{0, "name TEXT, class_name", "name BLOB, class_name"},         /* another type */
 		{0, "idx INTEGER PRIMARY KEY,", "idx INTEGER PRIMARY KEY DESC,"}, /* not the rowid */
 		{0, "PRIMARY KEY(src, pos)) WITHOUT ROWID", "PRIMARY KEY(src, pos))"},

@@ -29,6 +29,7 @@ const nodes = snap.nodes, edges = snap.edges, strings = snap.strings;
 const nodeTypes = meta.node_types[0], edgeTypes = meta.edge_types[0];
 const fType = meta.node_fields.indexOf('type'), fName = meta.node_fields.indexOf('name');
 const fSize = meta.node_fields.indexOf('self_size'), fCount = meta.node_fields.indexOf('edge_count');
+const fId = meta.node_fields.indexOf('id');
 const eType = meta.edge_fields.indexOf('type'), eTo = meta.edge_fields.indexOf('to_node');
 const n = nodes.length / nf, m = edges.length / ef;
 
@@ -39,8 +40,10 @@ const classOf = i => {
 		: t === 'code' ? '(compiled code)' : '(' + t + ')';
 };
 const classes = new Set();
-let bytes = 0;
+let bytes = 0, ids = 0;
 for (let i = 0; i < n; i++) { classes.add(classOf(i)); bytes += nodes[i * nf + fSize]; }
+// the node ids in node order, an order-sensitive checksum (DevTools' @ID)
+for (let i = 0; i < n; i++) ids = (ids + nodes[i * nf + fId] * (i % 1000 + 1)) % 4294967296;
 
 // edges: kinds as the mapping gives them, an order-sensitive checksum of
 // the targets, and the graph DevTools calls essential (not weak, shortcut
@@ -72,7 +75,7 @@ while (stack.length) {
 const lines = [
 	['nodes', n], ['edges', m], ['bytes', bytes], ['classes', classes.size],
 	['strong', strong], ['weak', weak], ['soft', soft], ['target_checksum', check],
-	['reachable', reachable], ['reachable_bytes', reachableBytes],
+	['reachable', reachable], ['reachable_bytes', reachableBytes], ['id_checksum', ids],
 ];
 fs.writeFileSync(path.join(dir, 'node-small.expect'),
 	'# figures computed by tools/v8-testdata.js from the snapshot JSON\n' +
