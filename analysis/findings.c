@@ -4,7 +4,8 @@
  * weak references left uncleared, rooted members that die with their
  * cluster, KeepFlags cluster roots, garbage flags that disagree, rooted
  * clusters step 2 dissolves (the engine's crash), garbage members of live
- * clusters, and clusters or a disregard pool in an editor snapshot. */
+ * clusters, clusters or a disregard pool in an editor snapshot, and World
+ * leaks. */
 #include "analysis/findings.h"
 
 #include <stdio.h>
@@ -15,7 +16,7 @@ const char *const finding_kind_names[FK_COUNT] = {
 	"eliminated-ref", "garbage-survives", "dangling-ref", "cluster-missing-mutable",
 	"cluster-missing-cluster", "cluster-keeps-alive", "rootset-garbage", "uncleared-weak-ref",
 	"rooted-member-destroyed", "keepflags-cluster-root", "garbage-flag-mismatch", "rooted-cluster-dissolved",
-	"garbage-cluster-member", "editor-mode-mismatch",
+	"garbage-cluster-member", "editor-mode-mismatch", "world-leak",
 };
 
 static int add(findings *f, finding x)
@@ -225,6 +226,71 @@ static obj_t ref_holder(const heap *h, uint32_t pos)
 	return (obj_t)lo;
 }
 
+/* Is class CLS's name NAME, or does it end in "_"NAME or NAME"_C" (a
+ * Blueprint subclass such as BP_GameInstance_C)?  Unreal class names say
+ * nothing of their parents in a snapshot, so the name is what there is. */
+static int class_named(const heap *h, obj_t cls, const char *name)
+{
+	char buf[HEAP_NAME_MAX];
+	size_t n = heap_name(h, cls, buf, sizeof buf), k = strlen(name);
+	if (n == k && memcmp(buf, name, k) == 0)
+		return 1;
+	if (n > 2 && buf[n - 2] == '_' && buf[n - 1] == 'C')
+		n -= 2; /* a Blueprint class */
+	return n >= k && memcmp(buf + n - k, name, k) == 0;
+}
+
+/* The engine's own holders of a world: its GameEngine (or the editor's
+ * engine) and GameInstance, whose references (the world contexts, the
+ * streaming worlds) are how a World is meant to stay alive. */
+static int engine_side(const heap *h, obj_t cls)
+{
+	return class_named(h, cls, "GameEngine") || class_named(h, cls, "EditorEngine") ||
+	       class_named(h, cls, "UnrealEdEngine") || class_named(h, cls, "GameInstance");
+}
+
+/* World leaks: every World the GC keeps (outside the disregard pool, the
+ * class default object aside) that no object on the engine's side holds
+ * by a reference that keeps (not weak or soft).  A snapshot names no
+ * active world, so this is what tells a world the game uses from one it
+ * leaked: a World kept only by a preview scene, a cache or an actor. */
+static int world_leaks(const heap *h, const gc_result *r, findings *out)
+{
+	uint8_t *verdict = calloc((size_t)h->slots + 1, 1); /* per class: 1 engine side, 2 not, 0 not yet asked */
+	uint8_t *held = calloc((size_t)h->slots + 1, 1);    /* per object: held from the engine's side */
+	int rc = verdict && held ? 0 : -1;
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
+		obj_t c = h->cls[i];
+		if (c == OBJ_FREE || !r->reachable[i])
+			continue;
+		if (!verdict[c])
+			verdict[c] = engine_side(h, c) ? 1 : 2;
+		if (verdict[c] != 1)
+			continue;
+		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++)
+			if (h->ref_kind[k] != REF_WEAK && h->ref_kind[k] != REF_SOFT)
+				held[h->ref_dst[k]] = 1;
+	}
+	memset(verdict, 0, rc == 0 ? (size_t)h->slots + 1 : 0); /* now: 1 a World class, 2 not */
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
+		obj_t c = h->cls[i];
+		if (c == OBJ_FREE || !r->reachable[i] || held[i] || heap_in_disregard(h, (obj_t)i))
+			continue;
+		if (!verdict[c])
+			verdict[c] = class_named(h, c, "World") && !class_named(h, c, "PreviewWorld") ? 1 : 2;
+		char name[HEAP_NAME_MAX];
+		if (verdict[c] != 1 || (heap_name(h, (obj_t)i, name, sizeof name) && strncmp(name, "Default__", 9) == 0))
+			continue;
+		obj_t top = (obj_t)i; /* the root its shortest chain starts from */
+		for (uint32_t d = r->distance[i]; d != UINT32_MAX && d > 0 && r->parent[top] >= 0; d--)
+			top = r->parent[top];
+		rc = add(out, (finding){FK_WORLD_LEAK, 0, 0, (obj_t)i, top == (obj_t)i ? OBJ_NONE : top, OBJ_NONE, VIA_NONE});
+	}
+	free(verdict);
+	free(held);
+	return rc;
+}
+
 int findings_collect(const heap *h, const gc_result *r, findings *out)
 {
 	memset(out, 0, sizeof *out);
@@ -266,6 +332,8 @@ int findings_collect(const heap *h, const gc_result *r, findings *out)
 		rc = engine_quirks(h, r, out);
 	if (rc == 0)
 		rc = cluster_quirks(h, r, out);
+	if (rc == 0)
+		rc = world_leaks(h, r, out);
 	if (rc)
 		findings_free(out);
 	return rc;
@@ -395,6 +463,12 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 	case FK_GARBAGE_CLUSTER_MEMBER:
 		snprintf(buf, cap, "garbage, but a member of live cluster %s: it survives with the cluster while the GC "
 			 "nulls every killable reference to it", name_of(h, f->cluster, &a));
+		return;
+	case FK_WORLD_LEAK:
+		snprintf(buf, cap, "a World the GC keeps that nothing on the engine's side (GameEngine, GameInstance) "
+			 "references: a world leak, kept from root %s (ugc-analyze why shows the chain, cut --world PATH "
+			 "the fewest references to remove)", f->other != OBJ_NONE ? name_of(h, f->other, &a)
+			 : "(itself, or only through cluster lists)");
 		return;
 	case FK_EDITOR_MODE_MISMATCH:
 		if (f->cluster != OBJ_NONE)

@@ -20,6 +20,7 @@ enum finding_kind {
 	FK_ROOTED_CLUSTER_DISSOLVED,/* a cluster step 2 walks for a root flag, dissolved by step 2: the engine crashes */
 	FK_GARBAGE_CLUSTER_MEMBER, /* a garbage member its live cluster keeps while references to it are nulled */
 	FK_EDITOR_MODE_MISMATCH,   /* clusters or a disregard pool in mode editor, which has neither */
+	FK_WORLD_LEAK,             /* a World alive that nothing on the engine's side (GameEngine, GameInstance) references */
 	FK_COUNT
 };
 extern const char *const finding_kind_names[FK_COUNT];

@@ -28,7 +28,7 @@ const command command_findings = {
 	"Kinds: eliminated-ref, garbage-survives, dangling-ref, cluster-missing-mutable,\n"
 	"cluster-missing-cluster, cluster-keeps-alive, rootset-garbage, uncleared-weak-ref,\n"
 	"rooted-member-destroyed, keepflags-cluster-root, garbage-flag-mismatch,\n"
-	"rooted-cluster-dissolved, garbage-cluster-member, editor-mode-mismatch.  Objects\n"
+	"rooted-cluster-dissolved, garbage-cluster-member, editor-mode-mismatch, world-leak.\nObjects "
 	"are named by path; a reference an FGCObject holds by 'NAME (FGCObject)'.\n",
 	options, 1, NULL,
 };

@@ -95,7 +95,7 @@ static int parse_number(const char *s, long long min, long long max, long long *
 static int take(const parser *p, const option *o, const char *arg, int negated)
 {
 	void *field = p->values + o->offset;
-	char name[64], what[256];
+	char name[64], what[1024];
 	opt_name(o, name, sizeof name);
 	switch (o->kind) {
 	case OPTK_FLAG:

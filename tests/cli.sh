@@ -1016,5 +1016,52 @@ grec=$(echo "$doc" | grep -o '"gc_record_visits":[0-9]*' | cut -d: -f2)
 [ -n "$tot" ] && [ "$sum" -eq $((tot - grec)) ] && ok "gccost: the classes' reads add up to the mark's ($tot, $grec of them FGCObject records)" ||
 	bad "gccost: the classes' reads add up to the mark's" "$sum vs $tot - $grec"
 
+# world-leak: GameEngine -> GameInstance -> World A (the game's world); a
+# Blueprint GameInstance (BP_MyInstance_C) holds World C as a streaming
+# world; World B is kept only by a rooted actor (a leak), World D only by a
+# weak reference of the GameInstance (dies: no finding), World E by the
+# GameEngine through an immutable reference (held), and the World class's
+# default object sits in the disregard pool.  By hand: one finding, B, kept
+# from root Holder.
+wl=$out/worldleak.ugct
+cat > "$wl" <<'EOF'
+ugc-text 1
+mode game
+first-gc-index 8
+o 0 1 3 - /Script/CoreUObject 0 Native
+o 1 2 2 0 Object 0 Native
+o 2 3 2 0 Class 0 Native
+o 3 4 2 0 Package 0 Native
+o 4 5 2 0 World 0 Native
+o 5 6 2 0 GameEngine 0 Native
+o 6 7 2 0 BP_MyInstance_C 0 Native
+o 7 8 4 0 Default__World 0 Native
+o 8 9 5 - /Engine/Transient 10 RootSet
+o 9 10 5 8 GameEngine_0 10 -
+o 10 11 6 9 GameInstance_0 10 -
+o 11 12 3 - /Game/A 10 -
+o 12 13 4 11 A 10 -
+o 13 14 3 - /Game/B 10 -
+o 14 15 4 13 B 10 -
+o 15 16 3 - /Game/C 10 -
+o 16 17 4 15 C 10 -
+o 17 18 3 - /Game/D 10 -
+o 18 19 4 17 D 10 -
+o 19 20 3 - /Game/E 10 -
+o 20 21 4 19 E 10 -
+o 21 22 2 8 Holder 10 RootSet
+r 9 10 strong GameInstance
+r 10 12 strong World
+r 10 16 strong StreamingWorlds[0]
+r 21 14 strong Cached
+r 10 18 weak Old
+r 9 20 immutable Editor
+EOF
+expect "world-leak: the World only a rooted actor keeps, none other" "world-leak: 1
+  #14 /Game/B.B: a World the GC keeps that nothing on the engine's side (GameEngine, GameInstance) references: a world leak, kept from root /Engine/Transient.Holder (ugc-analyze why shows the chain, cut --world PATH the fewest references to remove)" sh -c "'$ugc' findings '$wl' --kind world-leak"
+"$ugc" analyze "$wl" -o "$out/worldleak.db" -q --force > /dev/null 2>&1
+expect "world-leak: the same from the database" "world-leak: 1" sh -c "'$ugc' findings '$out/worldleak.db' --kind world-leak | head -1"
+expect "world-leak: the arena heap's one World its GameInstance does not hold (Arena_99), and no other" "#4495 /Game/Maps/Arena_99.Arena_99" sh -c "'$ugc' findings testdata/arena.ugcs --kind world-leak | sed -n 's/^  \\(#[0-9]* [^:]*\\):.*/\\1/p'"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
