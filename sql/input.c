@@ -343,6 +343,24 @@ int input_open_heap(pipeline *p, const char *path, const pipeline_options *o, ch
 	return 0;
 }
 
+int input_leak_side(const char *path, int threads, diff_side *s, char *err, size_t errsize)
+{
+	memset(s, 0, sizeof *s);
+	pipeline p;
+	pipeline_options o = PIPELINE_OPTIONS_INIT;
+	o.threads = threads;
+	o.policy = POLICY_GC;
+	if (input_open_heap(&p, path, &o, err, errsize))
+		return -1;
+	int rc = pipeline_need(&p, PIPE_ALL, err, errsize);
+	if (rc == 0 && (leak_program_paths(&p.h, &p.r) || diff_side_from_analysis(&p.h, &p.r, &p.f, &p.dom, s))) {
+		snprintf(err, errsize, "out of memory comparing %s", path);
+		rc = -1;
+	}
+	pipeline_free(&p);
+	return rc;
+}
+
 int input_diff_side(const char *path, int threads, diff_side *s, char *err, size_t errsize)
 {
 	memset(s, 0, sizeof *s); /* freeable whatever happens */
