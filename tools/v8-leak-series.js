@@ -58,7 +58,11 @@ snapshot(2);
 fs.writeFileSync(path.join(out, 'leak.plan'),
 	'# tools/v8-leak-series.js: requests served before each snapshot\n' +
 	`baseline ${WARM}\ntarget ${WARM + LEAKED}\nfinal ${WARM + LEAKED + AFTER}\n` +
-	'# planted: NAME OBJECTS-PER-REQUEST LEAKED-REQUESTS (new in target, alive in final)\n' +
-	`leak listener onReload closure->context->RequestContext->Uint8Array ${LEAKED}\n` +
-	`leak memo MemoEntry->Array ${LEAKED}\n` +
-	`listeners ${bus.listenerCount('config-reload')} memo ${memo.size} served ${served}\n`);
+	'# the planted leaks: "leak NAME REQUESTS CLASS...": each request served\n' +
+	'# between baseline and target leaves one object of each CLASS alive in\n' +
+	'# final, held by NAME (listener: the bus\'s config-reload listeners;\n' +
+	'# memo: the memo Map); each listener is a closure of its own, the leak\n' +
+	'# root that holds the rest (one a request)\n' +
+	`leak listener ${LEAKED} RequestContext Uint8Array\n` +
+	`leak memo ${LEAKED} MemoEntry\n` +
+	`# at the end: ${bus.listenerCount('config-reload')} listeners, ${memo.size} memo entries, ${served} requests\n`);
