@@ -1,7 +1,9 @@
 /* cmd_diff.c — `ugc-analyze diff A B`: what grew, what went, what is new
  * between two snapshots or databases; and leak mode, `diff --baseline A
- * --target B --final C`: objects new in B still alive in C, grouped by
- * their retention chain with numbered names made generic. */
+ * --target B --final C`: objects new in B still alive in C, folded under
+ * their leak roots and grouped by their roots' retention chain with
+ * numbered names made generic (analysis/diff_report.h computes, this
+ * prints). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -259,10 +261,12 @@ done:
 
 /* ---- leak mode ---- */
 
-/* A group's leaked objects by class, on one line: at most LIMIT classes. */
-static void print_types_text(const diff_leak_group *x, size_t limit)
+/* A group's leaked objects by class, on one line: at most TYPES_SHOWN
+ * classes, all with --limit 0 (ALL). */
+#define TYPES_SHOWN 10
+static void print_types_text(const diff_leak_group *x, int all)
 {
-	size_t shown = x->ntypes < limit ? x->ntypes : limit;
+	size_t shown = all || x->ntypes < TYPES_SHOWN ? x->ntypes : TYPES_SHOWN;
 	printf("  types:");
 	for (size_t t = 0; t < shown; t++)
 		printf("%s %s %s", t ? "," : "", count_text(x->types[t].count), disp(x->types[t].name));
@@ -285,7 +289,7 @@ static void print_leak_text(const diff_leaks *l, const char *pa, const char *pb,
 		printf("\ngroup %zu: %s object%s under %s leak root%s, %s retained (%s shallow)\n  chain: %s\n", g + 1,
 		       count_text(x->count), plural_s(x->count), count_text(x->roots), plural_s(x->roots),
 		       size_text(x->retained), size_text(x->bytes), disp(x->chain));
-		print_types_text(x, limit);
+		print_types_text(x, limit >= (size_t)1 << 40);
 		printf("  trace to #%d, retained at each hop:\n", x->idx);
 		for (size_t h = 0; h < x->ntrace; h++) {
 			const diff_leak_hop *p = &x->trace[h];
@@ -421,9 +425,13 @@ const command command_diff = {
 	"and the aggregates in SQLite.\n"
 	"\n"
 	"Leak mode: the objects new in B (absent from A) that are still alive in C after its\n"
-	"GC, grouped by their shortest retention chain with numbered names made generic\n"
-	"(BP_Enemy_C_12 -> BP_Enemy_C_*), largest groups first, one representative chain\n"
-	"each in the engine's reference-chain layout.\n"
+	"GC, folded under their leak roots (the leaked objects no other leaked object\n"
+	"dominates in C), grouped by the shortest retention chain of their roots with\n"
+	"numbered names and edges made generic (BP_Enemy_C_12 -> BP_Enemy_C_*, [12] and\n"
+	"1001 -> [*]), the most retained bytes (C's, gc policy) first; each group with its\n"
+	"objects by class and one trace with the retained bytes at every hop.  On a V8\n"
+	"heap, roots that hold no program state (the string tables, code, caches) are\n"
+	"left out of the traces.\n"
 	"\n"
 	"Inputs are snapshots (analysed in memory) or databases written by analyze.\n",
 	options, 2, NULL,
