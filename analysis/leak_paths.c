@@ -31,8 +31,8 @@ int leak_system_node(const heap *h, obj_t i)
 
 int leak_program_paths(const heap *h, gc_result *r)
 {
-	if (!heap_is_v8(h) || h->slots == 0)
-		return 0;
+	if (!heap_is_v8(h) || h->slots == 0 || !r->distance)
+		return 0; /* nothing to rewrite (no §3 yet: nothing asks for paths) */
 	uint32_t n = h->slots;
 	uint32_t *dist = malloc((size_t)n * sizeof *dist), *via = malloc((size_t)n * sizeof *via);
 	obj_t *parent = malloc((size_t)n * sizeof *parent), *queue = malloc((size_t)n * sizeof *queue);
