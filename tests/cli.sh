@@ -565,6 +565,21 @@ done
 	grep -q '^left out: [1-9][0-9,]* objects only roots that hold no program state keep' "$out/v8leak.txt" &&
 	ok "leak mode on the V8 series: numbered edges generic, no string-table or code traces, the most retained first" ||
 	bad "leak mode on the V8 series: generic edges, no system roots, order" "$(grep -m3 -E -e '-> [0-9]+ =|Internalized' "$out/v8leak.csv" | cut -c1-200)"
+# JSON: the same groups, the listener leak first with its leak roots, the
+# most retained first, and the document's totals
+[ "$(grep -o '"leak_roots":[0-9]*,"retained":[0-9]*' "$out/v8leak.json" | head -1)" = \
+	"\"leak_roots\":$lreq,\"retained\":$(sed -n 2p "$out/v8leak.csv" | cut -d, -f4)" ] &&
+	[ "$(grep -o '"leak_roots":[0-9]*,"retained":[0-9]*' "$out/v8leak.json" | sed 's/.*://' |
+		awk 'NR > 1 && $1 > last { bad = 1 } { last = $1 } END { print NR, bad + 0 }')" = "$(($(wc -l < "$out/v8leak.csv") - 1)) 0" ] &&
+	grep -q '^{"baseline":"testdata/v8/leak-0.heapsnapshot.zst",.*"total_objects":[0-9]*,' "$out/v8leak.json" &&
+	grep -q '"trace":\[{"edge":null,"idx":[0-9]*,"object":"(synthetic) /V8.@1","retained":[0-9]*},{"edge":"\[1\]"' "$out/v8leak.json" &&
+	ok "leak mode JSON on the V8 series: the same groups, the listener leak first, traces with retained bytes" ||
+	bad "leak mode JSON on the V8 series" "$(cut -c1-300 "$out/v8leak.json")"
+# the same answers from the three databases (C's heap is analysed again)
+for k in 0 1 2; do "$ugc" analyze testdata/v8/leak-$k.heapsnapshot.zst -o "$out/v8leak-$k.db" -q --force > /dev/null 2>&1; done
+"$ugc" diff --baseline "$out/v8leak-0.db" --target "$out/v8leak-1.db" --final "$out/v8leak-2.db" --limit 0 --format csv > "$out/v8leak-db.csv" 2>&1
+cmp -s "$out/v8leak.csv" "$out/v8leak-db.csv" && ok "leak mode on the V8 series: snapshots and databases agree" ||
+	bad "leak mode on the V8 series: snapshots and databases agree" "$(head -3 "$out/v8leak-db.csv" | cut -c1-200)"
 # text: each group with its objects, leak roots, retained bytes, types and
 # the retained size at every hop of its trace
 grep -q "^group 1: [0-9,]* objects under $lreq leak roots, [0-9.]* [KM]iB retained" "$out/v8leak.txt" &&
