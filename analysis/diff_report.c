@@ -1,5 +1,6 @@
-/* diff_report.c — the sections of `diff`'s report and leak mode's groups,
- * computed as rows (see diff_report.h). */
+/* diff_report.c — the sections of `diff`'s report and leak mode's groups
+ * (leaked objects under their leak roots, grouped by generic chain, with
+ * their types and one trace each), computed as rows (see diff_report.h). */
 #include "analysis/diff_report.h"
 
 #include <stdio.h>
@@ -410,8 +411,12 @@ char *diff_chain_key(const diff_side *c, uint32_t k)
 	return out;
 }
 
-/* Leak mode groups its candidates by chain keys computed as follows (see
+/* Leak mode folds each leaked object under its leak root (the topmost
+ * leaked object among its dominators in C: leak_roots(), a memoized climb)
+ * and groups the leak roots by chain keys computed as follows (see
  * diff_report.h); no chain is written out but those of the groups shown.
+ * An edge name is generic_edge()'s, and an object whose name is data (a V8
+ * string) is its class alone.
  *
  * A chain key is a node of a tree of chains: the chain without its last
  * element (the node's parent), that element's generic edge name and its
