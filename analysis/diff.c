@@ -387,17 +387,20 @@ int diff_side_from_analysis(const heap *h, const gc_result *r, const findings *f
 	return side_from_heap(h, r, f, d, 1, out);
 }
 
-/* The per-object dominators of D, by position (KEEP). */
-static int keep_dominators(const heap *h, const dom_result *d, diff_side *out)
+int diff_side_keep_dominators(diff_side *out, const dom_result *d)
 {
+	free(out->idom);
+	free(out->obj_retained);
 	out->idom = malloc(((size_t)out->n + 1) * sizeof *out->idom);
 	out->obj_retained = malloc(((size_t)out->n + 1) * sizeof *out->obj_retained);
 	if (!out->idom || !out->obj_retained)
 		return -1;
 	for (uint32_t k = 0; k < out->n; k++) {
-		obj_t i = out->v[k].idx, up = d->idom[i];
-		out->idom[k] = up >= 0 && (uint32_t)up < h->slots ? out->by_idx[up] : -1;
-		out->obj_retained[k] = d->retained[i];
+		obj_t i = out->v[k].idx;
+		int inside = i >= 0 && (uint32_t)i < d->slots;
+		obj_t up = inside ? d->idom[i] : OBJ_NONE;
+		out->idom[k] = up >= 0 && (uint32_t)up < d->slots ? (int32_t)diff_find(out, up) : -1;
+		out->obj_retained[k] = inside ? d->retained[i] : 0;
 	}
 	return 0;
 }
@@ -441,7 +444,7 @@ static int side_from_heap(const heap *h, const gc_result *r, const findings *f, 
 	}
 	out->eliminated = calloc((size_t)r->neliminated + 1, sizeof *out->eliminated);
 	out->disagreements = calloc((size_t)f->n + 1, sizeof *out->disagreements);
-	if (!out->eliminated || !out->disagreements || retained_by_class(h, d, out) || (keep && keep_dominators(h, d, out)))
+	if (!out->eliminated || !out->disagreements || retained_by_class(h, d, out) || (keep && diff_side_keep_dominators(out, d)))
 		return -1;
 	/* the strings are the heap's (copied above): its ids hold */
 	for (uint32_t k = 0; k < r->neliminated; k++) {

@@ -68,6 +68,10 @@ int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, di
 struct dom_result;
 int diff_side_from_analysis(const heap *h, const gc_result *r, const findings *f, const struct dom_result *d,
 			    diff_side *out);
+/* Keep D's per-object results (D over S's heap: by slot) in S, by
+ * position (idom, obj_retained): for a side read from a database.  0, or
+ * -1 when out of memory. */
+int diff_side_keep_dominators(diff_side *s, const struct dom_result *d);
 void diff_side_free(diff_side *s);
 /* Add class NAME's retained BYTES to S; 0, or -1 when out of memory. */
 int diff_add_retained(diff_side *s, const char *name, uint64_t bytes);

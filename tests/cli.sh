@@ -504,6 +504,12 @@ for kind in snapshots databases; do
 		bad "leak mode on $kind: one group a planted leak" "$(cut -c1-100 "$out/leaks-$kind.csv")"
 done
 cmp -s "$out/leaks-snapshots.csv" "$out/leaks-databases.csv" && ok "leak mode: snapshots and databases agree" || bad "leak mode: snapshots and databases agree"
+# a final database stored under another policy: its heap is analysed again
+# (leak roots are the gc policy's), the same answers
+"$ugc" analyze "$out/ev-2.ugcs" -o "$out/ev-2-refs.db" --policy refs -q >/dev/null 2>&1
+"$ugc" diff --baseline "$out/ev-0.db" --target "$out/ev-1.db" --final "$out/ev-2-refs.db" --format csv > "$out/leaks-refs.csv" 2>&1
+cmp -s "$out/leaks-snapshots.csv" "$out/leaks-refs.csv" && ok "leak mode: a final database of another policy gives the same groups" ||
+	bad "leak mode: a final database of another policy" "$(head -3 "$out/leaks-refs.csv")"
 tail -n +2 "$out/diff-snapshots.txt" > "$out/d1.txt"; tail -n +2 "$out/diff-databases.txt" > "$out/d2.txt"
 cmp -s "$out/d1.txt" "$out/d2.txt" && ok "diff: snapshots and databases agree" || bad "diff: snapshots and databases agree"
 expect "leak groups are named by generic chains" "  chain: MaterialInstanceDynamic /Engine/Transient.MaterialInstanceDynamic_*" sh -c "'$ugc' diff --baseline '$out/ev-0.db' --target '$out/ev-1.db' --final '$out/ev-2.db' | grep -m1 '  chain:'"
