@@ -1007,6 +1007,7 @@ static int leak_trace(leak_ctx *x, diff_leak_group *g)
 		h->edge = i ? strtab_get(&c->strings, c->v[y].via) : NULL;
 		h->idx = c->v[y].idx;
 		h->retained = retained_of(c, y);
+		h->root_kind = c->v[y].root_kind;
 		if (!(h->object = diff_full_name(c, y)))
 			return -1;
 		g->ntrace = i + 1;

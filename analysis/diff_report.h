@@ -130,6 +130,8 @@ typedef struct diff_leak_hop {
 	obj_t idx;         /* in C */
 	char *object;      /* its full name (malloc'd) */
 	uint64_t retained; /* its retained bytes in C (its shallow bytes without C's dominators) */
+	uint8_t root_kind; /* its root kind in C (enum root_kind): a trace's first hop is a root
+			    * (or kept only through cluster lists) */
 } diff_leak_hop;
 
 typedef struct diff_leak_group {

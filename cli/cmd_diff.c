@@ -296,7 +296,8 @@ static void print_leak_text(const diff_leaks *l, const char *pa, const char *pb,
 			if (p->edge)
 				printf("  %12s  -> %s = #%d %s\n", size_text(p->retained), disp(p->edge), p->idx, disp(p->object));
 			else
-				printf("  %12s  #%d %s\n", size_text(p->retained), p->idx, disp(p->object));
+				printf("  %12s  #%d %s  (%s)\n", size_text(p->retained), p->idx, disp(p->object),
+				       root_kind_names[p->root_kind < RK_COUNT ? p->root_kind : 0]);
 		}
 	}
 	if (l->n < l->groups)
@@ -333,7 +334,10 @@ static void print_leak_json(const diff_leaks *l, const char *pa, const char *pb,
 				printf("null");
 			printf(",\"idx\":%d,\"object\":", p->idx);
 			json_str(stdout, p->object);
-			printf(",\"retained\":%llu}", (unsigned long long)p->retained);
+			printf(",\"retained\":%llu", (unsigned long long)p->retained);
+			if (h == 0)
+				printf(",\"root_kind\":\"%s\"", root_kind_names[p->root_kind < RK_COUNT ? p->root_kind : 0]);
+			printf("}");
 		}
 		printf("],\"types\":{");
 		for (size_t t = 0; t < x->ntypes; t++) {

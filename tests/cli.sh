@@ -578,7 +578,7 @@ done
 	[ "$(grep -o '"leak_roots":[0-9]*,"retained":[0-9]*' "$out/v8leak.json" | sed 's/.*://' |
 		awk 'NR > 1 && $1 > last { bad = 1 } { last = $1 } END { print NR, bad + 0 }')" = "$(($(wc -l < "$out/v8leak.csv") - 1)) 0" ] &&
 	grep -q '^{"baseline":"testdata/v8/leak-0.heapsnapshot.zst",.*"total_objects":[0-9]*,' "$out/v8leak.json" &&
-	grep -q '"trace":\[{"edge":null,"idx":[0-9]*,"object":"(synthetic) /V8.@1","retained":[0-9]*},{"edge":"\[1\]"' "$out/v8leak.json" &&
+	grep -q '"trace":\[{"edge":null,"idx":[0-9]*,"object":"(synthetic) /V8.@1","retained":[0-9]*,"root_kind":"rootset"},{"edge":"\[1\]"' "$out/v8leak.json" &&
 	ok "leak mode JSON on the V8 series: the same groups, the listener leak first, traces with retained bytes" ||
 	bad "leak mode JSON on the V8 series" "$(cut -c1-300 "$out/v8leak.json")"
 # the same answers from the three databases (C's heap is analysed again)

@@ -513,7 +513,8 @@ TEST(diff_leak_groups_fold_under_leak_roots)
 			/* the trace: Keeper (a root), then Holder_1 over Cache */
 			CHECK(g->ntrace == 2);
 			if (g->ntrace == 2) {
-				CHECK(g->trace[0].edge == NULL && g->trace[0].idx == 11 && g->trace[0].retained == 325);
+				CHECK(g->trace[0].edge == NULL && g->trace[0].idx == 11 && g->trace[0].retained == 325 &&
+				      g->trace[0].root_kind == RK_ROOTSET);
 				CHECK_STR(g->trace[0].object, "Actor /Game/Test.Keeper");
 				CHECK_STR(g->trace[1].edge, "Cache");
 				CHECK(g->trace[1].idx == 20 && g->trace[1].retained == 200);
