@@ -8,6 +8,7 @@
  * memory or a database), whatif.h and after.h (the GC rerun with changes,
  * the heap after a purge), suspects.h (leak suspects), diff.h and
  * diff_report.h (two heaps compared, and the rows diff prints),
+ * leak_paths.h (leak mode's paths from program state on a V8 heap),
  * cluster_causes.h (why a cluster was dissolved), cut.h (the fewest
  * references whose removal frees some objects), class_hist.h (objects
  * counted by class).  The sql and cli layers include this header, never
@@ -25,6 +26,7 @@
 #include "analysis/findings.h"
 #include "analysis/pipeline.h"
 #include "analysis/gc.h"
+#include "analysis/leak_paths.h"
 #include "analysis/query.h"
 #include "analysis/suspects.h"
 #include "analysis/view.h"

@@ -354,25 +354,62 @@ fail:
 	return -1;
 }
 
-/* The classes' retained bytes, from the dominator tree of the gc policy. */
-static int retained_by_class(const heap *h, const gc_result *r, diff_side *out)
+/* The classes' retained bytes, from D, the dominator tree of the gc policy. */
+static int retained_by_class(const heap *h, const dom_result *d, diff_side *out)
 {
-	dom_result d;
-	if (dom_compute(h, r, POLICY_GC, &d))
-		return -1;
 	char name[HEAP_NAME_MAX];
 	int rc = 0;
-	for (uint32_t k = 0; k < d.nclasses && rc == 0; k++) {
-		heap_name(h, d.classes[k].key, name, sizeof name);
-		rc = diff_add_retained(out, name, d.classes[k].retained);
+	for (uint32_t k = 0; k < d->nclasses && rc == 0; k++) {
+		heap_name(h, d->classes[k].key, name, sizeof name);
+		rc = diff_add_retained(out, name, d->classes[k].retained);
 	}
+	return rc;
+}
+
+static int side_from_heap(const heap *h, const gc_result *r, const findings *f, const dom_result *d, int keep,
+			  diff_side *out);
+
+int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, diff_side *out)
+{
+	dom_result d;
+	if (dom_compute(h, r, POLICY_GC, &d)) {
+		memset(out, 0, sizeof *out);
+		return -1;
+	}
+	int rc = side_from_heap(h, r, f, &d, 0, out);
 	dom_free(&d);
 	return rc;
 }
 
-int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, diff_side *out)
+int diff_side_from_analysis(const heap *h, const gc_result *r, const findings *f, const struct dom_result *d,
+			    diff_side *out)
+{
+	return side_from_heap(h, r, f, d, 1, out);
+}
+
+int diff_side_keep_dominators(diff_side *out, const dom_result *d)
+{
+	free(out->idom);
+	free(out->obj_retained);
+	out->idom = malloc(((size_t)out->n + 1) * sizeof *out->idom);
+	out->obj_retained = malloc(((size_t)out->n + 1) * sizeof *out->obj_retained);
+	if (!out->idom || !out->obj_retained)
+		return -1;
+	for (uint32_t k = 0; k < out->n; k++) {
+		obj_t i = out->v[k].idx;
+		int inside = i >= 0 && (uint32_t)i < d->slots;
+		obj_t up = inside ? d->idom[i] : OBJ_NONE;
+		out->idom[k] = up >= 0 && (uint32_t)up < d->slots ? (int32_t)diff_find(out, up) : -1;
+		out->obj_retained[k] = inside ? d->retained[i] : 0;
+	}
+	return 0;
+}
+
+static int side_from_heap(const heap *h, const gc_result *r, const findings *f, const dom_result *d, int keep,
+			  diff_side *out)
 {
 	memset(out, 0, sizeof *out);
+	out->v8 = (uint8_t)heap_is_v8(h);
 	out->slots = h->slots;
 	out->v = calloc((size_t)h->objects + 1, sizeof *out->v);
 	out->by_idx = malloc(((size_t)h->slots + 1) * sizeof *out->by_idx);
@@ -407,7 +444,7 @@ int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, di
 	}
 	out->eliminated = calloc((size_t)r->neliminated + 1, sizeof *out->eliminated);
 	out->disagreements = calloc((size_t)f->n + 1, sizeof *out->disagreements);
-	if (!out->eliminated || !out->disagreements || retained_by_class(h, r, out))
+	if (!out->eliminated || !out->disagreements || retained_by_class(h, d, out) || (keep && diff_side_keep_dominators(out, d)))
 		return -1;
 	/* the strings are the heap's (copied above): its ids hold */
 	for (uint32_t k = 0; k < r->neliminated; k++) {
@@ -455,6 +492,8 @@ void diff_side_free(diff_side *s)
 	free(s->by_idx);
 	free(s->eliminated);
 	free(s->disagreements);
+	free(s->idom);
+	free(s->obj_retained);
 	strtab_free(&s->strings);
 	memset(s, 0, sizeof *s);
 }
@@ -666,6 +705,27 @@ void generic_name(const char *in, char *out, size_t cap)
 		out[n++] = in[i++];
 	}
 	out[n] = '\0';
+}
+
+void generic_edge(const char *in, char *out, size_t cap)
+{
+	size_t n = 0;
+	while (in[n] >= '0' && in[n] <= '9')
+		n++;
+	if (n > 0 && in[n] == '\0' && cap >= 4) {
+		memcpy(out, "[*]", 4);
+		return;
+	}
+	generic_name(in, out, cap);
+}
+
+int diff_name_is_data(const diff_side *s, uint32_t k)
+{
+	if (!s->v8 || s->v[k].cls_num != 0)
+		return 0;
+	const char *cls = strtab_get(&s->strings, s->v[k].cls);
+	return strcmp(cls, "(string)") == 0 || strcmp(cls, "(concatenated string)") == 0 ||
+	       strcmp(cls, "(sliced string)") == 0;
 }
 
 /* ---- aggregates ---- */

@@ -53,9 +53,25 @@ typedef struct diff_side {
 	 * class name and retained bytes, in no particular order */
 	struct diff_retained { char *name; uint64_t bytes; } *retained;
 	uint32_t nretained;
+	/* per position, kept only when asked (diff_side_from_analysis; else
+	 * NULL): the position of the immediate dominator under the gc policy
+	 * (-1: the super-root, or none), and the retained bytes */
+	int32_t *idom;
+	uint64_t *obj_retained;
+	uint8_t v8; /* a V8 heap (heap_is_v8); 0 for a database's */
 } diff_side;
 
 int diff_side_from_heap(const heap *h, const gc_result *r, const findings *f, diff_side *out);
+/* The same, from D, the gc policy's dominators over H and R with their
+ * class sums (dom_compute), whose per-object results are kept (idom,
+ * obj_retained).  0, or -1 when out of memory. */
+struct dom_result;
+int diff_side_from_analysis(const heap *h, const gc_result *r, const findings *f, const struct dom_result *d,
+			    diff_side *out);
+/* Keep D's per-object results (D over S's heap: by slot) in S, by
+ * position (idom, obj_retained): for a side read from a database.  0, or
+ * -1 when out of memory. */
+int diff_side_keep_dominators(diff_side *s, const struct dom_result *d);
 void diff_side_free(diff_side *s);
 /* Add class NAME's retained BYTES to S; 0, or -1 when out of memory. */
 int diff_add_retained(diff_side *s, const char *name, uint64_t bytes);
@@ -101,6 +117,13 @@ void diff_result_free(diff_result *r);
 /* The generic form of a name: numbered suffixes stripped ("BP_Enemy_C_12" ->
  * "BP_Enemy_C_*") in every component, array indexes too ("Actors[*]"). */
 void generic_name(const char *in, char *out, size_t cap);
+/* The generic form of an edge name: one made of digits alone (a V8 Map
+ * table's entries, a handle scope's slots: "1001") is "[*]", as an element
+ * is; any other is generic_name()'s. */
+void generic_edge(const char *in, char *out, size_t cap);
+/* Is object K of S one whose name is data, not shape (a V8 string, whose
+ * name is its text)?  Leak mode's chains then name it by its class alone. */
+int diff_name_is_data(const diff_side *s, uint32_t k);
 
 /* Aggregates by a part of the full name. */
 enum diff_by { DIFF_BY_CLASS, DIFF_BY_PACKAGE, DIFF_BY_OUTER };

@@ -1,5 +1,6 @@
-/* diff_report.c — the sections of `diff`'s report and leak mode's groups,
- * computed as rows (see diff_report.h). */
+/* diff_report.c — the sections of `diff`'s report and leak mode's groups
+ * (leaked objects under their leak roots, grouped by generic chain, with
+ * their types and one trace each), computed as rows (see diff_report.h). */
 #include "analysis/diff_report.h"
 
 #include <stdio.h>
@@ -383,13 +384,15 @@ char *diff_chain_key(const diff_side *c, uint32_t k)
 	for (uint32_t i = n; i-- > 0;) {
 		const diff_obj *x = &c->v[path[i]];
 		char via[1024];
-		char *full = diff_full_name(c, path[i]);
+		char *full = diff_name_is_data(c, path[i]) ? malloc(HEAP_NAME_MAX) : diff_full_name(c, path[i]);
 		if (!full) {
 			free(out);
 			free(path);
 			return NULL;
 		}
-		generic_name(strtab_get(&c->strings, x->via), via, sizeof via);
+		if (diff_name_is_data(c, path[i])) /* named by its class alone */
+			diff_name(c, x->cls, x->cls_num, full, HEAP_NAME_MAX);
+		generic_edge(strtab_get(&c->strings, x->via), via, sizeof via);
 		generic_name(full, g, sizeof g);
 		free(full);
 		size_t need = strlen(via) + strlen(g) + 16;
@@ -408,8 +411,12 @@ char *diff_chain_key(const diff_side *c, uint32_t k)
 	return out;
 }
 
-/* Leak mode groups its candidates by chain keys computed as follows (see
+/* Leak mode folds each leaked object under its leak root (the topmost
+ * leaked object among its dominators in C: leak_roots(), a memoized climb)
+ * and groups the leak roots by chain keys computed as follows (see
  * diff_report.h); no chain is written out but those of the groups shown.
+ * An edge name is generic_edge()'s, and an object whose name is data (a V8
+ * string) is its class alone.
  *
  * A chain key is a node of a tree of chains: the chain without its last
  * element (the node's parent), that element's generic edge name and its
@@ -639,6 +646,12 @@ static uint32_t leak_elem(leak_ctx *x, uint32_t k, int kept)
 {
 	const diff_side *c = x->c;
 	const leak_obj *o = &x->o[k];
+	if (!kept && diff_name_is_data(c, k)) { /* its class alone, as diff_chain_key() */
+		char raw[HEAP_NAME_MAX], g[HEAP_NAME_MAX];
+		diff_name(c, c->v[k].cls, c->v[k].cls_num, raw, sizeof raw);
+		generic_name(raw, g, sizeof g);
+		return strtab_intern(&x->strs, g, strlen(g));
+	}
 	uint32_t cls = normalized(x, c->v[k].cls, c->v[k].cls_num);
 	if (cls == LEAK_NONE)
 		return LEAK_NONE;
@@ -686,7 +699,7 @@ static uint32_t leak_via(leak_ctx *x, uint32_t via)
 	if (had)
 		return (uint32_t)*had;
 	char g[LEAK_VIA_CAP];
-	generic_name(strtab_get(&x->c->strings, via), g, sizeof g);
+	generic_edge(strtab_get(&x->c->strings, via), g, sizeof g);
 	uint32_t id = strtab_intern(&x->strs, g, strlen(g));
 	if (id == LEAK_NONE || idmap_add(&x->via_of, via, id) < 0)
 		return LEAK_NONE;
@@ -872,14 +885,16 @@ static const char *leak_text(leak_ctx *x, uint32_t v, strpool *pool)
 	return key;
 }
 
-/* Groups: the most bytes first, then count, then chain text (compared
- * from the nodes). */
+/* Groups: the most retained first, then count, then shallow bytes, then
+ * chain text (compared from the nodes). */
 static int cmp_leak(const leak_ctx *x, const diff_leak_group *a, const diff_leak_group *b)
 {
-	if (a->bytes != b->bytes)
-		return a->bytes < b->bytes ? 1 : -1;
+	if (a->retained != b->retained)
+		return a->retained < b->retained ? 1 : -1;
 	if (a->count != b->count)
 		return a->count < b->count ? 1 : -1;
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
 	return leak_text_cmp(x, a->node, b->node);
 }
 
@@ -913,11 +928,163 @@ static int sort_groups(const leak_ctx *x, diff_leak_group *v, size_t n)
 
 void diff_leaks_free(diff_leaks *x)
 {
-	for (size_t g = 0; g < x->n; g++)
+	for (size_t g = 0; g < x->n; g++) {
 		free(x->v[g].name);
+		free(x->v[g].types);
+		for (size_t h = 0; h < x->v[g].ntrace; h++)
+			free(x->v[g].trace[h].object);
+		free(x->v[g].trace);
+	}
 	free(x->v);
 	strpool_free(&x->keys);
 	memset(x, 0, sizeof *x);
+}
+
+#define TOP_UNKNOWN (-2)
+
+/* The leak root of every object of C that CAND marks (per position), into
+ * TOP (per position: the topmost marked object among its dominators, itself
+ * included; -1: none; TOP_UNKNOWN until known).  Climbs C's dominators
+ * iteratively to the first known object or ⊤, and sets every object on the
+ * way: each is climbed once.  Without C's dominators, each marked object is
+ * its own.  0, or -1 when out of memory. */
+static int leak_roots(leak_ctx *x, const uint8_t *cand, int32_t *top)
+{
+	const diff_side *c = x->c;
+	for (uint32_t k = 0; k < c->n; k++)
+		top[k] = c->idom ? TOP_UNKNOWN : cand[k] ? (int32_t)k : -1;
+	if (!c->idom)
+		return 0;
+	for (uint32_t k = 0; k < c->n; k++) {
+		if (!cand[k] || top[k] != TOP_UNKNOWN)
+			continue;
+		size_t n = 0;
+		int32_t at = (int32_t)k;
+		/* a dominator loop, which semi-NCA cannot give, would end where it
+		 * closes: each object is pushed once, then no longer unknown */
+		while (at >= 0 && top[at] == TOP_UNKNOWN) {
+			if (push(x, n++, (uint32_t)at))
+				return -1;
+			top[at] = -1;
+			at = c->idom[at];
+		}
+		int32_t above = at >= 0 ? top[at] : -1;
+		while (n-- > 0) {
+			uint32_t y = x->stack[n];
+			top[y] = above >= 0 ? above : cand[y] ? (int32_t)y : -1;
+			above = top[y];
+		}
+	}
+	return 0;
+}
+
+/* The retained bytes of C's object K: its dominators' figure, or its own
+ * bytes without them. */
+static uint64_t retained_of(const diff_side *c, uint32_t k)
+{
+	return c->obj_retained ? c->obj_retained[k] : c->v[k].size;
+}
+
+/* G's trace: the shortest path in C to its representative, root first. */
+static int leak_trace(leak_ctx *x, diff_leak_group *g)
+{
+	const diff_side *c = x->c;
+	size_t n = 0;
+	int64_t at = g->pos;
+	if (c->v[at].distance == UINT32_MAX) { /* no path: itself alone */
+		if (push(x, n++, (uint32_t)at))
+			return -1;
+	} else {
+		for (; at >= 0 && n <= c->n; at = diff_find(c, c->v[at].parent))
+			if (push(x, n++, (uint32_t)at))
+				return -1;
+	}
+	if (!(g->trace = calloc(n + 1, sizeof *g->trace)))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t y = x->stack[n - 1 - i];
+		diff_leak_hop *h = &g->trace[i];
+		h->edge = i ? strtab_get(&c->strings, c->v[y].via) : NULL;
+		h->idx = c->v[y].idx;
+		h->retained = retained_of(c, y);
+		h->root_kind = c->v[y].root_kind;
+		if (!(h->object = diff_full_name(c, y)))
+			return -1;
+		g->ntrace = i + 1;
+	}
+	return 0;
+}
+
+/* One leaked object of a group shown, by class: for the types. */
+typedef struct leak_member {
+	uint32_t group, cls, num;
+} leak_member;
+
+static int cmp_member(const void *pa, const void *pb)
+{
+	const leak_member *a = pa, *b = pb;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	return (a->num > b->num) - (a->num < b->num);
+}
+
+static int cmp_type(const void *pa, const void *pb)
+{
+	const diff_leak_type *a = pa, *b = pb;
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/* The types of the groups shown: M (N members, sorted here) counted by
+ * group and class. */
+static int leak_types(const diff_side *c, leak_member *m, size_t n, diff_leaks *out)
+{
+	qsort(m, n, sizeof *m, cmp_member);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		diff_leak_group *g = &out->v[m[i].group];
+		size_t distinct = 0;
+		for (; j < n && m[j].group == m[i].group; j++)
+			distinct += j == i || m[j].cls != m[j - 1].cls || m[j].num != m[j - 1].num;
+		if (!(g->types = malloc(distinct * sizeof *g->types)))
+			return -1;
+		for (size_t k = i; k < j; k++) {
+			if (k == i || m[k].cls != m[k - 1].cls || m[k].num != m[k - 1].num) {
+				char name[HEAP_NAME_MAX];
+				diff_name(c, m[k].cls, m[k].num, name, sizeof name);
+				const char *key = strpool_intern(&out->keys, name, strlen(name));
+				if (!key)
+					return -1;
+				g->types[g->ntypes++] = (diff_leak_type){key, 0};
+			}
+			g->types[g->ntypes - 1].count++;
+		}
+		qsort(g->types, g->ntypes, sizeof *g->types, cmp_type);
+		i = j;
+	}
+	return 0;
+}
+
+/* Is B's object K leaked: new in B, the same object reachable in C?  Its
+ * position in C, or -1. */
+static int64_t leaked_in_c(const diff_side *c, const diff_result *ab, const diff_result *bc, uint32_t k)
+{
+	if (ab->b_status[k] != DS_ADDED && ab->b_status[k] != DS_REPLACED)
+		return -1;
+	int32_t ck = bc->a_match[k];
+	if (ck < 0 || bc->a_status[k] != DS_KEPT || !c->v[ck].reachable)
+		return -1;
+	return ck;
+}
+
+/* Only roots holding no program state keep C's object K (leak_paths.h):
+ * a V8 heap's reachable object with no program path. */
+static int system_only(const diff_side *c, uint32_t k)
+{
+	return c->v8 && c->v[k].distance == UINT32_MAX;
 }
 
 int diff_leak_groups(const diff_side *b, const diff_side *c, const diff_result *ab, const diff_result *bc,
@@ -928,12 +1095,29 @@ int diff_leak_groups(const diff_side *b, const diff_side *c, const diff_result *
 	if (leak_ctx_init(&x, c))
 		return -1;
 	idmap group_of = {0}; /* a chain's node -> its group */
-	size_t cap = 0;
+	size_t cap = 0, nmembers = 0;
+	uint8_t *cand = calloc((size_t)c->n + 1, 1);
+	int32_t *top = malloc(((size_t)c->n + 1) * sizeof *top);
+	uint32_t *group_at = malloc(((size_t)c->n + 1) * sizeof *group_at); /* a leak root's group */
+	uint32_t *rank = NULL;
+	leak_member *members = NULL;
+	if (!cand || !top || !group_at)
+		goto fail;
 	for (uint32_t k = 0; k < b->n; k++) {
-		if (ab->b_status[k] != DS_ADDED && ab->b_status[k] != DS_REPLACED)
+		int64_t ck = leaked_in_c(c, ab, bc, k);
+		if (ck < 0)
 			continue;
-		int32_t ck = bc->a_match[k];
-		if (ck < 0 || bc->a_status[k] != DS_KEPT || !c->v[ck].reachable)
+		if (system_only(c, (uint32_t)ck))
+			out->system++;
+		else
+			cand[ck] = 1;
+	}
+	if (leak_roots(&x, cand, top))
+		goto fail;
+	/* the groups, in B's order of their first leak root */
+	for (uint32_t k = 0; k < b->n; k++) {
+		int64_t ck = leaked_in_c(c, ab, bc, k);
+		if (ck < 0 || !cand[ck] || top[ck] != ck)
 			continue;
 		uint32_t node = leak_key(&x, (uint32_t)ck);
 		if (node == LEAK_NONE)
@@ -943,26 +1127,69 @@ int diff_leak_groups(const diff_side *b, const diff_side *c, const diff_result *
 			if (grow_array((void **)&out->v, &cap, out->groups, sizeof *out->v) ||
 			    idmap_add(&group_of, node, out->groups) < 0)
 				goto fail;
-			out->v[out->groups++] = (diff_leak_group){NULL, 0, 0, c->v[ck].idx, (uint32_t)ck, NULL, node};
+			out->v[out->groups++] = (diff_leak_group){.idx = c->v[ck].idx, .pos = (uint32_t)ck, .node = node};
 			at = idmap_get(&group_of, node);
 		}
 		diff_leak_group *g = &out->v[*at];
+		uint64_t ret = retained_of(c, (uint32_t)ck);
+		if (g->roots == 0 || ret > retained_of(c, g->pos)) {
+			g->idx = c->v[ck].idx;
+			g->pos = (uint32_t)ck;
+		}
+		g->roots++;
+		g->retained += ret;
+		group_at[ck] = (uint32_t)*at;
+		out->roots++;
+		out->retained += ret;
+	}
+	/* every leaked object, counted in its leak root's group */
+	for (uint32_t k = 0; k < c->n; k++) {
+		if (!cand[k])
+			continue;
+		diff_leak_group *g = &out->v[group_at[top[k]]];
 		g->count++;
-		g->bytes += c->v[ck].size;
+		g->bytes += c->v[k].size;
 		out->candidates++;
-		out->bytes += c->v[ck].size;
+		out->bytes += c->v[k].size;
 	}
 	idmap_free(&group_of);
+	/* a group's place after the sort, for the types of those shown */
+	for (size_t g = 0; g < out->groups; g++)
+		out->v[g].number = (uint32_t)g;
 	if (out->groups > 1 && sort_groups(&x, out->v, out->groups))
 		goto fail;
+	if (!(rank = malloc((out->groups + 1) * sizeof *rank)))
+		goto fail;
+	for (size_t g = 0; g < out->groups; g++)
+		rank[out->v[g].number] = (uint32_t)g;
 	out->n = out->groups < limit ? out->groups : limit;
-	for (size_t g = 0; g < out->n; g++) /* chains and names for the groups shown */
+	for (uint32_t k = 0; k < c->n; k++)
+		nmembers += cand[k] && rank[group_at[top[k]]] < out->n;
+	if (!(members = malloc((nmembers + 1) * sizeof *members)))
+		goto fail;
+	nmembers = 0;
+	for (uint32_t k = 0; k < c->n; k++)
+		if (cand[k] && rank[group_at[top[k]]] < out->n)
+			members[nmembers++] = (leak_member){rank[group_at[top[k]]], c->v[k].cls, c->v[k].cls_num};
+	if (leak_types(c, members, nmembers, out))
+		goto fail;
+	for (size_t g = 0; g < out->n; g++) /* chains, names and traces for the groups shown */
 		if (!(out->v[g].chain = leak_text(&x, out->v[g].node, &out->keys)) ||
-		    !(out->v[g].name = diff_full_name(c, out->v[g].pos)))
+		    !(out->v[g].name = diff_full_name(c, out->v[g].pos)) || leak_trace(&x, &out->v[g]))
 			goto fail;
+	free(members);
+	free(rank);
+	free(cand);
+	free(top);
+	free(group_at);
 	leak_ctx_free(&x);
 	return 0;
 fail:
+	free(members);
+	free(rank);
+	free(cand);
+	free(top);
+	free(group_at);
 	idmap_free(&group_of);
 	leak_ctx_free(&x);
 	diff_leaks_free(out);

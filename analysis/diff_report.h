@@ -89,40 +89,82 @@ typedef struct diff_report {
 int diff_report_build(const diff_side *a, const diff_side *b, const diff_result *r, size_t limit, diff_report *out);
 void diff_report_free(diff_report *x);
 
-/* Leak mode: objects new in B (added or replaced against A) that are the
- * same object, reachable, in C; grouped by their generic chain in C.
+/* Leak mode: the leaked objects, those new in B (added or replaced
+ * against A) that are the same object, reachable, in C (memlab's three
+ * snapshots: allocated after the baseline, alive in the target, still
+ * alive in the final), less, on a V8 heap, those that only roots holding no
+ * program state keep (C's paths are then leak_program_paths()'s: such an
+ * object has no distance).  Each is folded under its leak root: the
+ * topmost leaked object among its dominators in C under the gc policy
+ * (itself when no other leaked object dominates it; with C's per-object
+ * dominators, diff_side.idom: without them every leaked object is a leak
+ * root).  Leak roots dominate disjoint parts of C, so their retained bytes
+ * add up without counting a byte twice.  Leak roots are grouped by their
+ * generic chain in C (diff_chain_key()); a group holds its roots and every
+ * leaked object folded under them.
  *
  * Time and memory follow C's objects, not their depths: a candidate's
  * chain is a key interned from its parent's (the chain less its last
  * element) and its last element's generic edge and full name, computed
  * once per object, its parents' first (see diff_report.c); an element is
  * written from at most the first 8200 bytes of its path, beyond which
- * generic_name()'s 8192-byte cut reads nothing.  Only the groups shown get
- * their chain's text.  Groups with the same bytes and count are ordered by
- * their texts compared byte by byte from the keys (the elements they share
- * skipped, jump pointers finding where they part), none written.
+ * generic_name()'s 8192-byte cut reads nothing.  The dominator climb to a
+ * leak root is memoized per object, iterative.  Only the groups shown get
+ * their chain's text, types and trace.  Groups with the same retained
+ * bytes, count and shallow bytes are ordered by their texts compared byte
+ * by byte from the keys (the elements they share skipped, jump pointers
+ * finding where they part), none written.
  *
  * The groups are diff_chain_key()'s, but for chains whose texts coincide
  * only because a name itself holds " -> " or " = " (other elements, the
  * same text): told apart here. */
+typedef struct diff_leak_type {
+	const char *name; /* the class's name, in diff_leaks.keys */
+	uint32_t count;   /* the group's leaked objects of that class */
+} diff_leak_type;
+
+/* One hop of a trace: the edge from the previous hop's object (NULL for the
+ * root; C's string, valid while C is) and the object it leads to. */
+typedef struct diff_leak_hop {
+	const char *edge;
+	obj_t idx;         /* in C */
+	char *object;      /* its full name (malloc'd) */
+	uint64_t retained; /* its retained bytes in C (its shallow bytes without C's dominators) */
+	uint8_t root_kind; /* its root kind in C (enum root_kind): a trace's first hop is a root
+			    * (or kept only through cluster lists) */
+} diff_leak_hop;
+
 typedef struct diff_leak_group {
 	const char *chain; /* root first, numbered names made generic; in diff_leaks.keys,
 			    * for the groups shown (NULL for the others) */
-	uint32_t count;
-	uint64_t bytes;
-	obj_t idx;    /* the representative: the group's first object in B's order; its index in C, */
+	uint32_t count;    /* leaked objects in the group */
+	uint32_t roots;    /* of them leak roots */
+	uint64_t bytes;    /* their shallow bytes */
+	uint64_t retained; /* the leak roots' retained bytes in C */
+	obj_t idx;    /* the representative: the leak root that retains the most (the
+		       * first in B's order of those); its index in C, */
 	uint32_t pos; /* its position in C */
 	char *name;   /* and its full name in C (malloc'd; the groups shown) */
-	uint32_t node; /* its chain's key (internal to diff_leak_groups) */
+	uint32_t node;   /* its chain's key (internal to diff_leak_groups) */
+	uint32_t number; /* its place before the sort (likewise) */
+	diff_leak_type *types; /* the groups shown: the leaked objects by class, */
+	size_t ntypes;         /* the most first, then by name */
+	diff_leak_hop *trace;  /* the groups shown: the representative's shortest */
+	size_t ntrace;         /* path in C, root first (itself alone with no distance) */
 } diff_leak_group;
 
 typedef struct diff_leaks {
-	diff_leak_group *v; /* every group: the largest bytes first, then count, then chain */
+	diff_leak_group *v; /* every group: the most retained first, then count, then
+			     * shallow bytes, then chain */
 	size_t n;           /* the groups shown: at most LIMIT */
 	size_t groups;      /* every group */
-	uint32_t candidates; /* every object in them, and their bytes */
+	uint32_t candidates; /* every leaked object, and their shallow bytes */
 	uint64_t bytes;
-	strpool keys;       /* the shown chains' text */
+	uint32_t roots;     /* every leak root, and their retained bytes */
+	uint64_t retained;
+	uint32_t system;    /* the objects new in B alive in C that only roots
+			     * holding no program state keep (V8): left out */
+	strpool keys;       /* the shown chains' text, the type names */
 } diff_leaks;
 
 /* AB compares A and B, BC compares B and C. */
@@ -132,7 +174,8 @@ void diff_leaks_free(diff_leaks *x);
 
 /* The generic chain of C's object K, written out: from its root along the
  * shortest path's parents, "Root -> via = Object ...", each name generic
- * (generic_name(), cut at 8192 bytes, an edge's at 1024); "(kept only
+ * (generic_name(), cut at 8192 bytes; an edge's generic_edge(), at 1024;
+ * an object whose name is data, diff_name_is_data(), by its class); "(kept only
  * through cluster lists) Name" (1023 bytes at most) for an object with no
  * distance.  The definition diff_leak_groups() keeps (its cost is the
  * chain's length times its objects' depths; tests compare).  Malloc'd;

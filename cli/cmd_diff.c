@@ -1,7 +1,9 @@
 /* cmd_diff.c — `ugc-analyze diff A B`: what grew, what went, what is new
  * between two snapshots or databases; and leak mode, `diff --baseline A
- * --target B --final C`: objects new in B still alive in C, grouped by
- * their retention chain with numbered names made generic. */
+ * --target B --final C`: objects new in B still alive in C, folded under
+ * their leak roots and grouped by their roots' retention chain with
+ * numbered names made generic (analysis/diff_report.h computes, this
+ * prints). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,11 +14,12 @@
 #include "sql/sql.h"
 #include "snapshot/snapshot.h"
 
-/* One marking thread: the sides load in parallel, a core each. */
-static int load_side(const char *path, diff_side *s)
+/* One marking thread: the sides load in parallel, a core each.  LEAK: the
+ * final side of leak mode (input_leak_side). */
+static int load_side(const char *path, int leak, diff_side *s)
 {
 	char err[SNAP_ERR_MAX];
-	if (input_diff_side(path, 1, s, err, sizeof err)) {
+	if ((leak ? input_leak_side : input_diff_side)(path, 1, s, err, sizeof err)) {
 		diff_side_free(s);
 		return error("%s", err);
 	}
@@ -27,22 +30,23 @@ static int load_side(const char *path, diff_side *s)
 struct side_job {
 	const char *path;
 	diff_side *side;
-	int rc;
+	int leak, rc;
 };
 
 static void *side_thread(void *p)
 {
 	struct side_job *j = p;
-	j->rc = load_side(j->path, j->side);
+	j->rc = load_side(j->path, j->leak, j->side);
 	return NULL;
 }
 
-static int load_sides(const char *const *paths, diff_side *sides, int n)
+/* LEAK: the last side is leak mode's final one. */
+static int load_sides(const char *const *paths, diff_side *sides, int n, int leak)
 {
 	struct side_job jobs[3];
 	int rc = 0;
 	for (int k = 0; k < n; k++)
-		jobs[k] = (struct side_job){paths[k], &sides[k], 0};
+		jobs[k] = (struct side_job){paths[k], &sides[k], leak && k == n - 1, 0};
 	jobs_pool(side_thread, jobs, sizeof jobs[0], n);
 	for (int k = 0; k < n; k++)
 		rc |= jobs[k].rc;
@@ -187,7 +191,7 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 	if (out && (outfile_check_input(out, pa, err, sizeof err) || outfile_check_input(out, pb, err, sizeof err)))
 		return error("%s", err);
 	double t0 = now_seconds();
-	if (load_sides(paths, sides, 2))
+	if (load_sides(paths, sides, 2, 0))
 		return 1;
 	diff_side a = sides[0], b = sides[1];
 	diff_result r;
@@ -207,8 +211,11 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 	}
 	progress_phase(NULL);
 	if (fmt == FMT_TEXT) {
-		printf("diff %s -> %s: %s\n", disp(pa), disp(pb), r.same_process ? "one process (objects matched by index and serial as well as by name)"
-									: "different processes (objects matched by class and path name)");
+		printf("diff %s -> %s: %s\n", disp(pa), disp(pb),
+		       a.v8 || b.v8 ? "V8 heaps (objects matched by constructor and node id: V8 keeps a node's id for its "
+				      "life in one process)"
+		       : r.same_process ? "one process (objects matched by index and serial as well as by name)"
+					: "different processes (objects matched by class and path name)");
 		printf("objects: A %s (%s), B %s (%s): %s kept, %s added, %s removed, %s replaced; %s slot%s reused\n",
 		       count_text(a.n), size_text(rep.a_bytes), count_text(b.n), size_text(rep.b_bytes), count_text(r.kept),
 		       count_text(r.added), count_text(r.removed), count_text(r.replaced), count_text(r.reused_slots),
@@ -256,72 +263,135 @@ done:
 
 /* ---- leak mode ---- */
 
-static int leaks(const char *pa, const char *pb, const char *pc, enum out_format fmt, long top)
+/* A group's leaked objects by class, on one line: at most TYPES_SHOWN
+ * classes, all with --limit 0 (ALL). */
+#define TYPES_SHOWN 10
+static void print_types_text(const diff_leak_group *x, int all)
+{
+	size_t shown = all || x->ntypes < TYPES_SHOWN ? x->ntypes : TYPES_SHOWN;
+	printf("  types:");
+	for (size_t t = 0; t < shown; t++)
+		printf("%s %s %s", t ? "," : "", count_text(x->types[t].count), disp(x->types[t].name));
+	if (shown < x->ntypes)
+		printf(" (showing %s of %s classes, --limit 0 shows all)", count_text(shown), count_text(x->ntypes));
+	putchar('\n');
+}
+
+static void print_leak_text(const diff_leaks *l, const char *pa, const char *pb, const char *pc, size_t limit)
+{
+	printf("leaks: objects new in %s (absent from %s) still alive in %s after its GC\n", disp(pb), disp(pa), disp(pc));
+	printf("%s object%s (%s) under %s leak root%s retaining %s, in %s group%s by retention trace (the most retained first)\n",
+	       count_text(l->candidates), plural_s(l->candidates), size_text(l->bytes), count_text(l->roots),
+	       plural_s(l->roots), size_text(l->retained), count_text(l->groups), plural_s(l->groups));
+	if (l->system)
+		printf("left out: %s object%s only roots that hold no program state keep (strings, code, caches)\n",
+		       count_text(l->system), plural_s(l->system));
+	for (size_t g = 0; g < l->n; g++) {
+		const diff_leak_group *x = &l->v[g];
+		printf("\ngroup %zu: %s object%s under %s leak root%s, %s retained (%s shallow)\n  chain: %s\n", g + 1,
+		       count_text(x->count), plural_s(x->count), count_text(x->roots), plural_s(x->roots),
+		       size_text(x->retained), size_text(x->bytes), disp(x->chain));
+		print_types_text(x, limit >= (size_t)1 << 40);
+		printf("  trace to #%d, retained at each hop:\n", x->idx);
+		for (size_t h = 0; h < x->ntrace; h++) {
+			const diff_leak_hop *p = &x->trace[h];
+			if (p->edge)
+				printf("  %12s  -> %s = #%d %s\n", size_text(p->retained), disp(p->edge), p->idx, disp(p->object));
+			else
+				printf("  %12s  #%d %s  (%s)\n", size_text(p->retained), p->idx, disp(p->object),
+				       root_kind_names[p->root_kind < RK_COUNT ? p->root_kind : 0]);
+		}
+	}
+	if (l->n < l->groups)
+		putchar('\n');
+	print_shown(l->n, l->groups, "groups");
+}
+
+static void print_leak_json(const diff_leaks *l, const char *pa, const char *pb, const char *pc)
+{
+	json_begin("diff");
+	printf(",\"mode\":\"leaks\",\"baseline\":");
+	json_str(stdout, pa);
+	printf(",\"target\":");
+	json_str(stdout, pb);
+	printf(",\"final\":");
+	json_str(stdout, pc);
+	printf(",\"total_objects\":%u,\"total_bytes\":%llu,\"total_leak_roots\":%u,\"total_retained\":%llu,"
+	       "\"total_groups\":%zu,\"left_out_system\":%u",
+	       l->candidates, (unsigned long long)l->bytes, l->roots, (unsigned long long)l->retained, l->groups,
+	       l->system);
+	json_list_begin("groups", l->groups, l->n);
+	for (size_t g = 0; g < l->n; g++) {
+		const diff_leak_group *x = &l->v[g];
+		printf("%s{\"objects\":%u,\"leak_roots\":%u,\"retained\":%llu,\"bytes\":%llu,\"chain\":", g ? "," : "",
+		       x->count, x->roots, (unsigned long long)x->retained, (unsigned long long)x->bytes);
+		json_str(stdout, x->chain);
+		printf(",\"representative\":%d,\"name\":", x->idx);
+		json_str(stdout, x->name);
+		printf(",\"trace\":[");
+		for (size_t h = 0; h < x->ntrace; h++) {
+			const diff_leak_hop *p = &x->trace[h];
+			printf("%s{\"edge\":", h ? "," : "");
+			if (p->edge)
+				json_str(stdout, p->edge);
+			else
+				printf("null");
+			printf(",\"idx\":%d,\"object\":", p->idx);
+			json_str(stdout, p->object);
+			printf(",\"retained\":%llu", (unsigned long long)p->retained);
+			if (h == 0)
+				printf(",\"root_kind\":\"%s\"", root_kind_names[p->root_kind < RK_COUNT ? p->root_kind : 0]);
+			printf("}");
+		}
+		printf("],\"types\":{\"total\":%zu,\"shown\":%zu,\"items\":[", x->ntypes, x->ntypes);
+		for (size_t t = 0; t < x->ntypes; t++) {
+			printf("%s{\"class\":", t ? "," : "");
+			json_str(stdout, x->types[t].name);
+			printf(",\"objects\":%u}", x->types[t].count);
+		}
+		printf("]}}");
+	}
+	printf("]}");
+	json_end();
+}
+
+static void print_leak_csv(const diff_leaks *l)
+{
+	printf("group,objects,leak_roots,retained,bytes,representative,chain\n");
+	for (size_t g = 0; g < l->n; g++) {
+		const diff_leak_group *x = &l->v[g];
+		printf("%zu,%u,%u,%llu,%llu,%d,", g + 1, x->count, x->roots, (unsigned long long)x->retained,
+		       (unsigned long long)x->bytes, x->idx);
+		csv_str(stdout, disp(x->chain));
+		putchar('\n');
+	}
+}
+
+static int leaks(const char *pa, const char *pb, const char *pc, enum out_format fmt, long long top)
 {
 	diff_side sides[3] = {0}; /* as in pairwise */
 	const char *paths[3] = {pa, pb, pc};
-	if (load_sides(paths, sides, 3))
+	if (load_sides(paths, sides, 3, 1))
 		return 1;
 	diff_side a = sides[0], b = sides[1], c = sides[2];
 	diff_result ab = {0}, bc = {0};
 	diff_leaks l = {0};
-	view *cv = NULL;
 	int rc = 0;
 	if (diff_compare(&a, &b, &ab) || diff_compare(&b, &c, &bc)) {
 		rc = error("out of memory comparing");
 		goto done;
 	}
 	if (diff_leak_groups(&b, &c, &ab, &bc, (size_t)top, &l)) {
-		rc = error("out of memory grouping the leak candidates of %s", pc);
+		rc = error("out of memory grouping the leaks of %s", pc);
 		goto done;
 	}
-	if (fmt == FMT_TEXT) {
-		if (!(cv = open_input(pc))) { /* for the representatives' chains; it said why */
-			rc = 1;
-			goto done;
-		}
-		printf("leak candidates: objects new in %s (absent from %s) still alive in %s after its GC\n", pb, pa, pc);
-		printf("%s object%s, %s, in %s group%s by retention chain (largest first)\n", count_text(l.candidates),
-		       plural_s(l.candidates), size_text(l.bytes), count_text(l.groups), plural_s(l.groups));
-	} else if (fmt == FMT_JSON) {
-		printf("{\"candidates\":%u,\"bytes\":%llu,\"groups\":[", l.candidates, (unsigned long long)l.bytes);
-	} else {
-		printf("group,objects,bytes,representative,chain\n");
-	}
-	for (size_t g = 0; g < l.n; g++) {
-		const diff_leak_group *x = &l.v[g];
-		if (fmt == FMT_TEXT) {
-			printf("\ngroup %zu: %s object%s, %s\n  chain: %s\n  representative: #%d %s\n", g + 1,
-			       count_text(x->count), plural_s(x->count), size_text(x->bytes), disp(x->chain), x->idx,
-			       disp(x->name));
-			chains cs = {0};
-			if (query_shortest(cv, x->idx, &cs)) {
-				chains_free(&cs);
-				fflush(stdout);
-				rc = error("%s", cv->err);
-				goto done;
-			}
-			if (cs.n)
-				print_chain_text(cv, stdout, &cs.v[0]);
-			chains_free(&cs);
-		} else if (fmt == FMT_JSON) {
-			printf("%s{\"objects\":%u,\"bytes\":%llu,\"representative\":%d,\"name\":", g ? "," : "", x->count,
-			       (unsigned long long)x->bytes, x->idx);
-			json_str(stdout, x->name);
-			printf(",\"chain\":");
-			json_str(stdout, x->chain);
-			printf("}");
-		} else {
-			printf("%zu,%u,%llu,%d,", g + 1, x->count, (unsigned long long)x->bytes, x->idx);
-			csv_str(stdout, disp(x->chain));
-			putchar('\n');
-		}
-	}
-	if (fmt == FMT_JSON)
-		printf("]}\n");
+	if (fmt == FMT_TEXT)
+		print_leak_text(&l, pa, pb, pc, (size_t)top);
+	else if (fmt == FMT_JSON)
+		print_leak_json(&l, pa, pb, pc);
+	else
+		print_leak_csv(&l);
 done:
-	if (cv)
-		cv->ops->close(cv);
 	diff_leaks_free(&l);
 	diff_result_free(&ab);
 	diff_result_free(&bc);
@@ -364,9 +434,13 @@ const command command_diff = {
 	"and the aggregates in SQLite.\n"
 	"\n"
 	"Leak mode: the objects new in B (absent from A) that are still alive in C after its\n"
-	"GC, grouped by their shortest retention chain with numbered names made generic\n"
-	"(BP_Enemy_C_12 -> BP_Enemy_C_*), largest groups first, one representative chain\n"
-	"each in the engine's reference-chain layout.\n"
+	"GC, folded under their leak roots (the leaked objects no other leaked object\n"
+	"dominates in C), grouped by the shortest retention chain of their roots with\n"
+	"numbered names and edges made generic (BP_Enemy_C_12 -> BP_Enemy_C_*, [12] and\n"
+	"1001 -> [*]), the most retained bytes (C's, gc policy) first; each group with its\n"
+	"objects by class and one trace with the retained bytes at every hop.  On a V8\n"
+	"heap, roots that hold no program state (the string tables, code, caches) are\n"
+	"left out of the traces.\n"
 	"\n"
 	"Inputs are snapshots (analysed in memory) or databases written by analyze.\n",
 	options, 2, NULL,

@@ -5,6 +5,8 @@
  *   - findings are collected without error;
  *   - the after-GC heap (when it can be written) reloads, as text and binary;
  *   - a self-diff keeps every object;
+ *   - leak mode, every object new, leaks every reachable one, and its
+ *     groups add up;
  *   - text and binary round trips give the same canonical text;
  *   - under every retention policy the dominators form a tree under the
  *     top whose retained sizes add up (each object's own size plus what it
@@ -18,6 +20,7 @@
 #include "analysis/after.h"
 #include "fuzz/common.h"
 #include "analysis/diff.h"
+#include "analysis/diff_report.h"
 #include "analysis/dominators.h"
 #include "analysis/findings.h"
 #include "analysis/gc.h"
@@ -102,6 +105,52 @@ static void self_diff(const heap *h, const gc_result *r, const findings *f)
 	diff_result_free(&d);
 	diff_side_free(&a);
 	diff_side_free(&b);
+}
+
+/* Leak mode with every object new and kept (B and C the heap, C with the
+ * pipeline's dominators D): every reachable object is leaked (or left out
+ * as kept by no program path on a heap that says it is V8's), the groups
+ * add up to the totals, and the leak roots' retained bytes, each byte
+ * counted once, are at most what the gc policy reaches. */
+static void leaks_add_up(const heap *h, const gc_result *r, const findings *f, const dom_result *d)
+{
+	diff_side b, c;
+	FUZZ_ASSERT(diff_side_from_heap(h, r, f, &b) == 0, "diff side B");
+	FUZZ_ASSERT(diff_side_from_analysis(h, r, f, d, &c) == 0, "leak side C");
+	uint32_t n = b.n, reachable = 0;
+	diff_result ab = {0}, bc = {0};
+	ab.b_status = malloc((size_t)n + 1);
+	bc.a_status = malloc((size_t)n + 1);
+	bc.a_match = malloc(((size_t)n + 1) * sizeof *bc.a_match);
+	FUZZ_ASSERT(ab.b_status && bc.a_status && bc.a_match, "out of memory");
+	for (uint32_t k = 0; k < n; k++) {
+		ab.b_status[k] = DS_ADDED;
+		bc.a_status[k] = DS_KEPT;
+		bc.a_match[k] = (int32_t)k;
+		reachable += c.v[k].reachable;
+	}
+	diff_leaks l;
+	FUZZ_ASSERT(diff_leak_groups(&b, &c, &ab, &bc, 8, &l) == 0, "diff_leak_groups failed");
+	FUZZ_ASSERT(l.candidates + l.system == reachable, "leak mode: not every reachable object is leaked");
+	uint64_t objects = 0, roots = 0, retained = 0;
+	for (size_t g = 0; g < l.groups; g++) {
+		FUZZ_ASSERT(l.v[g].roots >= 1 && l.v[g].count >= l.v[g].roots, "leak mode: a group without a root");
+		FUZZ_ASSERT(g == 0 || l.v[g].retained <= l.v[g - 1].retained, "leak mode: groups out of order");
+		objects += l.v[g].count;
+		roots += l.v[g].roots;
+		retained += l.v[g].retained;
+	}
+	FUZZ_ASSERT(objects == l.candidates && roots == l.roots && retained == l.retained && retained <= d->reached_bytes,
+		    "leak mode: the groups do not add up");
+	for (size_t g = 0; g < l.n; g++)
+		FUZZ_ASSERT(l.v[g].ntrace >= 1 && l.v[g].trace[l.v[g].ntrace - 1].idx == l.v[g].idx,
+			    "leak mode: a trace does not end at its representative");
+	diff_leaks_free(&l);
+	free(ab.b_status);
+	free(bc.a_status);
+	free(bc.a_match);
+	diff_side_free(&b);
+	diff_side_free(&c);
 }
 
 /* The dominators of every policy are a tree whose sums hold, and the
@@ -209,6 +258,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gc_result_free(&r2);
 	after_reloads(&p.h, &p.r);
 	self_diff(&p.h, &p.r, &p.f);
+	leaks_add_up(&p.h, &p.r, &p.f, &p.dom);
 	dominators_hold(&p.h, &p.r, &p.dom);
 	pipeline_free(&p);
 	return 0;

@@ -12,6 +12,7 @@
 #include "sql/db_version.h"
 #include "sql/diff_db.h"
 #include "sql/retention_db.h"
+#include "sql/retention_db.h"
 #include "sql/schema.h"
 #include "sql/schema_text.h"
 #include "sql/view_db.h"
@@ -341,6 +342,65 @@ int input_open_heap(pipeline *p, const char *path, const pipeline_options *o, ch
 		return -1;
 	pipeline_adopt(p, path, &h, &opt, o);
 	return 0;
+}
+
+/* Leak mode's final side straight from an analysis database: its stored
+ * state and the gc policy's dominators it holds.  1 when taken; 0 when the
+ * heap must be analysed again (a V8 heap, whose paths leak mode takes from
+ * program state, or one stored under another policy); -1 on error. */
+static int leak_side_stored(const char *path, diff_side *s, char *err, size_t errsize)
+{
+	sqlite3 *db = input_open_sql(path, INPUT_SQL_ANALYSIS, err, errsize);
+	if (!db)
+		return -1;
+	sqlite3_stmt *st = NULL;
+	int taken = 0;
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM snapshot WHERE key = 'engine'), "
+			       "(SELECT value FROM snapshot WHERE key = 'policy')", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT &&
+	    sqlite3_column_type(st, 1) == SQLITE_TEXT)
+		taken = !engine_is_v8((const char *)sqlite3_column_text(st, 0)) &&
+			dom_policy_parse((const char *)sqlite3_column_text(st, 1)) == POLICY_GC;
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (!taken)
+		return 0;
+	dom_result d;
+	if (diff_side_from_db(path, s, err, errsize))
+		return -1;
+	if (retention_db_load(path, s->slots, POLICY_GC, &d, err, errsize))
+		return -1;
+	int rc = diff_side_keep_dominators(s, &d);
+	dom_free(&d);
+	if (rc)
+		snprintf(err, errsize, "out of memory comparing %s", path);
+	return rc ? -1 : 1;
+}
+
+int input_leak_side(const char *path, int threads, diff_side *s, char *err, size_t errsize)
+{
+	memset(s, 0, sizeof *s);
+	if (file_check_input(path, err, errsize))
+		return -1;
+	if (is_sqlite_file(path)) {
+		int stored = leak_side_stored(path, s, err, errsize);
+		if (stored != 0)
+			return stored < 0 ? -1 : 0;
+		diff_side_free(s);
+	}
+	pipeline p;
+	pipeline_options o = PIPELINE_OPTIONS_INIT;
+	o.threads = threads;
+	o.policy = POLICY_GC;
+	if (input_open_heap(&p, path, &o, err, errsize))
+		return -1;
+	int rc = pipeline_need(&p, PIPE_ALL, err, errsize);
+	if (rc == 0 && (leak_program_paths(&p.h, &p.r) || diff_side_from_analysis(&p.h, &p.r, &p.f, &p.dom, s))) {
+		snprintf(err, errsize, "out of memory comparing %s", path);
+		rc = -1;
+	}
+	pipeline_free(&p);
+	return rc;
 }
 
 int input_diff_side(const char *path, int threads, diff_side *s, char *err, size_t errsize)

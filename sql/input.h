@@ -42,6 +42,14 @@ int input_open_heap(pipeline *p, const char *path, const pipeline_options *o, ch
 /* One side of a diff: a database's stored state, or a snapshot's GC and
  * findings on THREADS marking threads. */
 int input_diff_side(const char *path, int threads, diff_side *s, char *err, size_t errsize);
+/* The final side of leak mode: PATH, a snapshot or a database, analysed
+ * (its GC, findings and gc-policy dominators, whose per-object results the
+ * side keeps: diff_side.idom, obj_retained) on THREADS marking threads; on
+ * a V8 heap its shortest paths are from program state
+ * (leak_program_paths).  A database of a heap that is not V8's, stored
+ * under the gc policy, is read as it is (the same answers, no GC run);
+ * any other's heap is read back and analysed again. */
+int input_leak_side(const char *path, int threads, diff_side *s, char *err, size_t errsize);
 
 /* The one way an untrusted database file is opened, whoever reads it: PATH
  * must be a regular file (fileio.h, file_check_input), and is opened

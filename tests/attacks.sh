@@ -417,19 +417,22 @@ verdict "diff with $n new eliminated references held $n deep: counted, the first
 # N_{n+1}, each the Outer of the next.
 n=100000
 printf 'ugc-text 1\no 0 1 1 - Root 10 RootSet\no 1 2 1 0 Class 10 -\n' > "$s/leak-a.ugct"
-# Held link by link (Next): every candidate has its own chain, one deeper
-# than the last, so n groups of one object, the shortest chain first.
+# Held link by link (Next): each N_i dominates the next, so N_2 is the one
+# leak root and all n objects are its group (the dominator climb to it is n
+# deep, iterative); its chain and trace are three long.
 awk -v n=$n 'BEGIN { print "ugc-text 1"; print "o 0 1 1 - Root 10 RootSet"; print "o 1 2 1 0 Class 10 -";
 	for (i = 2; i < n + 2; i++) printf "o %d %d 1 %d N_%d 10 -\nr %d %d strong Next\n", i, i + 1, i - 1, i, i - 1, i }' \
 	> "$s/leak-next.ugct"
 capped "$ugc" diff --baseline "$s/leak-a.ugct" --target "$s/leak-next.ugct" --final "$s/leak-next.ugct" --bytes
-[ $rc -eq 0 ] && grep -q "^$n objects, $((n * 10)) B, in $n groups by retention chain" "$out/stdout" &&
-	[ "$(grep -m2 '^  chain:' "$out/stdout" | tr '\n' '|')" = \
-		"  chain: Class Root -> Class = Class Root.Class -> Next = Class Root.Class.N_*|  chain: Class Root -> Class = Class Root.Class -> Next = Class Root.Class.N_* -> Next = Class Root.Class.N_*.N_*|" ] &&
-	[ "$(grep -c '^group [0-9]*: 1 object, 10 B$' "$out/stdout")" -eq 20 ]
-verdict "leak mode over a $n-deep Outer chain held link by link: $n groups of one, the shortest chains shown, in 300 MB and seconds" $?
-# Held by Root (Items[i] -> N_{i+2}): every chain is "Class Root -> Items[*]
-# = " and the candidate's generic full name, "Class Root.Class" then ".N_*"
+[ $rc -eq 0 ] && grep -q "^$n objects ($((n * 10)) B) under 1 leak root retaining $((n * 10)) B, in 1 group by retention trace" "$out/stdout" &&
+	grep -q "^group 1: $n objects under 1 leak root, $((n * 10)) B retained ($((n * 10)) B shallow)\$" "$out/stdout" &&
+	[ "$(grep '^  chain:' "$out/stdout")" = "  chain: Class Root -> Class = Class Root.Class -> Next = Class Root.Class.N_*" ] &&
+	[ "$(grep -c '^ *[0-9]* B  \(-> .* = \)\?#[0-9]' "$out/stdout")" -eq 3 ]
+verdict "leak mode over a $n-deep Outer chain held link by link: one leak root dominating all $n, one group, in 300 MB and seconds" $?
+# Held by Root (Items[i] -> N_{i+2}): Root holds each N_i directly (and
+# N_{i+1} holds its Outer N_i), so Root is every one's immediate dominator
+# and each is a leak root.  Every chain is "Class Root -> Items[*] = " and
+# the candidate's generic full name, "Class Root.Class" then ".N_*"
 # per level, 16 + 4d bytes at depth d.  generic_name() stops at the first
 # token boundary at or past byte 8189 (16 + 4 * 2043 + 1, after a '.'), so
 # depths 1 .. 2043 are 2043 groups of one and every deeper object (n - 2043)
@@ -442,8 +445,8 @@ awk -v n=$n 'BEGIN { print "ugc-text 1"; print "o 0 1 1 - Root 10 RootSet"; prin
 for side in ugct db; do
 	capped "$ugc" diff --baseline "$s/leak-a.$side" --target "$s/leak-items.$side" --final "$s/leak-items.$side" --bytes
 	big=$((n - 2043))
-	[ $rc -eq 0 ] && grep -q "^$n objects, $((n * 10)) B, in 2044 groups by retention chain" "$out/stdout" &&
-		grep -q "^group 1: $big objects, $((big * 10)) B\$" "$out/stdout" &&
+	[ $rc -eq 0 ] && grep -q "^$n objects ($((n * 10)) B) under $n leak roots retaining $((n * 10)) B, in 2044 groups by retention trace" "$out/stdout" &&
+		grep -q "^group 1: $big objects under $big leak roots, $((big * 10)) B retained ($((big * 10)) B shallow)\$" "$out/stdout" &&
 		[ "$(grep -m1 '^  chain:' "$out/stdout" | wc -c)" -eq $((34 + 8189 + 1)) ] &&
 		[ "$(grep -m2 '^  chain:' "$out/stdout" | tail -1)" = "  chain: Class Root -> Items[*] = Class Root.Class.N_*" ]
 	verdict "leak mode over a $n-deep Outer chain held by its root (.$side): 2044 groups, the deepest $big objects one, in 300 MB and seconds" $?

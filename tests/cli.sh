@@ -489,29 +489,110 @@ for kind in snapshots databases; do
 	"$ugc" diff --baseline "$a" --target "$b" --final "$c" --format csv > "$out/leaks-$kind.csv" 2>&1
 	leaked=$(grep -c '^leaked ' "$out/ev.plan")
 	found=$(tail -n +2 "$out/leaks-$kind.csv" | awk -F, '{ n += $2 } END { print n + 0 }')
-	bytes=$(tail -n +2 "$out/leaks-$kind.csv" | awk -F, '{ n += $3 } END { print n + 0 }')
+	bytes=$(tail -n +2 "$out/leaks-$kind.csv" | awk -F, '{ n += $5 } END { print n + 0 }')
 	[ "$found" = "$leaked" ] && [ "$bytes" = $(( leaked / 2 * (4096 + 512) )) ] &&
 		ok "leak mode on $kind finds exactly the $leaked planted leaks" || bad "leak mode on $kind" "found $found of $leaked, $bytes bytes"
+	# one group a planted leak (the plan: MaterialInstanceDynamic_N an
+	# FGCObject cache keeps, 4 KiB each; HUDWidget_N the GameInstance keeps,
+	# 512 B each), every object its own leak root, the most retained first
+	mids=$(grep -c '^leaked .*\.MaterialInstanceDynamic_[0-9]*$' "$out/ev.plan")
+	widgets=$(grep -c '^leaked .*\.HUDWidget_[0-9]*$' "$out/ev.plan")
+	[ "$(tail -n +2 "$out/leaks-$kind.csv" | cut -d, -f1-5 | tr '\n' ' ')" = \
+		"1,$mids,$mids,$((mids * 4096)),$((mids * 4096)) 2,$widgets,$widgets,$((widgets * 512)),$((widgets * 512)) " ] &&
+		ok "leak mode on $kind: one group a planted leak, ranked by retained bytes" ||
+		bad "leak mode on $kind: one group a planted leak" "$(cut -c1-100 "$out/leaks-$kind.csv")"
 done
 cmp -s "$out/leaks-snapshots.csv" "$out/leaks-databases.csv" && ok "leak mode: snapshots and databases agree" || bad "leak mode: snapshots and databases agree"
+# a final database stored under another policy: its heap is analysed again
+# (leak roots are the gc policy's), the same answers
+"$ugc" analyze "$out/ev-2.ugcs" -o "$out/ev-2-refs.db" --policy refs -q >/dev/null 2>&1
+"$ugc" diff --baseline "$out/ev-0.db" --target "$out/ev-1.db" --final "$out/ev-2-refs.db" --format csv > "$out/leaks-refs.csv" 2>&1
+cmp -s "$out/leaks-snapshots.csv" "$out/leaks-refs.csv" && ok "leak mode: a final database of another policy gives the same groups" ||
+	bad "leak mode: a final database of another policy" "$(head -3 "$out/leaks-refs.csv")"
 tail -n +2 "$out/diff-snapshots.txt" > "$out/d1.txt"; tail -n +2 "$out/diff-databases.txt" > "$out/d2.txt"
 cmp -s "$out/d1.txt" "$out/d2.txt" && ok "diff: snapshots and databases agree" || bad "diff: snapshots and databases agree"
 expect "leak groups are named by generic chains" "  chain: MaterialInstanceDynamic /Engine/Transient.MaterialInstanceDynamic_*" sh -c "'$ugc' diff --baseline '$out/ev-0.db' --target '$out/ev-1.db' --final '$out/ev-2.db' | grep -m1 '  chain:'"
 # Kept only through a cluster (no reference reaches the members): the chain
 # is the object's generic full name after "(kept only through cluster
 # lists) ", cut at 1023 bytes as its definition cuts it; the two long
-# members (names of 990 bytes + "_3", "_4") are one group.
-printf 'ugc-text 1\no 0 1 1 - Root 10 RootSet\no 1 2 1 0 Class 10 -\n' > "$out/kept-a.ugct"
+# members (names of 990 bytes + "_3", "_4") are one group.  The cluster
+# root is A's, so each new member is a leak root of its own (its dominator,
+# the cluster root, is not leaked) retaining its own bytes.
 long=$(awk 'BEGIN { for (i = 0; i < 90; i++) printf "LongCluster" }')
-{ cat "$out/kept-a.ugct"; printf 'o 2 3 1 0 CRoot_1 10 -\no 3 4 1 2 Member_5 20 -\no 4 5 1 2 Member_7 20 -\n'
-  printf 'o 5 6 1 2 %s_3 30 -\no 6 7 1 2 %s_4 30 -\nr 0 2 strong Held\nc 2 3,4,5,6 - -\n' "$long" "$long"; } > "$out/kept-b.ugct"
+printf 'ugc-text 1\no 0 1 1 - Root 10 RootSet\no 1 2 1 0 Class 10 -\no 2 3 1 0 CRoot_1 10 -\nr 0 2 strong Held\n' > "$out/kept-a.ugct"
+{ cat "$out/kept-a.ugct"; printf 'o 3 4 1 2 Member_5 20 -\no 4 5 1 2 Member_7 20 -\n'
+  printf 'o 5 6 1 2 %s_3 30 -\no 6 7 1 2 %s_4 30 -\nc 2 3,4,5,6 - -\n' "$long" "$long"; } > "$out/kept-b.ugct"
 "$ugc" diff --baseline "$out/kept-a.ugct" --target "$out/kept-b.ugct" --final "$out/kept-b.ugct" --format csv > "$out/kept.csv" 2>&1
-[ "$(sed -n 2p "$out/kept.csv" | cut -d, -f1-4)" = "1,2,60,5" ] &&
-	[ "$(sed -n 2p "$out/kept.csv" | cut -d, -f5 | wc -c)" -eq 1024 ] &&
-	[ "$(sed -n 3p "$out/kept.csv")" = "2,2,40,3,(kept only through cluster lists) Class Root.CRoot_*.Member_*" ] &&
-	[ "$(sed -n 4p "$out/kept.csv")" = "3,1,10,2,Class Root -> Held = Class Root.CRoot_*" ] &&
+[ "$(sed -n 2p "$out/kept.csv" | cut -d, -f1-6)" = "1,2,2,60,60,5" ] &&
+	[ "$(sed -n 2p "$out/kept.csv" | cut -d, -f7 | wc -c)" -eq 1024 ] &&
+	[ "$(sed -n 3p "$out/kept.csv")" = "2,2,2,40,40,3,(kept only through cluster lists) Class Root.CRoot_*.Member_*" ] &&
+	[ "$(wc -l < "$out/kept.csv")" -eq 3 ] &&
 	ok "leak mode: objects kept only through cluster lists are grouped by their generic names, cut at 1023 bytes" ||
 	bad "leak mode: objects kept only through cluster lists" "$(cut -c1-120 "$out/kept.csv")"
+# A new cluster root dominates its new members: one leak root, one group
+# of five objects, retaining 10 + 2 x 20 + 2 x 30 bytes.
+printf 'ugc-text 1\no 0 1 1 - Root 10 RootSet\no 1 2 1 0 Class 10 -\n' > "$out/kept-a2.ugct"
+"$ugc" diff --baseline "$out/kept-a2.ugct" --target "$out/kept-b.ugct" --final "$out/kept-b.ugct" --format csv > "$out/kept2.csv" 2>&1
+[ "$(tail -n +2 "$out/kept2.csv")" = "1,5,1,110,110,2,Class Root -> Held = Class Root.CRoot_*" ] &&
+	ok "leak mode: a new cluster root and its members are one leak" || bad "leak mode: a new cluster root and its members" "$(cat "$out/kept2.csv")"
+# The V8 leak series (tools/v8-leak-series.js, testdata/v8/leak.plan): a
+# node program whose every request between baseline and target left a
+# 'config-reload' listener (a closure over its RequestContext) and a memo
+# Map entry (a MemoEntry).  Each planted leak is one group, the top two by
+# retained bytes; the listener group has one leak root per leaked request
+# and one object of each planted class per request, all in that group;
+# numbered edges (a Map table's, a handle scope's) are generic; nothing
+# kept only by the string tables or code is a leak.
+v8s="--baseline testdata/v8/leak-0.heapsnapshot.zst --target testdata/v8/leak-1.heapsnapshot.zst --final testdata/v8/leak-2.heapsnapshot.zst"
+"$ugc" diff $v8s --limit 0 --format csv > "$out/v8leak.csv" 2>&1
+"$ugc" diff $v8s --limit 0 --format json > "$out/v8leak.json" 2>&1
+"$ugc" diff $v8s --limit 2 > "$out/v8leak.txt" 2>&1
+plan=testdata/v8/leak.plan
+lreq=$(awk '$1 == "leak" && $2 == "listener" { print $3 }' $plan)
+mreq=$(awk '$1 == "leak" && $2 == "memo" { print $3 }' $plan)
+top2=$(sed -n '2,3p' "$out/v8leak.csv" | cut -d, -f7 | sed 's/.* -> //' | tr '\n' '|')
+[ "$top2" = "[*] = (closure) /V8.onReload@*|table = (array) /V8.@*|" ] &&
+	[ "$(sed -n 2p "$out/v8leak.csv" | cut -d, -f3)" = "$lreq" ] &&
+	grep -q 'config-reload = Array /V8.Array@\* -> \[\*\] = (closure) /V8.onReload@\*$' "$out/v8leak.csv" &&
+	ok "leak mode on the V8 series: the listener leak and the memo leak are the top two groups" ||
+	bad "leak mode on the V8 series: the planted leaks on top" "$(head -3 "$out/v8leak.csv" | cut -c1-300)"
+# each planted class in one group only, with one object a leaked request
+want=""; got=""
+for t in $(awk '$1 == "leak" { for (i = 4; i <= NF; i++) printf "%s:%s\n", $i, $3 }' $plan); do
+	cls=${t%:*}; n=${t#*:}
+	want="$want{\"class\":\"$cls\",\"objects\":$n} "
+	got="$got$(grep -o "{\"class\":\"$cls\",\"objects\":[0-9]*}" "$out/v8leak.json" | tr '\n' ' ')"
+done
+[ "$got" = "$want" ] && ok "leak mode on the V8 series: each planted class in one group, one object a leaked request ($lreq, $mreq)" ||
+	bad "leak mode on the V8 series: planted classes" "want $want, got $got"
+[ "$(tail -n +2 "$out/v8leak.csv" | cut -d, -f7 | grep -c -E -e '-> [0-9]+ =|Internalized strings|\(compiled code\)')" -eq 0 ] &&
+	[ "$(tail -n +2 "$out/v8leak.csv" | awk -F, 'NR > 1 && $4 > last { bad = 1 } { last = $4 } END { print bad + 0 }')" -eq 0 ] &&
+	grep -q '^left out: [1-9][0-9,]* objects only roots that hold no program state keep' "$out/v8leak.txt" &&
+	ok "leak mode on the V8 series: numbered edges generic, no string-table or code traces, the most retained first" ||
+	bad "leak mode on the V8 series: generic edges, no system roots, order" "$(grep -m3 -E -e '-> [0-9]+ =|Internalized' "$out/v8leak.csv" | cut -c1-200)"
+# JSON: the same groups, the listener leak first with its leak roots, the
+# most retained first, and the document's totals
+[ "$(grep -o '"leak_roots":[0-9]*,"retained":[0-9]*' "$out/v8leak.json" | head -1)" = \
+	"\"leak_roots\":$lreq,\"retained\":$(sed -n 2p "$out/v8leak.csv" | cut -d, -f4)" ] &&
+	[ "$(grep -o '"leak_roots":[0-9]*,"retained":[0-9]*' "$out/v8leak.json" | sed 's/.*://' |
+		awk 'NR > 1 && $1 > last { bad = 1 } { last = $1 } END { print NR, bad + 0 }')" = "$(($(wc -l < "$out/v8leak.csv") - 1)) 0" ] &&
+	grep -q '^{"format_version":1,"command":"diff","mode":"leaks","baseline":"testdata/v8/leak-0.heapsnapshot.zst",.*"total_objects":[0-9]*,' "$out/v8leak.json" &&
+	grep -q '"trace":\[{"edge":null,"idx":[0-9]*,"object":"(synthetic) /V8.@1","retained":[0-9]*,"root_kind":"rootset"},{"edge":"\[1\]"' "$out/v8leak.json" &&
+	ok "leak mode JSON on the V8 series: the same groups, the listener leak first, traces with retained bytes" ||
+	bad "leak mode JSON on the V8 series" "$(cut -c1-300 "$out/v8leak.json")"
+# the same answers from the three databases (C's heap is analysed again)
+for k in 0 1 2; do "$ugc" analyze testdata/v8/leak-$k.heapsnapshot.zst -o "$out/v8leak-$k.db" -q --force > /dev/null 2>&1; done
+"$ugc" diff --baseline "$out/v8leak-0.db" --target "$out/v8leak-1.db" --final "$out/v8leak-2.db" --limit 0 --format csv > "$out/v8leak-db.csv" 2>&1
+cmp -s "$out/v8leak.csv" "$out/v8leak-db.csv" && ok "leak mode on the V8 series: snapshots and databases agree" ||
+	bad "leak mode on the V8 series: snapshots and databases agree" "$(head -3 "$out/v8leak-db.csv" | cut -c1-200)"
+# text: each group with its objects, leak roots, retained bytes, types and
+# the retained size at every hop of its trace
+grep -q "^group 1: [0-9,]* objects under $lreq leak roots, [0-9.]* [KM]iB retained" "$out/v8leak.txt" &&
+	grep -q "^  types: $lreq (closure), " "$out/v8leak.txt" &&
+	[ "$(sed -n '/^group 1:/,/^$/p' "$out/v8leak.txt" | grep -c -E '^ +[0-9.]+ [KMG]?i?B  (-> .* = )?#[0-9]+ ')" -ge 5 ] &&
+	grep -q "^showing 2 of [0-9,]* groups (--limit 0 shows all)$" "$out/v8leak.txt" &&
+	ok "leak mode text: groups with leak roots, retained bytes, types and a trace with retained bytes at each hop" ||
+	bad "leak mode text" "$(head -12 "$out/v8leak.txt" | cut -c1-150)"
 na=$("$ugc" info testdata/arena.ugcs --bytes | sed -n 's/^objects  *\([0-9]*\).*/\1/p')
 ba=$("$ugc" info testdata/arena.ugcs --bytes | sed -n "s/^bytes  *\([0-9]*\).*/\1/p")
 expect "a snapshot against itself: nothing changed" "objects: A $na ($ba B), B $na ($ba B): $na kept, 0 added, 0 removed, 0 replaced; 0 slots reused" sh -c "'$ugc' diff testdata/arena.ugcs testdata/arena.ugcs --bytes | sed -n 2p"

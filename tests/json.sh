@@ -114,6 +114,14 @@ grep -q "\"class_histogram\":{\"total\":$changed,\"shown\":1," "$out/diff1.json"
 	ok "diff JSON: the class histogram's total is every class that changed ($changed)" ||
 	bad "diff JSON: the class histogram's total is every class that changed ($changed)" "$(grep -o '"class_histogram":{[^[]*' "$out/diff1.json")"
 
+# leak mode, on the UE series and on the V8 one
+"$ugc" diff --baseline "$e0" --target "$e1" --final testdata/evolve-2.ugcs --format json > "$out/leak.json" &&
+	msg=$("$jc" diff < "$out/leak.json") && ok "leak mode: JSON follows the convention" || bad "leak mode: JSON follows the convention" "$msg"
+v=testdata/v8/leak
+"$ugc" diff --baseline $v-0.heapsnapshot.zst --target $v-1.heapsnapshot.zst --final $v-2.heapsnapshot.zst --format json --limit 1 > "$out/leak1.json" &&
+	msg=$("$jc" diff --cut < "$out/leak1.json") && ok "leak mode on the V8 series, --limit 1: the groups a cut listing" ||
+	bad "leak mode on the V8 series, --limit 1: the groups a cut listing" "$msg"
+
 # the one exception: sql prints the query's rows as an array
 [ "$("$ugc" sql "$db" 'SELECT 1 AS one' --format json)" = '[{"one":1}]' ] && ok "sql JSON: the rows as an array (the documented exception)" ||
 	bad "sql JSON: the rows as an array (the documented exception)"

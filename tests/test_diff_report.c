@@ -405,8 +405,12 @@ TEST(diff_leak_groups_by_generic_chain)
 			CHECK_STR(l.v[0].chain, "Actor /Game/Test.NewRoot");
 			CHECK(l.v[0].count == 1 && l.v[0].bytes == 200 && l.v[0].idx == 15);
 			CHECK_STR(l.v[1].chain, "Actor /Game/Test.Keeper -> Cache = Actor /Game/Test.Leak_*");
-			CHECK(l.v[1].count == 2 && l.v[1].bytes == 100 && l.v[1].idx == 18);
-			CHECK_STR(l.v[1].name, "Actor /Game/Test.Leak_1");
+			/* no dominators on these sides: each leaked object is a leak
+			 * root retaining its own bytes; the representative retains
+			 * the most (Leak_2, 60 bytes) */
+			CHECK(l.v[1].count == 2 && l.v[1].roots == 2 && l.v[1].bytes == 100 && l.v[1].retained == 100 &&
+			      l.v[1].idx == 19);
+			CHECK_STR(l.v[1].name, "Actor /Game/Test.Leak_2");
 		}
 		/* every allocation failed in turn: an error, or the same groups */
 		for (long k = 1;; k++) {
@@ -430,6 +434,120 @@ TEST(diff_leak_groups_by_generic_chain)
 		CHECK(diff_leak_groups(&s[1], &s[2], &ab, &bc, 0, &l) == 0 && l.groups == 2 && l.n == 0 && l.candidates == 3);
 	} else {
 		CHECK(!"sides load and compare");
+	}
+	diff_leaks_free(&l);
+	diff_result_free(&ab);
+	diff_result_free(&bc);
+	while (loaded-- > 0)
+		diff_side_free(&s[loaded]);
+}
+
+/* BODY analysed into a side that keeps its gc-policy dominators (leak
+ * mode's final side); 0, or -1 after failing the test. */
+static int side_with_dominators(const char *body, diff_side *s)
+{
+	heap h;
+	gc_result r;
+	findings f = {0};
+	dom_result d;
+	if (load_heap(body, &h)) {
+		CHECK(!"the heap loads");
+		return -1;
+	}
+	int rc = run_gc(&h, MODE_GAME, 1, &r);
+	if (rc == 0) {
+		rc = findings_collect(&h, &r, &f);
+		if (rc == 0 && (rc = dom_compute(&h, &r, POLICY_GC, &d)) == 0) {
+			rc = diff_side_from_analysis(&h, &r, &f, &d, s);
+			dom_free(&d);
+		}
+		findings_free(&f);
+		gc_result_free(&r);
+	}
+	heap_free(&h);
+	CHECK(rc == 0);
+	return rc ? -1 : 0;
+}
+
+/* Leak roots, by hand.  In A, Keeper holds Old.  In B (= C) Keeper holds
+ * Holder_1 (Cache) and Shared_1 (Other); Holder_1 holds Part_1, Blob_1
+ * (of three classes) and Shared_1 too; Part_1 alone now holds Old.  Edges
+ * "1001" and "1004" (a V8 Map table's names) lead from Keeper to Entry_1
+ * and Entry_2.  Dominators: Keeper -> Holder_1 -> {Part_1 -> Old,
+ * Blob_1}; Keeper -> Shared_1 (two paths); Keeper -> Entry_1, Entry_2.
+ * Leaked: all but Keeper and Old (A's).  Leak roots: Holder_1 (Part_1 and
+ * Blob_1 folded under it), Shared_1, Entry_1 and Entry_2 (the last two one
+ * group: their edges are generic).  Holder_1 retains 30 + 20 + 50 + Old's
+ * 100 = 200; Keeper retains 100 + 200 + 7 + 9 + 9 = 325. */
+#define DOM_A "o 11 12 4 10 Keeper 100 RootSet\no 12 13 1 10 Old 100 -\nr 11 12 strong Old\n"
+#define DOM_B \
+	"o 11 12 4 10 Keeper 100 RootSet\no 12 13 1 10 Old 100 -\no 20 21 4 10 Holder_1 30 -\n" \
+	"o 21 22 1 10 Part_1 20 -\no 22 23 2 10 Blob_1 50 -\no 23 24 1 10 Shared_1 7 -\n" \
+	"o 24 25 1 10 Entry_1 9 -\no 25 26 1 10 Entry_2 9 -\n" \
+	"r 11 20 strong Cache\nr 11 23 strong Other\nr 20 21 strong Part\nr 20 22 strong Data\n" \
+	"r 20 23 strong Also\nr 21 12 strong Ref\nr 11 24 strong 1001\nr 11 25 strong 1004\n"
+
+TEST(diff_leak_groups_fold_under_leak_roots)
+{
+	diff_side s[2];
+	int loaded = side_of(DOM_A, &s[0]) == 0;
+	loaded += loaded && side_with_dominators(DOM_B, &s[1]) == 0;
+	diff_result ab = {0}, bc = {0};
+	diff_leaks l = {0};
+	if (loaded == 2 && diff_compare(&s[0], &s[1], &ab) == 0 && diff_compare(&s[1], &s[1], &bc) == 0 &&
+	    diff_leak_groups(&s[1], &s[1], &ab, &bc, 20, &l) == 0) {
+		CHECK(l.groups == 3 && l.n == 3 && l.candidates == 6 && l.bytes == 30 + 20 + 50 + 7 + 18 && l.roots == 4 &&
+		      l.retained == 200 + 7 + 18 && l.system == 0);
+		if (l.n == 3) {
+			const diff_leak_group *g = &l.v[0];
+			CHECK_STR(g->chain, "Actor /Game/Test.Keeper -> Cache = Actor /Game/Test.Holder_*");
+			CHECK(g->count == 3 && g->roots == 1 && g->retained == 200 && g->bytes == 100 && g->idx == 20);
+			/* one of each class, by name */
+			CHECK(g->ntypes == 3);
+			if (g->ntypes == 3) {
+				CHECK_STR(g->types[0].name, "Actor");
+				CHECK_STR(g->types[1].name, "Class");
+				CHECK_STR(g->types[2].name, "Object");
+				CHECK(g->types[0].count == 1 && g->types[1].count == 1 && g->types[2].count == 1);
+			}
+			/* the trace: Keeper (a root), then Holder_1 over Cache */
+			CHECK(g->ntrace == 2);
+			if (g->ntrace == 2) {
+				CHECK(g->trace[0].edge == NULL && g->trace[0].idx == 11 && g->trace[0].retained == 325 &&
+				      g->trace[0].root_kind == RK_ROOTSET);
+				CHECK_STR(g->trace[0].object, "Actor /Game/Test.Keeper");
+				CHECK_STR(g->trace[1].edge, "Cache");
+				CHECK(g->trace[1].idx == 20 && g->trace[1].retained == 200);
+				CHECK_STR(g->trace[1].object, "Actor /Game/Test.Holder_1");
+			}
+			CHECK_STR(l.v[1].chain, "Actor /Game/Test.Keeper -> [*] = Object /Game/Test.Entry_*");
+			CHECK(l.v[1].count == 2 && l.v[1].roots == 2 && l.v[1].retained == 18);
+			CHECK_STR(l.v[2].chain, "Actor /Game/Test.Keeper -> Other = Object /Game/Test.Shared_*");
+			CHECK(l.v[2].count == 1 && l.v[2].roots == 1 && l.v[2].retained == 7);
+			for (size_t k = 0; k < 3; k++) { /* the definition */
+				char *def = diff_chain_key(&s[1], l.v[k].pos);
+				CHECK(def && strcmp(def, l.v[k].chain) == 0);
+				free(def);
+			}
+		}
+		/* every allocation failed in turn: an error, or the same groups */
+		for (long k = 1;; k++) {
+			diff_leaks m;
+			oom_count = 0;
+			oom_fail_at = k;
+			int rc = diff_leak_groups(&s[1], &s[1], &ab, &bc, 20, &m);
+			oom_fail_at = 0;
+			if (rc == 0) {
+				CHECK(m.n == 3 && m.v[0].retained == 200 && m.v[0].ntrace == 2 && m.v[0].ntypes == 3);
+				diff_leaks_free(&m);
+			} else {
+				CHECK(m.n == 0 && m.v == NULL);
+			}
+			if (oom_count < k)
+				break;
+		}
+	} else {
+		CHECK(!"sides load, compare and group");
 	}
 	diff_leaks_free(&l);
 	diff_result_free(&ab);
