@@ -2,6 +2,8 @@
 #include "base/hashindex.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* An empty index of SLOTS slots (a power of two), or NULL. */
 static hashindex *alloc_index(uint64_t slots)
@@ -75,5 +77,16 @@ int hashindex_add(hashindex **x, uint32_t at, uint64_t h)
 int hashindex_reserve(hashindex **x, uint32_t more)
 {
 	uint64_t n = (uint64_t)(*x)->n + more;
-	return 2 * n <= (uint64_t)(*x)->mask + 1 ? 0 : regrow(x, n);
+	if (2 * n > (uint64_t)(*x)->mask + 1 && regrow(x, n))
+		return -1;
+#ifdef MADV_POPULATE_WRITE
+	/* the items to come land all over the slots: fault their pages in with
+	 * one call (a fault a page costs more, and a prefetch of a page not
+	 * yet there stalls) */
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), p = (uintptr_t)(*x)->slot;
+	uintptr_t a = (p + page - 1) & ~(page - 1), b = (p + ((size_t)(*x)->mask + 1) * sizeof (*x)->slot[0]) & ~(page - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#endif
+	return 0;
 }

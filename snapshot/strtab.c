@@ -73,6 +73,12 @@ int strtab_reserve(strtab *t, uint32_t more)
 	return hashindex_reserve(&t->hash, more);
 }
 
+void strtab_unindex(strtab *t)
+{
+	free(t->hash);
+	t->hash = NULL;
+}
+
 void strtab_prefetch(const strtab *t, uint64_t h)
 {
 	if (t->hash)

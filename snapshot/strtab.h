@@ -44,6 +44,10 @@ void strtab_prefetch(const strtab *t, uint64_t h);
  * interning them never rebuilds it (a rebuild is a miss an item); 0, or
  * -1 when out of memory. */
 int strtab_reserve(strtab *t, uint32_t more);
+/* Free the index (8 B a slot, two slots or more a string); the next
+ * lookup builds it again.  A loader that is done interning calls this, so
+ * that the index does not stay beside the analysis. */
+void strtab_unindex(strtab *t);
 /* Id of an existing string, or UINT32_MAX when it was never interned. */
 uint32_t strtab_find(strtab *t, const char *s, size_t len);
 static inline const char *strtab_get(const strtab *t, uint32_t id) { return t->arena + t->off[id]; }

@@ -443,6 +443,7 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 		oom(&m, "clusters");
 		goto out;
 	}
+	strtab_unindex(&h->strings); /* built again if a lookup comes (64 MiB for 4M strings) */
 	rc = 0;
 out:
 	free(cls);
