@@ -173,8 +173,11 @@ static uint32_t named_prop(mapper *m, uint32_t k, int has_h, uint64_t h)
  * the string table's index (about 0.4 µs on the VM measured): the loops
  * that intern look AHEAD items ahead, hash the string there if it is not
  * interned yet, and prefetch its place, so that the misses overlap.  The
- * ring keeps each hash, with its item, until that item comes. */
+ * ring keeps each hash, with its item, until that item comes.  A file of
+ * fewer than AHEAD_FROM strings (an ordinary heap's: tens of thousands)
+ * has an index that stays in the cache, and no lookahead. */
 #define AHEAD 16
+#define AHEAD_FROM (1u << 17) /* 256k slots of 8 B: 2 MiB */
 typedef struct lookahead {
 	uint64_t hash[AHEAD];
 	uint32_t item[AHEAD]; /* the item + 1 whose string hash[] is, or 0 */
@@ -260,6 +263,7 @@ static int map_edges(mapper *m, obj_t first)
 		return oom(m, "property names");
 	uint32_t from_root = raw->necount[0];
 	lookahead ahead = {{0}, {0}};
+	int ahead_on = raw->nstrings >= AHEAD_FROM;
 	for (uint32_t k = 0; k < raw->edge_count; k++) {
 		uint8_t t = raw->etype[k];
 		uint64_t hash = 0;
@@ -270,7 +274,7 @@ static int map_edges(mapper *m, obj_t first)
 		raw->ename[k] = sid;
 		raw->etype[k] = (t == raw->edge_shortcut && k < from_root) ? REF_STRONG : kind_of[t];
 		uint32_t next = k + AHEAD;
-		if (next < raw->edge_count && !numbered[raw->etype[next]] && !m->prop_of_str[raw->ename[next]])
+		if (ahead_on && next < raw->edge_count && !numbered[raw->etype[next]] && !m->prop_of_str[raw->ename[next]])
 			look_ahead(m, &ahead, next, raw->ename[next]);
 	}
 	h->ref_dst = raw->eto;
@@ -312,6 +316,7 @@ static int map_names(mapper *m, obj_t first)
 	 * prop_of_str holds, or will */
 	uint32_t *sid_of_str = m->prop_of_str;
 	lookahead ahead = {{0}, {0}};
+	int ahead_on = raw->nstrings >= AHEAD_FROM;
 	for (uint32_t i = 0; i < raw->node_count; i++) { /* the string index and id, taken over */
 		uint32_t k = h->name[first + i], id = h->name_num[first + i];
 		size_t len;
@@ -342,7 +347,7 @@ static int map_names(mapper *m, obj_t first)
 		h->name[first + i] = sid;
 		h->name_num[first + i] = num;
 		uint32_t next = i + AHEAD; /* a name that will be kept whole, and is not interned yet */
-		if (next < raw->node_count) {
+		if (ahead_on && next < raw->node_count) {
 			uint32_t kn = h->name[first + next];
 			if (!sid_of_str[kn] && raw->soff[kn + 1] - raw->soff[kn] <= NAME_LIMIT - 11 &&
 			    h->name_num[first + next] < 0x7fffffff)
