@@ -65,7 +65,8 @@ const char *strpool_intern(strpool *p, const char *s, size_t len)
 	if (!p->index && !(p->index = hashindex_build(0, hash_of, p)))
 		return NULL;
 	struct key key = {s, len};
-	uint32_t at = hashindex_find(p->index, hash(s, len), same, p, &key);
+	uint64_t h = hash(s, len);
+	uint32_t at = hashindex_find(p->index, h, same, p, &key);
 	uint32_t k = hashindex_item(p->index, at);
 	if (k != UINT32_MAX)
 		return p->str[k];
@@ -77,7 +78,7 @@ const char *strpool_intern(strpool *p, const char *s, size_t len)
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	p->str[p->count++] = copy;
-	if (hashindex_add(&p->index, at, hash_of, p)) {
+	if (hashindex_add(&p->index, at, h)) {
 		p->count--; /* its bytes stay unused in the arena */
 		return NULL;
 	}

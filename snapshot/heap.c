@@ -352,9 +352,12 @@ size_t fname_format(const char *base, size_t len, uint32_t num, char *buf, size_
 {
 	size_t n = len < cap ? len : cap - 1;
 	memcpy(buf, base, n);
-	if (num) {
-		int w = snprintf(buf + n, cap - n, "%c%u", num & NAME_NUM_AT ? '@' : '_', (num & ~NAME_NUM_AT) - 1);
-		n += (w > 0 && (size_t)w < cap - n) ? (size_t)w : 0;
+	size_t w = name_suffix_len(num); /* the suffix goes in whole or not at all */
+	if (w && w < cap - n) { /* digits by hand: analyze formats a name a row */
+		buf[n] = num & NAME_NUM_AT ? '@' : '_';
+		for (uint32_t v = (num & ~NAME_NUM_AT) - 1, k = (uint32_t)w - 1; k >= 1; k--, v /= 10)
+			buf[n + k] = (char)('0' + v % 10);
+		n += w;
 	}
 	buf[n] = '\0';
 	return n;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* FNV-1a (base/hash.h), seeded with the length and folded: the index's hash */
-static uint64_t hash_bytes(const char *s, size_t len)
+uint64_t strtab_hash(const char *s, size_t len)
 {
 	uint64_t h = fnv1a_add(0x9e3779b97f4a7c15ull ^ len, s, len); /* seeded with the length, folded */
 	return h ^ (h >> 29);
@@ -21,7 +21,7 @@ struct key {
 
 static uint64_t hash_of(const void *t, uint32_t id)
 {
-	return hash_bytes(strtab_get(t, id), strtab_len(t, id));
+	return strtab_hash(strtab_get(t, id), strtab_len(t, id));
 }
 
 static int same(const void *t, uint32_t id, const void *key)
@@ -30,11 +30,12 @@ static int same(const void *t, uint32_t id, const void *key)
 	return strtab_len(t, id) == k->len && memcmp(strtab_get(t, id), k->s, k->len) == 0;
 }
 
-/* Slot in the index where S is, or the empty slot where it would go. */
-static uint32_t probe(const strtab *t, const char *s, size_t len)
+/* Slot in the index where S (hashing to H) is, or the empty slot where it
+ * would go. */
+static uint32_t probe(const strtab *t, const char *s, size_t len, uint64_t h)
 {
 	struct key k = {s, len};
-	return hashindex_find(t->hash, hash_bytes(s, len), same, t, &k);
+	return hashindex_find(t->hash, h, same, t, &k);
 }
 
 void strtab_init(strtab *t)
@@ -62,16 +63,40 @@ uint32_t strtab_find(strtab *t, const char *s, size_t len)
 {
 	if (!t->hash && strtab_reindex(t))
 		return UINT32_MAX;
-	return hashindex_item(t->hash, probe(t, s, len));
+	return hashindex_item(t->hash, probe(t, s, len, strtab_hash(s, len)));
+}
+
+int strtab_reserve(strtab *t, uint32_t more)
+{
+	if (!t->hash && strtab_reindex(t))
+		return -1;
+	return hashindex_reserve(&t->hash, more);
+}
+
+void strtab_unindex(strtab *t)
+{
+	free(t->hash);
+	t->hash = NULL;
+}
+
+void strtab_prefetch(const strtab *t, uint64_t h)
+{
+	if (t->hash)
+		__builtin_prefetch(&t->hash->slot[(uint32_t)h & t->hash->mask]);
 }
 
 uint32_t strtab_intern(strtab *t, const char *s, size_t len)
+{
+	return strtab_intern_hashed(t, s, len, strtab_hash(s, len));
+}
+
+uint32_t strtab_intern_hashed(strtab *t, const char *s, size_t len, uint64_t h)
 {
 	uint32_t at = 0;
 	if (t->hash || t->count) { /* the first string (id 0, "") needs no index */
 		if (!t->hash && strtab_reindex(t))
 			return UINT32_MAX;
-		at = probe(t, s, len);
+		at = probe(t, s, len, h);
 		uint32_t id = hashindex_item(t->hash, at);
 		if (id != UINT32_MAX)
 			return id;
@@ -102,7 +127,7 @@ uint32_t strtab_intern(strtab *t, const char *s, size_t len)
 	t->arena[t->arena_len + len] = '\0';
 	t->arena_len += len + 1;
 	t->off[t->count] = (uint32_t)t->arena_len;
-	if (t->hash && hashindex_add(&t->hash, at, hash_of, t)) {
+	if (t->hash && hashindex_add(&t->hash, at, h)) {
 		t->count = id; /* taken back: every string stays indexed */
 		t->arena_len = t->off[id];
 		return UINT32_MAX;

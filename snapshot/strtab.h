@@ -33,6 +33,21 @@ void strtab_free(strtab *t);
 /* Intern LEN bytes at S; returns the id, or UINT32_MAX when out of memory
  * or past the 4 GiB arena limit. */
 uint32_t strtab_intern(strtab *t, const char *s, size_t len);
+/* The same, for a string whose strtab_hash() is H: a caller interning
+ * many strings hashes some ahead and strtab_prefetch()es their places in
+ * the index, so that the memory waits of several overlap (a large index
+ * is a cache and TLB miss a lookup). */
+uint32_t strtab_intern_hashed(strtab *t, const char *s, size_t len, uint64_t h);
+uint64_t strtab_hash(const char *s, size_t len);
+void strtab_prefetch(const strtab *t, uint64_t h);
+/* Room in the index for MORE strings beyond those interned, so that
+ * interning them never rebuilds it (a rebuild is a miss an item); 0, or
+ * -1 when out of memory. */
+int strtab_reserve(strtab *t, uint32_t more);
+/* Free the index (8 B a slot, two slots or more a string); the next
+ * lookup builds it again.  A loader that is done interning calls this, so
+ * that the index does not stay beside the analysis. */
+void strtab_unindex(strtab *t);
 /* Id of an existing string, or UINT32_MAX when it was never interned. */
 uint32_t strtab_find(strtab *t, const char *s, size_t len);
 static inline const char *strtab_get(const strtab *t, uint32_t id) { return t->arena + t->off[id]; }

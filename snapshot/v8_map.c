@@ -42,7 +42,8 @@ typedef struct mapper {
 	heap *h;
 	char *err;
 	size_t errsize;
-	uint32_t *prop_of_str;   /* V8 string index -> property string id + 1, 0 unset */
+	uint32_t *prop_of_str;   /* V8 string index -> property string id + 1, 0 unset;
+				  * also the name's, for a name kept whole */
 	uint32_t *class_of_str;  /* V8 string index -> class object + 1, 0 unset */
 	obj_t class_of_type[256]; /* non-object node type -> class object, -1 unset */
 	uint32_t *elem_sid;      /* N -> string id of "[N]" + 1, for N < ELEM_CACHE */
@@ -151,16 +152,54 @@ static uint32_t elem_prop(mapper *m, uint32_t n)
 	return sid;
 }
 
-static uint32_t named_prop(mapper *m, uint32_t k)
+/* V8 string K as a property (cut to a PROPERTY), interned once; HAS_H
+ * says whether H is its hash (look_ahead() computed it).  Where the string is not cut
+ * (always, for one short enough to be a NAME whole), the entry is the
+ * whole string's id, which map_names() uses too. */
+static uint32_t named_prop(mapper *m, uint32_t k, int has_h, uint64_t h)
 {
 	if (m->prop_of_str[k])
 		return m->prop_of_str[k] - 1;
 	size_t len;
 	const char *s = v8_str(m->raw, k, &len);
-	uint32_t sid = strtab_intern(&m->h->strings, s, v8_utf8_cut(s, len, PROP_LIMIT));
+	size_t cut = v8_utf8_cut(s, len, PROP_LIMIT);
+	uint32_t sid = strtab_intern_hashed(&m->h->strings, s, cut, has_h ? h : strtab_hash(s, cut));
 	if (sid != UINT32_MAX)
 		m->prop_of_str[k] = sid + 1;
 	return sid;
+}
+
+/* Interning a million distinct strings is a cache and TLB miss each in
+ * the string table's index (about 0.4 µs on the VM measured): the loops
+ * that intern look AHEAD items ahead, hash the string there if it is not
+ * interned yet, and prefetch its place, so that the misses overlap.  The
+ * ring keeps each hash, with its item, until that item comes.  A file of
+ * fewer than AHEAD_FROM strings (an ordinary heap's: tens of thousands)
+ * has an index that stays in the cache, and no lookahead. */
+#define AHEAD 16
+#define AHEAD_FROM (1u << 17) /* 256k slots of 8 B: 2 MiB */
+typedef struct lookahead {
+	uint64_t hash[AHEAD];
+	uint32_t item[AHEAD]; /* the item + 1 whose string hash[] is, or 0 */
+} lookahead;
+
+/* Item I's string is V8 string K, not interned yet: hash it as a property
+ * (cut to a PROPERTY) and prefetch its place. */
+static void look_ahead(mapper *m, lookahead *a, uint32_t i, uint32_t k)
+{
+	size_t len;
+	const char *s = v8_str(m->raw, k, &len);
+	size_t cut = len <= PROP_LIMIT ? len : v8_utf8_cut(s, len, PROP_LIMIT);
+	a->hash[i % AHEAD] = strtab_hash(s, cut);
+	a->item[i % AHEAD] = i + 1;
+	strtab_prefetch(&m->h->strings, a->hash[i % AHEAD]);
+}
+
+/* The hash look_ahead() left for item I in *H: 1, or 0 when there is none. */
+static int hash_ahead(const lookahead *a, uint32_t i, uint64_t *h)
+{
+	*h = a->hash[i % AHEAD];
+	return a->item[i % AHEAD] == i + 1;
 }
 
 /* Node column *COL (N entries) as a heap column of TOTAL entries, its
@@ -220,14 +259,23 @@ static int map_edges(mapper *m, obj_t first)
 		kind_of[t] = t == raw->edge_weak ? REF_WEAK : t == raw->edge_shortcut ? REF_SOFT : REF_STRONG;
 		numbered[t] = t == raw->edge_element || t == raw->edge_hidden;
 	}
+	if (strtab_reserve(&h->strings, raw->nstrings)) /* V8 writes the strings it uses */
+		return oom(m, "property names");
 	uint32_t from_root = raw->necount[0];
+	lookahead ahead = {{0}, {0}};
+	int ahead_on = raw->nstrings >= AHEAD_FROM;
 	for (uint32_t k = 0; k < raw->edge_count; k++) {
 		uint8_t t = raw->etype[k];
-		uint32_t sid = numbered[t] ? elem_prop(m, raw->ename[k]) : named_prop(m, raw->ename[k]);
+		uint64_t hash = 0;
+		int hashed = hash_ahead(&ahead, k, &hash);
+		uint32_t sid = numbered[t] ? elem_prop(m, raw->ename[k]) : named_prop(m, raw->ename[k], hashed, hash);
 		if (sid == UINT32_MAX)
 			return oom(m, "property names");
 		raw->ename[k] = sid;
 		raw->etype[k] = (t == raw->edge_shortcut && k < from_root) ? REF_STRONG : kind_of[t];
+		uint32_t next = k + AHEAD;
+		if (ahead_on && next < raw->edge_count && !numbered[raw->etype[next]] && !m->prop_of_str[raw->ename[next]])
+			look_ahead(m, &ahead, next, raw->ename[next]);
 	}
 	h->ref_dst = raw->eto;
 	h->ref_prop = raw->ename;
@@ -264,11 +312,12 @@ static int map_names(mapper *m, obj_t first)
 {
 	v8_raw *raw = m->raw;
 	heap *h = m->h;
-	uint32_t *sid_of_str = calloc((size_t)raw->nstrings + 1, sizeof *sid_of_str); /* string id + 1, 0 unset */
-	if (!sid_of_str)
-		return oom(m, "names");
-	int rc = 0;
-	for (uint32_t i = 0; i < raw->node_count && rc == 0; i++) { /* the string index and id, taken over */
+	/* a name kept whole is no longer than a PROPERTY: its id is the one
+	 * prop_of_str holds, or will */
+	uint32_t *sid_of_str = m->prop_of_str;
+	lookahead ahead = {{0}, {0}};
+	int ahead_on = raw->nstrings >= AHEAD_FROM;
+	for (uint32_t i = 0; i < raw->node_count; i++) { /* the string index and id, taken over */
 		uint32_t k = h->name[first + i], id = h->name_num[first + i];
 		size_t len;
 		const char *s = v8_str(raw, k, &len);
@@ -276,12 +325,14 @@ static int map_names(mapper *m, obj_t first)
 		 * (and most are, so their ids' digits are not counted) */
 		size_t keep = len <= NAME_LIMIT - 11 ? len : v8_utf8_cut(s, len, NAME_LIMIT - 1 - digits(id));
 		uint32_t sid, num = 0;
+		uint64_t hash = 0;
+		int hashed = hash_ahead(&ahead, i, &hash);
 		if (id < 0x7fffffff) { /* fname_split's limit: N + 1 < 2^31 */
 			num = (id + 1) | NAME_NUM_AT;
 			if (keep == len && sid_of_str[k]) {
 				sid = sid_of_str[k] - 1;
 			} else {
-				sid = strtab_intern(&m->h->strings, s, keep);
+				sid = strtab_intern_hashed(&m->h->strings, s, keep, hashed ? hash : strtab_hash(s, keep));
 				if (keep == len && sid != UINT32_MAX)
 					sid_of_str[k] = sid + 1; /* a cut's length depends on the id */
 			}
@@ -292,12 +343,18 @@ static int map_names(mapper *m, obj_t first)
 			sid = strtab_intern(&m->h->strings, buf, n);
 		}
 		if (sid == UINT32_MAX)
-			rc = oom(m, "names");
+			return oom(m, "names");
 		h->name[first + i] = sid;
 		h->name_num[first + i] = num;
+		uint32_t next = i + AHEAD; /* a name that will be kept whole, and is not interned yet */
+		if (ahead_on && next < raw->node_count) {
+			uint32_t kn = h->name[first + next];
+			if (!sid_of_str[kn] && raw->soff[kn + 1] - raw->soff[kn] <= NAME_LIMIT - 11 &&
+			    h->name_num[first + next] < 0x7fffffff)
+				look_ahead(m, &ahead, next, kn);
+		}
 	}
-	free(sid_of_str);
-	return rc;
+	return 0;
 }
 
 /* The object columns for SLOTS objects, every one free of flags: classes
@@ -391,6 +448,7 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 		oom(&m, "clusters");
 		goto out;
 	}
+	strtab_unindex(&h->strings); /* built again if a lookup comes (64 MiB for 4M strings) */
 	rc = 0;
 out:
 	free(cls);

@@ -86,6 +86,43 @@ TEST(strtab_ids_are_first_appearances)
 	strtab_free(&t);
 }
 
+/* The interning a V8 load does: room reserved part way (the index then
+ * holds every later string without a rebuild: the same index throughout),
+ * strings hashed and prefetched ahead and interned with that hash, some
+ * of them again.  Ids are still first appearances, and every string is
+ * found as itself. */
+TEST(strtab_reserved_and_hashed_ahead_gives_the_same_ids)
+{
+	static naive d;
+	d.n = 0;
+	naive_id(&d, "", 0);
+	strtab t;
+	strtab_init(&t);
+	char s[32];
+	int bad = 0;
+	for (uint32_t k = 0; k < 100; k++) /* some strings first, index built */
+		CHECK(strtab_intern(&t, s, make(k, s)) == naive_id(&d, s, make(k, s)));
+	CHECK(strtab_reserve(&t, DISTINCT) == 0);
+	const hashindex *index = t.hash;
+	uint32_t slots = t.hash->mask + 1;
+	for (int k = 0; k < DRAWS; k++) {
+		size_t n = make(test_rand_below(DISTINCT), s);
+		uint64_t h = strtab_hash(s, n);
+		strtab_prefetch(&t, h);
+		uint32_t want = naive_id(&d, s, n), got = strtab_intern_hashed(&t, s, n, h);
+		if (got != want && bad++ < 3)
+			printf("    draw %d: id %u, the definition says %u\n", k, got, want);
+	}
+	CHECK(bad == 0 && t.count == d.n && d.n > DISTINCT / 2);
+	CHECK(t.hash == index && t.hash->mask + 1 == slots); /* never rebuilt */
+	CHECK(slots >= 2 * (100 + DISTINCT));
+	for (uint32_t k = 0; k < d.n; k++)
+		if (strtab_find(&t, d.buf[k], d.len[k]) != k && bad++ < 3)
+			printf("    string %u not found as itself\n", k);
+	CHECK(bad == 0);
+	strtab_free(&t);
+}
+
 TEST(strpool_keeps_one_stable_copy_of_each_string)
 {
 	strpool p = {0};

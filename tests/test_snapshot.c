@@ -167,6 +167,12 @@ TEST(names_are_formatted_and_generalised_by_their_number)
 	CHECK(fname_format("Foo", 3, 4, buf, sizeof buf) == 5 && strcmp(buf, "Foo_3") == 0);
 	CHECK(fname_format("", 0, NAME_NUM_AT | 8, buf, sizeof buf) == 2 && strcmp(buf, "@7") == 0);
 	CHECK(fname_format("Foo", 3, 0, buf, 3) == 2 && strcmp(buf, "Fo") == 0); /* cut to fit */
+	CHECK(fname_format("A", 1, 1, buf, sizeof buf) == 3 && strcmp(buf, "A_0") == 0);
+	CHECK(fname_format("A", 1, 11, buf, sizeof buf) == 4 && strcmp(buf, "A_10") == 0);
+	CHECK(fname_format("A", 1, NAME_NUM_AT | 0x7fffffff, buf, sizeof buf) == 12 && strcmp(buf, "A@2147483646") == 0);
+	/* the suffix goes in whole or not at all: "@123" needs 4 bytes and the NUL */
+	CHECK(fname_format("Foo", 3, NAME_NUM_AT | 124, buf, 8) == 7 && strcmp(buf, "Foo@123") == 0);
+	CHECK(fname_format("Foo", 3, NAME_NUM_AT | 124, buf, 7) == 3 && strcmp(buf, "Foo") == 0);
 	/* leak groups: an FName number and a V8 node id both become '*' */
 	generic_name("/V8.Foo@123", buf, sizeof buf);
 	CHECK_STR(buf, "/V8.Foo@*");

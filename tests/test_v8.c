@@ -874,6 +874,71 @@ TEST(v8_names_stay_interned_once)
 	free(d);
 }
 
+/* A file of more strings than the mapper's lookahead starts at (128k):
+ * the root's N property edges are named "e0" .. "e<N-1>", then once more
+ * by a second copy of "e5" (V8 never writes one; equal strings must still
+ * share an id); M string nodes are named, in a shuffled order, by some
+ * of those strings, by the copy, or by strings of their own.  Every
+ * property and name must read back as the text the file gives it. */
+TEST(v8_many_strings_map_through_the_lookahead)
+{
+	enum { N = 140000, M = 3000 };
+	size_t cap = (size_t)N * 40 + (size_t)M * 40 + 4096;
+	char *strs = malloc(cap), *edges = malloc(cap), *nodes = malloc(cap);
+	size_t ls = 0, le = 0, ln = 0;
+	ls += (size_t)snprintf(strs + ls, cap - ls, "\"\"");
+	for (int k = 0; k < N; k++) /* string 1 + k is "e<k>" */
+		ls += (size_t)snprintf(strs + ls, cap - ls, ",\"e%d\"", k);
+	ls += (size_t)snprintf(strs + ls, cap - ls, ",\"e5\""); /* string N + 1, a copy */
+	for (int k = 0; k < M; k++) /* string N + 2 + k is "own<k>" */
+		ls += (size_t)snprintf(strs + ls, cap - ls, ",\"own%d\"", k);
+	for (int j = 0; j <= N; j++) /* edge j: property, named string 1 + j, to node 1 + j % M */
+		le += (size_t)snprintf(edges + le, cap - le, "%s2,%d,%d", j ? "," : "", 1 + j, 7 * (1 + j % M));
+	ln += (size_t)snprintf(nodes + ln, cap - ln, "9,0,1,0,%d,0,0", N + 1);
+	for (int i = 0; i < M; i++) { /* node 1 + i: named by string name_k(i), id 3 + 2i */
+		int k = i % 3 == 0 ? 1 + (int)((uint32_t)i * 2654435761u % N) : i % 3 == 1 ? N + 2 + i : N + 1;
+		ln += (size_t)snprintf(nodes + ln, cap - ln, ",2,%d,%d,8,0,0,0", k, 3 + 2 * i);
+	}
+	char *d = doc(M + 1, N + 1, nodes, edges, strs);
+	free(strs);
+	free(edges);
+	free(nodes);
+	char err[SNAP_ERR_MAX], want[32];
+	heap h;
+	CHECK(parse_v8(d, NULL, &h, err, sizeof err) == 0);
+	free(d);
+	obj_t root = h.first_gc_index;
+	int bad = 0;
+	CHECK(h.nrefs == N + 1 && h.ref_start[root + 1] - h.ref_start[root] == N + 1);
+	for (int j = 0; j < N; j++) {
+		uint32_t pos = h.ref_start[root] + (uint32_t)j, sid = h.ref_prop[pos];
+		snprintf(want, sizeof want, "e%d", j);
+		if ((strcmp(heap_str(&h, sid), want) != 0 || strtab_find(&h.strings, want, strlen(want)) != sid) &&
+		    bad++ < 3)
+			printf("    edge %d: property \"%s\", the file says %s\n", j, heap_str(&h, sid), want);
+	}
+	CHECK(bad == 0);
+	CHECK(h.ref_prop[h.ref_start[root] + N] == h.ref_prop[h.ref_start[root] + 5]); /* the copy of "e5" */
+	for (int i = 0; i < M; i++) {
+		obj_t o = root + 1 + i;
+		int k = i % 3 == 0 ? (int)((uint32_t)i * 2654435761u % N) : -1;
+		if (k >= 0)
+			snprintf(want, sizeof want, "e%d", k);
+		else if (i % 3 == 1)
+			snprintf(want, sizeof want, "own%d", i);
+		else
+			snprintf(want, sizeof want, "e5");
+		if ((strcmp(heap_str(&h, h.name[o]), want) != 0 || h.name_num[o] != (NAME_NUM_AT | (uint32_t)(4 + 2 * i)) ||
+		     (k >= 0 && h.name[o] != h.ref_prop[h.ref_start[root] + (uint32_t)k]) ||
+		     (i % 3 == 2 && h.name[o] != h.ref_prop[h.ref_start[root] + 5])) &&
+		    bad++ < 3)
+			printf("    node %d: name \"%s\" (%u), the file says %s@%d\n", i, heap_str(&h, h.name[o]), h.name_num[o],
+			       want, 3 + 2 * i);
+	}
+	CHECK(bad == 0);
+	heap_free(&h);
+}
+
 TEST(v8_an_unnamed_object_gets_the_anonymous_class)
 {
 	/* an object node and a native node named "" (found by fuzzing: the class
