@@ -237,12 +237,16 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 	}
 	print_groups(&rep.classes, DIFF_BY_CLASS, "class histogram", "class_histogram", fmt);
 	print_retained(&rep.retained, fmt);
-	print_groups(&rep.packages, DIFF_BY_PACKAGE, "added and removed by package", "by_package", fmt);
-	print_groups(&rep.outers, DIFF_BY_OUTER, "added and removed by outer", "by_outer", fmt);
-	print_objects(&rep.garbage_alive, 0, "garbage in A still alive in B", "garbage_still_alive", fmt);
-	print_objects(&rep.new_roots, 1, "new roots", "new_roots", fmt);
-	print_facts(&rep.new_eliminated, "new eliminated references", "new_eliminated_references", fmt);
-	print_facts(&rep.new_disagreements, "new cluster disagreements", "new_cluster_disagreements", fmt);
+	/* V8 heaps: one package (/V8), no garbage flags, roots, eliminations or
+	 * clusters: their sections are left out of text (JSON and CSV keep their shape) */
+	if (fmt != FMT_TEXT || !(a.v8 || b.v8)) {
+		print_groups(&rep.packages, DIFF_BY_PACKAGE, "added and removed by package", "by_package", fmt);
+		print_groups(&rep.outers, DIFF_BY_OUTER, "added and removed by outer", "by_outer", fmt);
+		print_objects(&rep.garbage_alive, 0, "garbage in A still alive in B", "garbage_still_alive", fmt);
+		print_objects(&rep.new_roots, 1, "new roots", "new_roots", fmt);
+		print_facts(&rep.new_eliminated, "new eliminated references", "new_eliminated_references", fmt);
+		print_facts(&rep.new_disagreements, "new cluster disagreements", "new_cluster_disagreements", fmt);
+	}
 	if (fmt == FMT_JSON)
 		json_end();
 	diff_report_free(&rep);
@@ -277,7 +281,68 @@ static void print_types_text(const diff_leak_group *x, int all)
 	putchar('\n');
 }
 
-static void print_leak_text(const diff_leaks *l, const char *pa, const char *pb, const char *pc, size_t limit)
+/* The display form of a name or chain IN, and on a V8 heap (V8) each
+ * object in it ("Class /V8.Name@ID", separated by " -> " and " = ") as
+ * text names a V8 object, "Class Name @ID" ("Object @7", "(closure)
+ * onReload @*"): into a malloc'd string, or IN's display form when out of
+ * memory or not V8.  Free with free() when it is not IN's display form:
+ * *OWNED says. */
+static const char *v8_text(const char *in, int v8, int *owned)
+{
+	*owned = 0;
+	const char *d = disp(in);
+	if (!v8 || !strstr(d, " /V8."))
+		return d;
+	size_t n = strlen(d);
+	char *out = malloc(2 * n + 1); /* each object gains at most one ' ' */
+	if (!out)
+		return d;
+	size_t o = 0;
+	for (const char *p = d; *p;) {
+		const char *m = strstr(p, " /V8.");
+		if (!m) {
+			size_t k = strlen(p);
+			memcpy(out + o, p, k);
+			o += k;
+			break;
+		}
+		/* the class: from the last separator before M */
+		const char *cls = p;
+		for (const char *q = p; q < m; q++)
+			if (!strncmp(q, " -> ", 4) || !strncmp(q, " = ", 3))
+				cls = q + (q[1] == '-' ? 4 : 3);
+		memcpy(out + o, p, (size_t)(cls - p));
+		o += (size_t)(cls - p);
+		size_t clen = (size_t)(m - cls);
+		const char *name = m + 5, *end = strstr(name, " -> ");
+		if (!end)
+			end = name + strlen(name);
+		const char *at = end;
+		while (at > name && at[-1] != '@')
+			at--;
+		size_t base = at > name ? (size_t)(at - 1 - name) : (size_t)(end - name);
+		memcpy(out + o, cls, clen);
+		o += clen;
+		if (base && !(base == clen && !memcmp(name, cls, clen))) {
+			out[o++] = ' ';
+			memcpy(out + o, name, base);
+			o += base;
+		}
+		if (at > name) {
+			out[o++] = ' ';
+			out[o++] = '@';
+			memcpy(out + o, at, (size_t)(end - at));
+			o += (size_t)(end - at);
+		}
+		p = end;
+	}
+	out[o] = '\0';
+	*owned = 1;
+	return out;
+}
+
+static void print_leak_text(const diff_leaks *l, const char *pa, const char *pb, const char *pc, size_t limit,
+			    int v8)
 {
 	printf("leaks: objects new in %s (absent from %s) still alive in %s after its GC\n", disp(pb), disp(pa), disp(pc));
 	printf("%s object%s (%s) under %s leak root%s retaining %s, in %s group%s by retention trace (the most retained first)\n",
@@ -288,18 +353,25 @@ static void print_leak_text(const diff_leaks *l, const char *pa, const char *pb,
 		       count_text(l->system), plural_s(l->system));
 	for (size_t g = 0; g < l->n; g++) {
 		const diff_leak_group *x = &l->v[g];
+		int owned;
+		const char *chain = v8_text(x->chain, v8, &owned);
 		printf("\ngroup %zu: %s object%s under %s leak root%s, %s retained (%s shallow)\n  chain: %s\n", g + 1,
 		       count_text(x->count), plural_s(x->count), count_text(x->roots), plural_s(x->roots),
-		       size_text(x->retained), size_text(x->bytes), disp(x->chain));
+		       size_text(x->retained), size_text(x->bytes), chain);
+		if (owned)
+			free((char *)chain);
 		print_types_text(x, limit >= (size_t)1 << 40);
 		printf("  trace to #%d, retained at each hop:\n", x->idx);
 		for (size_t h = 0; h < x->ntrace; h++) {
 			const diff_leak_hop *p = &x->trace[h];
+			const char *object = v8_text(p->object, v8, &owned);
 			if (p->edge)
-				printf("  %12s  -> %s = #%d %s\n", size_text(p->retained), disp(p->edge), p->idx, disp(p->object));
+				printf("  %12s  -> %s = #%d %s\n", size_text(p->retained), disp(p->edge), p->idx, object);
 			else
-				printf("  %12s  #%d %s  (%s)\n", size_text(p->retained), p->idx, disp(p->object),
-				       root_kind_names[p->root_kind < RK_COUNT ? p->root_kind : 0]);
+				printf("  %12s  #%d %s  (%s)\n", size_text(p->retained), p->idx, object,
+				       v8 ? "the root" : root_kind_names[p->root_kind < RK_COUNT ? p->root_kind : 0]);
+			if (owned)
+				free((char *)object);
 		}
 	}
 	if (l->n < l->groups)
@@ -386,7 +458,7 @@ static int leaks(const char *pa, const char *pb, const char *pc, enum out_format
 		goto done;
 	}
 	if (fmt == FMT_TEXT)
-		print_leak_text(&l, pa, pb, pc, (size_t)top);
+		print_leak_text(&l, pa, pb, pc, (size_t)top, b.v8 || c.v8);
 	else if (fmt == FMT_JSON)
 		print_leak_json(&l, pa, pb, pc);
 	else

@@ -1025,6 +1025,12 @@ for input in $v8 "$out/v8words.db"; do
 done
 [ -n "$deep" ] && [ -n "$holder" ] && [ -z "$words" ] && ok "V8 text output has no Unreal word (12 commands, snapshot and database)" ||
 	bad "V8 text output has no Unreal word" "deep=$deep holder=$holder:$words"
+v=testdata/v8/leak
+"$ugc" diff --baseline $v-0.heapsnapshot.zst --target $v-1.heapsnapshot.zst --final $v-2.heapsnapshot.zst > "$out/v8words.txt" 2>&1
+"$ugc" diff $v-0.heapsnapshot.zst $v-1.heapsnapshot.zst --limit 3 >> "$out/v8words.txt" 2>&1
+hit=$(grep -o -E "$unreal" "$out/v8words.txt" | sort -u | tr '\n' ' ')
+[ -s "$out/v8words.txt" ] && [ -z "$hit" ] && ok "V8 text of leak mode and of a two-way diff has no /V8. path or Unreal root word" ||
+	bad "V8 text of leak mode and of a two-way diff" "$hit"
 expect "V8: clusters says a V8 heap has none" "$out/v8words.db: a V8 heap has no GC clusters (they are Unreal Engine's)" "$ugc" clusters "$out/v8words.db"
 expect "V8: a retainer path names edges as DevTools does, objects as Constructor name @id" " -> [1] = (synthetic) (GC roots) @3" sh -c "'$ugc' why '$out/v8words.db' '$deep' | sed -n '/shortest retainer path/{n;n;p}'"
 "$ugc" suspects "$out/v8words.db" --limit 0 --format csv > "$out/v8sus.csv"
