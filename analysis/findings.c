@@ -271,7 +271,8 @@ static int world_leaks(const heap *h, const gc_result *r, findings *out)
 			if (h->ref_kind[k] != REF_WEAK && h->ref_kind[k] != REF_SOFT)
 				held[h->ref_dst[k]] = 1;
 	}
-	memset(verdict, 0, rc == 0 ? (size_t)h->slots + 1 : 0); /* now: 1 a World class, 2 not */
+	if (rc == 0) /* now: 1 a World class, 2 not */
+		memset(verdict, 0, (size_t)h->slots + 1);
 	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
 		obj_t c = h->cls[i];
 		if (c == OBJ_FREE || !r->reachable[i] || held[i] || heap_in_disregard(h, (obj_t)i))
