@@ -27,9 +27,11 @@ int cmd_whatif(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_dominators(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
 	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_info,
-	command_convert, command_gen;
+	command_convert, command_gen, command_check, command_history;
 
 /* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
 extern const command *const commands[];
