@@ -194,7 +194,7 @@ static int limit(ctx *c, char **w, int n, rule *r)
 	if (r->kind == RULE_GROWTH && len > 1 && s[len - 1] == '%') {
 		const char *end;
 		uint64_t v;
-		if (scaled(s, 100, &end, &v) || *end != '%' || v > 100000000)
+		if (scaled(s, 100, &end, &v) || end != s + len - 1 || v > 100000000)
 			return fail(c, "malformed percent '%s' (like 5%% or 2.5%%)", s);
 		r->percent = 1;
 		r->limit = v;
