@@ -307,7 +307,10 @@ int rules_parse(const char *text, size_t len, const char *file, const char *cons
 			rc = -1;
 			break;
 		}
-		/* the words joined by one blank, names quoted again where needed */
+		/* the words joined by one blank, a word quoted again where it must
+		 * be (empty, with blanks, or starting with a quote or '#'): such a
+		 * word was quoted, so it holds at most one kind of quote, and the
+		 * text parses back to the same rule */
 		size_t tl = 0;
 		for (int k = 0; k < n; k++)
 			tl += strlen(w[k]) + 3;
@@ -318,10 +321,9 @@ int rules_parse(const char *text, size_t len, const char *file, const char *cons
 		}
 		char *p = r->text;
 		for (int k = 0; k < n; k++) {
-			int quote = !w[k][0] || strpbrk(w[k], " \t#'\"") != NULL;
-			char q = strchr(w[k], '\'') ? '"' : '\'';
-			p += sprintf(p, "%s%s%s%s", k ? " " : "", quote ? (q == '"' ? "\"" : "'") : "", w[k],
-				     quote ? (q == '"' ? "\"" : "'") : "");
+			int quote = !w[k][0] || strpbrk(w[k], " \t\r") || strchr("'\"#", w[k][0]);
+			const char *q = !quote ? "" : strchr(w[k], '\'') ? "\"" : "'";
+			p += sprintf(p, "%s%s%s%s", k ? " " : "", q, w[k], q);
 		}
 		out->n++;
 		out->need_baseline |= r->kind == RULE_GROWTH;

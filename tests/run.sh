@@ -3,7 +3,8 @@
 # (cli.sh, hostile.sh for hostile and degenerate input, interrupt.sh for
 # interrupts, leftovers and progress, sql_snapshot.sh: `sql` on snapshots
 # against their databases, paths.sh for path and selectors, attacks.sh for
-# structured attacks, capture.sh for the capture library and readme.sh for
+# structured attacks, check.sh for check --rules and history, capture.sh
+# for the capture library and readme.sh for
 # the README's tour, run as written).
 # Usage: tests/run.sh UGC_ANALYZE_BINARY UNIT_TEST_BINARY [OUTDIR [UGC_REFDUMP]]
 # Ends with the line "N passed, N failed" and exits non-zero on any failure.
@@ -48,6 +49,7 @@ suite sql-snapshot "$out/sql-snapshot.log" sh tests/sql_snapshot.sh "$bin" "$out
 suite paths "$out/paths.log" sh tests/paths.sh "$bin" "$out"
 suite attacks "$out/attacks.log" sh tests/attacks.sh "$bin" "$out" "$(dirname "$unit")/attack-db"
 suite json "$out/json.log" sh tests/json.sh "$bin" "$out" "$(dirname "$unit")/json-check"
+suite check "$out/check.log" sh tests/check.sh "$bin" "$out"
 [ -n "$refdump" ] && suite capture "$out/capture.log" sh tests/capture.sh "$bin" "$refdump" "$out"
 [ -n "$refdump" ] && suite readme "$out/readme.log" sh tests/readme.sh "$bin" "$refdump" "$out"
 echo "$passed passed, $failed failed"
