@@ -1,12 +1,14 @@
 /* measures.c — a summary of one input for check and history add
- * (measures.h), from retention_open's class and package groups and the
- * view's findings. */
+ * (measures.h): a snapshot's from retention_open's class and package groups
+ * and the view's findings, a database's from its own tables
+ * (sql/history.h, history_read_db). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/measures.h"
 #include "cli/retention_input.h"
+#include "base/base.h"
 
 static int cmp_row(const void *a, const void *b)
 {
@@ -27,6 +29,15 @@ void measures_free(measures *m)
 int measures_load(const char *path, measures *m)
 {
 	*m = (measures){0};
+	if (is_sqlite_file(path)) {
+		/* a database's own sums: no object is read (136,000 packages
+		 * described one by one would take seconds) */
+		char err[1024];
+		if (history_read_db(path, &m->b, err, sizeof err))
+			return error("%s", err);
+		qsort(m->b.rows, m->b.n, sizeof *m->b.rows, cmp_row);
+		return 0;
+	}
 	retention_input in;
 	if (retention_open(path, -1, 1, &in))
 		return 1;
@@ -83,21 +94,24 @@ out:
 	return rc;
 }
 
-size_t measures_kind(const measures *m, int kind, size_t *first)
+/* The first row at or after KIND (rows are sorted by kind). */
+static size_t kind_start(const measures *m, int kind)
 {
 	size_t lo = 0, hi = m->b.n;
-	while (lo < hi) { /* the first row of KIND or after */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (m->b.rows[mid].kind < kind)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	size_t e = lo;
-	while (e < m->b.n && m->b.rows[e].kind == kind)
-		e++;
-	*first = lo;
-	return e - lo;
+	return lo;
+}
+
+size_t measures_kind(const measures *m, int kind, size_t *first)
+{
+	*first = kind_start(m, kind);
+	return kind_start(m, kind + 1) - *first;
 }
 
 size_t measures_find(const measures *m, int kind, const char *name, size_t *first)

@@ -3,12 +3,14 @@
  * an untrusted file (input_open_sql) and written only after its
  * ugc_history row says it is one of this version. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include <sqlite3.h>
 
 #include "sql/history.h"
+#include "analysis/findings.h"
 #include "sql/input.h"
 
 const char *const hist_kind_names[HIST_KINDS] = {"total", "class", "package", "finding"};
@@ -193,5 +195,84 @@ int history_builds(const char *path, int64_t *n, char *err, size_t errsize)
 		snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	return rc;
+}
+
+/* Append a row to B (CAP its room), NAME copied.  0, or -1 when out of memory. */
+static int push_row(hist_build *b, size_t *cap, int kind, const char *name, uint64_t count, uint64_t retained)
+{
+	if (b->n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		hist_row *nv = realloc(b->rows, nc * sizeof *nv);
+		if (!nv)
+			return -1;
+		b->rows = nv;
+		*cap = nc;
+	}
+	char *copy = strdup(name ? name : "");
+	if (!copy)
+		return -1;
+	b->rows[b->n++] = (hist_row){kind, copy, count, retained};
+	return 0;
+}
+
+int history_read_db(const char *path, hist_build *b, char *err, size_t errsize)
+{
+	b->rows = NULL;
+	b->n = 0;
+	sqlite3 *db = input_open_sql(path, INPUT_SQL_ANALYSIS, err, errsize);
+	if (!db)
+		return -1;
+	static const char *const q[] = {
+		"SELECT '', sum(objects), sum(shallow) FROM retained_by_class",
+		"SELECT class_name, objects, retained FROM retained_by_class",
+		"SELECT name, objects, retained FROM retained_by_package",
+		"SELECT kind, count(*), 0 FROM findings GROUP BY kind",
+	};
+	size_t cap = 0;
+	uint64_t kinds[FK_COUNT] = {0};
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	for (int k = 0; k < 4; k++) {
+		if (sqlite3_prepare_v2(db, q[k], -1, &st, NULL) != SQLITE_OK)
+			goto sqlerr;
+		int s;
+		while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(st, 0);
+			sqlite3_int64 c = sqlite3_column_int64(st, 1), r = sqlite3_column_int64(st, 2);
+			uint64_t cu = c < 0 ? 0 : (uint64_t)c, ru = r < 0 ? 0 : (uint64_t)r;
+			if (k == 3) {
+				for (int f = 0; f < FK_COUNT; f++)
+					if (name && strcmp(name, finding_kind_names[f]) == 0)
+						kinds[f] = cu;
+			} else if (push_row(b, &cap, k == 0 ? HIST_TOTAL : k == 1 ? HIST_CLASS : HIST_PACKAGE, name, cu, ru)) {
+				snprintf(err, errsize, "%s: out of memory", path);
+				goto out;
+			}
+		}
+		if (s != SQLITE_DONE)
+			goto sqlerr;
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	for (int f = 0; f < FK_COUNT; f++)
+		if (push_row(b, &cap, HIST_FINDING, finding_kind_names[f], kinds[f], 0)) {
+			snprintf(err, errsize, "%s: out of memory", path);
+			goto out;
+		}
+	rc = 0;
+	goto out;
+sqlerr:
+	snprintf(err, errsize, "%s: %s", path, input_sql_why(db));
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (rc) {
+		for (size_t i = 0; i < b->n; i++)
+			free((char *)b->rows[i].name);
+		free(b->rows);
+		b->rows = NULL;
+		b->n = 0;
+	}
 	return rc;
 }

@@ -49,6 +49,13 @@ typedef int hist_point_fn(void *ctx, const hist_point *p); /* nonzero stops */
  * each name's points together, names in order.  0, or -1 with ERR. */
 int history_series(const char *path, int kind, const char *name, hist_point_fn *fn, void *ctx, char *err,
 		   size_t errsize);
+/* An analysis database's summary, read from its own tables (no object
+ * is looked at: retained_by_class, retained_by_package, findings): into B's
+ * rows, whose names are malloc'd (the caller frees each, then the rows):
+ * the total (the class sums: every reached object has one class), each
+ * class and package, and each finding kind of finding_kind_names (0 when
+ * none).  0, or -1 with ERR naming PATH. */
+int history_read_db(const char *path, hist_build *b, char *err, size_t errsize);
 /* The number of builds in PATH.  0, or -1 with ERR. */
 int history_builds(const char *path, int64_t *n, char *err, size_t errsize);
 
