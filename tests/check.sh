@@ -207,5 +207,19 @@ cp "$db" "$out/not-history.db"
 "$ugc" history "$db" > "$out/nh2.out" 2>&1
 [ $? = 1 ] && grep -q "not a history database" "$out/nh2.out" && ok "history refuses to read another database" || bad "history refuses another database" "$(cat "$out/nh2.out")"
 
+# --- the documented rules ----------------------------------------------------
+# make demo's rules pass on the arena heap (the demo must succeed), from the
+# snapshot and the database alike
+for in in "$snap" "$db"; do
+	"$ugc" check "$in" --rules testdata/demo.rules > "$out/demo.out" 2>&1 && grep -q ", 0 failed$" "$out/demo.out" &&
+		ok "testdata/demo.rules passes on $(basename "$in")" || bad "testdata/demo.rules passes on $in" "$(cat "$out/demo.out")"
+done
+# the rules in ugc-rules(5)'s synopsis parse (a trend needs --history, a growth --baseline)
+sed -n '/^\.SH SYNOPSIS/,/^\.fi/p' man/ugc-rules.5 | grep -v '^\.' > "$out/synopsis.rules"
+n=$(grep -c '^[a-z]' "$out/synopsis.rules")
+"$ugc" check "$db" --rules "$out/synopsis.rules" --baseline "$db" --history "$h" > "$out/synopsis.out" 2>&1
+[ $? -le 1 ] && [ "$(grep -c '^PASS\|^FAIL' "$out/synopsis.out")" = "$n" ] && [ "$n" -ge 8 ] &&
+	ok "ugc-rules(5)'s synopsis: $n rules parse and are checked" || bad "ugc-rules(5)'s synopsis parses" "$(cat "$out/synopsis.out")"
+
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
