@@ -29,13 +29,22 @@ static const char *const rule_kind_names[] = {"budget", "growth", "forbid", "tre
 static const char *const subject_names[] = {"total", "class", "package", "finding"};
 static const char *const measure_names[] = {"retained", "count"};
 
-/* The sum of the rows [at, at + n) by MEASURE. */
+/* The sum of the rows [at, at + n) by MEASURE (at most 2^63 - 1: a
+ * hostile database's values cannot wrap it). */
 static uint64_t sum_rows(const measures *m, size_t at, size_t n, int measure)
 {
 	uint64_t s = 0;
-	for (size_t i = at; i < at + n; i++)
-		s += measure == MEASURE_RETAINED ? m->b.rows[i].retained : m->b.rows[i].count;
+	for (size_t i = at; i < at + n; i++) {
+		uint64_t x = measure == MEASURE_RETAINED ? m->b.rows[i].retained : m->b.rows[i].count;
+		s = x > (uint64_t)INT64_MAX - s ? (uint64_t)INT64_MAX : s + x;
+	}
 	return s;
+}
+
+/* A - B, both at most 2^63 - 1 (sum_rows), without overflow. */
+static int64_t difference(uint64_t a, uint64_t b)
+{
+	return a >= b ? (int64_t)(a - b) : -(int64_t)(b - a);
 }
 
 static uint64_t value_of(const measures *m, const rule *r, const char *name)
@@ -50,7 +59,7 @@ static int grow(const measures *cur, const measures *base, const rule *r, const 
 {
 	v->value = value_of(cur, r, name);
 	v->base = value_of(base, r, name);
-	int64_t d = (int64_t)v->value - (int64_t)v->base;
+	int64_t d = difference(v->value, v->base);
 	v->infinite = 0;
 	if (!r->percent) {
 		v->growth = d;
@@ -61,7 +70,8 @@ static int grow(const measures *cur, const measures *base, const rule *r, const 
 		v->growth = 0;
 		return !v->infinite;
 	}
-	v->growth = (int64_t)((long double)d * 10000 / (long double)v->base);
+	long double g = (long double)d * 10000 / (long double)v->base; /* hundredths of a percent */
+	v->growth = g > 1e15L ? INT64_C(1000000000000000) : g < -1e15L ? -INT64_C(1000000000000000) : (int64_t)g;
 	return v->growth <= (int64_t)r->limit;
 }
 
@@ -188,7 +198,7 @@ static void describe(const rule *r, const verdict *v, char *buf, size_t cap)
 		break;
 	case RULE_GROWTH: {
 		char change[96], lim[64];
-		long long d = (long long)v->value - (long long)v->base;
+		long long d = difference(v->value, v->base);
 		const char *dt = r->measure == MEASURE_RETAINED ? size_diff_text(d) : count_diff_text(d);
 		if (v->infinite)
 			snprintf(change, sizeof change, "%s (new: baseline 0)", dt);
@@ -292,7 +302,7 @@ static void print_json(const char *input, const rules *rs, const verdict *v, siz
 			printf(",\"limit\":%llu", (unsigned long long)r->limit);
 		if (r->kind == RULE_GROWTH) {
 			printf(",\"baseline\":%llu,\"growth\":%lld", (unsigned long long)v[i].base,
-			       (long long)v[i].value - (long long)v[i].base);
+			       (long long)difference(v[i].value, v[i].base));
 			if (r->percent) {
 				printf(",\"limit_percent\":%.2f,\"growth_percent\":", r->limit / 100.0);
 				if (v[i].infinite)
@@ -374,8 +384,17 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
-	if (o.junit && check_output(o.junit, o.force))
-		goto out;
+	if (o.junit) {
+		/* --force never lets the XML overwrite what check reads */
+		const char *ins[] = {input, o.rules, o.baseline, o.history};
+		for (int k = 0; k < 4; k++)
+			if (ins[k] && outfile_check_input(o.junit, ins[k], err, sizeof err)) {
+				error("%s", err);
+				goto out;
+			}
+		if (check_output(o.junit, o.force))
+			goto out;
+	}
 	if (measures_load(input, &cur) || (rs.need_baseline && measures_load(o.baseline, &base)))
 		goto out;
 	if (!(v = calloc(rs.n + 1, sizeof *v))) {

@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 
 #include "sql/history.h"
-#include "analysis/findings.h"
+#include "analysis/analysis.h"
 #include "sql/input.h"
 
 const char *const hist_kind_names[HIST_KINDS] = {"total", "class", "package", "finding"};

@@ -107,8 +107,10 @@ for in in "$snap" "$db"; do
 done
 # the same verdicts and measures from the snapshot and its database
 for w in pass fail; do
-	grep -v '^testdata\|^/' "$out/budget-$w-arena.ugcs.out" | sed 's|/[^ :]*rules:|RULES:|' > "$out/$w.snap"
-	grep -v '^testdata\|^/' "$out/budget-$w-arena.db.out" | sed 's|/[^ :]*rules:|RULES:|' > "$out/$w.db"
+	# (all but the last line, which names the input)
+	sed '$d' "$out/budget-$w-arena.ugcs.out" | sed 's|^\([A-Z]*  \)[^ ]*rules:|\1RULES:|' > "$out/$w.snap"
+	sed '$d' "$out/budget-$w-arena.db.out" | sed 's|^\([A-Z]*  \)[^ ]*rules:|\1RULES:|' > "$out/$w.db"
+	[ "$(wc -l < "$out/$w.snap")" -ge 5 ] || bad "budget-$w: verdict lines" "$(cat "$out/$w.snap")"
 	cmp -s "$out/$w.snap" "$out/$w.db" && ok "budget-$w: snapshot and database agree" || bad "budget-$w: snapshot and database agree" "$(diff "$out/$w.snap" "$out/$w.db")"
 done
 "$ugc" --bytes check "$db" --rules "$out/budget-fail-arena.db.rules" > "$out/bytes.out"
@@ -175,6 +177,9 @@ fi
 "$ugc" check "$db" --rules "$out/junit.rules" --junit "$x" > /dev/null 2>&1
 "$ugc" check "$db" --rules "$out/junit.rules" --junit "$x" 2>&1 >/dev/null | grep -q "exists" && ok "junit: an existing file needs --force" || bad "junit: an existing file needs --force"
 "$ugc" check "$db" --rules "$out/junit.rules" --junit "$x" --force > /dev/null; [ $? = 1 ] && ok "junit: --force overwrites" || bad "junit: --force overwrites"
+cp "$db" "$out/keep.db"
+"$ugc" check "$out/keep.db" --rules "$out/junit.rules" --junit "$out/keep.db" --force > /dev/null 2> "$out/keep.err"
+[ $? = 1 ] && cmp -s "$db" "$out/keep.db" && grep -q "is the input" "$out/keep.err" && ok "junit: --force never overwrites the input" || bad "junit: --force never overwrites the input" "$(cat "$out/keep.err")"
 "$ugc" check "$db" --rules "$out/junit.rules" --format json > "$out/check.json"
 grep -q '^{"format_version":1,"command":"check",.*"passed":2,"failed":2,"rules":{"total":4,"shown":4,"items":\[' "$out/check.json" && ok "json: document and listing" || bad "json: document and listing" "$(head -c 300 "$out/check.json")"
 

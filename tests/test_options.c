@@ -362,5 +362,5 @@ TEST(options_every_command)
 		free(help);
 		free(msg);
 	}
-	CHECK(ncommands == 15);
+	CHECK(ncommands == 17); /* 15, and check and history */
 }
