@@ -8,9 +8,11 @@
 # growth over the evolve series (counts from SQL), forbidden finding kinds,
 # JUnit XML (testcases and failures counted, hostile names escaped) and a
 # history of three builds whose growing series breaks a trend rule.
-# Usage: tests/check.sh UGC_ANALYZE OUTDIR.  Ends with "check: N passed, N failed".
+# Usage: tests/check.sh UGC_ANALYZE OUTDIR [JSON_CHECK] (tests/json_check.c:
+# the JSON of check and history checked too).  Ends with "check: N passed, N failed".
 ugc=$1
 out=$2/check
+jc=$3
 rm -rf "$out"
 mkdir -p "$out"
 passed=0
@@ -197,6 +199,7 @@ want="build,time,label,objects,retained
 3,3000,b3,$c0,$(sql "$out/evolve-0.db" "SELECT sum(size) FROM objects WHERE retained IS NOT NULL")"
 [ "$(cat "$out/series.csv")" = "$want" ] && ok "history: the total series, each build" || bad "history: the total series" "$(cat "$out/series.csv")"
 "$ugc" history "$h" --total > "$out/series.txt"
+"$ugc" history "$h" --package '/Game/Maps/Arena_0' --format json > "$out/history.json"
 grep -q "^total over 3 builds" "$out/series.txt" && grep -q "+$(commas $((c1 - c2))) .* b2$" "$out/series.txt" && ok "history: text with changes" || bad "history: text with changes" "$(cat "$out/series.txt")"
 # two increases in a row: a run of 2 breaks "< 2", passes "< 3"
 run trend 1 "trend total count grows < 2 builds
@@ -225,6 +228,14 @@ n=$(grep -c '^[a-z]' "$out/synopsis.rules")
 "$ugc" check "$db" --rules "$out/synopsis.rules" --baseline "$db" --history "$h" > "$out/synopsis.out" 2>&1
 [ $? -le 1 ] && [ "$(grep -c '^PASS\|^FAIL' "$out/synopsis.out")" = "$n" ] && [ "$n" -ge 8 ] &&
 	ok "ugc-rules(5)'s synopsis: $n rules parse and are checked" || bad "ugc-rules(5)'s synopsis parses" "$(cat "$out/synopsis.out")"
+
+# --- JSON, by the project's reader (tests/json_check.c) ------------------------
+if [ -n "$jc" ]; then
+	for doc in "check:$out/check.json" "history:$out/history.json"; do
+		cmd=${doc%%:*}
+		msg=$("$jc" "$cmd" < "${doc#*:}") && ok "$cmd: JSON follows the convention" || bad "$cmd: JSON follows the convention" "$msg"
+	done
+fi
 
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -49,7 +49,7 @@ suite sql-snapshot "$out/sql-snapshot.log" sh tests/sql_snapshot.sh "$bin" "$out
 suite paths "$out/paths.log" sh tests/paths.sh "$bin" "$out"
 suite attacks "$out/attacks.log" sh tests/attacks.sh "$bin" "$out" "$(dirname "$unit")/attack-db"
 suite json "$out/json.log" sh tests/json.sh "$bin" "$out" "$(dirname "$unit")/json-check"
-suite check "$out/check.log" sh tests/check.sh "$bin" "$out"
+suite check "$out/check.log" sh tests/check.sh "$bin" "$out" "$(dirname "$unit")/json-check"
 [ -n "$refdump" ] && suite capture "$out/capture.log" sh tests/capture.sh "$bin" "$refdump" "$out"
 [ -n "$refdump" ] && suite readme "$out/readme.log" sh tests/readme.sh "$bin" "$refdump" "$out"
 echo "$passed passed, $failed failed"
