@@ -16,9 +16,10 @@
  * worst one's, named by NAME); BASE its baseline value (growth); GROWTH the
  * change in the rule's unit (bytes, a count, or hundredths of a percent;
  * INFINITE when the baseline was 0); RUN a trend's longest run of builds in
- * a row that grew. */
+ * a row that grew; ABSENT says so for a name the input lacks. */
 typedef struct verdict {
 	int pass, infinite;
+	int absent; /* a named class or package INPUT does not have (a typo in a rule passes silently otherwise) */
 	uint64_t value, base, run;
 	int64_t growth;
 	char *name; /* malloc'd, or NULL */
@@ -154,6 +155,10 @@ static int judge(const rule *r, const measures *cur, const measures *base, const
 			return error("out of memory");
 		return 0;
 	}
+	if ((r->subject == SUBJ_CLASS || r->subject == SUBJ_PACKAGE) && !each) {
+		size_t at;
+		v->absent = measures_find(cur, subject_kind[r->subject], r->name, &at) == 0;
+	}
 	if (r->kind == RULE_GROWTH) {
 		v->pass = grow(cur, base, r, r->name, v);
 		return 0;
@@ -189,6 +194,13 @@ static void describe(const rule *r, const verdict *v, char *buf, size_t cap)
 	char who[600] = "";
 	if (v->name && r->kind != RULE_TREND)
 		snprintf(who, sizeof who, "%s: ", disp(v->name));
+	size_t used = 0;
+	if (v->absent) {
+		snprintf(buf, cap, "no %s '%s' in the input: ", subject_names[r->subject], disp(r->name));
+		used = strlen(buf);
+		buf += used;
+		cap -= used;
+	}
 	switch (r->kind) {
 	case RULE_BUDGET:
 		snprintf(buf, cap, "%s%s, limit %s", who, amount(r, v->value), amount(r, r->limit));
@@ -290,6 +302,8 @@ static void print_json(const char *input, const rules *rs, const verdict *v, siz
 		else
 			printf("null");
 		printf(",\"measure\":\"%s\"", measure_names[r->measure]);
+		if (v[i].absent)
+			printf(",\"found\":false");
 		if (v[i].name) {
 			printf(",\"worst\":");
 			json_str(stdout, v[i].name);

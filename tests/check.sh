@@ -117,6 +117,8 @@ for w in pass fail; do
 done
 "$ugc" --bytes check "$db" --rules "$out/budget-fail-arena.db.rules" > "$out/bytes.out"
 grep -qF "budget class StaticMesh retained <= $((mesh - 1)): $mesh B, limit $((mesh - 1)) B" "$out/bytes.out" && ok "--bytes: exact measure and limit" || bad "--bytes: exact measure and limit" "$(cat "$out/bytes.out")"
+# a name the input lacks passes at 0, and says so (a typo is seen)
+has budget-pass-arena.db "budget class NoSuchClass count <= 0: no class 'NoSuchClass' in the input: 0, limit 0"
 # every package: the largest count is the one SQL finds for the largest package
 run each-pass 0 "budget package * count <= $arena0" "$db"
 has each-pass "/Game/Maps/Arena_0: "
