@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "sql/history.h"
+#include "base/base.h"
 #include "analysis/analysis.h"
 #include "sql/input.h"
 
@@ -198,7 +199,9 @@ int history_builds(const char *path, int64_t *n, char *err, size_t errsize)
 	return rc;
 }
 
-/* Append a row to B (CAP its room), NAME copied.  0, or -1 when out of memory. */
+/* Append a row to B (CAP its room), NAME copied in display form (base/escape.h),
+ * as a snapshot's view names it, so both give the same names.  0, or -1 when
+ * out of memory. */
 static int push_row(hist_build *b, size_t *cap, int kind, const char *name, uint64_t count, uint64_t retained)
 {
 	if (b->n == *cap) {
@@ -209,7 +212,7 @@ static int push_row(hist_build *b, size_t *cap, int kind, const char *name, uint
 		b->rows = nv;
 		*cap = nc;
 	}
-	char *copy = strdup(name ? name : "");
+	char *copy = display_escape_dup(name ? name : "");
 	if (!copy)
 		return -1;
 	b->rows[b->n++] = (hist_row){kind, copy, count, retained};

@@ -51,7 +51,8 @@ int history_series(const char *path, int kind, const char *name, hist_point_fn *
 		   size_t errsize);
 /* An analysis database's summary, read from its own tables (no object
  * is looked at: retained_by_class, retained_by_package, findings): into B's
- * rows, whose names are malloc'd (the caller frees each, then the rows):
+ * rows, whose names are malloc'd in display form (the caller frees each,
+ * then the rows):
  * the total (the class sums: every reached object has one class), each
  * class and package, and each finding kind of finding_kind_names (0 when
  * none).  0, or -1 with ERR naming PATH. */
