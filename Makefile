@@ -158,7 +158,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ugc-analyze
 	install -m 644 man/ugc-analyze.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 man/ugc-snapshot.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 man/ugc-snapshot.5 man/ugc-rules.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 man/ugc-gc.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
 	install -m 644 capture/ugc_capture.h $(DESTDIR)$(PREFIX)/include/

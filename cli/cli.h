@@ -29,9 +29,11 @@ int cmd_dominators(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
 int cmd_gccost(int argc, char **argv);
 int cmd_cut(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
 	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_cut,
-	command_gccost, command_info, command_convert, command_gen;
+	command_gccost, command_check, command_history, command_info, command_convert, command_gen;
 
 /* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
 extern const command *const commands[];

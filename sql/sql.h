@@ -18,6 +18,7 @@
 #include "sql/retention_db.h"
 #include "sql/schema.h"
 #include "sql/snapshot_db.h"
+#include "sql/history.h"
 #include "sql/store.h"
 #include "sql/view_db.h"
 

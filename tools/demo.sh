@@ -1,7 +1,9 @@
 #!/bin/sh
 # demo.sh — the main job on the bundled example: analyse testdata/arena.ugcs
 # (a generated 20,000-object game heap) into demo/arena.db, then ask it a few
-# of the questions the database answers.
+# of the questions the database answers, and end with the CI gate: check
+# against the rules in testdata/demo.rules (which pass), JUnit XML in
+# demo/check.xml.
 set -e
 ugc=$1
 mkdir -p demo
@@ -29,5 +31,8 @@ echo "== ugc-analyze refs demo/arena.db $mesh --kind strong"
 echo
 echo "== ugc-analyze clusters demo/arena.db --top 5"
 "$ugc" clusters demo/arena.db --top 5
+echo
+echo "== ugc-analyze check demo/arena.db --rules testdata/demo.rules --junit demo/check.xml --force: the CI gate"
+"$ugc" check demo/arena.db --rules testdata/demo.rules --junit demo/check.xml --force
 echo
 echo "demo database: demo/arena.db (try: ./ugc-analyze sql demo/arena.db 'SELECT * FROM class_histogram')"
