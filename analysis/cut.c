@@ -308,6 +308,7 @@ static obj_t label_source(const heap *h, const gc_result *r, uint64_t lab)
 static int build_edges(const heap *h, const gc_result *r, const cut_options *opt, const rgraph *rg, net *g)
 {
 	uint32_t *vnode = NULL;
+	size_t cap = g->n; /* room in g->obj and g->is_target, doubled as nodes are added */
 	for (size_t k = 0; k < rg->top_succ.n; k++) {
 		uint64_t lab = rg->top_label[k];
 		uint32_t v = g->node[rg->top_succ.v[k]];
@@ -324,9 +325,10 @@ static int build_edges(const heap *h, const gc_result *r, const cut_options *opt
 				for (uint32_t i = 0; i < h->slots; i++)
 					vnode[i] = NO;
 			}
-			if (vnode[x] == NO) {
-				obj_t *o = realloc(g->obj, ((size_t)g->n + 2) * sizeof *o);
-				uint8_t *t = o ? realloc(g->is_target, (size_t)g->n + 2) : NULL;
+			if (vnode[x] == NO && g->n + 1 >= cap) {
+				cap = 2 * cap + 2;
+				obj_t *o = realloc(g->obj, cap * sizeof *o);
+				uint8_t *t = o ? realloc(g->is_target, cap) : NULL;
 				if (o)
 					g->obj = o;
 				if (t)
@@ -335,6 +337,8 @@ static int build_edges(const heap *h, const gc_result *r, const cut_options *opt
 					free(vnode);
 					return -1;
 				}
+			}
+			if (vnode[x] == NO) {
 				vnode[x] = g->n;
 				g->obj[g->n] = x;
 				g->is_target[g->n] = 0;

@@ -226,8 +226,8 @@ static obj_t ref_holder(const heap *h, uint32_t pos)
 	return (obj_t)lo;
 }
 
-/* Is class CLS's name NAME, or does it end in "_"NAME or NAME"_C" (a
- * Blueprint subclass such as BP_GameInstance_C)?  Unreal class names say
+/* Is class CLS's name NAME, NAME"_C", or does it end in "_"NAME or
+ * "_"NAME"_C" (a Blueprint subclass such as BP_GameInstance_C)?  Unreal class names say
  * nothing of their parents in a snapshot, so the name is what there is. */
 static int class_named(const heap *h, obj_t cls, const char *name)
 {
@@ -237,7 +237,7 @@ static int class_named(const heap *h, obj_t cls, const char *name)
 		return 1;
 	if (n > 2 && buf[n - 2] == '_' && buf[n - 1] == 'C')
 		n -= 2; /* a Blueprint class */
-	return n >= k && memcmp(buf + n - k, name, k) == 0;
+	return n > k && buf[n - k - 1] == '_' && memcmp(buf + n - k, name, k) == 0;
 }
 
 /* The engine's own holders of a world: its GameEngine (or the editor's
@@ -278,7 +278,7 @@ static int world_leaks(const heap *h, const gc_result *r, findings *out)
 		if (c == OBJ_FREE || !r->reachable[i] || held[i] || heap_in_disregard(h, (obj_t)i))
 			continue;
 		if (!verdict[c])
-			verdict[c] = class_named(h, c, "World") && !class_named(h, c, "PreviewWorld") ? 1 : 2;
+			verdict[c] = class_named(h, c, "World") ? 1 : 2;
 		char name[HEAP_NAME_MAX];
 		if (verdict[c] != 1 || (heap_name(h, (obj_t)i, name, sizeof name) && strncmp(name, "Default__", 9) == 0))
 			continue;

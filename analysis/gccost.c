@@ -22,7 +22,8 @@ static int packages_of(const heap *h, obj_t *pkg)
 			continue;
 		uint32_t sp = 0;
 		obj_t x = (obj_t)i;
-		while (pkg[x] == -2 && h->outer[x] >= 0 && sp < n) { /* validated heaps have no loops */
+		/* up the Outer chain (validated heaps have no loops, nor an Outer in a free slot) */
+		while (pkg[x] == -2 && h->outer[x] >= 0 && h->cls[h->outer[x]] != OBJ_FREE && sp < n) {
 			stack[sp++] = (uint32_t)x;
 			x = h->outer[x];
 		}
@@ -91,44 +92,44 @@ static obj_t list_entry(const heap *h, const gc_result *r, const obj_t *pkg, obj
 	return c >= 0 && r->cluster_live[c] ? h->clusters[c].root : t;
 }
 
+/* Count list entry E for group G once (STAMP holds, per object, the group
+ * + 1 that last counted it). */
+static void count_entry(uint32_t *stamp, uint32_t g, obj_t e, uint64_t *entries)
+{
+	if (e != OBJ_NONE && stamp[e] != g + 1) {
+		stamp[e] = g + 1;
+		(*entries)++;
+	}
+}
+
 /* The clustering candidates: ORDER lists the traced objects outside every
  * cluster grouped by package (START[k] .. START[k+1] the k-th package's). */
 static int candidates(const heap *h, const gc_result *r, const obj_t *pkg, const uint32_t *order,
 		      const uint32_t *start, uint32_t ngroups, gccost *c)
 {
-	uint32_t *stamp = malloc(((size_t)h->slots + 1) * sizeof *stamp); /* group + 1 that counted it */
+	uint32_t *stamp = calloc((size_t)h->slots + 1, sizeof *stamp);
 	c->candidates = malloc(((size_t)ngroups + 1) * sizeof *c->candidates);
 	if (!stamp || !c->candidates) {
 		free(stamp);
 		return -1;
 	}
-	memset(stamp, 0, ((size_t)h->slots + 1) * sizeof *stamp);
 	for (uint32_t g = 0; g < ngroups; g++) {
 		uint32_t n = start[g + 1] - start[g];
 		if (n < 2)
 			continue;
 		obj_t p = pkg[order[start[g]]];
 		uint64_t visits = 0, entries = 0;
-#define ENTRY(t)                                                                 \
-	do {                                                                     \
-		obj_t e_ = list_entry(h, r, pkg, p, (t));                        \
-		if (e_ != OBJ_NONE && stamp[e_] != g + 1) {                      \
-			stamp[e_] = g + 1;                                       \
-			entries++;                                               \
-		}                                                                \
-	} while (0)
 		for (uint32_t k = start[g]; k < start[g + 1]; k++) {
 			obj_t x = (obj_t)order[k];
 			visits += trace_visits(h, r, x);
-			ENTRY(h->cls[x]);
-			ENTRY(h->outer[x]);
+			count_entry(stamp, g, list_entry(h, r, pkg, p, h->cls[x]), &entries);
+			count_entry(stamp, g, list_entry(h, r, pkg, p, h->outer[x]), &entries);
 			for (uint32_t j = h->ref_start[x]; j < h->ref_start[x + 1]; j++)
 				if (h->ref_kind[j] != REF_WEAK && h->ref_kind[j] != REF_SOFT)
-					ENTRY(h->ref_dst[j]);
+					count_entry(stamp, g, list_entry(h, r, pkg, p, h->ref_dst[j]), &entries);
 			for (uint32_t j = gc_handoff_first(r, x); j < r->nhandoff && r->handoff[j].level == x; j++)
-				ENTRY(h->ref_dst[r->handoff[j].ref]);
+				count_entry(stamp, g, list_entry(h, r, pkg, p, h->ref_dst[r->handoff[j].ref]), &entries);
 		}
-#undef ENTRY
 		if (entries < visits)
 			c->candidates[c->ncandidates++] = (gccost_candidate){p, n, visits, entries};
 	}
@@ -147,8 +148,9 @@ int gccost_measure(const heap *h, const gc_result *r, gccost *c)
 	uint32_t *cwalked = calloc(sz, sizeof *cwalked), *pwalked = calloc(sz, sizeof *pwalked);
 	uint64_t *cvisits = calloc(sz, sizeof *cvisits), *pvisits = calloc(sz, sizeof *pvisits);
 	uint32_t *start = calloc(sz + 1, sizeof *start), *order = malloc(sz * sizeof *order);
+	uint32_t *next = malloc(sz * sizeof *next); /* the counting sort's next place, per package */
 	int rc = -1;
-	if (!pkg || !ctraced || !ptraced || !cwalked || !pwalked || !cvisits || !pvisits || !start || !order ||
+	if (!pkg || !ctraced || !ptraced || !cwalked || !pwalked || !cvisits || !pvisits || !start || !order || !next ||
 	    packages_of(h, pkg))
 		goto done;
 	for (uint32_t i = 0; i < n; i++) {
@@ -189,15 +191,14 @@ int gccost_measure(const heap *h, const gc_result *r, gccost *c)
 	/* the traced objects outside clusters, grouped by package (counting sort) */
 	for (uint32_t p = 0; p < n; p++)
 		start[p + 1] += start[p];
-	uint32_t *fill = ctraced; /* reuse: not needed once the class rows are out */
 	if (collect(n, ctraced, cwalked, cvisits, &c->classes, &c->nclasses) ||
 	    collect(n, ptraced, pwalked, pvisits, &c->packages, &c->npackages))
 		goto done;
-	memcpy(fill, start, sz * sizeof *fill);
+	memcpy(next, start, sz * sizeof *next);
 	for (uint32_t i = 0; i < n; i++)
 		if (h->cls[i] != OBJ_FREE && !heap_in_disregard(h, (obj_t)i) && r->was_traced[i] &&
 		    heap_cluster(h, (obj_t)i) < 0)
-			order[fill[pkg[i]]++] = i;
+			order[next[pkg[i]]++] = i;
 	/* groups: the packages with objects, in package order; START compacted */
 	uint32_t ngroups = 0;
 	for (uint32_t p = 0; p < n; p++)
@@ -215,6 +216,7 @@ done:
 	free(pvisits);
 	free(start);
 	free(order);
+	free(next);
 	if (rc)
 		gccost_free(c);
 	return rc;

@@ -58,7 +58,8 @@ static int load_sides(const char *const *paths, diff_side *sides, int n, int lea
 }
 
 /* Facts of B not in A. */
-static void print_facts(const diff_fact_rows *x, const char *title, const char *key, enum out_format fmt)
+static void print_facts(const diff_fact_rows *x, const char *title, const char *key, const char *what,
+			enum out_format fmt)
 {
 	if (fmt == FMT_TEXT)
 		printf("%s: %s\n", title, count_text(x->count));
@@ -79,7 +80,7 @@ static void print_facts(const diff_fact_rows *x, const char *title, const char *
 	if (fmt == FMT_JSON)
 		printf("]}");
 	else if (fmt == FMT_TEXT)
-		print_shown(x->n, x->count, strstr(key, "references") ? "references" : "disagreements");
+		print_shown(x->n, x->count, what);
 }
 
 /* Retained bytes by class on each side, the largest changes first. */
@@ -244,8 +245,9 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		print_groups(&rep.outers, DIFF_BY_OUTER, "added and removed by outer", "by_outer", fmt);
 		print_objects(&rep.garbage_alive, 0, "garbage in A still alive in B", "garbage_still_alive", fmt);
 		print_objects(&rep.new_roots, 1, "new roots", "new_roots", fmt);
-		print_facts(&rep.new_eliminated, "new eliminated references", "new_eliminated_references", fmt);
-		print_facts(&rep.new_disagreements, "new cluster disagreements", "new_cluster_disagreements", fmt);
+		print_facts(&rep.new_eliminated, "new eliminated references", "new_eliminated_references", "references", fmt);
+		print_facts(&rep.new_disagreements, "new cluster disagreements", "new_cluster_disagreements", "disagreements",
+			    fmt);
 	}
 	if (fmt == FMT_JSON)
 		json_end();
@@ -311,15 +313,20 @@ static const char *v8_text(const char *in, int v8, int *owned)
 		for (const char *q = p; q < m; q++)
 			if (!strncmp(q, " -> ", 4) || !strncmp(q, " = ", 3))
 				cls = q + (q[1] == '-' ? 4 : 3);
+		if (cls > m) /* a separator overlapping " /V8.": no class before it */
+			cls = m;
 		memcpy(out + o, p, (size_t)(cls - p));
 		o += (size_t)(cls - p);
 		size_t clen = (size_t)(m - cls);
 		const char *name = m + 5, *end = strstr(name, " -> ");
 		if (!end)
 			end = name + strlen(name);
-		const char *at = end;
+		const char *at = end; /* "@ID" or a generic "@*" at the end, else none */
 		while (at > name && at[-1] != '@')
 			at--;
+		if (at > name && !(end - at == 1 && *at == '*') &&
+		    name_node_id(at - 1, (size_t)(end - at + 1)) < 0)
+			at = name;
 		size_t base = at > name ? (size_t)(at - 1 - name) : (size_t)(end - name);
 		memcpy(out + o, cls, clen);
 		o += clen;

@@ -198,19 +198,18 @@ const char *object_text(const view *v, const obj_info *o)
 		snprintf(b, cl + pl + 2, "%s %s", o->class_name, o->path);
 		return b;
 	}
-	/* NAME@ID: the node's name, then its id */
-	size_t at = nl;
-	while (at > 0 && o->name[at - 1] >= '0' && o->name[at - 1] <= '9')
-		at--;
-	if (at == 0 || at == nl || o->name[at - 1] != '@') { /* not a V8 node's name */
+	/* NAME@ID: the node's name, then its id (obj_info.node_id, heap_node_id) */
+	char id[24];
+	size_t il = o->node_id >= 0 ? (size_t)snprintf(id, sizeof id, "@%lld", (long long)o->node_id) : 0;
+	if (!il || il > nl || memcmp(o->name + nl - il, id, il) != 0) { /* no id: the pool's objects */
 		snprintf(b, cl + nl + 2, "%s %s", o->class_name, o->name);
 		return b;
 	}
-	size_t base = at - 1;
+	size_t base = nl - il;
 	if (base == 0 || (base == cl && memcmp(o->name, o->class_name, cl) == 0))
-		snprintf(b, cl + nl + 4, "%s @%s", o->class_name, o->name + at);
+		snprintf(b, cl + il + 2, "%s %s", o->class_name, id);
 	else
-		snprintf(b, cl + nl + 4, "%s %.*s @%s", o->class_name, (int)base, o->name, o->name + at);
+		snprintf(b, cl + nl + 3, "%s %.*s %s", o->class_name, (int)base, o->name, id);
 	return b;
 }
 

@@ -47,9 +47,8 @@ int v8_load(const char *path, heap *h, char *err, size_t errsize);
 int v8_load_with(const char *path, const v8_options *opt, heap *h, char *err, size_t errsize);
 int v8_parse(const char *path, const char *data, size_t len, const v8_options *opt, heap *h, char *err,
 	     size_t errsize);
-/* Does the (decompressed) text start like JSON?  Does PATH hold such text,
+/* Does PATH hold text that starts like JSON (after a BOM and blanks),
  * plain or zstd? */
-int is_v8_snapshot(const void *data, size_t len);
 int v8_sniff_file(const char *path);
 
 /* Escape LEN bytes of S as a text-format field into OUT (3*LEN+1 bytes). */

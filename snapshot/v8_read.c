@@ -899,16 +899,6 @@ int v8_load_with(const char *path, const v8_options *opt, heap *h, char *err, si
 	return rc;
 }
 
-int is_v8_snapshot(const void *data, size_t len)
-{
-	const unsigned char *p = data, *e = p + len;
-	if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
-		p += 3;
-	while (p < e && is_ws(*p))
-		p++;
-	return p < e && *p == '{';
-}
-
 int v8_sniff_file(const char *path)
 {
 	int fd = open(path, O_RDONLY);

@@ -72,10 +72,13 @@ void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *
 			v->type = RV_NULL;
 		break;
 	default: /* the V8 node id, NULL for none (and on every other heap) */
-		if (heap_node_id(h, i) >= 0)
-			set_int(v, heap_node_id(h, i));
+	{
+		int64_t id = heap_node_id(h, i);
+		if (id >= 0)
+			set_int(v, id);
 		else
 			v->type = RV_NULL;
+	}
 	}
 }
 

@@ -1108,8 +1108,9 @@ grec=$(echo "$doc" | grep -o '"gc_record_visits":[0-9]*' | cut -d: -f2)
 # world; World B is kept only by a rooted actor (a leak), World D only by a
 # weak reference of the GameInstance (dies: no finding), World E by the
 # GameEngine through an immutable reference (held), and the World class's
-# default object sits in the disregard pool.  By hand: one finding, B, kept
-# from root Holder.
+# default object sits in the disregard pool; an object of class OverWorld
+# (no "_" before "World": not a subclass's name) is no World.  By hand: one
+# finding, B, kept from root Holder.
 wl=$out/worldleak.ugct
 cat > "$wl" <<'EOF'
 ugc-text 1
@@ -1143,6 +1144,9 @@ r 10 16 strong StreamingWorlds[0]
 r 21 14 strong Cached
 r 10 18 weak Old
 r 9 20 immutable Editor
+o 22 23 2 8 OverWorld 0 Native
+o 23 24 22 8 NotAWorld 10 -
+r 21 23 strong Other
 EOF
 expect "world-leak: the World only a rooted actor keeps, none other" "world-leak: 1
   #14 /Game/B.B: a World the GC keeps that nothing on the engine's side (GameEngine, GameInstance) references: a world leak, kept from root /Engine/Transient.Holder (ugc-analyze why shows the chain, cut --world PATH the fewest references to remove)" sh -c "'$ugc' findings '$wl' --kind world-leak"
