@@ -273,20 +273,6 @@ static int64_t capacity(long long cost)
 	return cost == CUT_NEVER ? INF : (int64_t)cost;
 }
 
-/* The "r" record at forward position K: its source. */
-static obj_t ref_source(const heap *h, uint32_t k)
-{
-	uint32_t lo = 0, hi = h->slots;
-	while (lo < hi) { /* the last i with ref_start[i] <= k */
-		uint32_t mid = lo + (hi - lo + 1) / 2;
-		if (h->ref_start[mid] <= k)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return (obj_t)lo; /* and ref_start[lo + 1] > k: the row holds K */
-}
-
 /* The object whose own edge LABEL is (Class, Outer, "r" record, hand-over). */
 static obj_t label_source(const heap *h, const gc_result *r, uint64_t lab)
 {
@@ -294,7 +280,7 @@ static obj_t label_source(const heap *h, const gc_result *r, uint64_t lab)
 	switch (RGRAPH_LABEL_TYPE(lab)) {
 	case RL_CLASS:
 	case RL_OUTER: return (obj_t)id;
-	case RL_REF: return ref_source(h, id);
+	case RL_REF: return heap_ref_source(h, id);
 	case RL_HANDOFF: return r->handoff[id].level;
 	default: return OBJ_NONE;
 	}
@@ -537,7 +523,7 @@ static void ref_of_label(const heap *h, uint64_t lab, obj_t target, cut_ref *c)
 	switch (RGRAPH_LABEL_TYPE(lab)) {
 	case RL_REF:
 		c->kind = CK_REF;
-		c->holder = ref_source(h, id);
+		c->holder = heap_ref_source(h, id);
 		break;
 	case RL_GCREF:
 		c->kind = CK_GCREF;

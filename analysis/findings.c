@@ -212,20 +212,6 @@ static int engine_quirks(const heap *h, const gc_result *r, findings *out)
 	return rc;
 }
 
-/* The object whose "r" records include forward position POS. */
-static obj_t ref_holder(const heap *h, uint32_t pos)
-{
-	uint32_t lo = 0, hi = h->slots; /* ref_start[lo] <= pos < ref_start[hi] */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (h->ref_start[mid] <= pos)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (obj_t)lo;
-}
-
 /* Is class CLS's name NAME, NAME"_C", or does it end in "_"NAME or
  * "_"NAME"_C" (a Blueprint subclass such as BP_GameInstance_C)?  Unreal class names say
  * nothing of their parents in a snapshot, so the name is what there is. */
@@ -301,7 +287,7 @@ int findings_collect(const heap *h, const gc_result *r, findings *out)
 		finding f = {FK_ELIMINATED_REF, e->src == OBJ_NONE, 0, e->src, e->dst, OBJ_NONE,
 			     e->src == OBJ_NONE ? e->ref : VIA_REF(e->ref)};
 		if (e->handoff) /* handed over by the container that holds the record */
-			f.cluster = ref_holder(h, e->ref);
+			f.cluster = heap_ref_source(h, e->ref);
 		rc = add(out, f);
 	}
 	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {

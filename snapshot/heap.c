@@ -411,6 +411,19 @@ char heap_path_separator(const heap *h, obj_t outer)
 	return path_separator(heap_is_package(h, outer), outer2 >= 0 && heap_is_package(h, outer2));
 }
 
+obj_t heap_ref_source(const heap *h, uint32_t pos)
+{
+	uint32_t lo = 0, hi = h->slots; /* ref_start[lo] <= pos < ref_start[hi] */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (h->ref_start[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (obj_t)lo;
+}
+
 obj_t heap_outermost(const heap *h, obj_t i)
 {
 	uint32_t guard = h->slots; /* validated heaps have no loops; stay safe anyway */

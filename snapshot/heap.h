@@ -250,6 +250,9 @@ char heap_path_separator(const heap *h, obj_t outer);
  * NULL when out of memory.  Iterative: Outer chains may be long. */
 char *heap_path(const heap *h, obj_t i);
 char *heap_full_name(const heap *h, obj_t i);
+/* The object whose reference row holds forward position POS (< nrefs):
+ * a binary search of ref_start. */
+obj_t heap_ref_source(const heap *h, uint32_t pos);
 /* The outermost object (the package) of I. */
 obj_t heap_outermost(const heap *h, obj_t i);
 
