@@ -517,12 +517,21 @@ static int hv_find_glob(view *v, const char *glob, const char *class_name, obj_t
 	if (!*out)
 		return -1;
 	char name[HEAP_NAME_MAX], cname[HEAP_NAME_MAX];
+	/* per class object: 0 not yet named, 1 CLASS_NAME, 2 another (a class is
+	 * named once, not once an instance) */
+	uint8_t *is_class = class_name ? calloc((size_t)h->slots + 1, 1) : NULL;
+	if (class_name && !is_class)
+		return -1;
 	for (uint32_t i = 0; i < h->slots; i++) {
 		if (h->cls[i] == OBJ_FREE)
 			continue;
 		if (class_name) {
-			heap_name(h, h->cls[i], cname, sizeof cname);
-			if (strcmp(cname, class_name) != 0)
+			obj_t c = h->cls[i];
+			if (!is_class[c]) {
+				heap_name(h, c, cname, sizeof cname);
+				is_class[c] = strcmp(cname, class_name) == 0 ? 1 : 2;
+			}
+			if (is_class[c] != 1)
 				continue;
 		}
 		if (glob) {
@@ -532,12 +541,15 @@ static int hv_find_glob(view *v, const char *glob, const char *class_name, obj_t
 		}
 		if (*n == cap) {
 			obj_t *p = realloc(*out, (cap *= 2) * sizeof *p);
-			if (!p)
+			if (!p) {
+				free(is_class);
 				return -1;
+			}
 			*out = p;
 		}
 		(*out)[(*n)++] = (obj_t)i;
 	}
+	free(is_class);
 	return 0;
 }
 

@@ -60,14 +60,18 @@ static int gather(view *v, heap *h, const struct cut_opts *o, const char **objs,
 		if (vec_push(t, (uint32_t)x))
 			return error("out of memory");
 	}
-	if (o->cls) {
-		size_t before = t->n;
-		char name[HEAP_NAME_MAX];
-		for (uint32_t i = 0; i < h->slots; i++)
-			if (h->cls[i] >= 0 && heap_name(h, h->cls[i], name, sizeof name) && strcmp(name, o->cls) == 0 &&
-			    vec_push(t, i))
+	if (o->cls) { /* the view's class selector, as every command's --class */
+		obj_t *of;
+		size_t n;
+		if (v->ops->find_glob(v, NULL, o->cls, &of, &n))
+			return error("%s", v->err);
+		for (size_t k = 0; k < n; k++)
+			if (vec_push(t, (uint32_t)of[k])) {
+				free(of);
 				return error("out of memory");
-		if (t->n == before)
+			}
+		free(of);
+		if (n == 0)
 			return error("--class %s: no object of that class", o->cls);
 	}
 	const char *tops[2] = {o->package, o->world};
