@@ -170,9 +170,9 @@ static int parse_header(rd *r)
 			bad = v8r_uint(r, "snapshot.edge_count", &edge_count), has_ec = 1;
 		else if (strcmp(key, "version") == 0 && !r->raw->version && v8r_skip_ws(r) == '"') {
 			char v[256];
-			size_t n;
+			size_t n = 0; /* (unset when the string is bad) */
 			bad = v8r_string(r, v, sizeof v - 1, &n, NULL);
-			v[n] = '\0';
+			v[bad || n >= sizeof v ? 0 : n] = '\0';
 			if (!bad && !(r->raw->version = strdup(v)))
 				bad = v8r_fail(r, koff, "out of memory");
 		} else
