@@ -2,7 +2,7 @@
  * analysis database is opened and run under every query command as the
  * command line runs them: refs (in and out), path (shortest, --roots,
  * --all, --external, --direct, every format), why, clusters (all, one,
- * --check), findings, info, dominators, top, suspects, whatif (the heap
+ * --check), findings, info, gccost, dominators, top, suspects, whatif (the heap
  * rebuilt from the rows), diff against itself and sql (the tool's tables
  * and views, and what a hostile file may add beside them).  Each must
  * answer or fail with an error; never crash, leak, spin or allocate by a
@@ -207,6 +207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"clusters DB --check --format json", "clusters DB --sort bytes --format csv", "findings DB",
 		"findings DB --format json", "info DB", "diff DB DB", "diff DB DB --format json",
 		"diff --baseline DB --target DB --final DB", "refs DB @5 --format json", "why DB @100",
+		"gccost DB --format json", "gccost DB --limit 2",
 	};
 	static const char *const slots_whole[] = {
 		"top DB --by class", "top DB --sort count --format json", "suspects DB --format csv", "whatif DB --garbage 11",

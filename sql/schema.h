@@ -7,9 +7,11 @@
  * 3 since objects carry idom and retained and the retention tables exist,
  * 4 since the refs view holds every edge (Class, Outer and FGCObject ones
  * too), clusters say what dissolved them and findings name their FGCObject,
- * 5 since objects carry node_id (a V8 node's id, NULL on other heaps).
+ * 5 since objects carry node_id (a V8 node's id, NULL on other heaps),
+ * 6 since the mark phase's work is stored (gc_cost, gc_cost_by_class,
+ * gc_cost_by_package, gc_cost_candidates).
  * A reader takes this version only (db_version.h). */
-#define SCHEMA_VERSION 5
+#define SCHEMA_VERSION 6
 
 #define SCHEMA_TABLES \
 "CREATE TABLE snapshot(key TEXT PRIMARY KEY, value);\n" \
@@ -39,7 +41,15 @@
 "CREATE TABLE retained_by_package(package INTEGER PRIMARY KEY, name TEXT, objects INTEGER,\n" \
 "  shallow INTEGER, retained INTEGER);\n" \
 "CREATE TABLE package_retention(from_package INTEGER, to_package INTEGER, objects INTEGER,\n" \
-"  bytes INTEGER, PRIMARY KEY(from_package, to_package));\n"
+"  bytes INTEGER, PRIMARY KEY(from_package, to_package));\n" \
+"CREATE TABLE gc_cost(visits INTEGER, trace_visits INTEGER, list_visits INTEGER,\n" \
+"  record_visits INTEGER, traced INTEGER, walked INTEGER, disregard_skipped INTEGER);\n" \
+"CREATE TABLE gc_cost_by_class(class INTEGER PRIMARY KEY, class_name TEXT, path TEXT,\n" \
+"  traced INTEGER, clusters INTEGER, visits INTEGER);\n" \
+"CREATE TABLE gc_cost_by_package(package INTEGER PRIMARY KEY, name TEXT, traced INTEGER,\n" \
+"  clusters INTEGER, visits INTEGER);\n" \
+"CREATE TABLE gc_cost_candidates(package INTEGER PRIMARY KEY, name TEXT, objects INTEGER,\n" \
+"  visits INTEGER, as_cluster INTEGER, saved INTEGER);\n"
 
 /* The objects as documented: object_table with each path built from the
  * Outer chain (stored whole, paths would make the database quadratic in the

@@ -24,6 +24,8 @@ static const struct {
 	{"cleared_weak_refs", PIPE_GC},
 	{"findings", PIPE_GC | PIPE_FINDINGS},
 	{"retained_by_class", PIPE_GC | PIPE_DOM}, {"package_retention", PIPE_GC | PIPE_DOM},
+	{"gc_cost", PIPE_GC}, {"gc_cost_by_class", PIPE_GC}, {"gc_cost_by_package", PIPE_GC},
+	{"gc_cost_candidates", PIPE_GC},
 };
 
 #define MAX_TABLES 48

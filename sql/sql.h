@@ -4,7 +4,7 @@
  * store.h (analyze's database writer), schema.h (its tables), db_version.h
  * (which databases this version reads), view_db.h (the query view over a
  * database), db_heap.h (a database read back into a heap), retention_db.h
- * (its dominators), diff_db.h (a diff side from a database, and diff's own
+ * (its dominators), gccost_db.h (its mark-phase work), diff_db.h (a diff side from a database, and diff's own
  * database), snapshot_db.h (SQL on a snapshot, without a database file).
  * The cli layer includes this header, never the ones it names
  * (tools/check-layers.sh). */
@@ -14,6 +14,7 @@
 #include "sql/db_heap.h"
 #include "sql/db_version.h"
 #include "sql/diff_db.h"
+#include "sql/gccost_db.h"
 #include "sql/input.h"
 #include "sql/retention_db.h"
 #include "sql/schema.h"

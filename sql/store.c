@@ -29,6 +29,7 @@ typedef struct writer {
 	const store_info *info;
 	char *err;
 	size_t errsize;
+	gccost *cost;   /* the mark's work, counted when a gc_cost table is first filled */
 } writer;
 
 static int db_fail(writer *w, const char *what)
@@ -181,6 +182,106 @@ static int store_package_retention(writer *w)
 {
 	const dom_result *d = w->info->dom;
 	return d ? insert_rows(w, "INSERT INTO package_retention VALUES(?,?,?,?)", d->npairs, bind_pair, NULL) : 0;
+}
+
+/* The mark phase's work (analysis/gccost.h), counted from this GC run:
+ * its totals as snapshot keys, its rows by class and by package, and the
+ * packages that would save work as a cluster. */
+/* One class or package row: its key, [a class's name,] its path and counts. */
+static void bind_cost(writer *w, sqlite3_stmt *st, const gccost_row *r, int by_class)
+{
+	char name[HEAP_NAME_MAX];
+	char *path = heap_path(w->h, r->key);
+	int col = 1;
+	sqlite3_bind_int64(st, col++, r->key);
+	if (by_class) {
+		heap_name(w->h, r->key, name, sizeof name);
+		bind_text(st, col++, name);
+	}
+	sqlite3_bind_text(st, col++, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, col++, r->traced);
+	sqlite3_bind_int64(st, col++, r->clusters);
+	sqlite3_bind_int64(st, col, (sqlite3_int64)r->visits);
+	free(path);
+}
+
+static int bind_cost_class(writer *w, sqlite3_stmt *st, uint32_t k, void *rows)
+{
+	bind_cost(w, st, (const gccost_row *)rows + k, 1);
+	return 0;
+}
+
+static int bind_cost_package(writer *w, sqlite3_stmt *st, uint32_t k, void *rows)
+{
+	bind_cost(w, st, (const gccost_row *)rows + k, 0);
+	return 0;
+}
+
+static int bind_candidate(writer *w, sqlite3_stmt *st, uint32_t k, void *rows)
+{
+	const gccost_candidate *c = (const gccost_candidate *)rows + k;
+	char *path = heap_path(w->h, c->package);
+	sqlite3_bind_int64(st, 1, c->package);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, c->traced);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)c->visits);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)c->as_cluster);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)(c->visits - c->as_cluster));
+	free(path);
+	return 0;
+}
+
+/* W's gccost, counted on first use.  NULL with W's error when out of memory. */
+static const gccost *cost_of(writer *w)
+{
+	if (w->cost)
+		return w->cost;
+	gccost *c = malloc(sizeof *c);
+	if (!c || gccost_measure(w->h, w->r, c)) {
+		free(c);
+		snprintf(w->err, w->errsize, "out of memory counting the GC's work");
+		return NULL;
+	}
+	return w->cost = c;
+}
+
+static int store_gc_cost(writer *w)
+{
+	const gccost *c = cost_of(w);
+	sqlite3_stmt *st = c ? prepare(w, "INSERT INTO gc_cost VALUES(?,?,?,?,?,?,?)") : NULL;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)c->visits);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)c->trace_visits);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)c->list_visits);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)c->gc_record_visits);
+	sqlite3_bind_int64(st, 5, c->traced);
+	sqlite3_bind_int64(st, 6, c->walked);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)c->disregard_skipped);
+	int rc = row(w, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int store_gc_cost_by_class(writer *w)
+{
+	const gccost *c = cost_of(w);
+	return c ? insert_rows(w, "INSERT INTO gc_cost_by_class VALUES(?,?,?,?,?,?)", c->nclasses, bind_cost_class,
+			       c->classes) : -1;
+}
+
+static int store_gc_cost_by_package(writer *w)
+{
+	const gccost *c = cost_of(w);
+	return c ? insert_rows(w, "INSERT INTO gc_cost_by_package VALUES(?,?,?,?,?)", c->npackages, bind_cost_package,
+			       c->packages) : -1;
+}
+
+static int store_gc_cost_candidates(writer *w)
+{
+	const gccost *c = cost_of(w);
+	return c ? insert_rows(w, "INSERT INTO gc_cost_candidates VALUES(?,?,?,?,?,?)", c->ncandidates, bind_candidate,
+			       c->candidates) : -1;
 }
 
 /* The two big tables are copied by SQLite itself from the heap (heap_vtab.c). */
@@ -422,6 +523,8 @@ static const struct {
 	{"eliminated_refs", store_eliminated}, {"cleared_weak_refs", store_cleared}, {"purge", store_purge},
 	{"findings", store_findings}, {"retained_by_class", store_retained_by_class},
 	{"retained_by_package", store_retained_by_package}, {"package_retention", store_package_retention},
+	{"gc_cost", store_gc_cost}, {"gc_cost_by_class", store_gc_cost_by_class},
+	{"gc_cost_by_package", store_gc_cost_by_package}, {"gc_cost_candidates", store_gc_cost_candidates},
 };
 
 static int skipped(const char *table, const char *const *skip)
@@ -435,21 +538,25 @@ static int skipped(const char *table, const char *const *skip)
 /* Fill the tables but those in SKIP, each traced (UGC_TRACE). */
 static int fill(writer *w, const char *const *skip)
 {
-	for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+	int rc = 0;
+	for (size_t k = 0; k < sizeof tables / sizeof tables[0] && rc == 0; k++) {
 		if (skipped(tables[k].table, skip))
 			continue;
 		double t = now_seconds();
-		if (tables[k].fill(w))
-			return -1;
+		rc = tables[k].fill(w);
 		trace_printf("store: %-10s %.3f s", tables[k].table, now_seconds() - t);
 	}
-	return 0;
+	if (w->cost)
+		gccost_free(w->cost);
+	free(w->cost);
+	w->cost = NULL;
+	return rc;
 }
 
 int store_fill(sqlite3 *db, const heap *h, const gc_result *r, const findings *f, const store_info *info,
 	       const char *const *skip, char *err, size_t errsize)
 {
-	writer w = {db, h, r, f, info, err, errsize};
+	writer w = {db, h, r, f, info, err, errsize, NULL};
 	return fill(&w, skip);
 }
 
@@ -474,7 +581,7 @@ static int store_run(outfile *out, const char *path, int force, const heap *h, c
 	outfile o;
 	if (outfile_reserve(&o, path, force, err, errsize))
 		return -1;
-	writer w = {NULL, h, r, f, info, err, errsize};
+	writer w = {NULL, h, r, f, info, err, errsize, NULL};
 	uint64_t *hashes = NULL;
 	vtab_source source = {h, r, NULL, info->dom, NULL, NULL};
 	store_pages_plan plan;

@@ -132,6 +132,16 @@ for cmd in sql refs; do
 	if [ $cmd = sql ]; then set -- "$ugc" sql "$out/snapview.db" "select * from snapshot"; else set -- "$ugc" refs "$out/snapview.db" 1; fi
 	refused "$cmd: a snapshot that is a view is refused, never read" "snapview.db: snapshot is not a table" "$@"
 done
+# the mark's stored work (gc_cost tables): damaged rows are named, never printed
+for edit in "UPDATE gc_cost SET visits = -5" "UPDATE gc_cost SET list_visits = list_visits + 1" \
+	    "INSERT INTO gc_cost SELECT * FROM gc_cost" "UPDATE gc_cost_by_class SET traced = 'many'" \
+	    "UPDATE gc_cost_by_package SET package = -package - 1" "UPDATE gc_cost_candidates SET as_cluster = visits + 1"; do
+	cp "$out/base.db" "$out/gccost.db"
+	"$adb" "$out/gccost.db" "$edit" || bad "building gccost.db: $edit"
+	run "$ugc" gccost "$out/gccost.db"
+	[ $rc -eq 1 ] && one_line "gccost.db: table gc_cost"
+	verdict "gccost: a database whose stored work is damaged ($edit) is refused in one line" $?
+done
 # leak mode over one database thrice: no new object, so no group (its empty
 # list was sorted at a null pointer, which clang's UBSan reports)
 run "$ugc" diff --baseline "$out/base.db" --target "$out/base.db" --final "$out/base.db"

@@ -390,8 +390,8 @@ got=$({ echo "$summary" | grep -o '11 roots ([^)]*)'; "$ugc" info "$out/causes.u
 [ "$got" = "11 roots (5 disregard, 5 rootset, 1 gcobject)|$r11|$r11|11" ] &&
 	ok "roots: the analyze summary, info on the snapshot and on the database, and the roots view agree" ||
 	bad "roots: the analyze summary, info on the snapshot and on the database, and the roots view agree" "$got"
-expect "info on a database says what it is" "database        $cdb: an analysis database (schema version 5) written by analyze, not a snapshot" sh -c "'$ugc' info '$cdb' | head -1"
-check "info on a database in JSON" sh -c "'$ugc' info '$cdb' --format json | grep -q '\"schema_version\":5,'"
+expect "info on a database says what it is" "database        $cdb: an analysis database (schema version 6) written by analyze, not a snapshot" sh -c "'$ugc' info '$cdb' | head -1"
+check "info on a database in JSON" sh -c "'$ugc' info '$cdb' --format json | grep -q '\"schema_version\":6,'"
 check "diff --limit" sh -c "'$ugc' diff testdata/spec-example.ugct '$out/causes.ugct' --limit 1 >/dev/null"
 # the GC contract ships with the tool: nothing links the project's private specs
 check "README and ugc-analyze(1) point to ugc-gc(7)" sh -c "grep -q 'man/ugc-gc.7' README.md && grep -q 'BR ugc-gc (7)' man/ugc-analyze.1 && [ -f man/ugc-gc.7 ]"
