@@ -32,5 +32,6 @@
 #include "analysis/view.h"
 #include "analysis/gccost.h"
 #include "analysis/whatif.h"
+#include "analysis/worlds.h"
 
 #endif

@@ -7,6 +7,7 @@
  * clusters, clusters or a disregard pool in an editor snapshot, and World
  * leaks. */
 #include "analysis/findings.h"
+#include "analysis/worlds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,69 +213,26 @@ static int engine_quirks(const heap *h, const gc_result *r, findings *out)
 	return rc;
 }
 
-/* Is class CLS's name NAME, NAME"_C", or does it end in "_"NAME or
- * "_"NAME"_C" (a Blueprint subclass such as BP_GameInstance_C)?  Unreal class names say
- * nothing of their parents in a snapshot, so the name is what there is. */
-static int class_named(const heap *h, obj_t cls, const char *name)
-{
-	char buf[HEAP_NAME_MAX];
-	size_t n = heap_name(h, cls, buf, sizeof buf), k = strlen(name);
-	if (n == k && memcmp(buf, name, k) == 0)
-		return 1;
-	if (n > 2 && buf[n - 2] == '_' && buf[n - 1] == 'C')
-		n -= 2; /* a Blueprint class */
-	return n > k && buf[n - k - 1] == '_' && memcmp(buf + n - k, name, k) == 0;
-}
-
-/* The engine's own holders of a world: its GameEngine (or the editor's
- * engine) and GameInstance, whose references (the world contexts, the
- * streaming worlds) are how a World is meant to stay alive. */
-static int engine_side(const heap *h, obj_t cls)
-{
-	return class_named(h, cls, "GameEngine") || class_named(h, cls, "EditorEngine") ||
-	       class_named(h, cls, "UnrealEdEngine") || class_named(h, cls, "GameInstance");
-}
-
-/* World leaks: every World the GC keeps (outside the disregard pool, the
- * class default object aside) that no object on the engine's side holds
- * by a reference that keeps (not weak or soft).  A snapshot names no
- * active world, so this is what tells a world the game uses from one it
- * leaked: a World kept only by a preview scene, a cache or an actor. */
+/* World leaks: every World the GC keeps that nothing using worlds holds
+ * (worlds.h): a World kept only by a preview scene, a cache or an actor.
+ * OTHER is the root its shortest chain starts from. */
 static int world_leaks(const heap *h, const gc_result *r, findings *out)
 {
-	uint8_t *verdict = calloc((size_t)h->slots + 1, 1); /* per class: 1 engine side, 2 not, 0 not yet asked */
-	uint8_t *held = calloc((size_t)h->slots + 1, 1);    /* per object: held from the engine's side */
-	int rc = verdict && held ? 0 : -1;
-	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
-		obj_t c = h->cls[i];
-		if (c == OBJ_FREE || !r->reachable[i])
+	world_info *w;
+	uint32_t n;
+	if (worlds_find(h, r, &w, &n))
+		return -1;
+	int rc = 0;
+	for (uint32_t k = 0; k < n && rc == 0; k++) {
+		if (!w[k].leaked)
 			continue;
-		if (!verdict[c])
-			verdict[c] = engine_side(h, c) ? 1 : 2;
-		if (verdict[c] != 1)
-			continue;
-		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++)
-			if (h->ref_kind[k] != REF_WEAK && h->ref_kind[k] != REF_SOFT)
-				held[h->ref_dst[k]] = 1;
-	}
-	if (rc == 0) /* now: 1 a World class, 2 not */
-		memset(verdict, 0, (size_t)h->slots + 1);
-	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
-		obj_t c = h->cls[i];
-		if (c == OBJ_FREE || !r->reachable[i] || held[i] || heap_in_disregard(h, (obj_t)i))
-			continue;
-		if (!verdict[c])
-			verdict[c] = class_named(h, c, "World") ? 1 : 2;
-		char name[HEAP_NAME_MAX];
-		if (verdict[c] != 1 || (heap_name(h, (obj_t)i, name, sizeof name) && strncmp(name, "Default__", 9) == 0))
-			continue;
-		obj_t top = (obj_t)i; /* the root its shortest chain starts from */
-		for (uint32_t d = r->distance[i]; d != UINT32_MAX && d > 0 && r->parent[top] >= 0; d--)
+		obj_t top = w[k].world;
+		for (uint32_t d = r->distance[top]; d != UINT32_MAX && d > 0 && r->parent[top] >= 0; d--)
 			top = r->parent[top];
-		rc = add(out, (finding){FK_WORLD_LEAK, 0, 0, (obj_t)i, top == (obj_t)i ? OBJ_NONE : top, OBJ_NONE, VIA_NONE});
+		rc = add(out, (finding){FK_WORLD_LEAK, 0, 0, w[k].world, top == w[k].world ? OBJ_NONE : top, OBJ_NONE,
+					VIA_NONE});
 	}
-	free(verdict);
-	free(held);
+	free(w);
 	return rc;
 }
 
@@ -452,9 +410,9 @@ void finding_detail(const heap *h, const finding *f, char *buf, size_t cap)
 			 "nulls every killable reference to it", name_of(h, f->cluster, &a));
 		return;
 	case FK_WORLD_LEAK:
-		snprintf(buf, cap, "a World the GC keeps that nothing on the engine's side (GameEngine, GameInstance) "
-			 "references: a world leak, kept from root %s (ugc-analyze why shows the chain, cut --world PATH "
-			 "the fewest references to remove)", f->other != OBJ_NONE ? name_of(h, f->other, &a)
+		snprintf(buf, cap, "a World the GC keeps that nothing using worlds holds (the GameEngine or GameInstance, "
+			 "or a streaming level of a world in use): a world leak, kept from root %s (ugc-analyze worlds "
+			 "shows its chain and its cut)", f->other != OBJ_NONE ? name_of(h, f->other, &a)
 			 : "(itself, or only through cluster lists)");
 		return;
 	case FK_EDITOR_MODE_MISMATCH:

@@ -31,9 +31,10 @@ int cmd_gccost(int argc, char **argv);
 int cmd_cut(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_worlds(int argc, char **argv);
 extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
 	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_cut,
-	command_gccost, command_check, command_history, command_info, command_convert, command_gen;
+	command_gccost, command_worlds, command_check, command_history, command_info, command_convert, command_gen;
 
 /* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
 extern const command *const commands[];
@@ -184,6 +185,12 @@ int query_parse(const command *cmd, int argc, char **argv, query_args *q);
 typedef int (*one_fn)(struct view *v, obj_t x, int first, void *ctx);
 int for_selected(const char *cmd, const query_args *q, enum out_format fmt, const char *csv_header, one_fn one, void *ctx);
 
+/* A cut reference (analysis/cut.h) in words into BUF (cut_words.c): an "r"
+ * record's property and kind, a "g" record's FGCObject, a cluster list's
+ * entry, or what a root's removal takes (KEEP: the keep flags in force). */
+struct heap;
+struct cut_ref;
+void cut_ref_words(const struct heap *h, const struct cut_ref *c, uint32_t keep, char *buf, size_t cap);
 /* Retention chains printed (chain_print.c): the engine's reference-chain
  * layout (parallel references on a line under their hop), one JSON object,
  * CSV rows (chain, hop, from, kind, property, to, path: one a reference),

@@ -1103,55 +1103,35 @@ grec=$(echo "$doc" | grep -o '"gc_record_visits":[0-9]*' | cut -d: -f2)
 [ -n "$tot" ] && [ "$sum" -eq $((tot - grec)) ] && ok "gccost: the classes' reads add up to the mark's ($tot, $grec of them FGCObject records)" ||
 	bad "gccost: the classes' reads add up to the mark's" "$sum vs $tot - $grec"
 
-# world-leak: GameEngine -> GameInstance -> World A (the game's world); a
-# Blueprint GameInstance (BP_MyInstance_C) holds World C as a streaming
-# world; World B is kept only by a rooted actor (a leak), World D only by a
-# weak reference of the GameInstance (dies: no finding), World E by the
-# GameEngine through an immutable reference (held), and the World class's
-# default object sits in the disregard pool; an object of class OverWorld
-# (no "_" before "World": not a subclass's name) is no World.  By hand: one
-# finding, B, kept from root Holder.
-wl=$out/worldleak.ugct
-cat > "$wl" <<'EOF'
-ugc-text 1
-mode game
-first-gc-index 8
-o 0 1 3 - /Script/CoreUObject 0 Native
-o 1 2 2 0 Object 0 Native
-o 2 3 2 0 Class 0 Native
-o 3 4 2 0 Package 0 Native
-o 4 5 2 0 World 0 Native
-o 5 6 2 0 GameEngine 0 Native
-o 6 7 2 0 BP_MyInstance_C 0 Native
-o 7 8 4 0 Default__World 0 Native
-o 8 9 5 - /Engine/Transient 10 RootSet
-o 9 10 5 8 GameEngine_0 10 -
-o 10 11 6 9 GameInstance_0 10 -
-o 11 12 3 - /Game/A 10 -
-o 12 13 4 11 A 10 -
-o 13 14 3 - /Game/B 10 -
-o 14 15 4 13 B 10 -
-o 15 16 3 - /Game/C 10 -
-o 16 17 4 15 C 10 -
-o 17 18 3 - /Game/D 10 -
-o 18 19 4 17 D 10 -
-o 19 20 3 - /Game/E 10 -
-o 20 21 4 19 E 10 -
-o 21 22 2 8 Holder 10 RootSet
-r 9 10 strong GameInstance
-r 10 12 strong World
-r 10 16 strong StreamingWorlds[0]
-r 21 14 strong Cached
-r 10 18 weak Old
-r 9 20 immutable Editor
-o 22 23 2 8 OverWorld 0 Native
-o 23 24 22 8 NotAWorld 10 -
-r 21 23 strong Other
-EOF
-expect "world-leak: the World only a rooted actor keeps, none other" "world-leak: 1
-  #14 /Game/B.B: a World the GC keeps that nothing on the engine's side (GameEngine, GameInstance) references: a world leak, kept from root /Engine/Transient.Holder (ugc-analyze why shows the chain, cut --world PATH the fewest references to remove)" sh -c "'$ugc' findings '$wl' --kind world-leak"
+# world-leak: testdata/worlds.ugct says how each World is held; by hand,
+# two leaks: B (kept from root Holder) and H (its level held by an actor of
+# World A, kept from root GameEngine_0); A, C and E held by the engine's
+# side, F and G as streamed sublevels of A, D dead, OverWorld's object none.
+wl=testdata/worlds.ugct
+expect "world-leak: the Worlds nothing using worlds holds, none other" "world-leak: 2
+  #14 /Game/B.B: a World the GC keeps that nothing using worlds holds (the GameEngine or GameInstance, or a streaming level of a world in use): a world leak, kept from root /Engine/Transient.Holder (ugc-analyze worlds shows its chain and its cut)
+  #36 /Game/H.H: a World the GC keeps that nothing using worlds holds (the GameEngine or GameInstance, or a streaming level of a world in use): a world leak, kept from root /Engine/Transient.GameEngine_0 (ugc-analyze worlds shows its chain and its cut)" sh -c "'$ugc' findings '$wl' --kind world-leak"
 "$ugc" analyze "$wl" -o "$out/worldleak.db" -q --force > /dev/null 2>&1
-expect "world-leak: the same from the database" "world-leak: 1" sh -c "'$ugc' findings '$out/worldleak.db' --kind world-leak | head -1"
+expect "world-leak: the same from the database" "world-leak: 2" sh -c "'$ugc' findings '$out/worldleak.db' --kind world-leak | head -1"
+# worlds: the same heap, every World with how it is held; each leak's one
+# reference to cut (by hand: Holder.Cached for B; Actor_0.Target, the actor
+# of World A holding H's level, for H) and what the rerun frees: B's package
+# (/Game/B 10 B, B 10 B) and H's (/Game/H 1000 B, H 2000 B, its level 4000 B)
+"$ugc" worlds "$wl" > "$out/worlds.txt" 2>&1
+expect "worlds: five in use, two leaked" "worlds of testdata/worlds.ugct: 7 kept by the GC, 5 in use, 2 leaked" head -1 "$out/worlds.txt"
+expect "worlds: each leak's cut and proof" "leaked: #14 World /Game/B.B
+      1. #21 Class /Engine/Transient.Holder .Cached (strong) -> #14 World /Game/B.B
+    proof: the GC rerun without it frees 2 objects (20 B), every one of the package's
+leaked: #36 World /Game/H.H
+      1. #38 Actor /Game/A.A:PersistentLevel.Actor_0 .Target (strong) -> #37 Level /Game/H.H:PersistentLevel
+    proof: the GC rerun without it frees 3 objects (6.8 KiB), every one of the package's" grep -E '^leaked|^      1\.|proof' "$out/worlds.txt"
+expect "worlds: streamed sublevels are in use, held by their persistent world or a LevelStreaming" "in use: #29 World /Game/F.F, held by #12 World /Game/A.A .Levels[1] (strong)
+in use: #32 World /Game/G.G, held by #34 LevelStreamingDynamic /Game/A.A:PersistentLevel.LevelStreamingDynamic_0 .LoadedLevel (strong)" grep -E '#(29|32) World' "$out/worlds.txt"
+"$ugc" worlds "$wl" --format json > "$out/worlds-a.json"
+"$ugc" worlds "$out/worldleak.db" --format json > "$out/worlds-b.json"
+cmp -s "$out/worlds-a.json" "$out/worlds-b.json" && grep -q '"freed_bytes":7000' "$out/worlds-a.json" &&
+	ok "worlds: a snapshot and its database give the same JSON (H's cut frees 7000 bytes)" ||
+	bad "worlds: a snapshot and its database give the same JSON" "$(cmp "$out/worlds-a.json" "$out/worlds-b.json")"
 expect "world-leak: the arena heap's one World its GameInstance does not hold (Arena_99), and no other" "#4495 /Game/Maps/Arena_99.Arena_99" sh -c "'$ugc' findings testdata/arena.ugcs --kind world-leak | sed -n 's/^  \\(#[0-9]* [^:]*\\):.*/\\1/p'"
 
 echo "cli: $passed passed, $failed failed"

@@ -53,6 +53,7 @@ dominators|$level --depth 2|1
 whatif|--cut $level|1
 gccost||1
 cut|--world $world|1
+worlds||1
 EOF
 while IFS='|' read -r cmd args cut; do
 	for input in "$snap" "$db"; do
