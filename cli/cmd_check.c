@@ -25,9 +25,9 @@ typedef struct verdict {
 	char *name; /* malloc'd, or NULL */
 } verdict;
 
-static const int subject_kind[] = {HIST_TOTAL, HIST_CLASS, HIST_PACKAGE, HIST_FINDING}; /* by SUBJ_ */
+static const int subject_kind[] = {HIST_TOTAL, HIST_CLASS, HIST_PACKAGE, HIST_FINDING, HIST_TOTAL}; /* by SUBJ_ (a leak group has no rows) */
 static const char *const rule_kind_names[] = {"budget", "growth", "forbid", "trend"};
-static const char *const subject_names[] = {"total", "class", "package", "finding"};
+static const char *const subject_names[] = {"total", "class", "package", "finding", "leak-group"};
 static const char *const measure_names[] = {"retained", "count"};
 
 /* The sum of the rows [at, at + n) by MEASURE (at most 2^63 - 1: a
@@ -111,10 +111,21 @@ static int trend_point(void *arg, const hist_point *p)
 	return 0;
 }
 
-/* Measure R into V: 0, or 1 after printing an error. */
-static int judge(const rule *r, const measures *cur, const measures *base, const char *history, verdict *v)
+/* Measure R into V: 0, or 1 after printing an error.  LEAKS: leak mode's
+ * groups, for a leak-group budget. */
+static int judge(const rule *r, const measures *cur, const measures *base, const leak_worst *leaks,
+		 const char *history, verdict *v)
 {
 	*v = (verdict){0};
+	if (r->subject == SUBJ_LEAK_GROUP) { /* the largest group by the measure */
+		int by_bytes = r->measure == MEASURE_RETAINED;
+		v->value = by_bytes ? leaks->retained : leaks->objects;
+		const char *chain = by_bytes ? leaks->retained_chain : leaks->objects_chain;
+		if (leaks->groups && !(v->name = strdup(chain ? chain : "")))
+			return error("out of memory");
+		v->pass = v->value <= r->limit;
+		return 0;
+	}
 	int each = r->name && strcmp(r->name, "*") == 0;
 	if (r->kind == RULE_TREND) {
 		trend_ctx t = {.measure = r->measure};
@@ -332,7 +343,7 @@ static void print_json(const char *input, const rules *rs, const verdict *v, siz
 }
 
 struct check_opts {
-	const char *rules, *baseline, *history, *junit;
+	const char *rules, *baseline, *history, *junit, *leak_baseline, *leak_target;
 	int format, force;
 };
 
@@ -343,6 +354,9 @@ static const option options[] = {
 	OPT_STRING(0, "rules", C, rules, "FILE", "the rules (ugc-rules(5)); required"),
 	OPT_STRING(0, "baseline", C, baseline, "BASE", "the snapshot or database growth rules compare with"),
 	OPT_STRING(0, "history", C, history, "HISTORY", "the history database trend rules read (history add)"),
+	OPT_STRING(0, "leak-baseline", C, leak_baseline, "A",
+		   "leak-group budgets: the snapshot before (INPUT is the final one)"),
+	OPT_STRING(0, "leak-target", C, leak_target, "B", "leak-group budgets: the snapshot whose new objects are followed"),
 	OPT_STRING(0, "junit", C, junit, "OUT", "also write the verdicts as JUnit XML to OUT"),
 	OPT_FLAG(0, "force", C, force, "overwrite an existing --junit file"),
 	OPT_CHOICE(0, "format", C, format, check_formats, 2, "F", "text (default) or json"),
@@ -353,6 +367,7 @@ static const option options[] = {
 const command command_check = {
 	"check", cmd_check, "CI gates: check budgets, growth, findings and trends against a rules file",
 	"usage: ugc-analyze check INPUT --rules FILE [--baseline BASE] [--history HISTORY]\n"
+	"                         [--leak-baseline A --leak-target B]\n"
 	"                         [--junit OUT [--force]] [--format text|json]\n",
 	"Measures each rule of FILE (ugc-rules(5)) on INPUT, a snapshot or a database:\n"
 	"budgets of retained bytes or objects of a class, a package or the whole heap,\n"
@@ -388,6 +403,7 @@ int cmd_check(int argc, char **argv)
 	}
 	int rc = 2;
 	measures cur = {0}, base = {0};
+	leak_worst leaks = {0};
 	verdict *v = NULL;
 	if (rs.need_baseline && !o.baseline) {
 		usage_error("check", "growth rules need --baseline BASE");
@@ -397,11 +413,15 @@ int cmd_check(int argc, char **argv)
 		usage_error("check", "trend rules need --history HISTORY");
 		goto out;
 	}
+	if (rs.need_leaks && (!o.leak_baseline || !o.leak_target)) {
+		usage_error("check", "leak-group budgets need --leak-baseline A --leak-target B (INPUT is the final snapshot)");
+		goto out;
+	}
 	rc = 1;
 	if (o.junit) {
 		/* --force never lets the XML overwrite what check reads */
-		const char *ins[] = {input, o.rules, o.baseline, o.history};
-		for (int k = 0; k < 4; k++)
+		const char *ins[] = {input, o.rules, o.baseline, o.history, o.leak_baseline, o.leak_target};
+		for (int k = 0; k < 6; k++)
 			if (ins[k] && outfile_check_input(o.junit, ins[k], err, sizeof err)) {
 				error("%s", err);
 				goto out;
@@ -409,7 +429,8 @@ int cmd_check(int argc, char **argv)
 		if (check_output(o.junit, o.force))
 			goto out;
 	}
-	if (measures_load(input, &cur) || (rs.need_baseline && measures_load(o.baseline, &base)))
+	if (measures_load(input, &cur) || (rs.need_baseline && measures_load(o.baseline, &base)) ||
+	    (rs.need_leaks && leak_worst_load(o.leak_baseline, o.leak_target, input, &leaks)))
 		goto out;
 	if (!(v = calloc(rs.n + 1, sizeof *v))) {
 		error("out of memory");
@@ -417,7 +438,7 @@ int cmd_check(int argc, char **argv)
 	}
 	size_t failed = 0;
 	for (size_t i = 0; i < rs.n; i++) {
-		if (judge(&rs.v[i], &cur, &base, o.history, &v[i]))
+		if (judge(&rs.v[i], &cur, &base, &leaks, o.history, &v[i]))
 			goto out;
 		failed += !v[i].pass;
 	}
@@ -453,6 +474,7 @@ out:
 	free(v);
 	measures_free(&cur);
 	measures_free(&base);
+	leak_worst_free(&leaks);
 	rules_free(&rs);
 	return rc;
 }

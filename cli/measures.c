@@ -131,3 +131,59 @@ size_t measures_find(const measures *m, int kind, const char *name, size_t *firs
 	*first = lo;
 	return e - lo;
 }
+
+int leak_worst_load(const char *a, const char *b, const char *c, leak_worst *w)
+{
+	*w = (leak_worst){0};
+	diff_side sa = {0}, sb = {0}, sc = {0};
+	diff_result ab = {0}, bc = {0};
+	diff_leaks l = {0};
+	char err[SNAP_ERR_MAX];
+	int rc = 1;
+	if (input_diff_side(a, 1, &sa, err, sizeof err) || input_diff_side(b, 1, &sb, err, sizeof err) ||
+	    input_leak_side(c, 1, &sc, err, sizeof err)) {
+		error("%s", err);
+		goto out;
+	}
+	if (diff_compare(&sa, &sb, &ab) || diff_compare(&sb, &sc, &bc) ||
+	    diff_leak_groups(&sb, &sc, &ab, &bc, SIZE_MAX, &l)) {
+		error("out of memory grouping the leaks of %s", c);
+		goto out;
+	}
+	w->groups = (uint32_t)l.n;
+	const diff_leak_group *by_retained = NULL, *by_objects = NULL;
+	for (size_t g = 0; g < l.n; g++) {
+		const diff_leak_group *x = &l.v[g];
+		if (!by_retained || x->retained > by_retained->retained)
+			by_retained = x;
+		if (!by_objects || x->count > by_objects->count)
+			by_objects = x;
+	}
+	if (by_retained) {
+		w->retained = by_retained->retained;
+		w->objects = by_objects->count;
+		if (!(w->retained_chain = strdup(by_retained->chain ? by_retained->chain : "")) ||
+		    !(w->objects_chain = strdup(by_objects->chain ? by_objects->chain : ""))) {
+			error("out of memory");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	if (rc)
+		leak_worst_free(w);
+	diff_leaks_free(&l);
+	diff_result_free(&ab);
+	diff_result_free(&bc);
+	diff_side_free(&sa);
+	diff_side_free(&sb);
+	diff_side_free(&sc);
+	return rc;
+}
+
+void leak_worst_free(leak_worst *w)
+{
+	free(w->retained_chain);
+	free(w->objects_chain);
+	*w = (leak_worst){0};
+}

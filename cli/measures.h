@@ -22,4 +22,19 @@ size_t measures_find(const measures *m, int kind, const char *name, size_t *firs
 /* The rows of KIND: likewise. */
 size_t measures_kind(const measures *m, int kind, size_t *first);
 
+/* Leak mode's groups (diff --baseline A --target B --final C): how many,
+ * and the largest by the leak roots' retained bytes and by objects, each
+ * with its chain (malloc'd). */
+typedef struct leak_worst {
+	uint32_t groups;
+	uint64_t retained;
+	uint32_t objects;
+	char *retained_chain, *objects_chain;
+} leak_worst;
+
+/* W from the three inputs (snapshots or databases).  0, or 1 after
+ * printing the error. */
+int leak_worst_load(const char *a, const char *b, const char *c, leak_worst *w);
+void leak_worst_free(leak_worst *w);
+
 #endif

@@ -136,9 +136,9 @@ static int parse_count_word(const char *s, uint64_t *out)
 static int subject(ctx *c, char **w, int n, const char *const *kinds, int nkinds, rule *r, int *used)
 {
 	if (n < 1)
-		return fail(c, "missing what the rule is about: class NAME, package NAME, finding KIND or total");
-	if (strcmp(w[0], "total") == 0) {
-		r->subject = SUBJ_TOTAL;
+		return fail(c, "missing what the rule is about: class NAME, package NAME, finding KIND, total or leak-group");
+	if (strcmp(w[0], "total") == 0 || strcmp(w[0], "leak-group") == 0) {
+		r->subject = w[0][0] == 't' ? SUBJ_TOTAL : SUBJ_LEAK_GROUP;
 		*used = 1;
 		return 0;
 	}
@@ -149,7 +149,7 @@ static int subject(ctx *c, char **w, int n, const char *const *kinds, int nkinds
 	else if (strcmp(w[0], "finding") == 0)
 		r->subject = SUBJ_FINDING;
 	else
-		return fail(c, "unknown subject '%s' (class NAME, package NAME, finding KIND or total)", w[0]);
+		return fail(c, "unknown subject '%s' (class NAME, package NAME, finding KIND, total or leak-group)", w[0]);
 	if (n < 2 || !w[1][0])
 		return fail(c, "%s needs a name", w[0]);
 	if (r->subject == SUBJ_FINDING) {
@@ -214,6 +214,8 @@ static int parse_rule(ctx *c, char **w, int n, const char *const *kinds, int nki
 		r->kind = w[0][0] == 'b' ? RULE_BUDGET : RULE_GROWTH;
 		if (subject(c, w + 1, n - 1, kinds, nkinds, r, &used) || measure(c, w + 1 + used, n - 1 - used, r))
 			return -1;
+		if (r->subject == SUBJ_LEAK_GROUP && r->kind != RULE_BUDGET)
+			return fail(c, "leak-group takes a budget only (budget leak-group retained|count <= LIMIT)");
 		return limit(c, w + 2 + used, n - 2 - used, r);
 	}
 	if (strcmp(w[0], "forbid") == 0) {
@@ -231,6 +233,8 @@ static int parse_rule(ctx *c, char **w, int n, const char *const *kinds, int nki
 		r->kind = RULE_TREND;
 		if (subject(c, w + 1, n - 1, kinds, nkinds, r, &used) || measure(c, w + 1 + used, n - 1 - used, r))
 			return -1;
+		if (r->subject == SUBJ_LEAK_GROUP)
+			return fail(c, "leak-group takes a budget only (budget leak-group retained|count <= LIMIT)");
 		char **t = w + 2 + used;
 		int m = n - 2 - used;
 		if (m < 1 || strcmp(t[0], "grows") != 0)
@@ -328,6 +332,7 @@ int rules_parse(const char *text, size_t len, const char *file, const char *cons
 		out->n++;
 		out->need_baseline |= r->kind == RULE_GROWTH;
 		out->need_history |= r->kind == RULE_TREND;
+		out->need_leaks |= r->subject == SUBJ_LEAK_GROUP;
 	}
 	free(buf);
 	if (rc)

@@ -13,13 +13,14 @@ enum rule_kind {
 	RULE_FORBID, /* no finding of kind NAME (a budget of 0 findings) */
 	RULE_TREND,  /* SUBJECT MEASURE grows fewer than LIMIT builds in a row in --history */
 };
-enum rule_subject { SUBJ_TOTAL, SUBJ_CLASS, SUBJ_PACKAGE, SUBJ_FINDING };
+enum rule_subject { SUBJ_TOTAL, SUBJ_CLASS, SUBJ_PACKAGE, SUBJ_FINDING, SUBJ_LEAK_GROUP };
 enum rule_measure { MEASURE_RETAINED, MEASURE_COUNT };
 
 /* One rule.  NAME is the class's name or path, the package's path, the
  * finding kind (one of finding_kind_names), or "*" for each class or
  * package (the rule holds for every one; the worst is reported); NULL for
- * total.  LIMIT is in bytes for MEASURE_RETAINED, else a count; a growth
+ * total and leak-group (a budget on each of leak mode's groups: the largest
+ * is measured).  LIMIT is in bytes for MEASURE_RETAINED, else a count; a growth
  * rule with PERCENT set has LIMIT in hundredths of a percent (5% is 500);
  * a trend's LIMIT is the builds in a row (at least 2).  TEXT is the line as
  * written, without its comment and outer blanks. */
@@ -34,6 +35,7 @@ typedef struct rules {
 	rule *v;
 	size_t n;
 	int need_baseline, need_history; /* some growth / trend rule */
+	int need_leaks;                  /* some leak-group budget */
 } rules;
 
 /* Parse the LEN bytes of TEXT (the file FILE, for the messages).  0, or -1

@@ -231,6 +231,28 @@ n=$(grep -c '^[a-z]' "$out/synopsis.rules")
 [ $? -le 1 ] && [ "$(grep -c '^PASS\|^FAIL' "$out/synopsis.out")" = "$n" ] && [ "$n" -ge 8 ] &&
 	ok "ugc-rules(5)'s synopsis: $n rules parse and are checked" || bad "ugc-rules(5)'s synopsis parses" "$(cat "$out/synopsis.out")"
 
+# --- leak-group budgets: leak mode's largest group -----------------------------
+# evolve.plan plants 38 leaked MaterialInstanceDynamic objects; the budget
+# measures the largest group as `diff --baseline --target --final` reports it
+# (its JSON, read here with sed), passes at that value and fails one below
+e0=testdata/evolve-0.ugcs; e1=testdata/evolve-1.ugcs; e2=testdata/evolve-2.ugcs
+planted=$(grep -c '^leaked MaterialInstanceDynamic ' testdata/evolve.plan)
+"$ugc" diff --baseline "$e0" --target "$e1" --final "$e2" --format json > "$out/leaks.json"
+top=$(sed 's/.*"groups":{[^[]*\[{"objects":\([0-9]*\),"leak_roots":[0-9]*,"retained":\([0-9]*\).*/\1 \2/' "$out/leaks.json")
+objs=${top% *}; ret=${top#* }
+[ -n "$objs" ] && [ "$objs" -le "$planted" ] && [ "$objs" -gt 0 ] && ok "leak mode's largest group: $objs of the $planted planted leaks, $ret bytes" ||
+	bad "leak mode's largest group" "$top"
+run leak-pass 0 "budget leak-group retained <= $ret
+budget leak-group count <= $objs" "$e2" --leak-baseline "$e0" --leak-target "$e1"
+has leak-pass "MaterialInstanceDynamic"
+run leak-fail 1 "budget leak-group retained <= $((ret - 1))" "$e2" --leak-baseline "$e0" --leak-target "$e1"
+has leak-fail "FAIL"
+run leak-count-fail 1 "budget leak-group count <= $((objs - 1))" "$e2" --leak-baseline "$e0" --leak-target "$e1"
+run leak-needs-series 2 "budget leak-group retained <= 1MiB" "$e2"
+has leak-needs-series "--leak-baseline A --leak-target B"
+run leak-budget-only 2 "growth leak-group retained <= 1MiB" "$e2"
+has leak-budget-only "leak-group takes a budget only"
+
 # --- JSON, by the project's reader (tests/json_check.c) ------------------------
 if [ -n "$jc" ]; then
 	for doc in "check:$out/check.json" "history:$out/history.json"; do
