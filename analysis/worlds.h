@@ -18,7 +18,7 @@
 #define UGC_WORLDS_H
 
 #include "analysis/gc.h"
-#include "base/vec.h"
+#include "base/base.h"
 
 typedef struct world_info {
 	obj_t world;
