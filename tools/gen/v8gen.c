@@ -137,8 +137,8 @@ static const uint32_t body_mix[T_NTYPES] = {
 #define TREE_P 0.40      /* an eligible edge's chance of taking the next unreached node */
 #define POPULAR_P 0.15   /* a non-tree edge's chance of going to a popular node */
 #define LOCAL_MEAN 300.0 /* a local edge's mean distance */
-#define FRESH_IDENT 0.012 /* an identifier draw's chance of a new identifier */
-#define FRESH_TEXT 0.30   /* a text draw's chance of a new text */
+#define FRESH_IDENT 0.008 /* an identifier draw's chance of a new identifier */
+#define FRESH_TEXT 0.20   /* a text draw's chance of a new text */
 
 enum { PASS_COUNT, PASS_NODES, PASS_EDGES, PASS_LOCATIONS };
 
@@ -170,19 +170,22 @@ static inline uint64_t below(gv8 *g, uint64_t n) { return (uint64_t)(unif(g) * (
 static inline uint64_t geo(gv8 *g, double m) { return (uint64_t)(-log(1.0 - unif(g)) * m); }
 
 static inline uint64_t S(const gv8 *g, int region, uint64_t k) { return g->base[region] + k; }
+static uint64_t fixed(int f) { return (uint64_t)f; }
 
 /* --- strings: string K of a region, as a function of K --- */
 
 static const char CONS[] = "bcdfghklmnprstvz", VOW[] = "aeio";
 
 /* identifier K: syllables of K in base 64 (at least two), the second on
- * capitalized ("baKoTi"), the first too for one K in five (a class name) */
+ * capitalized ("baKoTi"), the first too for one K in five (a class name);
+ * two to four syllables at least, by K */
 static size_t ident_text(uint64_t k, char *out)
 {
 	size_t n = 0;
-	int cap_first = ((k * 0x9E3779B97F4A7C15ull) >> 60) % 5 == 0;
+	uint64_t h = (k * 0x9E3779B97F4A7C15ull) >> 56;
+	int cap_first = h % 5 == 0, least = 2 + (h % 3 == 0) + (h % 7 == 0);
 	uint64_t v = k;
-	for (int s = 0; s < 2 || v > 0; s++) {
+	for (int s = 0; s < least || v > 0; s++) {
 		unsigned d = (unsigned)(v & 63);
 		v >>= 6;
 		char c = CONS[d >> 2];
@@ -204,7 +207,7 @@ static size_t text_text(uint64_t k, char *out)
 	unsigned words = 0;
 	for (uint64_t v = k; v > 0; v >>= 12)
 		words++;
-	unsigned extra = r < 560 ? 0 : r < 860 ? 1 + r % 3 : r < 1000 ? 4 + r % 8 : r < 1014 ? 12 + r % 20 : 150 + r % 40;
+	unsigned extra = r < 520 ? 0 : r < 800 ? 1 + r % 3 : r < 900 ? 4 + r % 8 : r < 995 ? 10 + r % 20 : 150 + r % 40;
 	words = (words < 2 ? 2 : words) + extra;
 	static const char *const sep[] = {" ", "/", "-", "/"};
 	size_t n = 0;
@@ -248,23 +251,35 @@ static size_t string_text(const gv8 *g, int region, uint64_t k, char *out)
 	}
 }
 
-/* A new identifier (chance FRESH_P), else one already used, the early
- * (popular) ones likelier. */
-static uint64_t pick(gv8 *g, uint64_t *count, double fresh_p, int region)
+/* A string of REGION for a name that is used (USE; the draws are made
+ * either way, so that the stream does not depend on it): a new one (chance
+ * FRESH_P), else one already used, the early (popular) ones likelier. */
+static uint64_t pick(gv8 *g, uint64_t *count, double fresh_p, int region, int use)
 {
 	double u = unif(g), v = unif(g);
+	if (!use)
+		return 0;
 	uint64_t k = (u < fresh_p || *count == 0) ? (*count)++ : (uint64_t)((double)*count * v * v * v);
 	return S(g, region, k);
 }
-static uint64_t ident(gv8 *g) { return pick(g, &g->nident, FRESH_IDENT, R_IDENT); }
-static uint64_t text(gv8 *g) { return pick(g, &g->ntext, FRESH_TEXT, R_TEXT); }
+static uint64_t ident_if(gv8 *g, int use) { return pick(g, &g->nident, FRESH_IDENT, R_IDENT, use); }
+static uint64_t text_if(gv8 *g, int use) { return pick(g, &g->ntext, FRESH_TEXT, R_TEXT, use); }
+static uint64_t ident(gv8 *g) { return ident_if(g, 1); }
+static uint64_t text(gv8 *g) { return text_if(g, 1); }
+/* a class name: one of the first identifiers (the constructors an app
+ * defines are few), else Object */
+static uint64_t class_name(gv8 *g)
+{
+	double v = unif(g);
+	uint64_t n = g->nident < 200 ? g->nident : 200;
+	return n ? S(g, R_IDENT, (uint64_t)((double)n * v * v)) : fixed(F_C_OBJECT);
+}
 static uint64_t dec(gv8 *g, uint64_t k)
 {
 	if (k + 1 > g->ndec)
 		g->ndec = k + 1;
 	return S(g, R_DEC, k);
 }
-static uint64_t fixed(int f) { return (uint64_t)f; }
 
 /* --- edges --- */
 
@@ -382,7 +397,7 @@ static const uint8_t native_names[] = {F_N_ASYNC, F_N_BINDING, F_N_STRING, F_N_B
 static uint64_t slots(gv8 *g)
 {
 	double u = unif(g);
-	uint64_t a = geo(g, 2.2), b = below(g, 60), c = below(g, 1500);
+	uint64_t a = geo(g, 1.9), b = below(g, 60), c = below(g, 1500);
 	return u < 0.965 ? a : u < 0.9985 ? 8 + b : 100 + c;
 }
 
@@ -393,12 +408,12 @@ static void body_node(gv8 *g, uint64_t i)
 	switch (type) {
 	case T_OBJECT: {
 		double u = unif(g), c = unif(g);
-		uint64_t ctor = PICK(g, ctor_names), cls = ident(g);
+		uint64_t ctor = PICK(g, ctor_names), cls = class_name(g);
 		name = u < 0.70 ? fixed(F_C_OBJECT) : u < 0.95 ? ctor : cls;
-		int is_context = c < 0.006;
+		int is_context = c < 0.012;
 		if (is_context)
 			name = fixed(F_CONTEXT);
-		uint64_t k = geo(g, 2.6), tail = below(g, 120);
+		uint64_t k = geo(g, 2.8), tail = below(g, 120);
 		if (unif(g) < 0.01)
 			k += tail;
 		for (uint64_t p = 0; p < k; p++) {
@@ -415,7 +430,7 @@ static void body_node(gv8 *g, uint64_t i)
 			edge(g, E_INTERNAL, fixed(F_I_PROPERTIES), target(g, i));
 		else if (pe < 0.27)
 			edge(g, E_INTERNAL, fixed(F_I_ELEMENTS), target(g, i));
-		if (we < 0.004)
+		if (we < 0.006)
 			edge(g, E_WEAK, fixed(F_I_TARGET), other_target(g, i));
 		edge(g, E_INTERNAL, fixed(F_I_MAP), map_hub(g, type));
 		size = 24 + 8 * k;
@@ -426,11 +441,11 @@ static void body_node(gv8 *g, uint64_t i)
 	case T_ARRAY: {
 		double u = unif(g);
 		uint64_t n = slots(g), first = below(g, 4), slack = geo(g, 14);
-		name = u < 0.55 ? fixed(F_EMPTY) : u < 0.985 ? fixed(F_OBJ_PROPERTIES) : fixed(F_OBJ_ELEMENTS);
-		if (u >= 0.985) {
+		name = u < 0.55 ? fixed(F_EMPTY) : u < 0.975 ? fixed(F_OBJ_PROPERTIES) : fixed(F_OBJ_ELEMENTS);
+		if (u >= 0.975) {
 			for (uint64_t k = 0; k < n; k++)
 				edge(g, E_ELEMENT, k, target(g, i));
-		} else if (u >= 0.96) {
+		} else if (u >= 0.945) {
 			for (uint64_t k = 0; k < n; k++)
 				edge(g, E_HIDDEN, first + k, target(g, i));
 		} else {
@@ -443,7 +458,7 @@ static void body_node(gv8 *g, uint64_t i)
 	}
 	case T_STRING: {
 		double u = unif(g);
-		uint64_t id = ident(g), tx = text(g);
+		uint64_t id = ident_if(g, u < 0.45), tx = text_if(g, u >= 0.45);
 		name = u < 0.45 ? id : tx;
 		edge(g, E_INTERNAL, fixed(F_I_MAP), map_hub(g, type));
 		size = string_size(g, name);
@@ -464,7 +479,7 @@ static void body_node(gv8 *g, uint64_t i)
 		break;
 	case T_CODE: {
 		double u = unif(g);
-		uint64_t fn = ident(g), script = text(g), sys = PICK(g, code_names);
+		uint64_t fn = ident_if(g, u < 0.35), script = text_if(g, u >= 0.85), sys = PICK(g, code_names);
 		name = u < 0.35 ? fn : u < 0.85 ? sys : script;
 		uint64_t ni = below(g, 4), nh = geo(g, 0.8), wk = below(g, 100);
 		for (uint64_t k = 0; k < ni; k++)
@@ -490,7 +505,7 @@ static void body_node(gv8 *g, uint64_t i)
 	}
 	case T_CLOSURE: {
 		double u = unif(g);
-		uint64_t fn = ident(g);
+		uint64_t fn = ident_if(g, u < 0.7);
 		name = u < 0.7 ? fn : fixed(F_EMPTY);
 		edge(g, E_PROPERTY, fixed(F_I_PROTO), other_target(g, i));
 		edge(g, E_INTERNAL, fixed(F_I_FEEDBACK), target(g, i));
