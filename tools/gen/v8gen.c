@@ -548,8 +548,10 @@ static void body_node(gv8 *g, uint64_t i)
 	case T_NATIVE: {
 		name = PICK(g, native_names);
 		uint64_t ni = below(g, 5);
-		for (uint64_t k = 0; k < ni; k++)
-			edge(g, E_INTERNAL, ident(g), target(g, i));
+		for (uint64_t k = 0; k < ni; k++) {
+			uint64_t ename = ident(g); /* before the target: one order whatever the compiler */
+			edge(g, E_INTERNAL, ename, target(g, i));
+		}
 		size = 24 + 8 * below(g, 90);
 		break;
 	}
