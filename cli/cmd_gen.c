@@ -100,13 +100,53 @@ static int gen_series(const gen_options *opt, const char *out, int force)
 }
 
 struct gen_opts {
-	long long objects, seed, broken;
-	int mode, evolve, force;
+	long long objects, seed, broken, nodes, chain, wide, distinct;
+	int mode, evolve, force, format;
 	const char *out;
 };
 
+static const char *const gen_formats[] = {"ugc", "v8"};
+enum { FORMAT_UGC, FORMAT_V8 };
+
+/* gen --format v8: a synthetic V8 .heapsnapshot (tools/gen/v8gen.c),
+ * streamed into the output's temporary file, then published. */
+static int gen_v8_file(const struct gen_opts *o)
+{
+	if (!o->nodes)
+		return usage_error("gen", "--format v8 needs --nodes N");
+	if (o->objects || o->evolve || o->broken || o->mode != MODE_GAME)
+		return usage_error("gen", "--objects, --mode, --broken-clusters and --evolve are for UE heaps, "
+					  "not --format v8");
+	if (!ends_with(o->out, ".heapsnapshot") && !ends_with(o->out, ".heapsnapshot.zst"))
+		return usage_error("gen", "name a V8 snapshot .heapsnapshot or .heapsnapshot.zst (not '%s')", o->out);
+	gen_v8_options opt = {(uint64_t)o->nodes, (uint64_t)o->seed,
+			      o->chain >= 0 ? (uint64_t)o->chain : (uint64_t)o->nodes / 200,
+			      o->wide >= 0 ? (uint64_t)o->wide : (uint64_t)o->nodes / 500, (uint64_t)o->distinct};
+	char err[SNAP_ERR_MAX];
+	if (check_output(o->out, o->force))
+		return 1;
+	outfile out;
+	if (outfile_open(&out, o->out, o->force, err, sizeof err))
+		return error("%s", err);
+	gen_v8_stats st;
+	progress_begin_file("write", o->out);
+	if (gen_v8(&opt, out.fp, ends_with(o->out, ".zst"), &st, err, sizeof err)) {
+		outfile_abort(&out);
+		return error("%s: %s", disp(o->out), err);
+	}
+	if (outfile_commit(&out, err, sizeof err))
+		return error("%s", err);
+	if (!cli_quiet)
+		printf("wrote %s: %s node%s, %s edge%s, %s string%s, %s of JSON\n", disp(o->out), count_text(st.nodes),
+		       plural_s(st.nodes), count_text(st.edges), plural_s(st.edges), count_text(st.strings),
+		       plural_s(st.strings), size_text(st.bytes));
+	return 0;
+}
+
 #define G struct gen_opts
 static const option options[] = {
+	OPT_CHOICE(0, "format", G, format, gen_formats, 2, "F",
+		   "ugc (default): a UE heap; v8: a V8 .heapsnapshot (below)"),
 	OPT_INT(0, "objects", G, objects, 1, GEN_MAX_OBJECTS, "N", "about how many objects (up to 20000000)"),
 	OPT_INT(0, "seed", G, seed, 0, 1LL << 62, "S", "random seed (default 1)"),
 	OPT_CHOICE(0, "mode", G, mode, mode_choices, 2, "M", "game (default) or editor"),
@@ -119,7 +159,16 @@ static const option options[] = {
 		 "objects re-created, leaks planted; then the level unloaded and\n"
 		 "GC'd) and FILE.plan, one 'STATUS Class /Path' line for every\n"
 		 "object added, removed, replaced or leaked"),
-	OPT_STRING('o', NULL, G, out, "FILE", "output (.ugcs, .ugct or .ugct.zst)"),
+	OPT_INT(0, "nodes", G, nodes, GEN_V8_MIN_NODES, GEN_V8_MAX_NODES, "N",
+		"v8: exactly N nodes (1000 to 100000000)"),
+	OPT_INT(0, "chain", G, chain, 0, GEN_V8_MAX_NODES, "N",
+		"v8: a linked list N objects long (default nodes/200)"),
+	OPT_INT(0, "wide", G, wide, 0, GEN_V8_MAX_NODES, "N",
+		"v8: one array of N elements, each an object (default nodes/500)"),
+	OPT_INT(0, "distinct-names", G, distinct, 0, GEN_V8_MAX_NODES, "N",
+		"v8: one object with N distinct property names, each\n"
+		"holding an object (default 0; 2N+2 nodes)"),
+	OPT_STRING('o', NULL, G, out, "FILE", "output (.ugcs, .ugct or .ugct.zst; v8: .heapsnapshot[.zst])"),
 	OPT_FLAG(0, "force", G, force, "overwrite existing output files"),
 	OPT_END(),
 };
@@ -128,7 +177,9 @@ static const option options[] = {
 const command command_gen = {
 	"gen", cmd_gen, "generate a deterministic heap shaped like a real UE game's",
 	"usage: ugc-analyze gen --objects N [--seed S] [--mode game|editor] [--broken-clusters P]\n"
-	"                       [--evolve] -o FILE [--force]\n",
+	"                       [--evolve] -o FILE [--force]\n"
+	"       ugc-analyze gen --format v8 --nodes N [--seed S] [--chain N] [--wide N]\n"
+	"                       [--distinct-names N] -o FILE.heapsnapshot[.zst] [--force]\n",
 	"Writes a synthetic snapshot of about N objects (at least 200): the CoreUObject\n"
 	"package, native classes and CDOs in the disregard pool, asset packages (materials,\n"
 	"textures, meshes, blueprint classes, some of them cluster roots), worlds with levels\n"
@@ -138,16 +189,28 @@ const command command_gen = {
 	"FinishDestroy, assets still loading (AsyncLoadingPhase1 and 2), a garbage object\n"
 	"in the disregard pool, a level being streamed out (its LevelActorContainer garbage,\n"
 	"its actors handed to the Level), and an unreachable part.  The same N, S and mode\n"
-	"give the same bytes.\n",
+	"give the same bytes.\n"
+	"\n"
+	"With --format v8, writes a synthetic V8 heap snapshot of exactly N nodes instead,\n"
+	"as Node 20 writes one (its meta, the (GC roots) structure) and shaped like a real\n"
+	"application's (node and edge type mix, edges per node, string reuse, weak and\n"
+	"shortcut edges), plus the special shapes below; streamed, in bounded memory, for\n"
+	"sizes node cannot reach.  The same options give the same bytes.\n",
 	options, 0, NULL,
 };
 
 int cmd_gen(int argc, char **argv)
 {
-	struct gen_opts opts = {.seed = 1, .mode = MODE_GAME};
+	struct gen_opts opts = {.seed = 1, .mode = MODE_GAME, .chain = -1, .wide = -1};
 	int parsed = parse_options(&command_gen, argc, argv, &opts, NULL);
 	if (parsed < 0)
 		return OPT_EXIT_STATUS(parsed);
+	if (!opts.out)
+		return usage_error("gen", "needs -o FILE");
+	if (opts.format == FORMAT_V8)
+		return gen_v8_file(&opts);
+	if (opts.nodes || opts.chain >= 0 || opts.wide >= 0 || opts.distinct)
+		return usage_error("gen", "--nodes, --chain, --wide and --distinct-names need --format v8");
 	gen_options opt = {(uint64_t)opts.objects, (uint64_t)opts.seed, opts.mode, (int)opts.broken};
 	const char *out = opts.out;
 	int force = opts.force, evolve = opts.evolve;

@@ -51,6 +51,24 @@ int v8_parse(const char *path, const char *data, size_t len, const v8_options *o
  * plain or zstd? */
 int v8_sniff_file(const char *path);
 
+/* V8 .heapsnapshot output (v8_write.c): a stream laid out as Node 20 writes
+ * it.  Open; the header with the counts; node records (7 values: type, name,
+ * id, self_size, edge_count, trace_node_id, detachedness); v8w_end_nodes;
+ * edge records (type, name_or_index, to_node); v8w_end_edges; location
+ * records (object_index, script_id, line, column); v8w_end_locations; every
+ * string of the table in order; v8w_finish (0, or -1 when a write failed),
+ * which reports the JSON's bytes; v8w_free.  COMPRESS: a zstd stream. */
+typedef struct v8w v8w;
+v8w *v8w_open(FILE *fp, int compress);
+void v8w_header(v8w *w, uint64_t node_count, uint64_t edge_count);
+void v8w_record(v8w *w, const uint64_t *v, unsigned n);
+void v8w_end_nodes(v8w *w);
+void v8w_end_edges(v8w *w);
+void v8w_end_locations(v8w *w);
+void v8w_string(v8w *w, const char *s, size_t n);
+int v8w_finish(v8w *w, uint64_t *bytes);
+void v8w_free(v8w *w);
+
 /* Escape LEN bytes of S as a text-format field into OUT (3*LEN+1 bytes). */
 size_t text_escape(const char *s, size_t len, char *out);
 
