@@ -98,10 +98,14 @@ static int gather(view *v, heap *h, const struct cut_opts *o, const char **objs,
 	return 0;
 }
 
-/* The cut reference's action and property, in words. */
-static void ref_words(const heap *h, const cut_ref *c, uint32_t keep, char *buf, size_t cap)
+/* The cut reference's action and property, in words (V8's on a V8 heap:
+ * an edge is its name, the root the snapshot's synthetic root). */
+static void ref_words(const heap *h, int v8, const cut_ref *c, uint32_t keep, char *buf, size_t cap)
 {
-	if (c->kind == CK_REF) {
+	if (c->kind == CK_REF && v8) {
+		const char *prop = heap_str(h, h->ref_prop[c->id]);
+		snprintf(buf, cap, "%s", disp(prop[0] ? prop : "(unnamed)"));
+	} else if (c->kind == CK_REF) {
 		snprintf(buf, cap, "%s (%s)", disp(heap_str(h, h->ref_prop[c->id])), ref_kind_names[h->ref_kind[c->id]]);
 	} else if (c->kind == CK_GCREF) {
 		const gc_ref *g = &h->gcrefs[c->id];
@@ -110,6 +114,8 @@ static void ref_words(const heap *h, const cut_ref *c, uint32_t keep, char *buf,
 		const cluster *cl = &h->clusters[c->cluster];
 		int mut = c->id >= cl->mutables && c->id < cl->mutables + cl->n_mutables;
 		snprintf(buf, cap, "its cluster's %s entry", mut ? "MutableObjects" : "ReferencedClusters");
+	} else if (v8) {
+		snprintf(buf, cap, "no longer the snapshot's root");
 	} else {
 		uint16_t f = h->iflags[c->holder];
 		snprintf(buf, cap, "%s%s%s", f & IF_RootSet ? "remove from the root set; " : "",
@@ -135,12 +141,16 @@ typedef struct out {
 	size_t shown;
 } out;
 
+/* "#X Class path", or on a V8 heap "#X Constructor name @id" (object_text).
+ * Never the retention paths: describe, not object (cut leaves them out). */
 static void print_obj_text(view *v, obj_t x)
 {
 	obj_info o;
-	if (v->ops->object(v, x, &o) == 0) {
-		printf("#%d %s %s", x, o.class_name, o.path);
+	if (v->ops->describe(v, x, &o) == 0) {
+		printf("#%d %s", x, object_text(v, &o));
 		obj_info_free(&o);
+	} else {
+		printf("#%d", x);
 	}
 }
 
@@ -159,7 +169,7 @@ static void print_text(const out *p, const whatif_result *w, uint32_t survivors,
 		       "what holds them, from the roots:\n");
 		char buf[VIEW_TEXT];
 		for (uint32_t k = 0; k < c->nhold; k++) {
-			printf("  %s%s ", k ? "-> " : "", disp(cut_label_words(h, c->hold_label[k], buf, sizeof buf)));
+			printf("  %s%s ", k ? "-> " : "", disp(cut_label_words(h, p->v->v8, c->hold_label[k], buf, sizeof buf)));
 			print_obj_text(p->v, c->hold[k]);
 			printf("\n");
 		}
@@ -172,7 +182,7 @@ static void print_text(const out *p, const whatif_result *w, uint32_t survivors,
 	for (size_t k = 0; k < p->shown; k++) {
 		const cut_ref *r = &c->refs[k];
 		char words[2 * VIEW_TEXT];
-		ref_words(h, r, p->keep, words, sizeof words);
+		ref_words(h, p->v->v8, r, p->keep, words, sizeof words);
 		printf("%3zu. ", k + 1);
 		if (r->kind == CK_ROOT) {
 			print_obj_text(p->v, r->holder);
@@ -203,7 +213,7 @@ static void json_obj(view *v, const char *key, obj_t x)
 {
 	obj_info o;
 	printf(",\"%s_idx\":", key);
-	if (x == OBJ_NONE || v->ops->object(v, x, &o)) {
+	if (x == OBJ_NONE || v->ops->describe(v, x, &o)) {
 		printf("null,\"%s\":null", key);
 		return;
 	}
@@ -224,7 +234,7 @@ static void print_json(const out *p, const whatif_result *w, uint32_t survivors)
 		printf(",\"held_by\":[");
 		for (uint32_t k = 0; k < c->nhold; k++) {
 			printf("%s{\"via\":", k ? "," : "");
-			json_str(stdout, cut_label_words(h, c->hold_label[k], buf, sizeof buf));
+			json_str(stdout, cut_label_words(h, p->v->v8, c->hold_label[k], buf, sizeof buf));
 			json_obj(p->v, "object", c->hold[k]);
 			printf("}");
 		}
@@ -249,7 +259,7 @@ static void print_json(const out *p, const whatif_result *w, uint32_t survivors)
 			printf(",\"property\":");
 			json_str(stdout, heap_str(h, h->gcrefs[r->id].prop));
 		} else {
-			ref_words(h, r, p->keep, buf, sizeof buf);
+			ref_words(h, p->v->v8, r, p->keep, buf, sizeof buf);
 			printf(",\"action\":");
 			json_str(stdout, buf);
 		}
@@ -273,10 +283,13 @@ static void dot_node(const out *p, idmap *seen, obj_t x, int target)
 	if (idmap_add(seen, (uint32_t)x, 0) == 1)
 		return;
 	obj_info o;
-	if (p->v->ops->object(p->v, x, &o))
+	if (p->v->ops->describe(p->v, x, &o))
 		return;
 	char label[3 * VIEW_TEXT];
-	snprintf(label, sizeof label, "%s\n%s", o.class_name, o.path);
+	if (p->v->v8)
+		snprintf(label, sizeof label, "%s", object_text(p->v, &o));
+	else
+		snprintf(label, sizeof label, "%s\n%s", o.class_name, o.path);
 	printf("  n%d [label=", x);
 	dot_str(stdout, label);
 	printf("%s];\n", target ? ", style=bold" : "");
@@ -293,7 +306,7 @@ static void print_dot(const out *p, const uint8_t *is_target)
 		dot_node(p, &seen, c->hold[k], k + 1 == c->nhold);
 		char buf[VIEW_TEXT];
 		printf("  %s%d -> n%d [label=", k ? "n" : "top", k ? c->hold[k - 1] : 0, c->hold[k]);
-		dot_str(stdout, cut_label_words(p->h, c->hold_label[k], buf, sizeof buf));
+		dot_str(stdout, cut_label_words(p->h, p->v->v8, c->hold_label[k], buf, sizeof buf));
 		printf("];\n");
 	}
 	for (size_t k = 0; !c->infinite && k < p->shown; k++) {
@@ -315,7 +328,7 @@ static void print_dot(const out *p, const uint8_t *is_target)
 		if (r->ndown == 0)
 			dot_node(p, &seen, r->target, is_target[r->target]);
 		char words[2 * VIEW_TEXT];
-		ref_words(p->h, r, p->keep, words, sizeof words);
+		ref_words(p->h, p->v->v8, r, p->keep, words, sizeof words);
 		if (r->holder != OBJ_NONE && r->kind != CK_ROOT) {
 			dot_node(p, &seen, r->holder, is_target[r->holder]);
 			if (r->nup == 0)
@@ -416,6 +429,7 @@ int cmd_cut(int argc, char **argv)
 	po.threads = (int)o->threads;
 	po.keep_given = o->keep_arg != NULL;
 	po.keep_flags = keep;
+	po.defer_retention = 1; /* cut reads no retention path */
 	char err[SNAP_ERR_MAX];
 	if (input_open_heap(&p, ops[0], &po, err, sizeof err))
 		return error("%s", err);
@@ -429,7 +443,11 @@ int cmd_cut(int argc, char **argv)
 	int rc = v ? gather(v, h, o, ops + 1, nops - 1, &t) : error("%s", err);
 	input_ready_at = now_seconds();
 	cut_result c;
-	cut_options co = {p.opt.keep_flags, f.root_cost};
+	enum out_format lf = o->format == 1 ? FMT_JSON : FMT_TEXT;
+	size_t lim = listing_limit(o->limit, lf, 10);
+	/* chains only for what a drawing shows */
+	cut_options co = {p.opt.keep_flags, f.root_cost,
+			  o->format == FMT_CUT_DOT ? (lim < UINT32_MAX ? (uint32_t)lim : UINT32_MAX) : 0, p.opt.threads};
 	int have_cut = 0, have_w = 0;
 	whatif_result w;
 	uint32_t survivors = 0;
@@ -449,9 +467,7 @@ int cmd_cut(int argc, char **argv)
 	}
 	progress_phase(NULL);
 	if (rc == 0) {
-		enum out_format lf = o->format == 1 ? FMT_JSON : FMT_TEXT;
 		out pr = {v, h, &c, co.keep_flags, 0};
-		size_t lim = listing_limit(o->limit, lf, 10);
 		pr.shown = lim < c.nrefs ? lim : c.nrefs;
 		if (o->format == 1) {
 			print_json(&pr, have_w ? &w : NULL, survivors);
