@@ -15,7 +15,6 @@
 
 #include "analysis/retention_graph.h"
 #include "base/base.h"
-#include "base/jobs.h"
 #include "snapshot/snapshot.h"
 
 #define INF ((int64_t)1 << 60)
