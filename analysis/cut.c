@@ -75,9 +75,16 @@ long long cut_label_cost(const heap *h, const gc_result *r, const cut_options *o
 }
 
 /* What a label's edge is, in words (the chain that holds an infinite cut). */
-const char *cut_label_words(const heap *h, uint64_t lab, char *buf, size_t cap)
+const char *cut_label_words(const heap *h, int v8, uint64_t lab, char *buf, size_t cap)
 {
 	uint32_t id = RGRAPH_LABEL_ID(lab);
+	if (v8 && RGRAPH_LABEL_TYPE(lab) == RL_REF) { /* the edge's name, as DevTools gives it */
+		const char *prop = heap_str(h, h->ref_prop[id]);
+		snprintf(buf, cap, "%s", prop[0] ? prop : "(unnamed)");
+		return buf;
+	}
+	if (v8)
+		return RGRAPH_LABEL_TYPE(lab) == RL_ROOT ? "the snapshot's root" : "an edge no edit removes";
 	switch (RGRAPH_LABEL_TYPE(lab)) {
 	case RL_CLASS: return "Class";
 	case RL_OUTER: return "Outer";
@@ -129,87 +136,123 @@ static int add_edge(net *g, uint32_t u, uint32_t v, int64_t cap, uint64_t lab)
 	return 0;
 }
 
-/* Pairs (object, what points at it) sorted by object: the reverse of the
- * hand-overs and of the cluster list entries. */
-typedef struct pair {
-	obj_t to;
-	uint32_t from;
-} pair;
+/* The predecessors the ancestor search follows, as compressed rows by
+ * object (START, slots + 1 entries; FROM): into each object the GC keeps,
+ * every kept object with an edge of any kind to it (the retention graph's
+ * edges, and more: it need only be a superset) -- the sources of its
+ * strong, aro and immutable "r" records, its inners (Outer), its instances
+ * (Class), the Levels it was handed to, the roots of the clusters whose
+ * lists name it, its cluster's root (a member) or members (a root).  Only
+ * edges between kept objects, 4 bytes each, built in two passes (count,
+ * fill) over the heap's rows in order; freed once the ancestors are
+ * found. */
+typedef struct preds {
+	uint32_t *start;
+	obj_t *from;
+} preds;
 
-static int cmp_pair(const void *a, const void *b)
-{
-	const pair *x = a, *y = b;
-	return x->to < y->to ? -1 : x->to > y->to ? 1 : (x->from > y->from) - (x->from < y->from);
-}
+/* One pass over the edges into objects LO..HI-1: FILL NULL counts into
+ * START[to + 1], else fills FILL at START[to]++. */
+typedef struct preds_job {
+	const heap *h;
+	const gc_result *r;
+	uint32_t *start;
+	obj_t *fill;
+	obj_t lo, hi;
+} preds_job;
 
-static size_t pair_first(const pair *p, size_t n, obj_t x)
+static void *preds_pass(void *arg)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p[mid].to < x)
-			lo = mid + 1;
-		else
-			hi = mid;
+	const preds_job *j = arg;
+	const heap *h = j->h;
+	const gc_result *r = j->r;
+	const uint8_t *live = r->reachable;
+	uint32_t *start = j->start;
+	obj_t *fill = j->fill, lo = j->lo, hi = j->hi;
+#define EDGE(to, fr)                                                                                \
+	do {                                                                                        \
+		obj_t to_ = (to), fr_ = (fr);                                                       \
+		if (to_ >= lo && to_ < hi && fr_ >= 0 && live[to_] && live[fr_]) {                 \
+			if (fill)                                                                   \
+				fill[start[to_]++] = fr_;                                           \
+			else                                                                        \
+				start[to_ + 1]++;                                                   \
+		}                                                                                   \
+	} while (0)
+	for (uint32_t i = 0; i < h->slots; i++) {
+		if (!live[i])
+			continue;
+		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
+			int kind = h->ref_kind[k];
+			if (kind == REF_STRONG || kind == REF_ARO || kind == REF_IMMUTABLE)
+				EDGE(h->ref_dst[k], (obj_t)i);
+		}
+		EDGE(h->outer[i], (obj_t)i);
+		EDGE(h->cls[i], (obj_t)i);
 	}
-	return lo;
-}
-
-/* The reverse indexes the ancestor search reads beside the heap's own. */
-typedef struct rev {
-	uint32_t *inst_start; /* instances by class, compressed rows */
-	obj_t *inst;
-	pair *handoff; /* (actor, Level) */
-	size_t nhandoff;
-	pair *list;    /* (list entry's object, cluster) */
-	size_t nlist;
-} rev;
-
-static void rev_free(rev *x)
-{
-	free(x->inst_start);
-	free(x->inst);
-	free(x->handoff);
-	free(x->list);
-}
-
-static int rev_build(const heap *h, const gc_result *r, rev *x)
-{
-	memset(x, 0, sizeof *x);
-	x->inst_start = calloc((size_t)h->slots + 2, sizeof *x->inst_start);
-	x->inst = malloc(((size_t)h->slots + 1) * sizeof *x->inst);
-	x->handoff = malloc(((size_t)r->nhandoff + 1) * sizeof *x->handoff);
-	size_t nlist = 0;
-	for (uint32_t c = 0; c < h->nclusters; c++)
-		nlist += (size_t)h->clusters[c].n_refs + h->clusters[c].n_mutables;
-	x->list = malloc((nlist + 1) * sizeof *x->list);
-	if (!x->inst_start || !x->inst || !x->handoff || !x->list)
-		return -1;
-	for (uint32_t i = 0; i < h->slots; i++)
-		if (h->cls[i] >= 0)
-			x->inst_start[h->cls[i] + 2]++;
-	for (uint32_t i = 0; i < h->slots; i++)
-		x->inst_start[i + 2] += x->inst_start[i + 1];
-	for (uint32_t i = 0; i < h->slots; i++)
-		if (h->cls[i] >= 0)
-			x->inst[x->inst_start[h->cls[i] + 1]++] = (obj_t)i;
-	for (uint32_t j = 0; j < r->nhandoff; j++)
-		x->handoff[x->nhandoff++] = (pair){h->ref_dst[r->handoff[j].ref], (uint32_t)r->handoff[j].level};
+	for (uint32_t k = 0; k < r->nhandoff; k++)
+		EDGE(h->ref_dst[r->handoff[k].ref], r->handoff[k].level);
 	for (uint32_t c = 0; c < h->nclusters; c++) {
 		const cluster *cl = &h->clusters[c];
 		for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables; k++)
-			x->list[x->nlist++] =
-				(pair){h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], c};
+			EDGE(h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], cl->root);
+		for (uint32_t k = 0; k < cl->n_members; k++) {
+			obj_t m = h->cluster_items[cl->members + k];
+			EDGE(m, cl->root);
+			EDGE(cl->root, m);
+		}
 	}
-	qsort(x->handoff, x->nhandoff, sizeof *x->handoff, cmp_pair);
-	qsort(x->list, x->nlist, sizeof *x->list, cmp_pair);
+#undef EDGE
+	return NULL;
+}
+
+/* Both passes, each on two threads when PARALLEL: one the objects below
+ * a split, the other those above (their writes never meet); the fill's
+ * split halves the entries. */
+static int preds_build(const heap *h, const gc_result *r, int parallel, preds *p)
+{
+	p->from = NULL;
+	p->start = calloc((size_t)h->slots + 2, sizeof *p->start);
+	if (!p->start)
+		return -1;
+	obj_t mid = (obj_t)(h->slots / 2), end = (obj_t)h->slots;
+	preds_job j[2] = {{h, r, p->start, NULL, 0, mid}, {h, r, p->start, NULL, mid, end}};
+	jobs_two(preds_pass, &j[0], &j[1], parallel);
+	for (uint32_t i = 0; i < h->slots; i++)
+		p->start[i + 1] += p->start[i];
+	uint32_t total = p->start[h->slots];
+	p->from = malloc(((size_t)total + 1) * sizeof *p->from);
+	if (!p->from) {
+		free(p->start);
+		return -1;
+	}
+	uint32_t lo = 0, hi = h->slots; /* the first object whose row starts past half */
+	while (lo < hi) {
+		uint32_t m = lo + (hi - lo) / 2;
+		if (p->start[m] < total / 2)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	j[0] = (preds_job){h, r, p->start, p->from, 0, (obj_t)lo};
+	j[1] = (preds_job){h, r, p->start, p->from, (obj_t)lo, end};
+	jobs_two(preds_pass, &j[0], &j[1], parallel);
+	/* START[to] now ends TO's row: shift back by one slot */
+	memmove(p->start + 1, p->start, (size_t)h->slots * sizeof *p->start);
+	p->start[0] = 0;
 	return 0;
 }
 
-/* The ancestor superset: from the kept targets backwards through every
- * kind of edge, only through objects the GC keeps (no other object is on
- * a path from ⊤).  Numbers them as nodes 2.. of G. */
-static int ancestors(const heap *h, const gc_result *r, const rev *x, net *g)
+static void preds_free(preds *p)
+{
+	free(p->start);
+	free(p->from);
+}
+
+/* The ancestor superset: from the kept targets (G's first objects)
+ * backwards over P (only kept objects: no other is on a path from ⊤).
+ * Numbers them as nodes 2.. of G. */
+static int ancestors(const preds *p, net *g)
 {
 	vec q = {0};
 	for (uint32_t k = 0; k < g->n; k++)
@@ -218,41 +261,17 @@ static int ancestors(const heap *h, const gc_result *r, const rev *x, net *g)
 	g->n = 0;
 	for (size_t at = 0; at < q.n; at++)
 		g->node[q.v[at]] = 2 + (uint32_t)at;
-#define VISIT(p)                                                                                    \
-	do {                                                                                        \
-		obj_t p_ = (p);                                                                     \
-		if (p_ >= 0 && g->node[p_] == NO && r->reachable[p_]) {                             \
-			g->node[p_] = 2 + (uint32_t)q.n;                                            \
-			if (vec_push(&q, (uint32_t)p_))                                             \
-				goto oom;                                                           \
-		}                                                                                   \
-	} while (0)
 	for (size_t at = 0; at < q.n; at++) {
 		obj_t t = (obj_t)q.v[at];
-		for (uint32_t k = h->rev_start[t]; k < h->rev_start[t + 1]; k++) {
-			int kind = h->ref_kind[h->rev_ref[k]];
-			if (kind == REF_STRONG || kind == REF_ARO || kind == REF_IMMUTABLE)
-				VISIT(h->rev_src[k]);
-		}
-		for (uint32_t k = h->child_start[t]; k < h->child_start[t + 1]; k++)
-			VISIT(h->child[k]);
-		for (uint32_t k = x->inst_start[t]; k < x->inst_start[t + 1]; k++)
-			VISIT(x->inst[k]);
-		for (size_t k = pair_first(x->handoff, x->nhandoff, t); k < x->nhandoff && x->handoff[k].to == t; k++)
-			VISIT((obj_t)x->handoff[k].from);
-		for (size_t k = pair_first(x->list, x->nlist, t); k < x->nlist && x->list[k].to == t; k++)
-			VISIT(h->clusters[x->list[k].from].root);
-		int32_t c = heap_cluster(h, t);
-		if (c >= 0) {
-			const cluster *cl = &h->clusters[c];
-			if (cl->root == t)
-				for (uint32_t k = 0; k < cl->n_members; k++)
-					VISIT(h->cluster_items[cl->members + k]);
-			else
-				VISIT(cl->root);
+		for (uint32_t k = p->start[t]; k < p->start[t + 1]; k++) {
+			obj_t s = p->from[k];
+			if (g->node[s] == NO) {
+				g->node[s] = 2 + (uint32_t)q.n;
+				if (vec_push(&q, (uint32_t)s))
+					goto oom;
+			}
 		}
 	}
-#undef VISIT
 	free(g->obj);
 	g->obj = malloc((q.n + 2) * sizeof *g->obj);
 	if (!g->obj)
@@ -568,90 +587,124 @@ static int chain_back(const net *g, const uint32_t *parent, uint32_t v, obj_t **
 	return 0;
 }
 
-/* What each cut reference keeps alone: breadth-first from its target over
- * the sink side (SIDE 0), the targets met; and the chain to the first. */
-#define KEPT_BUDGET 16000000u
-static int count_kept(const heap *h, const net *g, const uint8_t *side, cut_result *out)
+/* Breadth-first from node V over the sink side (SIDE 0) without crossing
+ * the cut, marking STAMP[node] = MARK: the targets met (their count and
+ * bytes into KEPT and BYTES, when not NULL), PARENT the arc each node was
+ * reached by.  Stops at the first target when FIRST_ONLY.  Returns the
+ * first target met (NO: none); *STEPS grows by the arcs looked at. */
+static uint32_t sink_walk(const heap *h, const net *g, const uint8_t *side, uint32_t v, uint32_t *stamp, uint32_t mark,
+			  uint32_t *queue, uint32_t *parent, int first_only, uint32_t *kept, uint64_t *bytes,
+			  uint64_t *steps)
 {
-	uint32_t *stamp = calloc((size_t)g->n + 1, sizeof *stamp), *queue = malloc(((size_t)g->n + 1) * sizeof *queue);
-	uint32_t *parent = malloc(((size_t)g->n + 1) * sizeof *parent);
-	if (!stamp || !queue || !parent) {
-		free(stamp);
-		free(queue);
-		free(parent);
-		return -1;
+	size_t head = 0, tail = 0;
+	queue[tail++] = v;
+	stamp[v] = mark;
+	parent[v] = NO;
+	uint32_t first = NO;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+		if (g->is_target[u]) {
+			if (kept) {
+				(*kept)++;
+				*bytes += h->size[g->obj[u]];
+			}
+			if (first == NO)
+				first = u;
+			if (first_only)
+				return first;
+		}
+		for (uint32_t j = g->adj_start[u]; j < g->adj_start[u + 1]; j++) {
+			uint32_t a = g->adj[j], w = arc_head(g, a);
+			(*steps)++;
+			if (!(a & 1) && w != SINK && !side[w] && stamp[w] != mark) {
+				stamp[w] = mark;
+				parent[w] = a;
+				queue[tail++] = w;
+			}
+		}
 	}
+	return first;
+}
+
+/* What each cut reference keeps alone: breadth-first from its target over
+ * the sink side, the targets met, within a budget of arcs looked at. */
+#define KEPT_BUDGET 16000000u
+static void count_kept(const heap *h, const net *g, const uint8_t *side, uint32_t *stamp, uint32_t *queue,
+		       uint32_t *parent, cut_result *out)
+{
 	uint64_t steps = 0;
-	int rc = 0;
-	for (uint32_t k = 0; k < out->nrefs && rc == 0; k++) {
+	for (uint32_t k = 0; k < out->nrefs; k++) {
 		cut_ref *c = &out->refs[k];
-		uint32_t v = c->node;
 		if (steps > KEPT_BUDGET) {
 			c->kept = UINT32_MAX;
 			out->kept_partial = 1;
 			continue;
 		}
-		size_t head = 0, tail = 0;
-		queue[tail++] = v;
-		stamp[v] = k + 1;
-		parent[v] = NO;
-		uint32_t first = NO;
-		while (head < tail) {
-			uint32_t u = queue[head++];
-			if (g->is_target[u]) {
-				c->kept++;
-				c->kept_bytes += h->size[g->obj[u]];
-				if (first == NO)
-					first = u;
-			}
-			for (uint32_t j = g->adj_start[u]; j < g->adj_start[u + 1]; j++) {
-				uint32_t a = g->adj[j], w = arc_head(g, a);
-				steps++;
-				if (!(a & 1) && w != SINK && !side[w] && stamp[w] != k + 1) {
-					stamp[w] = k + 1;
-					parent[w] = a;
-					queue[tail++] = w;
-				}
-			}
-		}
-		if (first != NO) {
-			/* the chain from V to FIRST */
-			uint32_t len = 0;
-			for (uint32_t u = first; u != v; u = arc_tail(g, parent[u]))
-				len++;
-			c->down = malloc(((size_t)len + 1) * sizeof *c->down);
-			if (!c->down) {
-				rc = -1;
-				break;
-			}
-			c->ndown = len + 1;
-			uint32_t at = len + 1;
-			for (uint32_t u = first;; u = arc_tail(g, parent[u])) {
-				c->down[--at] = g->obj[u];
-				if (u == v)
-					break;
+		sink_walk(h, g, side, c->node, stamp, k + 1, queue, parent, 0, &c->kept, &c->kept_bytes, &steps);
+	}
+}
+
+/* The chains of the first N cut references (the drawing's): from ⊤ to
+ * the holder over the source side (one breadth-first walk, PARENT), from
+ * the target to the first target it keeps over the sink side.  STAMP
+ * holds marks up to the number of references: these go on from there. */
+static int chains(const heap *h, const net *g, const uint8_t *side, uint32_t *stamp, uint32_t *queue,
+		  uint32_t *parent, uint32_t *down_parent, cut_result *out, uint32_t n)
+{
+	for (uint32_t u = 0; u < g->n; u++)
+		parent[u] = NO;
+	size_t head = 0, tail = 0;
+	queue[tail++] = SRC;
+	parent[SRC] = NO - 1;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+		for (uint32_t j = g->adj_start[u]; j < g->adj_start[u + 1]; j++) {
+			uint32_t a = g->adj[j], v = arc_head(g, a);
+			if (!(a & 1) && side[v] && parent[v] == NO) {
+				parent[v] = a;
+				queue[tail++] = v;
 			}
 		}
 	}
-	free(stamp);
-	free(queue);
-	free(parent);
-	return rc;
+	uint64_t steps = 0;
+	for (uint32_t k = 0; k < n && k < out->nrefs; k++) {
+		cut_ref *c = &out->refs[k];
+		uint32_t u = c->kind == CK_ROOT || c->kind == CK_GCREF ? NO : g->eu[c->edge];
+		if (u != NO && side[u] && parent[u] != NO && chain_back(g, parent, u, &c->up, &c->nup))
+			return -1;
+		uint32_t v = c->node;
+		uint32_t first = sink_walk(h, g, side, v, stamp, out->nrefs + 1 + k, queue, down_parent, 1, NULL, NULL,
+					   &steps);
+		if (first == NO)
+			continue;
+		uint32_t len = 0;
+		for (uint32_t w = first; w != v; w = arc_tail(g, down_parent[w]))
+			len++;
+		c->down = malloc(((size_t)len + 1) * sizeof *c->down);
+		if (!c->down)
+			return -1;
+		c->ndown = len + 1;
+		uint32_t at = len + 1;
+		for (uint32_t w = first;; w = arc_tail(g, down_parent[w])) {
+			c->down[--at] = g->obj[w];
+			if (w == v)
+				break;
+		}
+	}
+	return 0;
 }
 
-int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t *targets, uint32_t n,
+int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const obj_t *targets, uint32_t n,
 		cut_result *out)
 {
 	memset(out, 0, sizeof *out);
 	out->ntargets = n;
 	net g = {0};
-	rev x;
+	preds x = {0};
 	rgraph rg;
-	int rc = -1, have_rg = 0, have_rev = 0;
-	uint32_t *parent = NULL, *queue = NULL;
+	int rc = -1, have_rg = 0;
+	uint32_t *parent = NULL, *queue = NULL, *stamp = NULL, *down = NULL;
 	uint8_t *side = NULL;
-	if (heap_build_reverse(h) || heap_build_children(h))
-		return -1;
 	g.node = malloc(((size_t)h->slots + 1) * sizeof *g.node);
 	g.obj = malloc(((size_t)n + 1) * sizeof *g.obj);
 	if (!g.node || !g.obj)
@@ -674,14 +727,14 @@ int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t
 		goto done;
 	}
 	trace_point("cut: start");
-	if (rev_build(h, r, &x))
+	if (preds_build(h, r, opt->threads > 1, &x))
 		goto done;
-	have_rev = 1;
+	trace_point("cut: predecessors");
 	uint32_t nt = g.n;
-	if (ancestors(h, r, &x, &g))
+	if (ancestors(&x, &g))
 		goto done;
-	rev_free(&x);
-	have_rev = 0;
+	preds_free(&x);
+	memset(&x, 0, sizeof x);
 	trace_point("cut: ancestors");
 	g.is_target = calloc((size_t)g.n + 1, 1);
 	if (!g.is_target)
@@ -765,43 +818,27 @@ int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t
 		out->cost += (uint64_t)g.cap[e];
 	}
 	vec_free(&cut);
-	if (count_kept(h, &g, side, out))
+	stamp = calloc((size_t)g.n + 1, sizeof *stamp);
+	if (!stamp)
 		goto done;
+	count_kept(h, &g, side, stamp, queue, parent, out);
 	trace_point("cut: kept");
-	/* the chains from ⊤ to each holder, over the source side's edges */
-	for (uint32_t u = 0; u < g.n; u++)
-		parent[u] = NO;
-	{
-		size_t head = 0, tail = 0;
-		queue[tail++] = SRC;
-		parent[SRC] = NO - 1;
-		while (head < tail) {
-			uint32_t u = queue[head++];
-			for (uint32_t j = g.adj_start[u]; j < g.adj_start[u + 1]; j++) {
-				uint32_t a = g.adj[j], v = arc_head(&g, a);
-				if (!(a & 1) && side[v] && parent[v] == NO) {
-					parent[v] = a;
-					queue[tail++] = v;
-				}
-			}
-		}
-	}
-	for (uint32_t k = 0; k < out->nrefs; k++) {
-		cut_ref *c = &out->refs[k];
-		uint32_t u = c->kind == CK_ROOT || c->kind == CK_GCREF ? NO : g.eu[c->edge];
-		if (u != NO && side[u] && parent[u] != NO && chain_back(&g, parent, u, &c->up, &c->nup))
+	qsort(out->refs, out->nrefs, sizeof *out->refs, cmp_ref);
+	if (opt->chains) {
+		down = malloc(((size_t)g.n + 1) * sizeof *down);
+		if (!down || chains(h, &g, side, stamp, queue, parent, down, out, opt->chains))
 			goto done;
 	}
-	qsort(out->refs, out->nrefs, sizeof *out->refs, cmp_ref);
 	rc = 0;
 done:
-	if (have_rev)
-		rev_free(&x);
+	preds_free(&x);
 	if (have_rg)
 		rgraph_free(&rg);
 	free(parent);
 	free(queue);
 	free(side);
+	free(stamp);
+	free(down);
 	net_free(&g);
 	if (rc)
 		cut_free(out);
@@ -849,7 +886,9 @@ int cut_prove(const heap *h, const gc_result *before, const gc_options *opt, con
 	size_t nch;
 	if (cut_changes(h, c, &ch, &nch))
 		return -1;
-	int rc = whatif_run(h, before, opt, ch, nch, w);
+	gc_options o = *opt;
+	o.defer_retention = 1; /* only reachability is read */
+	int rc = whatif_run(h, before, &o, ch, nch, w);
 	free(ch);
 	*survivors = 0;
 	for (uint32_t k = 0; rc == 0 && k < n; k++)

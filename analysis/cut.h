@@ -54,8 +54,9 @@ typedef struct cut_ref {
 	uint32_t cost;
 	uint32_t kept;       /* targets it alone keeps (see above); UINT32_MAX: not counted (budget) */
 	uint64_t kept_bytes;
-	/* a chain for the drawing: ⊤ ... HOLDER (UP, NUP objects, root end
-	 * first; empty for a root or a g record), TARGET ... a target (DOWN) */
+	/* a chain for the drawing (only the first cut_options.chains refs):
+	 * ⊤ ... HOLDER (UP, NUP objects, root end first; empty for a root or a
+	 * g record), TARGET ... a target (DOWN) */
 	obj_t *up, *down;
 	uint32_t nup, ndown;
 	uint32_t node, edge; /* cut.c's own: the flow network's head node and edge */
@@ -80,12 +81,15 @@ typedef struct cut_result {
 typedef struct cut_options {
 	uint32_t keep_flags;
 	long long root_cost; /* CUT_NEVER, or the cost of one root reason's removal */
+	uint32_t chains;     /* how many refs, the first in the result's order, get
+			      * their UP and DOWN chains (0: none; a drawing's) */
+	int threads;         /* more than 1: the predecessor index on two threads */
 } cut_options;
 
 /* The minimum cut that frees the N TARGETS from H, whose GC result under
- * OPT->keep_flags is R.  H gains its reverse rows and children if it had
- * none.  Returns 0, or -1 when out of memory. */
-int cut_compute(heap *h, const gc_result *r, const cut_options *opt, const obj_t *targets, uint32_t n,
+ * OPT->keep_flags is R (its §3 retention paths need not be computed).
+ * Returns 0, or -1 when out of memory. */
+int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const obj_t *targets, uint32_t n,
 		cut_result *out);
 void cut_free(cut_result *c);
 
@@ -94,14 +98,17 @@ void cut_free(cut_result *c);
 int cut_changes(const heap *h, const cut_result *c, whatif_change **out, size_t *n);
 
 /* The proof: H's GC rerun (OPT, BEFORE its result) without the cut's
- * references, into W.  *SURVIVORS: how many of the TARGETS it still
+ * references, into W (whatif_run: H's columns shared, the changed ones
+ * copied; the rerun leaves out ugc-gc(7) §3's retention paths, which the
+ * proof does not read: W->after has no root kinds or distances).  *SURVIVORS: how many of the TARGETS it still
  * keeps (0 when the cut is right).  0, or -1 when out of memory. */
 int cut_prove(const heap *h, const gc_result *before, const gc_options *opt, const cut_result *c,
 	      const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors);
 
 /* What the edge of LABEL (a hold_label) is, in words, maybe written into
- * BUF (CAP bytes). */
-const char *cut_label_words(const heap *h, uint64_t label, char *buf, size_t cap);
+ * BUF (CAP bytes); V8's words when V8 (a V8 heap has only references and
+ * its synthetic root: no Class, Outer, cluster or FGCObject edge holds). */
+const char *cut_label_words(const heap *h, int v8, uint64_t label, char *buf, size_t cap);
 
 /* Is an edge of LABEL cuttable, and at what cost (CUT_NEVER: not)? */
 long long cut_label_cost(const heap *h, const gc_result *r, const cut_options *opt, uint64_t label);

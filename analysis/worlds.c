@@ -183,9 +183,8 @@ int worlds_find(const heap *h, const gc_result *r, world_info **out, uint32_t *n
 	return rc;
 }
 
-int world_contents(const heap *h, obj_t world, vec *v)
+int objects_under(const heap *h, obj_t top, int self, vec *v)
 {
-	obj_t top = heap_outermost(h, world);
 	uint8_t *state = calloc((size_t)h->slots + 1, 1); /* 0 unknown, 1 under TOP, 2 not */
 	vec path = {0};
 	int rc = state ? 0 : -1;
@@ -203,10 +202,15 @@ int world_contents(const heap *h, obj_t world, vec *v)
 		uint8_t st = x >= 0 ? state[x] : 2;
 		for (size_t k = 0; k < path.n; k++)
 			state[path.v[k]] = st;
-		if (state[i] == 1)
+		if (state[i] == 1 && ((obj_t)i != top || self))
 			rc = vec_push(v, i);
 	}
 	free(state);
 	vec_free(&path);
 	return rc;
+}
+
+int world_contents(const heap *h, obj_t world, vec *v)
+{
+	return objects_under(h, heap_outermost(h, world), 1, v);
 }

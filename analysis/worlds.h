@@ -37,6 +37,11 @@ int worlds_find(const heap *h, const gc_result *r, world_info **out, uint32_t *n
  * what there is. */
 int class_named(const heap *h, obj_t cls, const char *name);
 
+/* Every object whose Outer chain reaches TOP (TOP itself when SELF),
+ * appended to V in index order (a package, or a World, with what is in
+ * it).  0, or -1 when out of memory. */
+int objects_under(const heap *h, obj_t top, int self, vec *v);
+
 /* Everything in WORLD's package: the objects whose Outer chain reaches
  * the package WORLD is in (WORLD itself when it has no Outer), the package
  * included, appended to V in index order.  0, or -1 when out of memory. */

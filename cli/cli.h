@@ -186,11 +186,12 @@ typedef int (*one_fn)(struct view *v, obj_t x, int first, void *ctx);
 int for_selected(const char *cmd, const query_args *q, enum out_format fmt, const char *csv_header, one_fn one, void *ctx);
 
 /* A cut reference (analysis/cut.h) in words into BUF (cut_words.c): an "r"
- * record's property and kind, a "g" record's FGCObject, a cluster list's
- * entry, or what a root's removal takes (KEEP: the keep flags in force). */
+ * record's property and kind (V8: the edge's name), a "g" record's
+ * FGCObject, a cluster list's entry, or what a root's removal takes (KEEP:
+ * the keep flags in force). */
 struct heap;
 struct cut_ref;
-void cut_ref_words(const struct heap *h, const struct cut_ref *c, uint32_t keep, char *buf, size_t cap);
+void cut_ref_words(const struct heap *h, int v8, const struct cut_ref *c, uint32_t keep, char *buf, size_t cap);
 /* Retention chains printed (chain_print.c): the engine's reference-chain
  * layout (parallel references on a line under their hop), one JSON object,
  * CSV rows (chain, hop, from, kind, property, to, path: one a reference),

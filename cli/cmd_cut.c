@@ -19,34 +19,6 @@ struct cut_opts {
 	long long threads, limit;
 };
 
-/* Every object whose Outer chain reaches TOP (TOP itself when SELF) into V. */
-static int under(const heap *h, obj_t top, int self, vec *v)
-{
-	uint8_t *state = calloc((size_t)h->slots + 1, 1); /* 0 unknown, 1 under, 2 not */
-	vec path = {0};
-	int rc = state ? 0 : -1;
-	if (rc == 0)
-		state[top] = 1;
-	for (uint32_t i = 0; i < h->slots && rc == 0; i++) {
-		if (h->cls[i] == OBJ_FREE)
-			continue;
-		path.n = 0;
-		obj_t x = (obj_t)i;
-		while (x >= 0 && !state[x] && rc == 0) {
-			rc = vec_push(&path, (uint32_t)x);
-			x = h->outer[x];
-		}
-		uint8_t s = x >= 0 ? state[x] : 2;
-		for (size_t k = 0; k < path.n; k++)
-			state[path.v[k]] = s;
-		if (state[i] == 1 && ((obj_t)i != top || self))
-			rc = vec_push(v, i);
-	}
-	free(state);
-	vec_free(&path);
-	return rc;
-}
-
 /* The targets: the operands, --class, --package, --world.  0, or 1 after
  * printing. */
 static int gather(view *v, heap *h, const struct cut_opts *o, const char **objs, int nobjs, vec *t)
@@ -91,34 +63,11 @@ static int gather(view *v, heap *h, const struct cut_opts *o, const char **objs,
 				return error("out of memory");
 			x = heap_outermost(h, x);
 		}
-		if (under(h, x, k == 0, t))
+		if (objects_under(h, x, k == 0, t))
 			return error("out of memory");
 	}
 	vec_sort_unique(t);
 	return 0;
-}
-
-/* The cut reference's action and property, in words. */
-static void ref_words(const heap *h, const cut_ref *c, uint32_t keep, char *buf, size_t cap)
-{
-	if (c->kind == CK_REF) {
-		snprintf(buf, cap, "%s (%s)", disp(heap_str(h, h->ref_prop[c->id])), ref_kind_names[h->ref_kind[c->id]]);
-	} else if (c->kind == CK_GCREF) {
-		const gc_ref *g = &h->gcrefs[c->id];
-		snprintf(buf, cap, "FGCObject %s %s", disp(heap_str(h, g->referencer)), disp(heap_str(h, g->prop)));
-	} else if (c->kind == CK_LIST) {
-		const cluster *cl = &h->clusters[c->cluster];
-		int mut = c->id >= cl->mutables && c->id < cl->mutables + cl->n_mutables;
-		snprintf(buf, cap, "its cluster's %s entry", mut ? "MutableObjects" : "ReferencedClusters");
-	} else {
-		uint16_t f = h->iflags[c->holder];
-		snprintf(buf, cap, "%s%s%s", f & IF_RootSet ? "remove from the root set; " : "",
-			 f & IF_RefCounted ? "release the refcount; " : "",
-			 h->oflags[c->holder] & keep ? "clear its KeepFlags; " : "");
-		size_t n = strlen(buf);
-		if (n >= 2)
-			buf[n - 2] = '\0';
-	}
 }
 
 static const char *kind_word(int kind)
@@ -135,12 +84,16 @@ typedef struct out {
 	size_t shown;
 } out;
 
+/* "#X Class path", or on a V8 heap "#X Constructor name @id" (object_text).
+ * Never the retention paths: describe, not object (cut leaves them out). */
 static void print_obj_text(view *v, obj_t x)
 {
 	obj_info o;
-	if (v->ops->object(v, x, &o) == 0) {
-		printf("#%d %s %s", x, o.class_name, o.path);
+	if (v->ops->describe(v, x, &o) == 0) {
+		printf("#%d %s", x, object_text(v, &o));
 		obj_info_free(&o);
+	} else {
+		printf("#%d", x);
 	}
 }
 
@@ -159,7 +112,7 @@ static void print_text(const out *p, const whatif_result *w, uint32_t survivors,
 		       "what holds them, from the roots:\n");
 		char buf[VIEW_TEXT];
 		for (uint32_t k = 0; k < c->nhold; k++) {
-			printf("  %s%s ", k ? "-> " : "", disp(cut_label_words(h, c->hold_label[k], buf, sizeof buf)));
+			printf("  %s%s ", k ? "-> " : "", disp(cut_label_words(h, p->v->v8, c->hold_label[k], buf, sizeof buf)));
 			print_obj_text(p->v, c->hold[k]);
 			printf("\n");
 		}
@@ -172,7 +125,7 @@ static void print_text(const out *p, const whatif_result *w, uint32_t survivors,
 	for (size_t k = 0; k < p->shown; k++) {
 		const cut_ref *r = &c->refs[k];
 		char words[2 * VIEW_TEXT];
-		ref_words(h, r, p->keep, words, sizeof words);
+		cut_ref_words(h, p->v->v8, r, p->keep, words, sizeof words);
 		printf("%3zu. ", k + 1);
 		if (r->kind == CK_ROOT) {
 			print_obj_text(p->v, r->holder);
@@ -203,7 +156,7 @@ static void json_obj(view *v, const char *key, obj_t x)
 {
 	obj_info o;
 	printf(",\"%s_idx\":", key);
-	if (x == OBJ_NONE || v->ops->object(v, x, &o)) {
+	if (x == OBJ_NONE || v->ops->describe(v, x, &o)) {
 		printf("null,\"%s\":null", key);
 		return;
 	}
@@ -224,7 +177,7 @@ static void print_json(const out *p, const whatif_result *w, uint32_t survivors)
 		printf(",\"held_by\":[");
 		for (uint32_t k = 0; k < c->nhold; k++) {
 			printf("%s{\"via\":", k ? "," : "");
-			json_str(stdout, cut_label_words(h, c->hold_label[k], buf, sizeof buf));
+			json_str(stdout, cut_label_words(h, p->v->v8, c->hold_label[k], buf, sizeof buf));
 			json_obj(p->v, "object", c->hold[k]);
 			printf("}");
 		}
@@ -249,7 +202,7 @@ static void print_json(const out *p, const whatif_result *w, uint32_t survivors)
 			printf(",\"property\":");
 			json_str(stdout, heap_str(h, h->gcrefs[r->id].prop));
 		} else {
-			ref_words(h, r, p->keep, buf, sizeof buf);
+			cut_ref_words(h, p->v->v8, r, p->keep, buf, sizeof buf);
 			printf(",\"action\":");
 			json_str(stdout, buf);
 		}
@@ -273,10 +226,13 @@ static void dot_node(const out *p, idmap *seen, obj_t x, int target)
 	if (idmap_add(seen, (uint32_t)x, 0) == 1)
 		return;
 	obj_info o;
-	if (p->v->ops->object(p->v, x, &o))
+	if (p->v->ops->describe(p->v, x, &o))
 		return;
 	char label[3 * VIEW_TEXT];
-	snprintf(label, sizeof label, "%s\n%s", o.class_name, o.path);
+	if (p->v->v8)
+		snprintf(label, sizeof label, "%s", object_text(p->v, &o));
+	else
+		snprintf(label, sizeof label, "%s\n%s", o.class_name, o.path);
 	printf("  n%d [label=", x);
 	dot_str(stdout, label);
 	printf("%s];\n", target ? ", style=bold" : "");
@@ -293,7 +249,7 @@ static void print_dot(const out *p, const uint8_t *is_target)
 		dot_node(p, &seen, c->hold[k], k + 1 == c->nhold);
 		char buf[VIEW_TEXT];
 		printf("  %s%d -> n%d [label=", k ? "n" : "top", k ? c->hold[k - 1] : 0, c->hold[k]);
-		dot_str(stdout, cut_label_words(p->h, c->hold_label[k], buf, sizeof buf));
+		dot_str(stdout, cut_label_words(p->h, p->v->v8, c->hold_label[k], buf, sizeof buf));
 		printf("];\n");
 	}
 	for (size_t k = 0; !c->infinite && k < p->shown; k++) {
@@ -315,7 +271,7 @@ static void print_dot(const out *p, const uint8_t *is_target)
 		if (r->ndown == 0)
 			dot_node(p, &seen, r->target, is_target[r->target]);
 		char words[2 * VIEW_TEXT];
-		ref_words(p->h, r, p->keep, words, sizeof words);
+		cut_ref_words(p->h, p->v->v8, r, p->keep, words, sizeof words);
 		if (r->holder != OBJ_NONE && r->kind != CK_ROOT) {
 			dot_node(p, &seen, r->holder, is_target[r->holder]);
 			if (r->nup == 0)
@@ -416,6 +372,7 @@ int cmd_cut(int argc, char **argv)
 	po.threads = (int)o->threads;
 	po.keep_given = o->keep_arg != NULL;
 	po.keep_flags = keep;
+	po.defer_retention = 1; /* cut reads no retention path */
 	char err[SNAP_ERR_MAX];
 	if (input_open_heap(&p, ops[0], &po, err, sizeof err))
 		return error("%s", err);
@@ -429,7 +386,11 @@ int cmd_cut(int argc, char **argv)
 	int rc = v ? gather(v, h, o, ops + 1, nops - 1, &t) : error("%s", err);
 	input_ready_at = now_seconds();
 	cut_result c;
-	cut_options co = {p.opt.keep_flags, f.root_cost};
+	enum out_format lf = o->format == 1 ? FMT_JSON : FMT_TEXT;
+	size_t lim = listing_limit(o->limit, lf, 10);
+	/* chains only for what a drawing shows */
+	cut_options co = {p.opt.keep_flags, f.root_cost,
+			  o->format == FMT_CUT_DOT ? (lim < UINT32_MAX ? (uint32_t)lim : UINT32_MAX) : 0, p.opt.threads};
 	int have_cut = 0, have_w = 0;
 	whatif_result w;
 	uint32_t survivors = 0;
@@ -449,9 +410,7 @@ int cmd_cut(int argc, char **argv)
 	}
 	progress_phase(NULL);
 	if (rc == 0) {
-		enum out_format lf = o->format == 1 ? FMT_JSON : FMT_TEXT;
 		out pr = {v, h, &c, co.keep_flags, 0};
-		size_t lim = listing_limit(o->limit, lf, 10);
 		pr.shown = lim < c.nrefs ? lim : c.nrefs;
 		if (o->format == 1) {
 			print_json(&pr, have_w ? &w : NULL, survivors);

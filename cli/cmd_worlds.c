@@ -41,7 +41,7 @@ static void leak_answer_free(leak_answer *a)
 static int answer_leak(view *v, pipeline *p, obj_t world, leak_answer *a)
 {
 	memset(a, 0, sizeof *a);
-	cut_options co = {p->opt.keep_flags, CUT_ROOT_COST_DEFAULT};
+	cut_options co = {p->opt.keep_flags, CUT_ROOT_COST_DEFAULT, 0, p->opt.threads};
 	if (world_contents(&p->h, world, &a->targets))
 		return error("out of memory");
 	for (size_t k = 0; k < a->targets.n; k++)
@@ -96,7 +96,7 @@ static void print_leak_text(view *v, const heap *h, uint32_t keep, const leak_an
 	for (size_t k = 0; k < shown; k++) {
 		const cut_ref *r = &c->refs[k];
 		char words[2 * VIEW_TEXT];
-		cut_ref_words(h, r, keep, words, sizeof words);
+		cut_ref_words(h, 0, r, keep, words, sizeof words);
 		if (r->kind == CK_ROOT)
 			printf("      %zu. %s: %s\n", k + 1, obj_text(v, r->holder), words);
 		else if (r->holder != OBJ_NONE)
@@ -142,7 +142,7 @@ static void print_leak_json(view *v, const heap *h, uint32_t keep, const leak_an
 		const cut_ref *r = &c->refs[k];
 		char words[2 * VIEW_TEXT];
 		static const char *const kinds[] = {"reference", "gcobject", "cluster-list", "root"};
-		cut_ref_words(h, r, keep, words, sizeof words);
+		cut_ref_words(h, 0, r, keep, words, sizeof words);
 		printf("%s{\"kind\":\"%s\",", k ? "," : "", kinds[r->kind]);
 		json_obj(v, "holder", r->kind == CK_GCREF ? OBJ_NONE : r->holder);
 		printf(",");

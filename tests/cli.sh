@@ -1013,7 +1013,8 @@ unreal='UObject|RootSet|AddToRoot|FGCObject|BeginDestroy|FinishDestroy|GameThrea
 words=""
 for input in $v8 "$out/v8words.db"; do
 	for c in "analyze|-o $out/v8words-again.db --force" "info|" "top|" "top|--by class" "refs|$deep" "refs|$deep --out" \
-		"path|$deep" "path|$deep --roots" "why|$deep" "dominators|$holder" "suspects|" "whatif|--cut $holder"; do
+		"path|$deep" "path|$deep --roots" "why|$deep" "dominators|$holder" "suspects|" "whatif|--cut $holder" \
+		"cut|$deep" "cut|$holder --limit 0" "cut|$deep --root-cost never"; do
 		cmd=${c%%|*}
 		args=${c#*|}
 		[ "$cmd" = analyze ] && [ "$input" != "$v8" ] && continue
@@ -1023,7 +1024,7 @@ for input in $v8 "$out/v8words.db"; do
 		[ -n "$hit" ] && words="$words [$cmd $args: $hit]"
 	done
 done
-[ -n "$deep" ] && [ -n "$holder" ] && [ -z "$words" ] && ok "V8 text output has no Unreal word (12 commands, snapshot and database)" ||
+[ -n "$deep" ] && [ -n "$holder" ] && [ -z "$words" ] && ok "V8 text output has no Unreal word (13 commands, snapshot and database)" ||
 	bad "V8 text output has no Unreal word" "deep=$deep holder=$holder:$words"
 v=testdata/v8/leak
 "$ugc" diff --baseline $v-0.heapsnapshot.zst --target $v-1.heapsnapshot.zst --final $v-2.heapsnapshot.zst > "$out/v8words.txt" 2>&1
