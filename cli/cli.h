@@ -31,9 +31,10 @@ int cmd_gccost(int argc, char **argv);
 int cmd_cut(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
 	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_cut,
-	command_gccost, command_check, command_history, command_info, command_convert, command_gen;
+	command_gccost, command_check, command_history, command_report, command_info, command_convert, command_gen;
 
 /* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
 extern const command *const commands[];
@@ -183,6 +184,11 @@ int query_parse(const command *cmd, int argc, char **argv, query_args *q);
  * a JSON array or under CSV_HEADER as FMT asks.  The exit status. */
 typedef int (*one_fn)(struct view *v, obj_t x, int first, void *ctx);
 int for_selected(const char *cmd, const query_args *q, enum out_format fmt, const char *csv_header, one_fn one, void *ctx);
+
+/* A name or chain of leak mode in display form, on a V8 heap each object
+ * as text names it (cmd_diff.c): malloc'd when *OWNED (free it), else IN's
+ * display form. */
+const char *v8_text(const char *in, int v8, int *owned);
 
 /* Retention chains printed (chain_print.c): the engine's reference-chain
  * layout (parallel references on a line under their hop), one JSON object,
