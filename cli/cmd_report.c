@@ -21,8 +21,8 @@
 
 #define TM_W 1000.0 /* the treemap's drawing, in SVG units */
 #define TM_H 460.0
-#define TM_PACKAGES 40  /* packages (constructors) drawn */
-#define TM_CLASSES 60   /* classes drawn in a zoomed package */
+#define TM_PACKAGES 40  /* packages (constructors) drawn at least */
+#define TM_CLASSES 60   /* classes drawn at least in a zoomed package */
 #define CHAIN_HOPS 64   /* a longer chain is said, not printed: path prints it */
 #define CHAIN_BYTES 6000
 
@@ -222,7 +222,9 @@ static int write_treemap(page *p)
 	const dom_result *d = &in->d;
 	FILE *fp = p->fp;
 	const dom_group *g = p->v8 ? d->classes : d->packages;
-	size_t ng = p->v8 ? d->nclasses : d->npackages, n = ng < TM_PACKAGES ? ng : TM_PACKAGES;
+	size_t ng = p->v8 ? d->nclasses : d->npackages;
+	/* at least TM_PACKAGES drawn, more when --limit asks (0: all) */
+	size_t cap = p->limit > TM_PACKAGES ? p->limit : TM_PACKAGES, n = ng < cap ? ng : cap;
 	double *val = malloc((n + 1) * sizeof *val);
 	tm_rect *rect = malloc((n + 1) * sizeof *rect);
 	obj_t *keys = malloc((n + 1) * sizeof *keys);
@@ -273,7 +275,8 @@ static int write_treemap(page *p)
 		size_t c1 = c0;
 		while (c1 < ncells && cells[c1].pkg == k)
 			c1++;
-		size_t nc = c1 - c0 < TM_CLASSES ? c1 - c0 : TM_CLASSES;
+		size_t ccap = p->limit > TM_CLASSES ? p->limit : TM_CLASSES;
+		size_t nc = c1 - c0 < ccap ? c1 - c0 : ccap;
 		double *cv = malloc((nc + 1) * sizeof *cv);
 		tm_rect *cr = malloc((nc + 1) * sizeof *cr);
 		if (!cv || !cr) {
@@ -293,7 +296,7 @@ static int write_treemap(page *p)
 		fprintf(fp, ": %s retained, %s class%s", size_text(g[k].retained), count_text(c1 - c0),
 			c1 - c0 == 1 ? "" : "es");
 		if (nc < c1 - c0)
-			fprintf(fp, " (showing %s: the rest are too small to draw)", count_text(nc));
+			fprintf(fp, " (showing %s of %s, --limit 0 shows all)", count_text(nc), count_text(c1 - c0));
 		fprintf(fp, "</text>");
 		if (have)
 			obj_info_free(&po);
@@ -315,10 +318,7 @@ static int write_treemap(page *p)
 		free(cr);
 		c0 = c1;
 	}
-	if (n < ng)
-		fprintf(fp, "<p class=\"shown\">showing the %s largest of %s %s (ugc-analyze top %s --by %s --limit 0 lists "
-			    "all)</p>\n", count_text(n), count_text(ng), p->v8 ? "constructors" : "packages", "INPUT",
-			p->v8 ? "class" : "package");
+	shown_line(p, n, ng, p->v8 ? "constructors" : "packages");
 	fprintf(fp, "</section>\n");
 	rc = 0;
 out:
@@ -563,14 +563,18 @@ static int write_growth_kind(page *p, const measures *cur, const measures *base,
 		free(v);
 		return 0;
 	}
-	/* the bars: grown to the right in red, shrunk to the left in green */
+	/* the bars, right of the names: grown to the right of the axis in
+	 * red, shrunk to its left in green (the axis in the middle when any
+	 * shrank) */
 	uint64_t max = 1;
+	int shrank = 0;
 	for (size_t k = 0; k < shown; k++) {
 		uint64_t a = (uint64_t)(v[k].change < 0 ? -v[k].change : v[k].change);
 		if (a > max)
 			max = a;
+		shrank |= v[k].change < 0;
 	}
-	double rowh = 18, h = rowh * (double)shown + 8, mid = 600, half = 380;
+	double rowh = 18, h = rowh * (double)shown + 8, mid = shrank ? 705 : 420, half = shrank ? 280 : 565;
 	fprintf(fp, "<svg class=\"bars\" viewBox=\"0 0 1000 %.0f\" role=\"img\">", h);
 	for (size_t k = 0; k < shown; k++) {
 		double y = 4 + rowh * (double)k;
@@ -578,12 +582,12 @@ static int write_growth_kind(page *p, const measures *cur, const measures *base,
 		double w = half * (double)a / (double)max;
 		if (w < 1)
 			w = 1;
-		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>", v[k].change < 0 ? mid - w : mid,
-			y, w, rowh - 4, v[k].change < 0 ? "#6a6" : "#d66");
+		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+			v[k].change < 0 ? mid - w : mid, y, w, rowh - 4, v[k].change < 0 ? "#6a6" : "#d66");
 		esc(p, v[k].name);
-		fprintf(fp, ": %s (%lld bytes)</title></rect><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
-			size_diff_text(v[k].change), (long long)v[k].change, mid - (v[k].change < 0 ? w : 0) - 6, y + 11);
-		html_text_cut(fp, v[k].name, 70);
+		fprintf(fp, ": %s (%lld bytes)</title></rect><text x=\"4\" y=\"%.1f\">", size_diff_text(v[k].change),
+			(long long)v[k].change, y + 11);
+		html_text_cut(fp, v[k].name, 60);
 		fprintf(fp, "</text>");
 	}
 	fprintf(fp, "<line x1=\"%.0f\" y1=\"0\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#888\"/></svg>\n", mid, mid, h);
