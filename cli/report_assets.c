@@ -61,6 +61,7 @@ const char report_js[] =
 	" var after=kids?Array.prototype.filter.call(kids.children,visible).length:0;\n"
 	" out.push('dominator\\t'+n+' children\\t'+before+' visible before\\t'+after+' visible after');row.open=false}\n"
 	"var th=document.querySelector('table.sortable th.num');if(th){sortBy(th);out.push('sorted\\t'+th.getAttribute('data-sort'))}\n"
+	"out.push('loaded\\t'+Math.round(performance.now())+' ms');\n"
 	"out.push('errors\\t'+errors.length+(errors.length?'\\t'+errors.join(' | '):''));\n"
 	"var pre=document.createElement('pre');pre.id='selftest';pre.textContent=out.join('\\n')+'\\n';"
 	"document.body.appendChild(pre)})();\n";
