@@ -73,6 +73,15 @@ static double share(uint64_t part, uint64_t whole) { return whole ? 100.0 * (dou
 static void chain_block(page *p, obj_t x)
 {
 	chains cs = {0};
+	obj_state st;
+	/* a chain can be millions of hops: its length is known before it is built */
+	if (p->in->v->ops->state(p->in->v, x, &st) == 0 && st.distance != UINT32_MAX && st.distance >= CHAIN_HOPS) {
+		fprintf(p->fp, "<details class=\"chain\"><summary>shortest chain (%s hops)</summary><p class=\"note\">too long "
+			    "to show here: ugc-analyze path ", count_text(st.distance));
+		esc(p, p->input);
+		fprintf(p->fp, " '#%d' prints it</p></details>", x);
+		return;
+	}
 	if (query_shortest(p->in->v, x, &cs) != 0 || cs.n == 0) {
 		fprintf(p->fp, "<details class=\"chain\"><summary>shortest chain</summary><p class=\"note\">%s</p></details>",
 			cs.n == 0 ? "no retention chain (kept only through cluster lists, or not reached)" : "not available");

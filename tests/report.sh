@@ -120,6 +120,20 @@ has "$out/growth.html" '<title>/Game/A&amp;B&quot;Q&#39;: +200 B (200 bytes)</ti
 text "$out/leaks.html" | grep -q '1 object (200 B) under 1 leak root retaining 200 B, in 1 group by retention trace' &&
 	ok "leaks: #13 new in the target and alive in the final, 200 bytes" || bad "leaks" "$(text "$out/leaks.html" | grep -i 'leak root')"
 
+# --- a long chain is named, not printed -------------------------------------
+# root /Game/Deep #10, then #11..#210 one after the other (distances 1..200),
+# and the garbage #211 an immutable reference of #210 keeps: 201 hops
+{ printf 'ugc-text 1\nengine 5.5.4\nmode game\no 0 1 2 - /Script/CoreUObject 64 Native,RootSet\n'
+  printf 'o 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\no 3 4 2 0 Package 256 Native\n'
+  printf 'o 10 11 3 - /Game/Deep 10 RootSet\n'
+  i=11; while [ $i -le 210 ]; do echo "o $i $((i + 1)) 1 10 N$i 8 -"; i=$((i + 1)); done
+  echo "o 211 212 1 10 G 8 Garbage"
+  i=10; while [ $i -le 209 ]; do echo "r $i $((i + 1)) strong next"; i=$((i + 1)); done
+  echo "r 210 211 immutable keep"; } > "$out/deep.ugct"
+"$ugc" report "$out/deep.ugct" -o "$out/deep.html"
+has "$out/deep.html" "shortest chain (201 hops)</summary><p class=\"note\">too long to show here: ugc-analyze path $out/deep.ugct '#211' prints it" \
+	"a 201-hop chain is named with the command that prints it"
+
 # --- a V8 heap in V8's words --------------------------------------------------
 v8=testdata/v8/node-small.heapsnapshot.zst
 "$ugc" report $v8 -o "$out/v8.html"
