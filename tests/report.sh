@@ -68,6 +68,8 @@ grep -q 'of 2 findings' "$out/limit2.html" && bad "--limit 2: the 2 findings are
 has "$out/limit1.html" 'showing 1 of 2 findings (--limit 0 shows all)' "--limit 1: the findings say what they left out"
 "$ugc" report "$heap" -o "$out/all.html" --limit 0
 grep -q 'showing' "$out/all.html" && bad "--limit 0: nothing cut" "$(grep -o 'showing[^<]*' "$out/all.html")" || ok "--limit 0: nothing cut"
+"$ugc" report "$heap" -o "$out/bytes.html" --bytes
+has "$out/bytes.html" '<title>/Script/CoreUObject: 2088 B (2088 bytes), 53.9%, 6 objects</title>' "--bytes: exact byte counts in the page's text"
 # ranked findings: garbage kept alive (rank 3) before the flag mismatch (rank 4)
 [ "$(grep -o '<td>garbage-[a-z-]*</td>' "$page" | tr '\n' ' ')" = "<td>garbage-survives</td> <td>garbage-flag-mismatch</td> " ] &&
 	ok "findings: garbage kept alive ranked before a flag mismatch" || bad "findings: ranked" "$(grep -o '<td>garbage-[a-z-]*</td>' "$page")"
