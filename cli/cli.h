@@ -32,9 +32,11 @@ int cmd_cut(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_worlds(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 extern const command command_analyze, command_sql, command_refs, command_path, command_why, command_clusters,
 	command_findings, command_diff, command_top, command_dominators, command_suspects, command_whatif, command_cut,
-	command_gccost, command_worlds, command_check, command_history, command_info, command_convert, command_gen;
+	command_gccost, command_worlds, command_check, command_history, command_report, command_info, command_convert,
+	command_gen;
 
 /* Every command, in the order ugc-analyze --help lists them; NULL-terminated. */
 extern const command *const commands[];
@@ -192,6 +194,12 @@ int for_selected(const char *cmd, const query_args *q, enum out_format fmt, cons
 struct heap;
 struct cut_ref;
 void cut_ref_words(const struct heap *h, int v8, const struct cut_ref *c, uint32_t keep, char *buf, size_t cap);
+
+/* A name or chain of leak mode in display form, on a V8 heap each object
+ * as text names it (cmd_diff.c): malloc'd when *OWNED (free it), else IN's
+ * display form. */
+const char *v8_text(const char *in, int v8, int *owned);
+
 /* Retention chains printed (chain_print.c): the engine's reference-chain
  * layout (parallel references on a line under their hop), one JSON object,
  * CSV rows (chain, hop, from, kind, property, to, path: one a reference),

@@ -289,7 +289,7 @@ static void print_types_text(const diff_leak_group *x, int all)
  * onReload @*"): into a malloc'd string, or IN's display form when out of
  * memory or not V8.  Free with free() when it is not IN's display form:
  * *OWNED says. */
-static const char *v8_text(const char *in, int v8, int *owned)
+const char *v8_text(const char *in, int v8, int *owned)
 {
 	*owned = 0;
 	const char *d = disp(in);

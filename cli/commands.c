@@ -7,7 +7,8 @@
 const command *const commands[] = {
 	&command_analyze, &command_sql, &command_refs, &command_path, &command_why, &command_clusters,
 	&command_findings, &command_diff, &command_top, &command_dominators, &command_suspects, &command_whatif,
-	&command_cut, &command_worlds, &command_gccost, &command_check, &command_history, &command_info, &command_convert, &command_gen,
+	&command_cut, &command_worlds, &command_gccost, &command_check, &command_history, &command_report, &command_info,
+	&command_convert, &command_gen,
 	NULL,
 };
 

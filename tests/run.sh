@@ -4,7 +4,8 @@
 # interrupts, leftovers and progress, sql_snapshot.sh: `sql` on snapshots
 # against their databases, paths.sh for path and selectors, node_ids.sh for
 # V8 node ids (@ID, objects.node_id, JSON node_id), attacks.sh for
-# structured attacks, check.sh for check --rules and history, capture.sh
+# structured attacks, check.sh for check --rules and history, report.sh for
+# the HTML report (in headless Chromium too), capture.sh
 # for the capture library and readme.sh for
 # the README's tour, run as written).
 # Usage: tests/run.sh UGC_ANALYZE_BINARY UNIT_TEST_BINARY [OUTDIR [UGC_REFDUMP]]
@@ -53,6 +54,7 @@ suite node-ids "$out/node-ids.log" sh tests/node_ids.sh "$bin" "$out"
 suite attacks "$out/attacks.log" sh tests/attacks.sh "$bin" "$out" "$(dirname "$unit")/attack-db"
 suite json "$out/json.log" sh tests/json.sh "$bin" "$out" "$(dirname "$unit")/json-check"
 suite check "$out/check.log" sh tests/check.sh "$bin" "$out" "$(dirname "$unit")/json-check"
+suite report "$out/report.log" sh tests/report.sh "$bin" "$out" "$(dirname "$unit")/json-check"
 [ -n "$refdump" ] && suite capture "$out/capture.log" sh tests/capture.sh "$bin" "$refdump" "$out"
 [ -n "$refdump" ] && suite readme "$out/readme.log" sh tests/readme.sh "$bin" "$refdump" "$out"
 echo "$passed passed, $failed failed"

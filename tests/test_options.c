@@ -362,5 +362,5 @@ TEST(options_every_command)
 		free(help);
 		free(msg);
 	}
-	CHECK(ncommands == 20);
+	CHECK(ncommands == 21);
 }

@@ -3,7 +3,7 @@
 # (a generated 20,000-object game heap) into demo/arena.db, then ask it a few
 # of the questions the database answers, and end with the CI gate: check
 # against the rules in testdata/demo.rules (which pass), JUnit XML in
-# demo/check.xml.
+# demo/check.xml, and the page to look at: demo/demo.html (report).
 set -e
 ugc=$1
 mkdir -p demo
@@ -34,5 +34,9 @@ echo "== ugc-analyze clusters demo/arena.db --top 5"
 echo
 echo "== ugc-analyze check demo/arena.db --rules testdata/demo.rules --junit demo/check.xml --force: the CI gate"
 "$ugc" check demo/arena.db --rules testdata/demo.rules --junit demo/check.xml --force
+echo
+echo "== ugc-analyze report demo/arena.db -o demo/demo.html --force: one page to open in a browser"
+"$ugc" report demo/arena.db -o demo/demo.html --force
+echo "demo/demo.html: $(wc -c < demo/demo.html) bytes, opens offline in any browser"
 echo
 echo "demo database: demo/arena.db (try: ./ugc-analyze sql demo/arena.db 'SELECT * FROM class_histogram')"

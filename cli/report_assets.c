@@ -1,0 +1,67 @@
+/* report_assets.c — the style sheet and the script every report carries
+ * inline (cmd_report.c writes them into the page): no file beside it, no
+ * network.  The script sorts tables (click a heading), zooms the treemap
+ * (click a package for its classes, "all packages" back), and, opened as
+ * REPORT.html#selftest, checks the page in the browser and writes what it
+ * found into <pre id="selftest"> (tests/report.sh reads it). */
+#include "cli/report_assets.h"
+
+const char report_css[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1100px;color:#222;padding:0 1em}\n"
+	"h1{font-size:1.4em;margin:0 0 .3em}h2{font-size:1.15em;border-bottom:1px solid #ccc;margin-top:1.6em}\n"
+	"table{border-collapse:collapse;margin:.4em 0}td,th{padding:2px 8px;text-align:left;vertical-align:top}\n"
+	"th{background:#eee;cursor:pointer;user-select:none}th.num,td.num{text-align:right;white-space:nowrap}\n"
+	"tr:nth-child(even) td{background:#f7f7f7}.kv th{cursor:default;background:none;font-weight:600}\n"
+	".note,.shown{color:#666;font-size:.9em}.name{font-family:ui-monospace,monospace;word-break:break-all}\n"
+	"svg{display:block;width:100%;height:auto;border:1px solid #ccc;background:#fafafa}\n"
+	"svg rect{stroke:#fff;stroke-width:1;cursor:pointer}svg text{font:11px sans-serif;pointer-events:none;fill:#111}\n"
+	"svg.bars rect{cursor:default;stroke:none}#tm-back{margin:.4em 0}\n"
+	"ul.dom{list-style:none;padding-left:1.2em;margin:0}ul.dom.top{padding-left:0}\n"
+	"details>summary{cursor:pointer}details.chain{margin:.2em 0 .2em 1.2em}\n"
+	"pre{background:#f4f4f4;padding:.4em;overflow-x:auto;font-size:12px;margin:.2em 0}\n"
+	".size{display:inline-block;min-width:7em;text-align:right;font-variant-numeric:tabular-nums;margin-right:.6em}\n"
+	".rank0{color:#b00;font-weight:600}.rank1{color:#b60}\n"
+	"@media print{body{max-width:none;margin:0;font-size:11px}th{cursor:default}#tm-back,.tm-zoom{display:none!important}"
+	"details.chain{display:none}section{break-inside:avoid-page}a{color:inherit;text-decoration:none}}\n";
+
+const char report_js[] =
+	"(function(){'use strict';\n"
+	"var errors=[];window.addEventListener('error',function(e){errors.push(String(e.message))});\n"
+	"var oe=console.error;console.error=function(){errors.push(Array.prototype.join.call(arguments,' '));"
+	"return oe.apply(console,arguments)};\n"
+	"function cellValue(td){var v=td.getAttribute('data-v');return v!==null?Number(v):td.textContent.toLowerCase()}\n"
+	"function sortBy(th){var table=th.closest('table'),body=table.tBodies[0];if(!body)return;\n"
+	" var col=Array.prototype.indexOf.call(th.parentNode.children,th);var asc=th.getAttribute('data-sort')==='desc';\n"
+	" Array.prototype.forEach.call(th.parentNode.children,function(h){h.removeAttribute('data-sort')});\n"
+	" th.setAttribute('data-sort',asc?'asc':'desc');var rows=Array.prototype.slice.call(body.rows);\n"
+	" rows.sort(function(a,b){var x=cellValue(a.cells[col]),y=cellValue(b.cells[col]);"
+	"var c=x<y?-1:x>y?1:0;return asc?c:-c});rows.forEach(function(r){body.appendChild(r)})}\n"
+	"Array.prototype.forEach.call(document.querySelectorAll('table.sortable th'),function(th){"
+	"th.title='sort';th.addEventListener('click',function(){sortBy(th)})});\n"
+	"var top=document.getElementById('tm-top'),back=document.getElementById('tm-back');\n"
+	"function zoom(k){var z=document.getElementById('tm-pkg-'+k);if(!z||!top)return false;top.style.display='none';"
+	"z.style.display='block';if(back)back.style.display='inline-block';return true}\n"
+	"function unzoom(){Array.prototype.forEach.call(document.querySelectorAll('.tm-zoom'),function(z){"
+	"z.style.display='none'});if(top)top.style.display='block';if(back)back.style.display='none'}\n"
+	"if(top)Array.prototype.forEach.call(top.querySelectorAll('g.pkg'),function(g){"
+	"g.addEventListener('click',function(){zoom(g.getAttribute('data-pkg'))})});\n"
+	"if(back)back.addEventListener('click',unzoom);\n"
+	"if(location.hash!=='#selftest')return;\n"
+	"var out=[];function visible(e){return !!(e&&(e.checkVisibility?e.checkVisibility():e.getClientRects().length))}\n"
+	"if(top)Array.prototype.forEach.call(top.querySelectorAll('g.pkg > rect > title'),function(t){"
+	"out.push('rect\\t'+t.textContent)});\n"
+	"if(top)Array.prototype.forEach.call(top.querySelectorAll('g.pkg'),function(g){var k=g.getAttribute('data-pkg'),"
+	"z=document.getElementById('tm-pkg-'+k);if(!z)return;\n"
+	" out.push('zoom\\t'+k+'\\t'+(zoom(k)&&visible(z)&&!visible(top)?'shown':'hidden'));\n"
+	" Array.prototype.forEach.call(z.querySelectorAll('rect > title'),function(t){out.push('class\\t'+k+'\\t'+t.textContent)});\n"
+	" unzoom();out.push('unzoom\\t'+k+'\\t'+(visible(top)&&!visible(z)?'ok':'bad'))});\n"
+"var row=document.querySelector('#dominators details.dom-row');\n"
+	"if(row){var kids=row.querySelector(':scope > ul.dom');var n=kids?kids.children.length:0;\n"
+	" var before=kids?Array.prototype.filter.call(kids.children,visible).length:0;row.open=true;\n"
+	" var after=kids?Array.prototype.filter.call(kids.children,visible).length:0;\n"
+	" out.push('dominator\\t'+n+' children\\t'+before+' visible before\\t'+after+' visible after');row.open=false}\n"
+	"var th=document.querySelector('table.sortable th.num');if(th){sortBy(th);out.push('sorted\\t'+th.getAttribute('data-sort'))}\n"
+	"out.push('loaded\\t'+Math.round(performance.now())+' ms');\n"
+	"out.push('errors\\t'+errors.length+(errors.length?'\\t'+errors.join(' | '):''));\n"
+	"var pre=document.createElement('pre');pre.id='selftest';pre.textContent=out.join('\\n')+'\\n';"
+	"document.body.appendChild(pre)})();\n";
