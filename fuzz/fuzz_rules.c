@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < rs.n; i++) {
 		const rule *r = &rs.v[i];
 		FUZZ_ASSERT(i == 0 || r->line > rs.v[i - 1].line, "rule lines not ascending");
-		FUZZ_ASSERT((r->subject == SUBJ_TOTAL) == !r->name, "a name where none belongs, or none where one does");
+		FUZZ_ASSERT((r->subject == SUBJ_TOTAL || r->subject == SUBJ_LEAK_GROUP) == !r->name,
+			    "a name where none belongs, or none where one does");
 		FUZZ_ASSERT(r->kind != RULE_TREND || r->limit >= 2, "a trend under 2 builds");
 		FUZZ_ASSERT(!r->percent || r->kind == RULE_GROWTH, "a percent outside a growth rule");
 		if (r->subject == SUBJ_FINDING) {
