@@ -169,18 +169,20 @@ static void *preds_pass(void *arg)
 	const uint8_t *live = r->reachable;
 	uint32_t *start = j->start;
 	obj_t *fill = j->fill, lo = j->lo, hi = j->hi;
-#define EDGE(to, fr)                                                                                \
+#define EDGE_IF(to, fr, ok)                                                                         \
 	do {                                                                                        \
 		obj_t to_ = (to), fr_ = (fr);                                                       \
-		if (to_ >= lo && to_ < hi && fr_ >= 0 && live[to_] && live[fr_]) {                 \
+		if (to_ >= lo && to_ < hi && fr_ >= 0 && live[to_] && (ok)) {                      \
 			if (fill)                                                                   \
 				fill[start[to_]++] = fr_;                                           \
 			else                                                                        \
 				start[to_ + 1]++;                                                   \
 		}                                                                                   \
 	} while (0)
+#define EDGE(to, fr) EDGE_IF(to, fr, live[fr_] || traced[fr_])
+	const uint8_t *traced = r->was_traced;
 	for (uint32_t i = 0; i < h->slots; i++) {
-		if (!live[i])
+		if (!live[i] && !traced[i])
 			continue;
 		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
 			int kind = h->ref_kind[k];
@@ -192,17 +194,22 @@ static void *preds_pass(void *arg)
 	}
 	for (uint32_t k = 0; k < r->nhandoff; k++)
 		EDGE(h->ref_dst[r->handoff[k].ref], r->handoff[k].level);
+	/* a live cluster's root and members, alive or not: what a rooted
+	 * member's walk of the lists marks outlives them (cut.c's network) */
 	for (uint32_t c = 0; c < h->nclusters; c++) {
 		const cluster *cl = &h->clusters[c];
+		if (!r->cluster_live[c])
+			continue;
 		for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables; k++)
-			EDGE(h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], cl->root);
+			EDGE_IF(h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], cl->root, 1);
 		for (uint32_t k = 0; k < cl->n_members; k++) {
 			obj_t m = h->cluster_items[cl->members + k];
-			EDGE(m, cl->root);
-			EDGE(cl->root, m);
+			EDGE_IF(m, cl->root, 1);
+			EDGE_IF(cl->root, m, 1);
 		}
 	}
 #undef EDGE
+#undef EDGE_IF
 	return NULL;
 }
 
@@ -292,107 +299,307 @@ static int64_t capacity(long long cost)
 	return cost == CUT_NEVER ? INF : (int64_t)cost;
 }
 
-/* The object whose own edge LABEL is (Class, Outer, "r" record, hand-over). */
-static obj_t label_source(const heap *h, const gc_result *r, uint64_t lab)
+/* A new node standing for object X (a cluster's or a root's, or a target's),
+ * CAP the room in G->obj and G->is_target, grown by doubling. */
+static uint32_t new_node(net *g, size_t *cap, obj_t x, int target)
 {
-	uint32_t id = RGRAPH_LABEL_ID(lab);
-	switch (RGRAPH_LABEL_TYPE(lab)) {
-	case RL_CLASS:
-	case RL_OUTER: return (obj_t)id;
-	case RL_REF: return heap_ref_source(h, id);
-	case RL_HANDOFF: return r->handoff[id].level;
-	default: return OBJ_NONE;
+	if (g->n + 1 >= *cap) {
+		size_t c = 2 * *cap + 16;
+		obj_t *o = realloc(g->obj, c * sizeof *o);
+		if (o)
+			g->obj = o;
+		uint8_t *t = o ? realloc(g->is_target, c) : NULL;
+		if (t)
+			g->is_target = t;
+		if (!o || !t)
+			return NO;
+		*cap = c;
 	}
+	g->obj[g->n] = x;
+	g->is_target[g->n] = (uint8_t)target;
+	return g->n++;
 }
 
-/* The arcs: ⊤'s labelled successors, each node's labelled row, the sink.
- * An edge of an object X that hangs off ⊤ (the GC traced X on no kept
- * object's behalf, ugc-gc(7) §4.1) goes through a node of its own for X
- * when X is a root (a rooted cluster member): ⊤ -> X's node by X's root
- * reasons, then X's edges, so that unrooting X is one way to cut them. */
-static int build_edges(const heap *h, const gc_result *r, const cut_options *opt, const rgraph *rg, net *g)
+/* The causal model the network is built on (see the top of the file). */
+typedef struct model {
+	const heap *h;
+	const gc_result *r;
+	const cut_options *opt;
+	net *g;
+	size_t cap;
+	uint32_t *cnode; /* per cluster: its first virtual node (CN_*), NO: none */
+	uint32_t *tnode; /* per target (node 2 + k): its target node */
+	uint32_t nt;
+	int under;        /* the lower bound (UNDER): no edge whose effect hangs on the GC's order */
+	uint8_t *nwmark;  /* per cluster: its root can be marked without a walk (a
+			   * ReferencedClusters entry, KeepFlags without a root flag) */
+	uint8_t *rmark;   /* per object: an ordinary object a ReferencedClusters entry
+			   * names (marked without being traced) */
+	uint8_t *soft;    /* per cluster: dissolved in step 2 for a ReferencedClusters
+			   * entry (its root is no garbage): a cut could keep it */
+	int guarded;      /* an edge hanging on the order or on a soft cluster was put in */
+} model;
+
+enum { CN_A, CN_RM, CN_W, CN_D, CN_MR, CN_COUNT };
+enum { NET_GUARDED = 1 }; /* build_edges' flags */
+
+/* Is X a root of step 3 (ugc-gc(7) §1.3), and does it carry a root flag? */
+static int is_root3(const heap *h, obj_t x, uint32_t keep)
 {
-	uint32_t *vnode = NULL;
-	size_t cap = g->n; /* room in g->obj and g->is_target, doubled as nodes are added */
-	for (size_t k = 0; k < rg->top_succ.n; k++) {
-		uint64_t lab = rg->top_label[k];
-		uint32_t v = g->node[rg->top_succ.v[k]];
-		int64_t c = v == NO ? 0 : capacity(cut_label_cost(h, r, opt, lab));
-		if (!c)
-			continue;
-		obj_t x = label_source(h, r, lab);
-		uint32_t from = SRC;
-		if (x >= 0 && root_kind_static(h, x, opt->keep_flags, 0) != RK_NONE) {
-			if (!vnode) {
-				vnode = malloc(((size_t)h->slots + 1) * sizeof *vnode);
-				if (!vnode)
-					return -1;
-				for (uint32_t i = 0; i < h->slots; i++)
-					vnode[i] = NO;
-			}
-			if (vnode[x] == NO && g->n + 1 >= cap) {
-				cap = 2 * cap + 2;
-				obj_t *o = realloc(g->obj, cap * sizeof *o);
-				uint8_t *t = o ? realloc(g->is_target, cap) : NULL;
-				if (o)
-					g->obj = o;
-				if (t)
-					g->is_target = t;
-				if (!o || !t) {
-					free(vnode);
-					return -1;
-				}
-			}
-			if (vnode[x] == NO) {
-				vnode[x] = g->n;
-				g->obj[g->n] = x;
-				g->is_target[g->n] = 0;
-				g->n++;
-				int64_t rc = capacity(cut_label_cost(h, r, opt, RGRAPH_LABEL(RL_ROOT, (uint32_t)x)));
-				if (rc == 0)
-					rc = INF; /* no root reason to drop: it is not what holds */
-				if (add_edge(g, SRC, vnode[x], rc, RGRAPH_LABEL(RL_ROOT, (uint32_t)x))) {
-					free(vnode);
-					return -1;
-				}
-			}
-			from = vnode[x];
-		}
-		if (add_edge(g, from, v, c, lab)) {
-			free(vnode);
-			return -1;
-		}
+	if (heap_in_disregard(h, x))
+		return 0;
+	if (h->iflags[x] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP))
+		return 1;
+	return keep && (h->oflags[x] & keep) && !heap_is_garbage(h, x);
+}
+static int has_root_flag3(const heap *h, obj_t x)
+{
+	return (h->iflags[x] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)) != 0;
+}
+
+/* Is X the root or a member of a cluster a cut could keep (model.soft)? */
+static int in_soft(const model *md, obj_t x)
+{
+	int32_t c = md->h->nclusters ? heap_cluster(md->h, x) : -1;
+	return c >= 0 && md->soft[c];
+}
+
+/* The live cluster X roots or belongs to, or -1. */
+static int32_t live_cluster(const model *md, obj_t x)
+{
+	int32_t c = md->h->nclusters ? heap_cluster(md->h, x) : -1;
+	return c >= 0 && md->r->cluster_live[c] ? c : -1;
+}
+
+/* Where a reference found by tracing (or a "g" record) to T leads: a live
+ * cluster's object activates the cluster (A); any other object is traced. */
+static uint32_t target_node(const model *md, obj_t t);
+static uint32_t trace_dest(model *md, obj_t t)
+{
+	int32_t c = live_cluster(md, t);
+	if (c >= 0)
+		return md->cnode[c] == NO ? NO : md->cnode[c] + CN_A;
+	if (md->g->node[t] == NO)
+		return NO;
+	if (in_soft(md, t)) { /* kept, the cluster would take the reference instead */
+		md->guarded = 1;
+		if (md->under)
+			return target_node(md, t);
 	}
-	free(vnode);
-	size_t room = 0;
-	uint32_t *succ = NULL;
-	uint64_t *lab = NULL;
+	if (md->rmark && md->rmark[t]) { /* a ReferencedClusters entry may mark it first: then it is not traced */
+		md->guarded = 1;
+		if (md->under)
+			return target_node(md, t);
+	}
+	return md->g->node[t];
+}
+
+/* The target node of T (NO: T is no target). */
+static uint32_t target_node(const model *md, obj_t t)
+{
+	uint32_t v = md->g->node[t];
+	return v != NO && v < 2 + md->nt ? md->tnode[v - 2] : NO;
+}
+
+static int edge_to(net *g, uint32_t u, uint32_t v, int64_t cap, uint64_t lab)
+{
+	return v == NO || u == NO ? 0 : add_edge(g, u, v, cap, lab);
+}
+
+/* Object X's trace edges from its node U: Class, Outer, the "r" records
+ * the GC follows, and a Level's handed-over references. */
+static int trace_edges(model *md, obj_t x, uint32_t u)
+{
+	const heap *h = md->h;
+	const gc_result *r = md->r;
+	net *g = md->g;
 	int rc = 0;
-	for (uint32_t u = 2; u < g->n && rc == 0; u++) {
-		uint64_t bound = rgraph_succ_bound(rg, (uint32_t)g->obj[u]);
-		if (bound > room) {
-			free(succ);
-			free(lab);
-			room = (size_t)bound * 2;
-			succ = malloc(room * sizeof *succ);
-			lab = malloc(room * sizeof *lab);
-			if (!succ || !lab) {
-				rc = -1;
-				break;
-			}
-		}
-		uint32_t n = rgraph_succ_labelled(rg, (uint32_t)g->obj[u], succ, lab);
-		for (uint32_t k = 0; k < n && rc == 0; k++) {
-			uint32_t v = g->node[succ[k]];
-			int64_t c = v == NO ? 0 : capacity(cut_label_cost(h, r, opt, lab[k]));
-			if (c)
-				rc = add_edge(g, u, v, c, lab[k]);
-		}
-		if (rc == 0 && g->is_target[u])
-			rc = add_edge(g, u, SINK, INF, 0);
+	if (heap_in_disregard(h, x))
+		return 0; /* never traced */
+	obj_t co[2] = {h->cls[x], h->outer[x]};
+	for (int k = 0; k < 2 && rc == 0; k++)
+		if (co[k] >= 0 && !heap_in_disregard(h, co[k]))
+			rc = edge_to(g, u, trace_dest(md, co[k]), INF, RGRAPH_LABEL(k ? RL_OUTER : RL_CLASS, (uint32_t)x));
+	for (uint32_t k = h->ref_start[x]; k < h->ref_start[x + 1] && rc == 0; k++) {
+		obj_t t = h->ref_dst[k];
+		int kind = h->ref_kind[k];
+		if (t < 0 || heap_in_disregard(h, t))
+			continue;
+		if (kind == REF_IMMUTABLE)
+			rc = edge_to(g, u, trace_dest(md, t), INF, RGRAPH_LABEL(RL_REF, k));
+		else if ((kind == REF_STRONG || kind == REF_ARO) && !heap_is_garbage(h, t))
+			rc = edge_to(g, u, trace_dest(md, t), 1, RGRAPH_LABEL(RL_REF, k));
 	}
-	free(succ);
-	free(lab);
+	if (r->nhandoff)
+		for (uint32_t j = gc_handoff_first(r, x); j < r->nhandoff && r->handoff[j].level == x && rc == 0; j++) {
+			obj_t t = h->ref_dst[r->handoff[j].ref];
+			if (in_soft(md, heap_ref_source(h, r->handoff[j].ref))) {
+				md->guarded = 1; /* kept, the container hands nothing over */
+				if (md->under)
+					continue;
+			}
+			if (t >= 0 && !heap_is_garbage(h, t) && !heap_in_disregard(h, t))
+				rc = edge_to(g, u, trace_dest(md, t), INF, RGRAPH_LABEL(RL_HANDOFF, j));
+		}
+	return rc;
+}
+
+/* A root's root reason: ⊤ -> a node of its own at the cost of dropping it
+ * (infinite for an internal keep flag), returned (NO on failure). */
+static uint32_t root_node(model *md, obj_t x)
+{
+	const heap *h = md->h;
+	uint32_t v = new_node(md->g, &md->cap, x, 0);
+	int64_t c = (h->iflags[x] & IF_INTERNAL_KEEP) ? INF : capacity(md->opt->root_cost);
+	if (v == NO || add_edge(md->g, SRC, v, c, RGRAPH_LABEL(RL_ROOT, (uint32_t)x)))
+		return NO;
+	return v;
+}
+
+/* Live cluster C's virtual nodes' edges: A -> RM, A -> W; MR (a walked
+ * MutableObjects entry naming the root) -> A and the root traced; RM ->
+ * its targets; D -> its members traced; its root's and members' root
+ * reasons; W -> its list entries. */
+static int cluster_edges(model *md, uint32_t c)
+{
+	const heap *h = md->h;
+	net *g = md->g;
+	const cluster *cl = &h->clusters[c];
+	uint32_t b = md->cnode[c];
+	uint64_t mem = RGRAPH_LABEL(RL_MEMBER, c);
+	/* the walk and the root's trace on activation or a MutableObjects
+	 * entry happen only if the root was not marked before: in UNDER, the
+	 * walk only where nothing marks the root without one, the trace never */
+	if (md->nwmark[c] || g->node[cl->root] != NO)
+		md->guarded = 1;
+	int rc = add_edge(g, b + CN_A, b + CN_RM, INF, mem) ||
+		 (!md->under || !md->nwmark[c] ? add_edge(g, b + CN_A, b + CN_W, INF, mem) : 0) ||
+		 add_edge(g, b + CN_MR, b + CN_A, INF, mem) ||
+		 (!md->under ? edge_to(g, b + CN_MR, g->node[cl->root], INF, mem) : 0);
+	for (uint32_t k = 0; k <= cl->n_members && rc == 0; k++) {
+		obj_t x = k < cl->n_members ? h->cluster_items[cl->members + k] : cl->root;
+		rc = edge_to(g, b + CN_RM, target_node(md, x), INF, mem);
+		if (rc == 0 && k < cl->n_members)
+			rc = edge_to(g, b + CN_D, g->node[x], INF, mem);
+		if (rc || !is_root3(h, x, md->opt->keep_flags))
+			continue;
+		uint32_t v = root_node(md, x);
+		rc = v == NO || edge_to(g, v, g->node[x], INF, RGRAPH_LABEL(RL_ROOT, (uint32_t)x));
+		if (rc == 0 && has_root_flag3(h, x)) /* step 2 walks the lists */
+			rc = add_edge(g, v, b + CN_W, INF, mem);
+		if (rc == 0 && k == cl->n_members) /* the root itself is marked */
+			rc = add_edge(g, v, b + CN_RM, INF, mem);
+	}
+	for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables && rc == 0; k++) {
+		int is_ref = k < cl->n_refs;
+		uint32_t at = is_ref ? cl->refs + k : cl->mutables + k - cl->n_refs;
+		obj_t t = h->cluster_items[at];
+		uint64_t lab = RGRAPH_LABEL(RL_LIST, at);
+		uint32_t v = NO;
+		if (t < 0)
+			continue;
+		int32_t tc = live_cluster(md, t);
+		if (heap_is_garbage(h, t))
+			v = b + CN_D; /* the cluster needs dissolving: its members are traced */
+		else if (heap_in_disregard(h, t))
+			v = NO;
+		else if (is_ref) /* marked, nothing more: a member is already */
+			v = tc >= 0 ? (h->clusters[tc].root == t && md->cnode[tc] != NO ? md->cnode[tc] + CN_RM : NO)
+			    : md->under && in_soft(md, t) && h->clusters[heap_cluster(h, t)].root != t ? NO
+										     : target_node(md, t);
+		else if (tc >= 0 && h->clusters[tc].root == t)
+			v = md->cnode[tc] == NO ? NO : md->cnode[tc] + CN_MR;
+		else
+			v = trace_dest(md, t);
+		rc = edge_to(g, b + CN_W, v, 1, lab);
+	}
+	return rc;
+}
+
+/* The network over the ancestor superset (nodes 2.., the targets first). */
+static int build_edges(const heap *h, const gc_result *r, const cut_options *opt, net *g, uint32_t nt, int under,
+		       int *flags)
+{
+	model md = {h, r, opt, g, g->n, NULL, NULL, nt, under, NULL, NULL, NULL, 0};
+	int rc = -1;
+	uint32_t nobj = g->n;
+	md.cnode = malloc(((size_t)h->nclusters + 1) * sizeof *md.cnode);
+	md.tnode = malloc(((size_t)nt + 1) * sizeof *md.tnode);
+	md.nwmark = calloc((size_t)h->nclusters + 1, 1);
+	md.rmark = h->nclusters ? calloc((size_t)h->slots + 1, 1) : NULL;
+	md.soft = calloc((size_t)h->nclusters + 1, 1);
+	if (!md.cnode || !md.tnode || !md.nwmark || (h->nclusters && !md.rmark) || !md.soft)
+		goto done;
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		md.soft[c] = !r->cluster_live[c] && !heap_is_garbage(h, h->clusters[c].root);
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		const cluster *cl = &h->clusters[c];
+		if (!r->cluster_live[c] && !md.soft[c])
+			continue; /* a soft cluster's walk, once kept, may mark too */
+		obj_t root = cl->root;
+		if (!has_root_flag3(h, root) && is_root3(h, root, opt->keep_flags))
+			md.nwmark[c] = 1;
+		for (uint32_t k = 0; k < cl->n_refs; k++) {
+			obj_t t = h->cluster_items[cl->refs + k];
+			int32_t tc = t >= 0 ? live_cluster(&md, t) : -1;
+			if (t < 0 || heap_is_garbage(h, t) || heap_in_disregard(h, t))
+				continue;
+			if (tc >= 0 && h->clusters[tc].root == t)
+				md.nwmark[tc] = 1;
+			else if (tc < 0 && !in_soft(&md, t))
+				md.rmark[t] = 1;
+		}
+	}
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		md.cnode[c] = NO;
+	for (uint32_t k = 0; k < nt; k++) {
+		g->is_target[2 + k] = 0;
+		if ((md.tnode[k] = new_node(g, &md.cap, g->obj[2 + k], 1)) == NO ||
+		    add_edge(g, md.tnode[k], SINK, INF, 0))
+			goto done;
+	}
+	for (uint32_t u = 2; u < nobj; u++) {
+		int32_t c = live_cluster(&md, g->obj[u]);
+		if (c < 0 || md.cnode[c] != NO)
+			continue;
+		md.cnode[c] = g->n;
+		for (int k = 0; k < CN_COUNT; k++)
+			if (new_node(g, &md.cap, h->clusters[c].root, 0) == NO)
+				goto done;
+	}
+	for (uint32_t u = 2; u < nobj; u++) {
+		obj_t x = g->obj[u];
+		if (trace_edges(&md, x, u))
+			goto done;
+		if (live_cluster(&md, x) >= 0)
+			continue; /* its root reason and target node: cluster_edges */
+		int soft_member = in_soft(&md, x) && h->clusters[heap_cluster(h, x)].root != x;
+		if (soft_member)
+			md.guarded = 1; /* kept, a rooted member is traced but lives by its cluster */
+		if (u < 2 + nt && !(under && soft_member) && add_edge(g, u, md.tnode[u - 2], INF, 0))
+			goto done;
+		if (is_root3(h, x, opt->keep_flags) &&
+		    add_edge(g, SRC, u, (h->iflags[x] & IF_INTERNAL_KEEP) ? INF : capacity(opt->root_cost),
+			     RGRAPH_LABEL(RL_ROOT, (uint32_t)x)))
+			goto done;
+	}
+	for (uint32_t c = 0; c < h->nclusters; c++)
+		if (md.cnode[c] != NO && cluster_edges(&md, c))
+			goto done;
+	for (uint32_t k = 0; k < h->ngcrefs; k++) {
+		obj_t t = h->gcrefs[k].dst;
+		if (heap_exists(h, t) && !heap_is_garbage(h, t) && !heap_in_disregard(h, t) &&
+		    edge_to(g, SRC, trace_dest(&md, t), 1, RGRAPH_LABEL(RL_GCREF, k)))
+			goto done;
+	}
+	rc = 0;
+done:
+	free(md.cnode);
+	free(md.tnode);
+	free(md.nwmark);
+	free(md.rmark);
+	free(md.soft);
+	*flags = md.guarded ? NET_GUARDED : 0;
 	if (rc)
 		return -1;
 	/* the arcs by tail */
@@ -534,28 +741,30 @@ static uint32_t item_cluster(const heap *h, uint32_t at)
 	return lo;
 }
 
-static void ref_of_label(const heap *h, uint64_t lab, obj_t target, cut_ref *c)
+static void ref_of_label(const heap *h, uint64_t lab, cut_ref *c)
 {
 	uint32_t id = RGRAPH_LABEL_ID(lab);
 	c->id = id;
-	c->target = target;
 	switch (RGRAPH_LABEL_TYPE(lab)) {
 	case RL_REF:
 		c->kind = CK_REF;
 		c->holder = heap_ref_source(h, id);
+		c->target = h->ref_dst[id];
 		break;
 	case RL_GCREF:
 		c->kind = CK_GCREF;
 		c->holder = OBJ_NONE;
+		c->target = h->gcrefs[id].dst;
 		break;
 	case RL_LIST:
 		c->kind = CK_LIST;
 		c->cluster = item_cluster(h, id);
 		c->holder = h->clusters[c->cluster].root;
+		c->target = h->cluster_items[id];
 		break;
 	default:
 		c->kind = CK_ROOT;
-		c->holder = (obj_t)id;
+		c->holder = c->target = (obj_t)id;
 		break;
 	}
 }
@@ -571,6 +780,23 @@ static int cmp_ref(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* Collapse the runs of one object in a chain of N (a virtual node stands
+ * for an object next to it: a root's reason, a cluster's parts, a target),
+ * keeping each run's first label (LAB may be NULL); the new length. */
+static uint32_t collapse(obj_t *o, uint64_t *lab, uint32_t n)
+{
+	uint32_t m = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (m && o[m - 1] == o[k])
+			continue;
+		o[m] = o[k];
+		if (lab)
+			lab[m] = lab[k];
+		m++;
+	}
+	return m;
+}
+
 /* A chain of nodes, from PARENT arcs back from V to the first node whose
  * parent is none or SRC, as objects root end first; malloc'd. */
 static int chain_back(const net *g, const uint32_t *parent, uint32_t v, obj_t **out, uint32_t *n)
@@ -584,6 +810,7 @@ static int chain_back(const net *g, const uint32_t *parent, uint32_t v, obj_t **
 	*n = len;
 	for (uint32_t u = v, k = len; k > 0; u = arc_tail(g, parent[u]))
 		(*out)[--k] = g->obj[u];
+	*n = collapse(*out, NULL, len);
 	return 0;
 }
 
@@ -683,15 +910,59 @@ static int chains(const heap *h, const net *g, const uint8_t *side, uint32_t *st
 		c->down = malloc(((size_t)len + 1) * sizeof *c->down);
 		if (!c->down)
 			return -1;
-		c->ndown = len + 1;
 		uint32_t at = len + 1;
 		for (uint32_t w = first;; w = arc_tail(g, down_parent[w])) {
 			c->down[--at] = g->obj[w];
 			if (w == v)
 				break;
 		}
+		c->ndown = collapse(c->down, NULL, len + 1);
 	}
 	return 0;
+}
+
+/* The lower bound: the network without the edges whose effect hangs on
+ * the GC's order, over the same ancestors (G's first N nodes: OBJ and
+ * IS_TARGET copied, NODE shared), its max flow into *FLOW (INF: held by
+ * uncuttable edges alone).  0, or -1 when out of memory. */
+static int lower_bound(const heap *h, const gc_result *r, const cut_options *opt, const net *g, uint32_t n,
+		       uint32_t nt, int64_t *flow)
+{
+	net l = {0};
+	int rc = -1, flags;
+	l.n = n;
+	l.node = g->node;
+	l.obj = malloc(((size_t)n + 1) * sizeof *l.obj);
+	l.is_target = malloc((size_t)n + 1);
+	uint32_t *parent = NULL, *queue = NULL;
+	if (!l.obj || !l.is_target)
+		goto done;
+	memcpy(l.obj, g->obj, (size_t)n * sizeof *l.obj);
+	memset(l.is_target, 0, (size_t)n + 1);
+	if (build_edges(h, r, opt, &l, nt, 1, &flags))
+		goto done;
+	parent = malloc(((size_t)l.n + 1) * sizeof *parent);
+	queue = malloc(((size_t)l.n + 1) * sizeof *queue);
+	if (!parent || !queue)
+		goto done;
+	walk_uncuttable(&l, parent, queue);
+	if (parent[SINK] != NO) {
+		*flow = INF;
+	} else {
+		if (max_flow(&l))
+			goto done;
+		*flow = 0;
+		for (uint32_t e = 0; e < l.m; e++)
+			if (l.eu[e] == SRC)
+				*flow += l.cap[e] - l.res[2 * e];
+	}
+	rc = 0;
+done:
+	free(parent);
+	free(queue);
+	l.node = NULL;
+	net_free(&l);
+	return rc;
 }
 
 int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const obj_t *targets, uint32_t n,
@@ -701,8 +972,7 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	out->ntargets = n;
 	net g = {0};
 	preds x = {0};
-	rgraph rg;
-	int rc = -1, have_rg = 0;
+	int rc = -1;
 	uint32_t *parent = NULL, *queue = NULL, *stamp = NULL, *down = NULL;
 	uint8_t *side = NULL;
 	g.node = malloc(((size_t)h->slots + 1) * sizeof *g.node);
@@ -741,13 +1011,10 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 		goto done;
 	for (uint32_t k = 0; k < nt; k++)
 		g.is_target[2 + k] = 1;
-	if (rgraph_init_labelled(&rg, h, r, opt->keep_flags, POLICY_GC))
+	uint32_t nbase = g.n;
+	int flags = 0;
+	if (build_edges(h, r, opt, &g, nt, 0, &flags))
 		goto done;
-	have_rg = 1;
-	if (build_edges(h, r, opt, &rg, &g))
-		goto done;
-	rgraph_free(&rg);
-	have_rg = 0;
 	trace_point("cut: network");
 	out->nodes = g.n;
 	out->arcs = g.m;
@@ -772,11 +1039,26 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 			out->hold[--k] = g.obj[u];
 			out->hold_label[k] = g.lab[parent[u] >> 1];
 		}
+		out->nhold = collapse(out->hold, out->hold_label, len);
+		int64_t low = INF;
+		if ((flags & NET_GUARDED) && lower_bound(h, r, opt, &g, nbase, nt, &low))
+			goto done;
+		out->unproven = low != INF;
 		rc = 0;
 		goto done;
 	}
 	if (max_flow(&g))
 		goto done;
+	{
+		int64_t flow = 0, low = 0;
+		for (uint32_t e = 0; e < g.m; e++)
+			if (g.eu[e] == SRC)
+				flow += g.cap[e] - g.res[2 * e];
+		low = flow;
+		if ((flags & NET_GUARDED) && lower_bound(h, r, opt, &g, nbase, nt, &low))
+			goto done;
+		out->unproven = low != flow;
+	}
 	trace_point("cut: max flow");
 	/* the cut nearest the targets: the sink side is what reaches the sink
 	 * in the residual graph, so the cut frees as little else as it can */
@@ -811,7 +1093,7 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	for (size_t k = 0; k < cut.n; k++) {
 		uint32_t e = cut.v[k];
 		cut_ref *c = &out->refs[out->nrefs++];
-		ref_of_label(h, g.lab[e], g.obj[g.ev[e]], c);
+		ref_of_label(h, g.lab[e], c);
 		c->node = g.ev[e];
 		c->edge = e;
 		c->cost = (uint32_t)g.cap[e];
@@ -832,8 +1114,6 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	rc = 0;
 done:
 	preds_free(&x);
-	if (have_rg)
-		rgraph_free(&rg);
 	free(parent);
 	free(queue);
 	free(side);

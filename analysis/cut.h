@@ -76,6 +76,8 @@ typedef struct cut_result {
 	uint32_t nodes;      /* the flow network's size */
 	uint64_t arcs;
 	int kept_partial;    /* some refs' kept were not counted */
+	int unproven;        /* not proven minimal (an infinite answer: not proven
+			      * infinite): see cut.c on the GC's order */
 } cut_result;
 
 typedef struct cut_options {
