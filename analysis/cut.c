@@ -1,13 +1,62 @@
-/* cut.c — the minimum cut between the roots and a set of objects over the
- * gc retention graph, and its proof by the GC rerun (see cut.h).
+/* cut.c — the minimum cut between the roots and a set of objects, and its
+ * proof by the GC rerun (see cut.h).
  *
  * The flow network (struct net): node 0 is ⊤ (the source), node 1 the
  * sink, nodes 2.. the objects of the ancestor superset (NODE maps a slot to
- * its node, OBJ back).  Edge E runs EU[E] -> EV[E] with capacity CAP[E]
- * (INF: uncuttable) and the retention graph's label LAB[E]; it is two arcs,
- * 2E forward and 2E+1 backward, whose residual capacities are RES[arc].
- * ADJ lists the arcs leaving each node (ADJ_START, compressed rows).  Every
- * walk over it is a breadth-first queue or an explicit stack. */
+ * its node, OBJ back), then virtual nodes, each standing for an object (OBJ)
+ * so that a chain reads as objects.  Edge E runs EU[E] -> EV[E] with
+ * capacity CAP[E] (INF: uncuttable) and the label LAB[E] (RGRAPH_LABEL: what
+ * the edge is, for a cut reference or a chain); it is two arcs, 2E forward
+ * and 2E+1 backward, whose residual capacities are RES[arc].  ADJ lists the
+ * arcs leaving each node (ADJ_START, compressed rows).  Every walk over it
+ * is a breadth-first queue or an explicit stack.
+ *
+ * The network is causal: a path from ⊤ is a way the GC of ugc-gc(7) §1
+ * keeps a target, so a cut of it is a change that frees the targets.  It
+ * is not the dominators' retention graph (a member's edge to its root there
+ * says "dies with it"; here a member keeps nothing of its cluster).  An
+ * object's node is "the GC traces it"; it has the object's trace edges
+ * (Class, Outer, strong/aro records to non-garbage (cost 1), immutable
+ * ones, a Level's handed-over actors), each into the target's node or, for
+ * a live cluster's object, into the cluster's A.  A live cluster has five
+ * nodes: A (a reference reached it) -> RM (its root is marked: its members
+ * and root live) and -> W (step 5: its lists are walked); D (it needs
+ * dissolving: W -> D by each garbage list entry) -> its members traced; MR
+ * (a walked MutableObjects entry names its root) -> A and its root traced.
+ * W's entries cost 1: a ReferencedClusters one marks a live root (-> RM),
+ * an ordinary object (-> its target node: marked, not traced) or nothing
+ * (a member); a MutableObjects one reaches a member (-> A), a root (-> MR),
+ * or an ordinary object (traced).  A root reason (step 3) is ⊤ -> a node of
+ * its own at --root-cost (INF for an internal keep flag): for an ordinary
+ * object straight into its node; for a live cluster's root or member into a
+ * node that traces it, and marks the root (the root's reason) and walks the
+ * lists (a root flag, root's or member's: step 2's KeepClusterRefs) -- a
+ * rooted member keeps its cluster's lists, never its root.  A "g" record is
+ * ⊤ -> its target's node or cluster's A at cost 1.  Each target has a
+ * target node -> the sink, fed by its traced node (ordinary), by RM (in a
+ * live cluster), by a ReferencedClusters entry (marked).
+ *
+ * Where it is exact, and the limit.  Some of the GC's effects hang on its
+ * order, which no flow can express: step 5 and a MutableObjects entry's
+ * trace of a root happen only if the root was not marked before (by a
+ * ReferencedClusters entry, KeepFlags in step 3, an activation); an object
+ * a ReferencedClusters entry marks first is never traced; and a cluster
+ * step 2 dissolved for a ReferencedClusters entry (its root no garbage) is
+ * kept if a cut drops the entries, and then its members are no longer
+ * traced on their own.  The network above assumes the effect happens (it
+ * keeps more than the GC may: an upper bound on liveness), so its cut
+ * always frees the targets -- the proof never fails -- but may not be the
+ * smallest.  So, when the network has such an edge, a second one (UNDER,
+ * lower_bound()) leaves out every effect that hangs on the order or on a
+ * dissolution (a walk on activation where something can mark the root
+ * without one, a root's trace by a MutableObjects entry, a trace of an
+ * object a ReferencedClusters entry names, a soft-dissolved cluster's
+ * objects traced by a reference or alive by a root reason, its hand-over):
+ * what it keeps the GC keeps under every change, so its max flow is a
+ * lower bound on any cut.  When the two flows meet, the answer is proven
+ * minimal (an infinite one proven when UNDER is infinite too); else the
+ * answer says "not proven minimal" (cut_result.unproven): proven to free
+ * them, maybe not the smallest. */
 #include "analysis/cut.h"
 
 #include <stdlib.h>
@@ -143,7 +192,10 @@ static int add_edge(net *g, uint32_t u, uint32_t v, int64_t cap, uint64_t lab)
  * strong, aro and immutable "r" records, its inners (Outer), its instances
  * (Class), the Levels it was handed to, the roots of the clusters whose
  * lists name it, its cluster's root (a member) or members (a root).  Only
- * edges between kept objects, 4 bytes each, built in two passes (count,
+ * edges into kept objects from kept or traced ones (a rooted member of a
+ * cluster that dies still marks what it references), and a live cluster's
+ * own (its lists and membership, whatever became of its objects), 4 bytes
+ * each, built in two passes (count,
  * fill) over the heap's rows in order; freed once the ancestors are
  * found. */
 typedef struct preds {
