@@ -192,7 +192,8 @@ static int add_edge(net *g, uint32_t u, uint32_t v, int64_t cap, uint64_t lab)
  * strong, aro and immutable "r" records, its inners (Outer), its instances
  * (Class), the Levels it was handed to, the roots of the clusters whose
  * lists name it, its cluster's root (a member) or members (a root).  Only
- * edges into kept objects from kept or traced ones (a rooted member of a
+ * edges into kept objects (any object with clusters) from kept or traced
+ * ones (a rooted member of a
  * cluster that dies still marks what it references), and a live cluster's
  * own (its lists and membership, whatever became of its objects), 4 bytes
  * each, built in two passes (count,
@@ -224,17 +225,21 @@ static void *preds_pass(void *arg)
 #define EDGE_IF(to, fr, ok)                                                                         \
 	do {                                                                                        \
 		obj_t to_ = (to), fr_ = (fr);                                                       \
-		if (to_ >= lo && to_ < hi && fr_ >= 0 && live[to_] && (ok)) {                      \
+		if (to_ >= lo && to_ < hi && fr_ >= 0 && KEPT(to_) && (ok)) {                      \
 			if (fill)                                                                   \
 				fill[start[to_]++] = fr_;                                           \
 			else                                                                        \
 				start[to_ + 1]++;                                                   \
 		}                                                                                   \
 	} while (0)
-#define EDGE(to, fr) EDGE_IF(to, fr, live[fr_] || traced[fr_])
+#define EDGE(to, fr) EDGE_IF(to, fr, KEPT(fr_) || traced[fr_])
+	/* with clusters, a cut can make the GC keep what it did not (the
+	 * order, cut.c): every object is a candidate then */
+	const int all = h->nclusters > 0;
+#define KEPT(x) (all ? h->cls[x] != OBJ_FREE : live[x])
 	const uint8_t *traced = r->was_traced;
 	for (uint32_t i = 0; i < h->slots; i++) {
-		if (!live[i] && !traced[i])
+		if (!KEPT(i) && !traced[i])
 			continue;
 		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
 			int kind = h->ref_kind[k];
@@ -262,6 +267,7 @@ static void *preds_pass(void *arg)
 	}
 #undef EDGE
 #undef EDGE_IF
+#undef KEPT
 	return NULL;
 }
 
@@ -309,7 +315,8 @@ static void preds_free(preds *p)
 }
 
 /* The ancestor superset: from the kept targets (G's first objects)
- * backwards over P (only kept objects: no other is on a path from ⊤).
+ * backwards over P (only kept objects on a heap without clusters: no other is on a path
+ * from ⊤; with clusters every object, see preds_pass).
  * Numbers them as nodes 2.. of G. */
 static int ancestors(const preds *p, net *g)
 {

@@ -319,6 +319,14 @@ static void check_cut(heap *h, const gc_result *r, const gc_options *opt, obj_t 
 		uint32_t surv = 1;
 		CHECK(cut_prove(h, r, opt, &c, &t, 1, &w, &surv) == 0);
 		CHECK(surv == 0); /* never a failing proof, flagged or not */
+		if (surv) {
+			printf("    the cut of #%d (cost %llu:", t, (unsigned long long)c.cost);
+			for (uint32_t k = 0; k < c.nrefs; k++)
+				printf(" %s %d -> %d", c.refs[k].kind == CK_ROOT ? "root" : c.refs[k].kind == CK_LIST ? "list" : "ref",
+				       c.refs[k].holder, c.refs[k].target);
+			printf(") does not free it, on this heap:\n");
+			text_write(h, stdout);
+		}
 		whatif_free(&w);
 		CHECK(c.cost == c.nrefs); /* every cost 1 here */
 		if (c.cost <= 3) {
