@@ -6,8 +6,10 @@
  * and aro records, g records, cluster list entries and root reasons of the
  * heap, not the tool's network) leaves a target alive under the real GC,
  * and the cut frees them all; the same on heaps that all have clusters
- * (game and editor mode), infinite answers too (see check_cut for what a
- * heap with a member-kept cluster leaves unasserted).
+ * (game and editor mode), infinite answers too: every proof asserted,
+ * minimality wherever cut does not say "not proven minimal" (the GC's
+ * order, cut.c; a hand-made case shows one).  A rooted member that does
+ * not keep its cluster's root, by hand.
  * Objects 0-4 are natives in the disregard pool, 10 a rooted package. */
 #include <stdlib.h>
 
@@ -205,6 +207,68 @@ TEST(cut_cluster_mutable_list_is_the_only_path)
 	if (solve(body, m, 1, CUT_ROOT_COST_DEFAULT, &s) == 0) {
 		CHECK(s.c.nrefs == 2 && has(&s, CK_REF, 45, "A") && has(&s, CK_REF, 46, "B"));
 		CHECK(s.survivors == 0);
+	}
+	solved_free(&s);
+}
+
+/* A cluster rooted at 50 (RootSet) whose member 51 (an inner of 50) is
+ * Native; 50 holds 60 by an immutable reference.  The Native member is a
+ * root of its own (ugc-gc(7) §1.3): traced, it reaches 50 by its Outer,
+ * which marks the cluster's root but does not trace it (§1.4: a live
+ * cluster's root is not traced when reached), so 50's own reference to 60
+ * counts only while 50 is traced as a root.  By hand: one cut, 50's root
+ * reason (cost 7 here; the immutable reference cannot go, the Native flag
+ * neither); freed 60 alone (60 bytes): 50 and 51 stay, marked through 51's
+ * Outer.  With root reasons forbidden: infinite, held by 50's RootSet ->
+ * 60 (the retention graph's member -> root -> 60 chain, through the
+ * Native member, is no way the GC keeps 60). */
+TEST(cut_rooted_member_does_not_keep_its_root)
+{
+	const char *body = "o 50 51 4 10 ClusterRoot 8 RootSet\no 51 52 4 50 NativeMember 8 Native\n"
+			   "o 60 61 4 10 Held 60 -\nr 50 60 immutable Held\nc 50 51 - -\n";
+	obj_t t[] = {60};
+	solved s;
+	if (solve(body, t, 1, 7, &s) == 0) {
+		CHECK(!s.c.infinite && !s.c.unproven);
+		CHECK(s.c.nrefs == 1 && s.c.cost == 7 && has(&s, CK_ROOT, 50, NULL));
+		CHECK(s.survivors == 0);
+		CHECK(s.w.nlost == 1 && s.w.lost_bytes == 60);
+		CHECK(s.w.after.reachable[50] && s.w.after.reachable[51]);
+	}
+	solved_free(&s);
+	if (solve(body, t, 1, CUT_NEVER, &s) == 0) {
+		CHECK(s.c.infinite && !s.c.unproven);
+		CHECK(s.c.nhold == 2 && s.c.hold[0] == 50 && s.c.hold[1] == 60);
+	}
+	solved_free(&s);
+}
+
+/* The limit (cut.c): the GC's order.  Cluster 70 (RootSet) is walked in
+ * step 2, and its ReferencedClusters entry marks 50, another cluster's
+ * root, without a walk; so when the rooted 45 reaches 50's member 51, 50
+ * is marked already and its MutableObjects list (60) is never walked: 60
+ * lives by 46's reference alone, and nulling it frees 60 (by hand, and
+ * checked by the GC rerun).  A flow cannot say "walked unless marked
+ * first": cut assumes the walk, cuts 46.L and the list entry (cost 2,
+ * proven to free 60) and says the answer is not proven minimal. */
+TEST(cut_where_the_order_decides_is_not_proven_minimal)
+{
+	const char *body = "o 45 46 4 10 HolderA 1 RootSet\no 46 47 4 10 HolderB 1 RootSet\n"
+			   "o 50 51 4 10 RootC0 8 -\no 51 52 4 50 MemberC0 8 -\no 60 61 4 10 Listed 60 -\n"
+			   "o 70 71 4 10 RootC1 8 RootSet\no 71 72 4 70 MemberC1 8 -\n"
+			   "r 45 51 strong M\nr 46 60 strong L\nc 50 51 60 -\nc 70 71 - 50\n";
+	obj_t t[] = {60};
+	solved s;
+	if (solve(body, t, 1, CUT_ROOT_COST_DEFAULT, &s) == 0) {
+		CHECK(!s.c.infinite && s.c.unproven);
+		CHECK(s.c.nrefs == 2 && s.c.cost == 2 && has(&s, CK_REF, 46, "L") && has(&s, CK_LIST, 50, NULL));
+		CHECK(s.survivors == 0);
+		whatif_change one = {WI_NULL_RECORD, 46, 0, 0};
+		whatif_result w;
+		if (whatif_run(&s.h, &s.r, &s.opt, &one, 1, &w) == 0) {
+			CHECK(!w.after.reachable[60]); /* the smaller cut the flow cannot see */
+			whatif_free(&w);
+		}
 	}
 	solved_free(&s);
 }
