@@ -1,55 +1,18 @@
-/* cut.c — the minimum cut between the roots and a set of objects over the
- * gc retention graph, and its proof by the GC rerun (see cut.h).
- *
- * The flow network (struct net): node 0 is ⊤ (the source), node 1 the
- * sink, nodes 2.. the objects of the ancestor superset (NODE maps a slot to
- * its node, OBJ back).  Edge E runs EU[E] -> EV[E] with capacity CAP[E]
- * (INF: uncuttable) and the retention graph's label LAB[E]; it is two arcs,
- * 2E forward and 2E+1 backward, whose residual capacities are RES[arc].
- * ADJ lists the arcs leaving each node (ADJ_START, compressed rows).  Every
- * walk over it is a breadth-first queue or an explicit stack. */
+/* cut.c — the minimum cut between the roots and a set of objects, and its
+ * proof by the GC rerun (see cut.h).  The flow network and the causal model
+ * it is built on are cut_net.h's and cut_net.c's: here the ancestor search
+ * that picks its objects, the max flow, the lower bound's comparison (an
+ * answer above it is not proven minimal: cut_net.c says why), the cut's
+ * references, what each keeps, and the chains.  Every walk over the network
+ * is a breadth-first queue or an explicit stack. */
 #include "analysis/cut.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/retention_graph.h"
+#include "analysis/cut_net.h"
 #include "base/base.h"
 #include "snapshot/snapshot.h"
-
-#define INF ((int64_t)1 << 60)
-#define NO UINT32_MAX
-#define SRC 0u
-#define SINK 1u
-
-typedef struct net {
-	uint32_t n, m, mcap;
-	obj_t *obj;
-	uint32_t *node;
-	uint32_t *eu, *ev;
-	int64_t *cap, *res;
-	uint64_t *lab;
-	uint32_t *adj_start, *adj;
-	uint8_t *is_target; /* per node */
-} net;
-
-static void net_free(net *g)
-{
-	free(g->obj);
-	free(g->node);
-	free(g->eu);
-	free(g->ev);
-	free(g->cap);
-	free(g->res);
-	free(g->lab);
-	free(g->adj_start);
-	free(g->adj);
-	free(g->is_target);
-	memset(g, 0, sizeof *g);
-}
-
-static inline uint32_t arc_tail(const net *g, uint32_t a) { return a & 1 ? g->ev[a >> 1] : g->eu[a >> 1]; }
-static inline uint32_t arc_head(const net *g, uint32_t a) { return a & 1 ? g->eu[a >> 1] : g->ev[a >> 1]; }
 
 long long cut_label_cost(const heap *h, const gc_result *r, const cut_options *opt, uint64_t label)
 {
@@ -106,35 +69,6 @@ const char *cut_label_words(const heap *h, int v8, uint64_t lab, char *buf, size
 	}
 }
 
-static int add_edge(net *g, uint32_t u, uint32_t v, int64_t cap, uint64_t lab)
-{
-	if (g->m == g->mcap) {
-		size_t c = g->mcap ? (size_t)g->mcap * 2 : 1024;
-		if (c > UINT32_MAX / 2)
-			return -1;
-		uint32_t *eu = realloc(g->eu, c * sizeof *eu);
-		if (eu)
-			g->eu = eu;
-		uint32_t *ev = realloc(g->ev, c * sizeof *ev);
-		if (ev)
-			g->ev = ev;
-		int64_t *cp = realloc(g->cap, c * sizeof *cp);
-		if (cp)
-			g->cap = cp;
-		uint64_t *lb = realloc(g->lab, c * sizeof *lb);
-		if (lb)
-			g->lab = lb;
-		if (!eu || !ev || !cp || !lb)
-			return -1;
-		g->mcap = (uint32_t)c;
-	}
-	g->eu[g->m] = u;
-	g->ev[g->m] = v;
-	g->cap[g->m] = cap;
-	g->lab[g->m] = lab;
-	g->m++;
-	return 0;
-}
 
 /* The predecessors the ancestor search follows, as compressed rows by
  * object (START, slots + 1 entries; FROM): into each object the GC keeps,
@@ -143,7 +77,11 @@ static int add_edge(net *g, uint32_t u, uint32_t v, int64_t cap, uint64_t lab)
  * strong, aro and immutable "r" records, its inners (Outer), its instances
  * (Class), the Levels it was handed to, the roots of the clusters whose
  * lists name it, its cluster's root (a member) or members (a root).  Only
- * edges between kept objects, 4 bytes each, built in two passes (count,
+ * edges into kept objects (any object with clusters) from kept or traced
+ * ones (a rooted member of a
+ * cluster that dies still marks what it references), and a live cluster's
+ * own (its lists and membership, whatever became of its objects), 4 bytes
+ * each, built in two passes (count,
  * fill) over the heap's rows in order; freed once the ancestors are
  * found. */
 typedef struct preds {
@@ -169,18 +107,24 @@ static void *preds_pass(void *arg)
 	const uint8_t *live = r->reachable;
 	uint32_t *start = j->start;
 	obj_t *fill = j->fill, lo = j->lo, hi = j->hi;
-#define EDGE(to, fr)                                                                                \
+#define EDGE_IF(to, fr, ok)                                                                         \
 	do {                                                                                        \
 		obj_t to_ = (to), fr_ = (fr);                                                       \
-		if (to_ >= lo && to_ < hi && fr_ >= 0 && live[to_] && live[fr_]) {                 \
+		if (to_ >= lo && to_ < hi && fr_ >= 0 && KEPT(to_) && (ok)) {                      \
 			if (fill)                                                                   \
 				fill[start[to_]++] = fr_;                                           \
 			else                                                                        \
 				start[to_ + 1]++;                                                   \
 		}                                                                                   \
 	} while (0)
+#define EDGE(to, fr) EDGE_IF(to, fr, KEPT(fr_) || traced[fr_])
+	/* with clusters, a cut can make the GC keep what it did not (the
+	 * order, cut.c): every object is a candidate then */
+	const int all = h->nclusters > 0;
+#define KEPT(x) (all ? h->cls[x] != OBJ_FREE : live[x])
+	const uint8_t *traced = r->was_traced;
 	for (uint32_t i = 0; i < h->slots; i++) {
-		if (!live[i])
+		if (!KEPT(i) && !traced[i])
 			continue;
 		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
 			int kind = h->ref_kind[k];
@@ -192,17 +136,23 @@ static void *preds_pass(void *arg)
 	}
 	for (uint32_t k = 0; k < r->nhandoff; k++)
 		EDGE(h->ref_dst[r->handoff[k].ref], r->handoff[k].level);
+	/* a live cluster's root and members, alive or not: what a rooted
+	 * member's walk of the lists marks outlives them (cut.c's network) */
 	for (uint32_t c = 0; c < h->nclusters; c++) {
 		const cluster *cl = &h->clusters[c];
+		if (!r->cluster_live[c])
+			continue;
 		for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables; k++)
-			EDGE(h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], cl->root);
+			EDGE_IF(h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], cl->root, 1);
 		for (uint32_t k = 0; k < cl->n_members; k++) {
 			obj_t m = h->cluster_items[cl->members + k];
-			EDGE(m, cl->root);
-			EDGE(cl->root, m);
+			EDGE_IF(m, cl->root, 1);
+			EDGE_IF(cl->root, m, 1);
 		}
 	}
 #undef EDGE
+#undef EDGE_IF
+#undef KEPT
 	return NULL;
 }
 
@@ -250,7 +200,8 @@ static void preds_free(preds *p)
 }
 
 /* The ancestor superset: from the kept targets (G's first objects)
- * backwards over P (only kept objects: no other is on a path from ⊤).
+ * backwards over P (only kept objects on a heap without clusters: no other is on a path
+ * from ⊤; with clusters every object, see preds_pass).
  * Numbers them as nodes 2.. of G. */
 static int ancestors(const preds *p, net *g)
 {
@@ -287,139 +238,7 @@ oom:
 	return -1;
 }
 
-static int64_t capacity(long long cost)
-{
-	return cost == CUT_NEVER ? INF : (int64_t)cost;
-}
 
-/* The object whose own edge LABEL is (Class, Outer, "r" record, hand-over). */
-static obj_t label_source(const heap *h, const gc_result *r, uint64_t lab)
-{
-	uint32_t id = RGRAPH_LABEL_ID(lab);
-	switch (RGRAPH_LABEL_TYPE(lab)) {
-	case RL_CLASS:
-	case RL_OUTER: return (obj_t)id;
-	case RL_REF: return heap_ref_source(h, id);
-	case RL_HANDOFF: return r->handoff[id].level;
-	default: return OBJ_NONE;
-	}
-}
-
-/* The arcs: ⊤'s labelled successors, each node's labelled row, the sink.
- * An edge of an object X that hangs off ⊤ (the GC traced X on no kept
- * object's behalf, ugc-gc(7) §4.1) goes through a node of its own for X
- * when X is a root (a rooted cluster member): ⊤ -> X's node by X's root
- * reasons, then X's edges, so that unrooting X is one way to cut them. */
-static int build_edges(const heap *h, const gc_result *r, const cut_options *opt, const rgraph *rg, net *g)
-{
-	uint32_t *vnode = NULL;
-	size_t cap = g->n; /* room in g->obj and g->is_target, doubled as nodes are added */
-	for (size_t k = 0; k < rg->top_succ.n; k++) {
-		uint64_t lab = rg->top_label[k];
-		uint32_t v = g->node[rg->top_succ.v[k]];
-		int64_t c = v == NO ? 0 : capacity(cut_label_cost(h, r, opt, lab));
-		if (!c)
-			continue;
-		obj_t x = label_source(h, r, lab);
-		uint32_t from = SRC;
-		if (x >= 0 && root_kind_static(h, x, opt->keep_flags, 0) != RK_NONE) {
-			if (!vnode) {
-				vnode = malloc(((size_t)h->slots + 1) * sizeof *vnode);
-				if (!vnode)
-					return -1;
-				for (uint32_t i = 0; i < h->slots; i++)
-					vnode[i] = NO;
-			}
-			if (vnode[x] == NO && g->n + 1 >= cap) {
-				cap = 2 * cap + 2;
-				obj_t *o = realloc(g->obj, cap * sizeof *o);
-				uint8_t *t = o ? realloc(g->is_target, cap) : NULL;
-				if (o)
-					g->obj = o;
-				if (t)
-					g->is_target = t;
-				if (!o || !t) {
-					free(vnode);
-					return -1;
-				}
-			}
-			if (vnode[x] == NO) {
-				vnode[x] = g->n;
-				g->obj[g->n] = x;
-				g->is_target[g->n] = 0;
-				g->n++;
-				int64_t rc = capacity(cut_label_cost(h, r, opt, RGRAPH_LABEL(RL_ROOT, (uint32_t)x)));
-				if (rc == 0)
-					rc = INF; /* no root reason to drop: it is not what holds */
-				if (add_edge(g, SRC, vnode[x], rc, RGRAPH_LABEL(RL_ROOT, (uint32_t)x))) {
-					free(vnode);
-					return -1;
-				}
-			}
-			from = vnode[x];
-		}
-		if (add_edge(g, from, v, c, lab)) {
-			free(vnode);
-			return -1;
-		}
-	}
-	free(vnode);
-	size_t room = 0;
-	uint32_t *succ = NULL;
-	uint64_t *lab = NULL;
-	int rc = 0;
-	for (uint32_t u = 2; u < g->n && rc == 0; u++) {
-		uint64_t bound = rgraph_succ_bound(rg, (uint32_t)g->obj[u]);
-		if (bound > room) {
-			free(succ);
-			free(lab);
-			room = (size_t)bound * 2;
-			succ = malloc(room * sizeof *succ);
-			lab = malloc(room * sizeof *lab);
-			if (!succ || !lab) {
-				rc = -1;
-				break;
-			}
-		}
-		uint32_t n = rgraph_succ_labelled(rg, (uint32_t)g->obj[u], succ, lab);
-		for (uint32_t k = 0; k < n && rc == 0; k++) {
-			uint32_t v = g->node[succ[k]];
-			int64_t c = v == NO ? 0 : capacity(cut_label_cost(h, r, opt, lab[k]));
-			if (c)
-				rc = add_edge(g, u, v, c, lab[k]);
-		}
-		if (rc == 0 && g->is_target[u])
-			rc = add_edge(g, u, SINK, INF, 0);
-	}
-	free(succ);
-	free(lab);
-	if (rc)
-		return -1;
-	/* the arcs by tail */
-	g->res = malloc(((size_t)g->m * 2 + 1) * sizeof *g->res);
-	g->adj_start = calloc((size_t)g->n + 1, sizeof *g->adj_start);
-	g->adj = malloc(((size_t)g->m * 2 + 1) * sizeof *g->adj);
-	if (!g->res || !g->adj_start || !g->adj)
-		return -1;
-	for (uint32_t e = 0; e < g->m; e++) {
-		g->res[2 * e] = g->cap[e];
-		g->res[2 * e + 1] = 0;
-		g->adj_start[g->eu[e] + 1]++;
-		g->adj_start[g->ev[e] + 1]++;
-	}
-	for (uint32_t u = 0; u + 1 < g->n + 1; u++)
-		g->adj_start[u + 1] += g->adj_start[u];
-	uint32_t *fill = malloc(((size_t)g->n + 1) * sizeof *fill);
-	if (!fill)
-		return -1;
-	memcpy(fill, g->adj_start, (size_t)g->n * sizeof *fill);
-	for (uint32_t e = 0; e < g->m; e++) {
-		g->adj[fill[g->eu[e]]++] = 2 * e;
-		g->adj[fill[g->ev[e]]++] = 2 * e + 1;
-	}
-	free(fill);
-	return 0;
-}
 
 /* Breadth-first from SRC over the uncuttable edges; PARENT (per node, the
  * arc it was reached by, NO for unreached, NO - 1 for SRC) filled. */
@@ -534,28 +353,30 @@ static uint32_t item_cluster(const heap *h, uint32_t at)
 	return lo;
 }
 
-static void ref_of_label(const heap *h, uint64_t lab, obj_t target, cut_ref *c)
+static void ref_of_label(const heap *h, uint64_t lab, cut_ref *c)
 {
 	uint32_t id = RGRAPH_LABEL_ID(lab);
 	c->id = id;
-	c->target = target;
 	switch (RGRAPH_LABEL_TYPE(lab)) {
 	case RL_REF:
 		c->kind = CK_REF;
 		c->holder = heap_ref_source(h, id);
+		c->target = h->ref_dst[id];
 		break;
 	case RL_GCREF:
 		c->kind = CK_GCREF;
 		c->holder = OBJ_NONE;
+		c->target = h->gcrefs[id].dst;
 		break;
 	case RL_LIST:
 		c->kind = CK_LIST;
 		c->cluster = item_cluster(h, id);
 		c->holder = h->clusters[c->cluster].root;
+		c->target = h->cluster_items[id];
 		break;
 	default:
 		c->kind = CK_ROOT;
-		c->holder = (obj_t)id;
+		c->holder = c->target = (obj_t)id;
 		break;
 	}
 }
@@ -571,6 +392,23 @@ static int cmp_ref(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* Collapse the runs of one object in a chain of N (a virtual node stands
+ * for an object next to it: a root's reason, a cluster's parts, a target),
+ * keeping each run's first label (LAB may be NULL); the new length. */
+static uint32_t collapse(obj_t *o, uint64_t *lab, uint32_t n)
+{
+	uint32_t m = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (m && o[m - 1] == o[k])
+			continue;
+		o[m] = o[k];
+		if (lab)
+			lab[m] = lab[k];
+		m++;
+	}
+	return m;
+}
+
 /* A chain of nodes, from PARENT arcs back from V to the first node whose
  * parent is none or SRC, as objects root end first; malloc'd. */
 static int chain_back(const net *g, const uint32_t *parent, uint32_t v, obj_t **out, uint32_t *n)
@@ -584,6 +422,7 @@ static int chain_back(const net *g, const uint32_t *parent, uint32_t v, obj_t **
 	*n = len;
 	for (uint32_t u = v, k = len; k > 0; u = arc_tail(g, parent[u]))
 		(*out)[--k] = g->obj[u];
+	*n = collapse(*out, NULL, len);
 	return 0;
 }
 
@@ -683,15 +522,59 @@ static int chains(const heap *h, const net *g, const uint8_t *side, uint32_t *st
 		c->down = malloc(((size_t)len + 1) * sizeof *c->down);
 		if (!c->down)
 			return -1;
-		c->ndown = len + 1;
 		uint32_t at = len + 1;
 		for (uint32_t w = first;; w = arc_tail(g, down_parent[w])) {
 			c->down[--at] = g->obj[w];
 			if (w == v)
 				break;
 		}
+		c->ndown = collapse(c->down, NULL, len + 1);
 	}
 	return 0;
+}
+
+/* The lower bound: the network without the edges whose effect hangs on
+ * the GC's order, over the same ancestors (G's first N nodes: OBJ and
+ * IS_TARGET copied, NODE shared), its max flow into *FLOW (INF: held by
+ * uncuttable edges alone).  0, or -1 when out of memory. */
+static int lower_bound(const heap *h, const gc_result *r, const cut_options *opt, const net *g, uint32_t n,
+		       uint32_t nt, int64_t *flow)
+{
+	net l = {0};
+	int rc = -1, flags;
+	l.n = n;
+	l.node = g->node;
+	l.obj = malloc(((size_t)n + 1) * sizeof *l.obj);
+	l.is_target = malloc((size_t)n + 1);
+	uint32_t *parent = NULL, *queue = NULL;
+	if (!l.obj || !l.is_target)
+		goto done;
+	memcpy(l.obj, g->obj, (size_t)n * sizeof *l.obj);
+	memset(l.is_target, 0, (size_t)n + 1);
+	if (cut_net_build(h, r, opt, &l, nt, 1, &flags))
+		goto done;
+	parent = malloc(((size_t)l.n + 1) * sizeof *parent);
+	queue = malloc(((size_t)l.n + 1) * sizeof *queue);
+	if (!parent || !queue)
+		goto done;
+	walk_uncuttable(&l, parent, queue);
+	if (parent[SINK] != NO) {
+		*flow = INF;
+	} else {
+		if (max_flow(&l))
+			goto done;
+		*flow = 0;
+		for (uint32_t e = 0; e < l.m; e++)
+			if (l.eu[e] == SRC)
+				*flow += l.cap[e] - l.res[2 * e];
+	}
+	rc = 0;
+done:
+	free(parent);
+	free(queue);
+	l.node = NULL;
+	net_free(&l);
+	return rc;
 }
 
 int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const obj_t *targets, uint32_t n,
@@ -701,8 +584,7 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	out->ntargets = n;
 	net g = {0};
 	preds x = {0};
-	rgraph rg;
-	int rc = -1, have_rg = 0;
+	int rc = -1;
 	uint32_t *parent = NULL, *queue = NULL, *stamp = NULL, *down = NULL;
 	uint8_t *side = NULL;
 	g.node = malloc(((size_t)h->slots + 1) * sizeof *g.node);
@@ -741,13 +623,10 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 		goto done;
 	for (uint32_t k = 0; k < nt; k++)
 		g.is_target[2 + k] = 1;
-	if (rgraph_init_labelled(&rg, h, r, opt->keep_flags, POLICY_GC))
+	uint32_t nbase = g.n;
+	int flags = 0;
+	if (cut_net_build(h, r, opt, &g, nt, 0, &flags))
 		goto done;
-	have_rg = 1;
-	if (build_edges(h, r, opt, &rg, &g))
-		goto done;
-	rgraph_free(&rg);
-	have_rg = 0;
 	trace_point("cut: network");
 	out->nodes = g.n;
 	out->arcs = g.m;
@@ -772,11 +651,26 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 			out->hold[--k] = g.obj[u];
 			out->hold_label[k] = g.lab[parent[u] >> 1];
 		}
+		out->nhold = collapse(out->hold, out->hold_label, len);
+		int64_t low = INF;
+		if ((flags & NET_GUARDED) && lower_bound(h, r, opt, &g, nbase, nt, &low))
+			goto done;
+		out->unproven = low != INF;
 		rc = 0;
 		goto done;
 	}
 	if (max_flow(&g))
 		goto done;
+	{
+		int64_t flow = 0, low = 0;
+		for (uint32_t e = 0; e < g.m; e++)
+			if (g.eu[e] == SRC)
+				flow += g.cap[e] - g.res[2 * e];
+		low = flow;
+		if ((flags & NET_GUARDED) && lower_bound(h, r, opt, &g, nbase, nt, &low))
+			goto done;
+		out->unproven = low != flow;
+	}
 	trace_point("cut: max flow");
 	/* the cut nearest the targets: the sink side is what reaches the sink
 	 * in the residual graph, so the cut frees as little else as it can */
@@ -811,7 +705,7 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	for (size_t k = 0; k < cut.n; k++) {
 		uint32_t e = cut.v[k];
 		cut_ref *c = &out->refs[out->nrefs++];
-		ref_of_label(h, g.lab[e], g.obj[g.ev[e]], c);
+		ref_of_label(h, g.lab[e], c);
 		c->node = g.ev[e];
 		c->edge = e;
 		c->cost = (uint32_t)g.cap[e];
@@ -832,8 +726,6 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	rc = 0;
 done:
 	preds_free(&x);
-	if (have_rg)
-		rgraph_free(&rg);
 	free(parent);
 	free(queue);
 	free(side);

@@ -1,7 +1,9 @@
 /* cut.h — the fewest references whose removal lets the GC free a set of
- * objects: a minimum cut between the roots and the targets over the gc
- * policy's retention graph (ugc-gc(7) §4.1), checked by running the GC
- * again without them (whatif.h).
+ * objects: a minimum cut between the roots and the targets over a causal
+ * model of the GC (ugc-gc(7) §1; cut.c describes it: the retention
+ * graph's edges, with a live cluster's activation, walk, root mark and
+ * dissolving as nodes of their own), checked by running the GC again
+ * without them (whatif.h).
  *
  * The costs.  A reference a programmer can null costs 1: a strong or aro
  * "r" record (named by its holder and property), a "g" record (named by
@@ -20,17 +22,21 @@
  * The algorithm (cut_compute).  The targets that the GC keeps, and a
  * superset of their ancestors in the graph (reached backwards through the
  * heap's reverse rows, children, instances, hand-overs and cluster lists,
- * only through objects the GC keeps) are the flow network's nodes, with ⊤
- * as the source and a sink after every target; its arcs are the labelled
- * graph edges among them (retention_graph.h), parallel references each
- * their own arc.  Uncuttable edges get infinite capacity: when ⊤ reaches
+ * only through objects the GC keeps or traced) are the flow network's
+ * nodes, with the clusters' and root reasons' own, ⊤ as the source and a
+ * sink after every target; its arcs are labelled edges (retention_graph.h's
+ * labels), parallel references each their own arc.  Uncuttable edges get infinite capacity: when ⊤ reaches
  * a target through them alone the answer is infinite, and the chain is
  * what holds it.  Else Dinic's max flow (breadth-first levels, an
  * explicit-stack blocking flow: no recursion) and the edges into the
  * residual graph's sink side (the nodes that still reach the sink) are a
  * minimum cut, of the same cost as the flow, and of the minimum cuts the
  * one nearest the targets: it frees the least beside them.  Each cut reference is given what it keeps on its own:
- * the targets its target reaches without crossing another cut reference. */
+ * the targets its target reaches without crossing another cut reference.
+ * Where the GC's marking order decides (cut.c), the network keeps more
+ * than the GC may, so the cut always frees the targets; a second network
+ * without those effects bounds every cut from below, and an answer above
+ * the bound is flagged UNPROVEN: proven to free them, maybe not minimal. */
 #ifndef UGC_CUT_H
 #define UGC_CUT_H
 
@@ -76,6 +82,8 @@ typedef struct cut_result {
 	uint32_t nodes;      /* the flow network's size */
 	uint64_t arcs;
 	int kept_partial;    /* some refs' kept were not counted */
+	int unproven;        /* not proven minimal (an infinite answer: not proven
+			      * infinite): see cut.c on the GC's order */
 } cut_result;
 
 typedef struct cut_options {

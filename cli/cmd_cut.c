@@ -97,6 +97,10 @@ static void print_obj_text(view *v, obj_t x)
 	}
 }
 
+/* Why an answer is not proven minimal (cut.h's unproven). */
+#define UNPROVEN_WHY                                                                                            \
+	"the GC's marking order decides part of what holds them (see cut in ugc-analyze(1))"
+
 static void print_text(const out *p, const whatif_result *w, uint32_t survivors, uint32_t nt)
 {
 	const cut_result *c = p->c;
@@ -108,8 +112,10 @@ static void print_text(const out *p, const whatif_result *w, uint32_t survivors,
 		return;
 	}
 	if (c->infinite) {
-		printf("no cut frees them: only references that cannot be removed by editing a property hold them.\n"
-		       "what holds them, from the roots:\n");
+		printf("no cut frees them: only references that cannot be removed by editing a property hold them.\n");
+		if (c->unproven)
+			printf("not proven: %s; no cut was found, one may exist\n", UNPROVEN_WHY);
+		printf("what holds them, from the roots:\n");
 		char buf[VIEW_TEXT];
 		for (uint32_t k = 0; k < c->nhold; k++) {
 			printf("  %s%s ", k ? "-> " : "", disp(cut_label_words(h, p->v->v8, c->hold_label[k], buf, sizeof buf)));
@@ -118,8 +124,12 @@ static void print_text(const out *p, const whatif_result *w, uint32_t survivors,
 		}
 		return;
 	}
-	printf("minimum cut: %s reference%s, cost %s", count_text(c->nrefs), plural_s(c->nrefs), count_text(c->cost));
+	printf("%s: %s reference%s, cost %s", c->unproven ? "cut" : "minimum cut", count_text(c->nrefs),
+	       plural_s(c->nrefs), count_text(c->cost));
 	printf(" (flow network: %s objects, %s edges)\n", count_text(c->nodes), count_text(c->arcs));
+	if (c->unproven)
+		printf("not proven minimal: %s; this cut is proven to free them, a smaller one may exist\n",
+		       UNPROVEN_WHY);
 	if (c->nrefs > p->shown)
 		printf("a large cut: the %s that keep the most targets on their own:\n", count_text(p->shown));
 	for (size_t k = 0; k < p->shown; k++) {
@@ -170,8 +180,9 @@ static void print_json(const out *p, const whatif_result *w, uint32_t survivors)
 	const cut_result *c = p->c;
 	const heap *h = p->h;
 	json_begin("cut");
-	printf(",\"targets\":%u,\"targets_kept\":%u,\"targets_kept_bytes\":%llu,\"infinite\":%s", c->ntargets, c->nalive,
-	       (unsigned long long)c->alive_bytes, c->infinite ? "true" : "false");
+	printf(",\"targets\":%u,\"targets_kept\":%u,\"targets_kept_bytes\":%llu,\"infinite\":%s,\"proven_minimal\":%s",
+	       c->ntargets, c->nalive, (unsigned long long)c->alive_bytes, c->infinite ? "true" : "false",
+	       c->unproven ? "false" : "true");
 	char buf[2 * VIEW_TEXT];
 	if (c->infinite) {
 		printf(",\"held_by\":[");

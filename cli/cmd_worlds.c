@@ -88,10 +88,11 @@ static void print_leak_text(view *v, const heap *h, uint32_t keep, const leak_an
 	const cut_result *c = &a->c;
 	if (c->infinite) {
 		printf("    no cut frees it: only references no property edit removes hold it (ugc-analyze cut --world "
-		       "shows what)\n");
+		       "shows what)%s\n", c->unproven ? "; not proven: the GC's marking order decides part of it" : "");
 		return;
 	}
-	printf("    cut %s reference%s to free it and its package:\n", count_text(c->nrefs), plural_s(c->nrefs));
+	printf("    cut %s reference%s to free it and its package%s:\n", count_text(c->nrefs), plural_s(c->nrefs),
+	       c->unproven ? " (not proven minimal: the GC's marking order decides part of what holds it)" : "");
 	size_t shown = c->nrefs < limit ? c->nrefs : limit;
 	for (size_t k = 0; k < shown; k++) {
 		const cut_ref *r = &c->refs[k];
@@ -137,7 +138,8 @@ static void print_leak_json(view *v, const heap *h, uint32_t keep, const leak_an
 	else
 		printf("null");
 	const cut_result *c = &a->c;
-	printf(",\"cut\":{\"infinite\":%s,\"references\":[", c->infinite ? "true" : "false");
+	printf(",\"cut\":{\"infinite\":%s,\"proven_minimal\":%s,\"references\":[", c->infinite ? "true" : "false",
+	       c->unproven ? "false" : "true");
 	for (uint32_t k = 0; k < c->nrefs; k++) {
 		const cut_ref *r = &c->refs[k];
 		char words[2 * VIEW_TEXT];
