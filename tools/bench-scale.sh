@@ -66,7 +66,7 @@ for n in $sizes; do
 	run ue "$n" sql "$ugc" sql "$h" "SELECT count(*), sum(retained) FROM objects WHERE reachable"
 	run ue "$n" path "$ugc" path "$h" /Game/Maps/Arena_0.Arena_0:PersistentLevel --all --limit 20
 	run ue "$n" cut "$ugc" cut "$h" --world /Game/Maps/Arena_0.Arena_0
-	ls -l "$h" "$dir/ue.db" | awk '{printf "    file %s: %d bytes\n", $9, $5}'
+	ls -l "$h" "$dir/ue.db" | awk '{printf "    file %s: %.0f bytes\n", $9, $5}'
 	rm -f "$dir"/ue*
 done
 for n in $v8sizes; do
@@ -92,6 +92,6 @@ for n in $v8sizes; do
 		run v8 "$n" memlab timeout "${BENCH_MEMLAB_TIMEOUT:-600}" \
 			node --max-old-space-size=16000 "$(dirname "$0")/v8-memlab.js" "$ml/node_modules" "$h" "$dir/memlab.out"
 	fi
-	ls -l "$h" "$dir/v8.db" | awk '{printf "    file %s: %d bytes\n", $9, $5}'
+	ls -l "$h" "$dir/v8.db" | awk '{printf "    file %s: %.0f bytes\n", $9, $5}'
 	rm -f "$dir"/v8* "$dir/memlab.out"
 done
