@@ -39,7 +39,7 @@ if [ "${1:-}" = --one ]; then # internal: one job, run by xargs
 fi
 
 usage() { echo "usage: tools/batch-analyze.sh DIR [-j N] [--mem GiB] [-o OUTDIR] [-- ANALYZE OPTIONS...]" >&2; exit 2; }
-dir= jobs= mem= outdir=
+dir='' jobs='' mem='' outdir=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
@@ -94,7 +94,7 @@ for in in "$dir"/*; do
 	db=${outdir:-$dir}/$stem.db
 	force=-
 	if [ -f "$db" ]; then
-		if [ "$in" -nt "$db" ]; then force=--force; else
+		if [ -n "$(find "$in" -newer "$db")" ]; then force=--force; else
 			echo "skipped  $in: $db exists"
 			skipped=$((skipped + 1))
 			continue
