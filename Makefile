@@ -3,7 +3,7 @@
 #   make            build ./ugc-analyze
 #   make test       build and run every test (SAN=1: with ASan + UBSan and assertions)
 #   make demo       analyse the bundled example
-#   make bench      time the pipeline on generated heaps
+#   make bench      time the pipeline on generated heaps (SCALE=1: 1M to 10M)
 #   make fuzz       run every libFuzzer harness FUZZ_SECONDS (default 60) each
 #   make capture    build the capture library BUILD/libugccapture.a and BUILD/ugc-refdump
 #   make install    PREFIX=/usr/local (DESTDIR honoured)
@@ -107,8 +107,10 @@ test: check-deps $(BIN) $(BUILD)/unit-tests $(REFDUMP) $(ATTACK_DB) $(JSON_CHECK
 demo: all
 	@sh tools/demo.sh ./$(BIN)
 
+# make bench SCALE=1: every job at the large sizes (tools/bench-scale.sh;
+# BENCH_SIZES and BENCH_V8_SIZES choose them)
 bench: all
-	@sh tools/bench.sh ./$(BIN)
+	@if [ -n "$(SCALE)" ]; then sh tools/bench-scale.sh ./$(BIN); else sh tools/bench.sh ./$(BIN); fi
 
 # Fuzzing (clang's libFuzzer): every fuzz/fuzz_NAME.c is a harness, run for
 # FUZZ_SECONDS each, one at a time, from its kept corpus fuzz/corpus/NAME/

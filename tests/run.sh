@@ -5,8 +5,8 @@
 # against their databases, paths.sh for path and selectors, node_ids.sh for
 # V8 node ids (@ID, objects.node_id, JSON node_id), attacks.sh for
 # structured attacks, check.sh for check --rules and history, report.sh for
-# the HTML report (in headless Chromium too), capture.sh
-# for the capture library and readme.sh for
+# the HTML report (in headless Chromium too), capture.sh for the capture
+# library, batch.sh for tools/batch-analyze.sh (the fleet case) and readme.sh for
 # the README's tour, run as written).
 # Usage: tests/run.sh UGC_ANALYZE_BINARY UNIT_TEST_BINARY [OUTDIR [UGC_REFDUMP]]
 # Ends with the line "N passed, N failed" and exits non-zero on any failure.
@@ -55,6 +55,7 @@ suite attacks "$out/attacks.log" sh tests/attacks.sh "$bin" "$out" "$(dirname "$
 suite json "$out/json.log" sh tests/json.sh "$bin" "$out" "$(dirname "$unit")/json-check"
 suite check "$out/check.log" sh tests/check.sh "$bin" "$out" "$(dirname "$unit")/json-check"
 suite report "$out/report.log" sh tests/report.sh "$bin" "$out" "$(dirname "$unit")/json-check"
+suite fleet "$out/fleet.log" sh tests/batch.sh "$bin" "$out"
 [ -n "$refdump" ] && suite capture "$out/capture.log" sh tests/capture.sh "$bin" "$refdump" "$out"
 [ -n "$refdump" ] && suite readme "$out/readme.log" sh tests/readme.sh "$bin" "$refdump" "$out"
 echo "$passed passed, $failed failed"
