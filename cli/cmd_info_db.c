@@ -20,7 +20,7 @@ static const figure figures[] = {
 	{"objects", "SELECT count(*) FROM object_table"},
 	{"reachable", "SELECT count(*) FROM object_table WHERE reachable = 1"},
 	{"purged", "SELECT count(*) FROM purge"},
-	{"references", "SELECT count(*) FROM ref_table"},
+	{"references", REFS_COUNT_SQL},
 	{"gc_object_refs", "SELECT count(*) FROM gc_object_refs"},
 	{"clusters", "SELECT count(*) FROM clusters"},
 	{"dissolved", "SELECT count(*) FROM clusters WHERE state = 'dissolved'"},

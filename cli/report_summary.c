@@ -220,7 +220,7 @@ static int from_db(const char *path, size_t top, report_summary *s, report_colum
 	purged_obj *p = NULL;
 	size_t cap = 0, np = 0, pcap = 0;
 	int rc = 1;
-	if (one_int(db, "SELECT count(*) FROM ref_table", NULL, &s->references) ||
+	if (one_int(db, REFS_COUNT_SQL, NULL, &s->references) ||
 	    one_int(db, "SELECT count(*) FROM clusters", NULL, &s->clusters) ||
 	    one_int(db, "SELECT count(*) FROM clusters WHERE state = 'alive'", NULL, &s->fates[CF_ALIVE]))
 		goto sqlfail;

@@ -13,6 +13,13 @@
  * A reader takes this version only (db_version.h). */
 #define SCHEMA_VERSION 6
 
+/* The number of references (ref_table's rows): the count analyze stored in
+ * snapshot (key references), else counted (a database written before the
+ * key was; counting 20M rows takes a second or more). */
+#define REFS_COUNT_SQL \
+"SELECT coalesce((SELECT value FROM snapshot WHERE key = 'references' AND typeof(value) = 'integer' " \
+"AND value >= 0), (SELECT count(*) FROM ref_table))"
+
 #define SCHEMA_TABLES \
 "CREATE TABLE snapshot(key TEXT PRIMARY KEY, value);\n" \
 "CREATE TABLE object_table(idx INTEGER PRIMARY KEY, serial INTEGER, class INTEGER, outer INTEGER,\n" \

@@ -132,6 +132,7 @@ static int store_snapshot(writer *w)
 		 put_meta(w, st, "tool_version", "ugc-analyze " UGC_VERSION, 0, 0) ||
 		 put_meta(w, st, "analysed_at", NULL, (long long)info->analysed_at, 1) ||
 		 put_meta(w, st, "slots", NULL, h->slots, 1) ||
+		 put_meta(w, st, "references", NULL, h->nrefs, 1) ||
 		 put_meta(w, st, "policy", info->dom ? dom_policy_names[info->dom->policy] : NULL, 0, 0) ||
 		 put_meta(w, st, "schema_version", NULL, SCHEMA_VERSION, 1);
 	sqlite3_finalize(st);
