@@ -374,6 +374,9 @@ int cut_net_build(const heap *h, const gc_result *r, const cut_options *opt, net
 	}
 	for (uint32_t u = 2; u < nobj; u++) {
 		obj_t x = g->obj[u];
+		/* the disregard pool is never collected: held from ⊤, uncuttably */
+		if (heap_in_disregard(h, x) && net_add_edge(g, SRC, u, INF, RGRAPH_LABEL(RL_ROOT, (uint32_t)x)))
+			goto done;
 		if (trace_edges(&md, x, u))
 			goto done;
 		if (live_cluster(&md, x) >= 0)

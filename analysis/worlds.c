@@ -61,6 +61,8 @@ typedef struct scan {
 	obj_t *world_of;   /* per object: the nearest World on its Outer chain (itself when a World), or OBJ_NONE */
 	obj_t *holder;     /* per World: the holder that put it in use, OBJ_NONE while not */
 	uint32_t *via;     /* per World: that holder's reference */
+	vec queue;         /* the Worlds put in use, each once: the streaming rule's worklist */
+	int oom;
 } scan;
 
 static uint8_t kind_of(scan *s, obj_t i)
@@ -131,6 +133,7 @@ static int hold_from(scan *s, const gc_result *r, obj_t holder, int world_side)
 			s->holder[w] = holder;
 			s->via[w] = k;
 			added = 1;
+			s->oom |= vec_push(&s->queue, (uint32_t)w) != 0;
 		}
 	}
 	return added;
@@ -142,7 +145,7 @@ int worlds_find(const heap *h, const gc_result *r, world_info **out, uint32_t *n
 	*n = 0;
 	size_t slots = (size_t)h->slots + 1;
 	scan s = {h, calloc(slots, 1), malloc(slots * sizeof(obj_t)), malloc(slots * sizeof(obj_t)),
-		  malloc(slots * sizeof(uint32_t))};
+		  malloc(slots * sizeof(uint32_t)), {0}, 0};
 	int rc = s.kind && s.world_of && s.holder && s.via ? 0 : -1;
 	for (size_t i = 0; i < slots && rc == 0; i++)
 		s.world_of[i] = s.holder[i] = OBJ_NONE;
@@ -152,16 +155,28 @@ int worlds_find(const heap *h, const gc_result *r, world_info **out, uint32_t *n
 	for (uint32_t i = 0; i < h->slots && rc == 0; i++)
 		if (h->cls[i] != OBJ_FREE && r->reachable[i] && kind_of(&s, (obj_t)i) == CLS_ENGINE)
 			hold_from(&s, r, (obj_t)i, 0);
-	for (int more = 1; more && rc == 0;) {
-		more = 0;
-		for (uint32_t i = 0; i < h->slots; i++) {
-			if (h->cls[i] == OBJ_FREE || !r->reachable[i] || s.world_of[i] < 0 || s.holder[s.world_of[i]] == OBJ_NONE)
-				continue;
-			uint8_t k = kind_of(&s, (obj_t)i);
-			if (k == CLS_WORLD || k == CLS_STREAMING)
-				more |= hold_from(&s, r, (obj_t)i, 1);
+	/* the streaming rule: each World put in use once, with the LevelStreaming
+	 * objects whose nearest World it is (HEAD, NEXT: a list per World) */
+	obj_t *head = malloc(slots * sizeof *head), *next = malloc(slots * sizeof *next);
+	if (rc == 0 && (!head || !next))
+		rc = -1;
+	for (size_t i = 0; i < slots && rc == 0; i++)
+		head[i] = OBJ_NONE;
+	for (uint32_t i = 0; i < h->slots && rc == 0; i++)
+		if (h->cls[i] != OBJ_FREE && r->reachable[i] && s.world_of[i] >= 0 && kind_of(&s, (obj_t)i) == CLS_STREAMING) {
+			next[i] = head[s.world_of[i]];
+			head[s.world_of[i]] = (obj_t)i;
 		}
+	for (size_t q = 0; q < s.queue.n && rc == 0 && !s.oom; q++) {
+		obj_t w = (obj_t)s.queue.v[q];
+		hold_from(&s, r, w, 1);
+		for (obj_t x = head[w]; x != OBJ_NONE; x = next[x])
+			hold_from(&s, r, x, 1);
 	}
+	if (s.oom)
+		rc = -1;
+	free(head);
+	free(next);
 	vec found = {0};
 	for (uint32_t i = 0; i < h->slots && rc == 0; i++)
 		if (h->cls[i] != OBJ_FREE && r->reachable[i] && !heap_in_disregard(h, (obj_t)i) &&
@@ -180,6 +195,7 @@ int worlds_find(const heap *h, const gc_result *r, world_info **out, uint32_t *n
 	free(s.world_of);
 	free(s.holder);
 	free(s.via);
+	vec_free(&s.queue);
 	return rc;
 }
 

@@ -137,6 +137,16 @@ static void write_header(page *p, const report_summary *s, const finding_rows *f
 		fprintf(fp, "</td></tr>");
 	}
 	const char *objs = p->v8 ? "nodes" : "objects";
+	/* on V8, the heap's own nodes: not the objects the tool adds below
+	 * first-gc-index (/V8 and the constructors' class objects) */
+	report_summary v8s = *s;
+	uint64_t pool = p->v8 && p->in->v->first_gc_index > 0 ? (uint64_t)p->in->v->first_gc_index : 0;
+	if (pool) {
+		v8s.objects -= pool < v8s.objects ? pool : v8s.objects;
+		v8s.reachable -= pool < v8s.reachable ? pool : v8s.reachable;
+		v8s.nroots -= v8s.roots[RK_DISREGARD] < v8s.nroots ? v8s.roots[RK_DISREGARD] : v8s.nroots;
+		s = &v8s;
+	}
 	fprintf(fp, "<tr><th>%s</th><td>%s: %s reachable, %s unreachable", objs, count_text(s->objects),
 		count_text(s->reachable), count_text(s->objects - (s->reachable < s->objects ? s->reachable : s->objects)));
 	if (!p->v8)
@@ -225,6 +235,18 @@ static void tm_rect_out(page *p, const tm_rect *r, size_t k, int light, const ch
 	}
 }
 
+/* Is KEY the class of V8's synthetic nodes, "(synthetic)", whose group
+ * holds the root and so retains everything? */
+static int synthetic_group(retention_input *in, obj_t key)
+{
+	obj_info o;
+	if (in->v->ops->describe(in->v, key, &o) != 0)
+		return 0;
+	int yes = strcmp(o.name, "(synthetic)") == 0;
+	obj_info_free(&o);
+	return yes;
+}
+
 static int write_treemap(page *p)
 {
 	retention_input *in = p->in;
@@ -237,20 +259,32 @@ static int write_treemap(page *p)
 	double *val = malloc((n + 1) * sizeof *val);
 	tm_rect *rect = malloc((n + 1) * sizeof *rect);
 	obj_t *keys = malloc((n + 1) * sizeof *keys);
+	size_t *idx_of = malloc((n + 1) * sizeof *idx_of); /* a drawn rectangle's group in G */
 	report_cell *cells = NULL;
 	size_t ncells = 0;
 	int rc = 1;
-	if (!val || !rect || !keys) {
+	if (!val || !rect || !keys || !idx_of) {
 		error("out of memory");
 		goto out;
 	}
+	/* the groups drawn (on V8 not the root's constructor, (synthetic), which
+	 * retains everything), and the rest of the bytes reached as one grey
+	 * rectangle: each area is then its share of the whole */
+	size_t m = 0;
+	uint64_t sum = 0;
 	for (size_t k = 0; k < n; k++) {
-		val[k] = (double)g[k].retained;
-		keys[k] = g[k].key;
+		if (p->v8 && synthetic_group(in, g[k].key))
+			continue;
+		val[m] = (double)g[k].retained;
+		keys[m] = g[k].key;
+		idx_of[m++] = k;
+		sum += g[k].retained;
 	}
-	if (!p->v8 && report_cells(in, &p->tree, &p->columns, keys, n, &cells, &ncells))
+	uint64_t rest = d->reached_bytes > sum ? d->reached_bytes - sum : 0;
+	val[m] = (double)rest;
+	if (!p->v8 && report_cells(in, &p->tree, &p->columns, keys, m, &cells, &ncells))
 		goto out;
-	treemap_layout(val, n, (tm_rect){0, 0, TM_W, TM_H}, rect);
+	treemap_layout(val, m + (rest > 0), (tm_rect){0, 0, TM_W, TM_H}, rect);
 	fprintf(fp, "<section id=\"treemap\"><h2>Retained bytes by %s</h2>\n<p class=\"note\">",
 		p->v8 ? "constructor" : "package and class");
 	if (p->v8)
@@ -264,23 +298,31 @@ static int write_treemap(page *p)
 	if (!p->v8)
 		fprintf(fp, "<button id=\"tm-back\" style=\"display:none\">&#8592; all packages</button>\n");
 	fprintf(fp, "<svg id=\"tm-top\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">", TM_W, TM_H);
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < m; k++) {
 		obj_info o;
+		const dom_group *x = &g[idx_of[k]];
 		if (in->v->ops->describe(in->v, keys[k], &o) != 0) {
 			error("%s", in->v->err[0] ? in->v->err : "an object the results name is missing");
 			goto out;
 		}
 		char extra[96];
-		snprintf(extra, sizeof extra, ", %s object%s", count_text(g[k].count), plural_s(g[k].count));
+		snprintf(extra, sizeof extra, ", %s object%s", count_text(x->count), plural_s(x->count));
 		fprintf(fp, "<g class=\"pkg\" data-pkg=\"%zu\">", k);
-		tm_rect_out(p, &rect[k], k, 0, p->v8 ? o.name : o.path, g[k].retained, d->reached_bytes, extra);
+		tm_rect_out(p, &rect[k], k, 0, p->v8 ? o.name : o.path, x->retained, d->reached_bytes, extra);
 		fprintf(fp, "</g>");
 		obj_info_free(&o);
+	}
+	if (rest > 0) {
+		const tm_rect *r = &rect[m];
+		fprintf(fp, "<rect class=\"tm-rest\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#ccc\" "
+			    "data-bytes=\"%llu\"><title>the rest: %s (%llu bytes), %.1f%%: what the %s not drawn retain"
+			    "</title></rect>", r->x, r->y, r->w, r->h, (unsigned long long)rest, size_text(rest),
+			(unsigned long long)rest, share(rest, d->reached_bytes), p->v8 ? "constructors" : "packages");
 	}
 	fprintf(fp, "</svg>\n");
 	/* each package's classes, drawn over the whole area, shown by a click */
 	size_t c0 = 0;
-	for (size_t k = 0; k < n && !p->v8; k++) {
+	for (size_t k = 0; k < m && !p->v8; k++) {
 		size_t c1 = c0;
 		while (c1 < ncells && cells[c1].pkg == k)
 			c1++;
@@ -294,15 +336,20 @@ static int write_treemap(page *p)
 			error("out of memory");
 			goto out;
 		}
-		for (size_t j = 0; j < nc; j++)
+		uint64_t drawn = 0, whole = g[idx_of[k]].retained;
+		for (size_t j = 0; j < nc; j++) {
 			cv[j] = (double)cells[c0 + j].bytes;
-		treemap_layout(cv, nc, (tm_rect){0, 22, TM_W, TM_H - 22}, cr);
+			drawn += cells[c0 + j].bytes;
+		}
+		uint64_t crest = whole > drawn ? whole - drawn : 0; /* the classes not drawn */
+		cv[nc] = (double)crest;
+		treemap_layout(cv, nc + (crest > 0), (tm_rect){0, 22, TM_W, TM_H - 22}, cr);
 		obj_info po;
 		int have = in->v->ops->describe(in->v, keys[k], &po) == 0;
 		fprintf(fp, "<svg class=\"tm-zoom\" id=\"tm-pkg-%zu\" viewBox=\"0 0 %.0f %.0f\" style=\"display:none\">"
 			    "<text x=\"4\" y=\"15\">", k, TM_W, TM_H);
 		esc(p, have ? po.path : "?");
-		fprintf(fp, ": %s retained, %s class%s", size_text(g[k].retained), count_text(c1 - c0),
+		fprintf(fp, ": %s retained, %s class%s", size_text(whole), count_text(c1 - c0),
 			c1 - c0 == 1 ? "" : "es");
 		if (nc < c1 - c0)
 			fprintf(fp, " (showing %s of %s, --limit 0 shows all)", count_text(nc), count_text(c1 - c0));
@@ -318,22 +365,27 @@ static int write_treemap(page *p)
 			char extra[96];
 			snprintf(extra, sizeof extra, " of the package, %s object%s", count_text(cells[c0 + j].count),
 				 plural_s(cells[c0 + j].count));
-			tm_rect_out(p, &cr[j], k * 7 + j, 1, name, cells[c0 + j].bytes, g[k].retained, extra);
+			tm_rect_out(p, &cr[j], k * 7 + j, 1, name, cells[c0 + j].bytes, whole, extra);
 			if (have)
 				obj_info_free(&co);
 		}
+		if (crest > 0)
+			fprintf(fp, "<rect class=\"tm-rest\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#ddd\">"
+				    "<title>the classes not drawn: %s (%llu bytes), %.1f%%</title></rect>", cr[nc].x, cr[nc].y,
+				cr[nc].w, cr[nc].h, size_text(crest), (unsigned long long)crest, share(crest, whole));
 		fprintf(fp, "</svg>\n");
 		free(cv);
 		free(cr);
 		c0 = c1;
 	}
-	shown_line(p, n, ng, p->v8 ? "constructors" : "packages");
+	shown_line(p, m, ng - (n - m), p->v8 ? "constructors" : "packages");
 	fprintf(fp, "</section>\n");
 	rc = 0;
 out:
 	free(val);
 	free(rect);
 	free(keys);
+	free(idx_of);
 	free(cells);
 	return rc;
 }
@@ -558,7 +610,10 @@ static int write_growth_kind(page *p, const measures *cur, const measures *base,
 	}
 	size_t changed = 0;
 	for (size_t k = 0; k < n; k++) {
-		v[k].change = (int64_t)(v[k].after - v[k].before);
+		/* saturated: a hostile database's sums may not fit a signed change */
+		uint64_t up = v[k].after - v[k].before, down = v[k].before - v[k].after;
+		v[k].change = v[k].after >= v[k].before ? (up > INT64_MAX ? INT64_MAX : (int64_t)up)
+							 : (down > INT64_MAX ? -INT64_MAX : -(int64_t)down);
 		if (v[k].change)
 			v[changed++] = v[k];
 	}
@@ -578,7 +633,7 @@ static int write_growth_kind(page *p, const measures *cur, const measures *base,
 	uint64_t max = 1;
 	int shrank = 0;
 	for (size_t k = 0; k < shown; k++) {
-		uint64_t a = (uint64_t)(v[k].change < 0 ? -v[k].change : v[k].change);
+		uint64_t a = v[k].change < 0 ? 0 - (uint64_t)v[k].change : (uint64_t)v[k].change;
 		if (a > max)
 			max = a;
 		shrank |= v[k].change < 0;
@@ -587,7 +642,7 @@ static int write_growth_kind(page *p, const measures *cur, const measures *base,
 	fprintf(fp, "<svg class=\"bars\" viewBox=\"0 0 1000 %.0f\" role=\"img\">", h);
 	for (size_t k = 0; k < shown; k++) {
 		double y = 4 + rowh * (double)k;
-		uint64_t a = (uint64_t)(v[k].change < 0 ? -v[k].change : v[k].change);
+		uint64_t a = v[k].change < 0 ? 0 - (uint64_t)v[k].change : (uint64_t)v[k].change;
 		double w = half * (double)a / (double)max;
 		if (w < 1)
 			w = 1;
@@ -747,7 +802,7 @@ static int write_data(page *p)
 	FILE *fp = p->fp;
 	fprintf(fp, "<script type=\"application/json\" id=\"report-data\">{\"format_version\":%d,\"command\":\"report\","
 		    "\"input\":", JSON_FORMAT_VERSION);
-	html_json_str(fp, p->input);
+	html_json_str(fp, disp(p->input));
 	fprintf(fp, ",\"v8\":%s,\"policy\":\"%s\",\"reached\":%u,\"reached_bytes\":%llu,\"%s\":{\"total\":%zu,"
 		    "\"shown\":%zu,\"items\":[", p->v8 ? "true" : "false", dom_policy_names[d->policy], d->reached,
 		(unsigned long long)d->reached_bytes, p->v8 ? "constructors" : "packages", ng, n);
@@ -868,6 +923,8 @@ int cmd_report(int argc, char **argv)
 	struct summary_job sj = {.path = input, .top = limit};
 	job summary = {0};
 	int db = is_sqlite_file(input);
+	if (db && report_db_check(input))
+		return 1;
 	if (db)
 		job_start(&summary, summary_thread, &sj);
 	retention_input in;

@@ -38,12 +38,39 @@ static void leak_answer_free(leak_answer *a)
 		cut_free(&a->c);
 }
 
-static int answer_leak(view *v, pipeline *p, obj_t world, leak_answer *a)
+static int answer_leak(view *v, pipeline *p, obj_t world, const world_info *all, uint32_t nall, leak_answer *a)
 {
 	memset(a, 0, sizeof *a);
 	cut_options co = {p->opt.keep_flags, CUT_ROOT_COST_DEFAULT, 0, p->opt.threads};
 	if (world_contents(&p->h, world, &a->targets))
 		return error("out of memory");
+	/* a World in use in the same package stays: neither it, what is in it,
+	 * nor its Outers (the package) are the leak's to free */
+	const heap *h = &p->h;
+	obj_t top = heap_outermost(h, world);
+	uint8_t *keep = NULL;
+	for (uint32_t k = 0; k < nall; k++) {
+		if (all[k].leaked || heap_outermost(h, all[k].world) != top)
+			continue;
+		vec in = {0};
+		if ((!keep && !(keep = calloc((size_t)h->slots + 1, 1))) || objects_under(h, all[k].world, 1, &in)) {
+			vec_free(&in);
+			free(keep);
+			return error("out of memory");
+		}
+		for (size_t j = 0; j < in.n; j++)
+			keep[in.v[j]] = 1;
+		for (obj_t o = h->outer[all[k].world]; o >= 0; o = h->outer[o])
+			keep[o] = 1;
+		vec_free(&in);
+	}
+	/* and the disregard pool is never collected: not a target either */
+	size_t m = 0;
+	for (size_t j = 0; j < a->targets.n; j++)
+		if (!(keep && keep[a->targets.v[j]]) && !heap_in_disregard(h, (obj_t)a->targets.v[j]))
+			a->targets.v[m++] = a->targets.v[j];
+	a->targets.n = m;
+	free(keep);
 	for (size_t k = 0; k < a->targets.n; k++)
 		if (p->r.reachable[a->targets.v[k]])
 			a->bytes += p->h.size[a->targets.v[k]];
@@ -168,8 +195,10 @@ static int leaked_first(const void *x, const void *y)
 	return (a->world > b->world) - (a->world < b->world);
 }
 
+/* ANSWERED: how many leaks get their chain, cut and proof (each costs a
+ * GC rerun over the whole heap); the others say "cut":null. */
 static int print_worlds(view *v, pipeline *p, const char *input, world_info *w, uint32_t n, size_t limit,
-			enum out_format fmt)
+			size_t answered, enum out_format fmt)
 {
 	const heap *h = &p->h;
 	uint32_t leaked = 0;
@@ -207,9 +236,11 @@ static int print_worlds(view *v, pipeline *p, const char *input, world_info *w, 
 			printf("%sin use: %s, held by %s .%s\n", k == leaked ? "\n" : "", obj_text(v, x->world),
 			       obj_text(v, x->holder), words);
 		}
-		if (x->leaked) {
+		if (x->leaked && k >= answered) {
+			printf(",\"chain\":null,\"cut\":null");
+		} else if (x->leaked) {
 			leak_answer a;
-			rc = answer_leak(v, p, x->world, &a);
+			rc = answer_leak(v, p, x->world, w, n, &a);
 			if (rc == 0 && fmt == FMT_JSON)
 				print_leak_json(v, h, p->opt.keep_flags, &a);
 			else if (rc == 0)
@@ -233,7 +264,7 @@ static int print_worlds(view *v, pipeline *p, const char *input, world_info *w, 
 #define W struct worlds_opts
 static const char *const worlds_formats[] = {"text", "json"};
 static const option options[] = {
-	OPT_LIMIT(W, limit, "Worlds listed, leaks first, and cut references shown of each\nleak (default 10 in text, 0: all)"),
+	OPT_LIMIT(W, limit, "Worlds listed, leaks first, and cut references shown of each\nleak (default 10 in text, 0: all); JSON lists every World and\nanswers the first N leaks (default 10)"),
 	OPT_CHOICE(0, "format", W, format, worlds_formats, 2, "F", "text (default) or json"),
 	OPT_INT(0, "threads", W, threads, 1, 64, "N", "marking threads (default: the number of cores)"),
 	OPT_END(),
@@ -288,7 +319,7 @@ int cmd_worlds(int argc, char **argv)
 			printf("worlds of %s: a V8 heap has no Worlds\n", disp(input));
 		}
 	} else if (rc == 0) {
-		rc = print_worlds(v, &p, input, w, n, limit, fmt);
+		rc = print_worlds(v, &p, input, w, n, limit, o.limit == LIMIT_UNSET ? 10 : limit, fmt);
 	}
 	free(w);
 	if (v)

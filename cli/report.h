@@ -38,6 +38,11 @@ typedef struct report_columns {
 } report_columns;
 /* The database's scan gives C too, for report_cells. */
 int report_summary_db(const char *path, size_t top, report_summary *s, report_columns *c);
+/* The checks every reader of PATH makes first (its schema, its version,
+ * how far its objects reach), made once before the report's two readers
+ * start, so that a refused database is said in one line.  0, or 1 after
+ * printing. */
+int report_db_check(const char *path);
 void report_columns_free(report_columns *c);
 void report_summary_free(report_summary *s);
 

@@ -15,10 +15,12 @@
 #include "base/base.h"
 
 #define PKG_UNKNOWN (OBJ_NONE - 1)
+#define PKG_CLIMBING (OBJ_NONE - 2) /* on the chain being climbed: met again, it loops */
 
 /* Each slot's outermost Outer, into PKG (OUTER[] may loop in a damaged
- * database: a climb longer than the slots stops, and its objects get no
- * package).  0, or -1 when out of memory. */
+ * database: a chain that meets itself gets no package; an Outer past the
+ * slots is none).  Each slot is climbed once: linear.  0, or -1 when out
+ * of memory. */
 static int climb_packages(uint32_t slots, const obj_t *outer, obj_t *pkg)
 {
 	vec chain = {0};
@@ -27,18 +29,15 @@ static int climb_packages(uint32_t slots, const obj_t *outer, obj_t *pkg)
 	for (uint32_t i = 0; i < slots; i++) {
 		obj_t x = (obj_t)i;
 		chain.n = 0;
-		int loops = 0;
-		while (pkg[x] == PKG_UNKNOWN && outer[x] >= 0) {
-			if (chain.n > slots) {
-				loops = 1;
-				break;
-			}
+		while (pkg[x] == PKG_UNKNOWN && outer[x] >= 0 && (uint32_t)outer[x] < slots) {
 			if (vec_push(&chain, (uint32_t)x)) {
 				vec_free(&chain);
 				return -1;
 			}
+			pkg[x] = PKG_CLIMBING;
 			x = outer[x];
 		}
+		int loops = pkg[x] == PKG_CLIMBING;
 		obj_t top = loops ? OBJ_NONE : pkg[x] != PKG_UNKNOWN ? pkg[x] : x;
 		if (!loops)
 			pkg[x] = top;

@@ -220,6 +220,11 @@ static int from_db(const char *path, size_t top, report_summary *s, report_colum
 	purged_obj *p = NULL;
 	size_t cap = 0, np = 0, pcap = 0;
 	int rc = 1;
+	db_extent e; /* every index below e.span, checked as every database reader does */
+	if (db_read_extent(db, &e, err, sizeof err)) {
+		error("%s: %s", path, err);
+		goto out;
+	}
 	if (one_int(db, REFS_COUNT_SQL, NULL, &s->references) ||
 	    one_int(db, "SELECT count(*) FROM clusters", NULL, &s->clusters) ||
 	    one_int(db, "SELECT count(*) FROM clusters WHERE state = 'alive'", NULL, &s->fates[CF_ALIVE]))
@@ -244,14 +249,14 @@ static int from_db(const char *path, size_t top, report_summary *s, report_colum
 				s->nroots++;
 			}
 		}
-		if (i < 0 || i >= INT32_MAX)
+		if (i < 0 || i >= (sqlite3_int64)e.span)
 			continue; /* no dominator names it */
 		if (columns_room(c, &cap, (uint32_t)i)) {
 			error("out of memory");
 			goto out;
 		}
-		c->cls[i] = cl >= 0 && cl < INT32_MAX && sqlite3_column_type(st, 1) != SQLITE_NULL ? (obj_t)cl : OBJ_NONE;
-		c->outer[i] = sqlite3_column_type(st, 2) != SQLITE_NULL && o >= 0 && o < INT32_MAX ? (obj_t)o : OBJ_NONE;
+		c->cls[i] = cl >= 0 && cl < (sqlite3_int64)e.span && sqlite3_column_type(st, 1) != SQLITE_NULL ? (obj_t)cl : OBJ_NONE;
+		c->outer[i] = sqlite3_column_type(st, 2) != SQLITE_NULL && o >= 0 && o < (sqlite3_int64)e.span ? (obj_t)o : OBJ_NONE;
 		if ((uint32_t)i >= c->n)
 			c->n = (uint32_t)i + 1;
 	}
@@ -318,5 +323,17 @@ int report_summary_db(const char *path, size_t top, report_summary *s, report_co
 		report_summary_free(s);
 		report_columns_free(c);
 	}
+	return rc;
+}
+
+int report_db_check(const char *path)
+{
+	char err[1024];
+	sqlite3 *db = input_open_sql(path, INPUT_SQL_ANALYSIS, err, sizeof err);
+	if (!db)
+		return error("%s", err);
+	db_extent e;
+	int rc = db_read_extent(db, &e, err, sizeof err) ? error("%s: %s", path, err) : 0;
+	sqlite3_close(db);
 	return rc;
 }

@@ -54,8 +54,8 @@ static int load_totals(sqlite3 *db, gccost *c, const char *path, char *err, size
 		for (int k = 0; k < 7; k++)
 			if ((v[k] = count_col(st, k, k == 4 || k == 5 ? UINT32_MAX : INT64_MAX)) < 0)
 				bad = 1;
-		if (!bad && v[1] + (uint64_t)v[2] + (uint64_t)v[3] != (uint64_t)v[0])
-			bad = 1; /* the parts add up to the whole */
+		if (!bad && (v[1] > v[0] || v[2] > v[0] - v[1] || v[3] != v[0] - v[1] - v[2]))
+			bad = 1; /* the parts add up to the whole (no sum that could wrap) */
 		if (!bad) {
 			*c = (gccost){.visits = (uint64_t)v[0], .trace_visits = (uint64_t)v[1], .list_visits = (uint64_t)v[2],
 				      .gc_record_visits = (uint64_t)v[3], .traced = (uint32_t)v[4], .walked = (uint32_t)v[5],
@@ -80,7 +80,8 @@ static char *text_col(sqlite3_stmt *st, int col)
 /* Up to WANT rows of SQL (key, path, three counts, and a class's name when
  * NAMES2) into ROWS (an array of WANT, allocated here), PATHS and NAMES2. */
 static int load_rows(sqlite3 *db, const char *table, const char *sql, int candidates, uint32_t want, void **rows,
-		     char ***paths, char ***names2, uint32_t *nnames, const char *path, char *err, size_t errsize)
+		     char ***paths, char ***names2, uint32_t *nnames, const gccost *total, const char *path, char *err,
+		     size_t errsize)
 {
 	size_t size = candidates ? sizeof(gccost_candidate) : sizeof(gccost_row);
 	*rows = calloc(want ? want : 1, size);
@@ -101,8 +102,11 @@ static int load_rows(sqlite3 *db, const char *table, const char *sql, int candid
 		int64_t key = count_col(st, 0, INT32_MAX - 1), a = count_col(st, 2, UINT32_MAX);
 		int64_t b = count_col(st, 3, candidates ? INT64_MAX : UINT32_MAX), v = count_col(st, 4, INT64_MAX);
 		int t1 = sqlite3_column_type(st, 1), t5 = names2 ? sqlite3_column_type(st, 5) : SQLITE_NULL;
+		/* no row reads more than the whole mark, nor traces more objects than it did */
+		int over = (uint64_t)(candidates ? b : v) > total->visits || (uint64_t)a > total->traced ||
+			   (!candidates && (uint64_t)b > total->walked);
 		if (key < 0 || a < 0 || b < 0 || v < 0 || (t1 != SQLITE_TEXT && t1 != SQLITE_NULL) ||
-		    (t5 != SQLITE_TEXT && t5 != SQLITE_NULL) || (candidates && v > b)) {
+		    (t5 != SQLITE_TEXT && t5 != SQLITE_NULL) || (candidates && v > b) || over) {
 			bad = 1;
 			break;
 		}
@@ -126,8 +130,8 @@ static int load_rows(sqlite3 *db, const char *table, const char *sql, int candid
 	}
 	sqlite3_finalize(st);
 	if (bad)
-		return fail(err, errsize, path, table, "a row holds an id out of range, a negative count or a name "
-			    "that is not text");
+		return fail(err, errsize, path, table, "a row holds an id out of range, a negative count, more than "
+			    "the whole mark's, or a name that is not text");
 	return k == want ? 0 : fail(err, errsize, path, table, "changed while read");
 }
 
@@ -150,13 +154,13 @@ int gccost_db_load(const char *path, size_t limit, gccost *c, gccost_names *n, c
 		c->ncandidates = nx;
 		rc = load_rows(db, "gc_cost_by_class", "SELECT class, path, traced, clusters, visits, class_name FROM "
 			       "gc_cost_by_class ORDER BY visits DESC, class LIMIT ?", 0, TAKE(nc), (void **)&c->classes,
-			       &n->classes, &n->class_names, &n->nclasses, path, err, errsize) ||
+			       &n->classes, &n->class_names, &n->nclasses, c, path, err, errsize) ||
 		     load_rows(db, "gc_cost_by_package", "SELECT package, name, traced, clusters, visits FROM "
 			       "gc_cost_by_package ORDER BY visits DESC, package LIMIT ?", 0, TAKE(np),
-			       (void **)&c->packages, &n->packages, NULL, &n->npackages, path, err, errsize) ||
+			       (void **)&c->packages, &n->packages, NULL, &n->npackages, c, path, err, errsize) ||
 		     load_rows(db, "gc_cost_candidates", "SELECT package, name, objects, visits, as_cluster FROM "
 			       "gc_cost_candidates ORDER BY visits - as_cluster DESC, package LIMIT ?", 1, TAKE(nx),
-			       (void **)&c->candidates, &n->candidates, NULL, &n->ncandidates, path, err, errsize);
+			       (void **)&c->candidates, &n->candidates, NULL, &n->ncandidates, c, path, err, errsize);
 	}
 #undef TAKE
 	sqlite3_close(db);

@@ -2,7 +2,8 @@
  * read, and SQL over a snapshot in memory.
  *
  * store.h (analyze's database writer), schema.h (its tables), db_version.h
- * (which databases this version reads), view_db.h (the query view over a
+ * (which databases this version reads), db_extent.h (how far its objects
+ * reach, checked), view_db.h (the query view over a
  * database), db_heap.h (a database read back into a heap), retention_db.h
  * (its dominators), gccost_db.h (its mark-phase work), diff_db.h (a diff side from a database, and diff's own
  * database), snapshot_db.h (SQL on a snapshot, without a database file).
@@ -11,6 +12,7 @@
 #ifndef UGC_SQL_H
 #define UGC_SQL_H
 
+#include "sql/db_extent.h"
 #include "sql/db_heap.h"
 #include "sql/db_version.h"
 #include "sql/diff_db.h"

@@ -135,13 +135,23 @@ done
 # the mark's stored work (gc_cost tables): damaged rows are named, never printed
 for edit in "UPDATE gc_cost SET visits = -5" "UPDATE gc_cost SET list_visits = list_visits + 1" \
 	    "INSERT INTO gc_cost SELECT * FROM gc_cost" "UPDATE gc_cost_by_class SET traced = 'many'" \
-	    "UPDATE gc_cost_by_package SET package = -package - 1" "UPDATE gc_cost_candidates SET as_cluster = visits + 1"; do
+	    "UPDATE gc_cost_by_package SET package = -package - 1" "UPDATE gc_cost_candidates SET as_cluster = visits + 1" \
+	    "UPDATE gc_cost SET visits = 0, trace_visits = 9223372036854775807, list_visits = 9223372036854775807, record_visits = 2" \
+	    "UPDATE gc_cost_by_class SET visits = 9223372036854775807"; do
 	cp "$out/base.db" "$out/gccost.db"
 	"$adb" "$out/gccost.db" "$edit" || bad "building gccost.db: $edit"
 	run "$ugc" gccost "$out/gccost.db"
 	[ $rc -eq 1 ] && one_line "gccost.db: table gc_cost"
 	verdict "gccost: a database whose stored work is damaged ($edit) is refused in one line" $?
 done
+# report on a database whose one index lies far past its objects: refused
+# at once, as every reader refuses it (it sized its columns by the index:
+# 16 GB and a minute before the error)
+cp "$out/base.db" "$out/far.db"
+"$adb" "$out/far.db" "UPDATE object_table SET idx = 2147483000 WHERE idx = 15" || bad "building far.db"
+run "$ugc" report "$out/far.db" -o "$out/far.html"
+[ $rc -eq 1 ] && one_line "far.db" && [ ! -e "$out/far.html" ]
+verdict "report: a database with an index far past its objects is refused in one line, nothing written" $?
 # leak mode over one database thrice: no new object, so no group (its empty
 # list was sorted at a null pointer, which clang's UBSan reports)
 run "$ugc" diff --baseline "$out/base.db" --target "$out/base.db" --final "$out/base.db"

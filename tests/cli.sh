@@ -1133,6 +1133,37 @@ in use: #32 World /Game/G.G, held by #34 LevelStreamingDynamic /Game/A.A:Persist
 cmp -s "$out/worlds-a.json" "$out/worlds-b.json" && grep -q '"freed_bytes":7000' "$out/worlds-a.json" &&
 	ok "worlds: a snapshot and its database give the same JSON (H's cut frees 7000 bytes)" ||
 	bad "worlds: a snapshot and its database give the same JSON" "$(cmp "$out/worlds-a.json" "$out/worlds-b.json")"
+# worlds: a leaked World in the package of a World in use: its cut frees it
+# alone (the World in use and the package stay), by hand one reference,
+# Holder.Cached, freeing A2's 10 bytes; the review found the cut cutting
+# the engine's reference to A instead
+cat > "$out/worlds-shared.ugct" <<'EOF'
+ugc-text 1
+mode game
+first-gc-index 8
+o 0 1 3 - /Script/CoreUObject 0 Native
+o 1 2 2 0 Object 0 Native
+o 2 3 2 0 Class 0 Native
+o 3 4 2 0 Package 0 Native
+o 4 5 2 0 World 0 Native
+o 5 6 2 0 GameEngine 0 Native
+o 6 7 2 0 Level 0 Native
+o 7 8 2 0 Actor 0 Native
+o 8 9 3 - /Engine/Transient 10 RootSet
+o 9 10 5 8 GameEngine_0 10 RootSet
+o 10 11 3 - /Game/A 10 -
+o 11 12 4 10 A 10 -
+o 12 13 4 10 A2 10 -
+o 13 14 2 8 Holder 10 RootSet
+r 9 11 strong World
+r 13 12 strong Cached
+EOF
+expect "worlds: a leak sharing a package with a World in use is cut from its holder, not from the engine" "      1. #13 Class /Engine/Transient.Holder .Cached (strong) -> #12 World /Game/A.A2
+    proof: the GC rerun without it frees 1 object (10 B), every one of the package's" sh -c "'$ugc' worlds '$out/worlds-shared.ugct' | grep -E '^      1\\.|proof'"
+# cut of a class default object in the disregard pool: never collected, so
+# no cut frees it (it answered an empty cut whose proof failed)
+expect "cut: a target in the disregard pool is held uncuttably, exit 0" "0
+no cut frees them: only references that cannot be removed by editing a property hold them." sh -c "'$ugc' cut testdata/worlds.ugct '#7' > '$out/cutpool.txt'; echo \$?; sed -n 2p '$out/cutpool.txt'"
 expect "world-leak: the arena heap's one World its GameInstance does not hold (Arena_99), and no other" "#4495 /Game/Maps/Arena_99.Arena_99" sh -c "'$ugc' findings testdata/arena.ugcs --kind world-leak | sed -n 's/^  \\(#[0-9]* [^:]*\\):.*/\\1/p'"
 
 echo "cli: $passed passed, $failed failed"

@@ -143,6 +143,15 @@ unreal='UObject|RootSet|AddToRoot|FGCObject|BeginDestroy|FinishDestroy|GameThrea
 hit=$(text "$out/v8.html" | grep -o -E "$unreal" | sort -u | tr '\n' ' ')
 [ -s "$out/v8.html" ] && [ -z "$hit" ] && text "$out/v8.html" | grep -q 'Retained bytes by constructor' &&
 	ok "V8: constructors, and no Unreal word in the page's text" || bad "V8: no Unreal word" "$hit"
+# the heap's own nodes, not the tool's pool: gen writes exactly N nodes, all
+# reached from the root (its shape's rule); the synthetic root's constructor
+# retains everything and is not drawn
+"$ugc" gen --format v8 --nodes 3000 -o "$out/g3k.heapsnapshot" --force > /dev/null
+"$ugc" report "$out/g3k.heapsnapshot" -o "$out/g3k.html" --force
+has "$out/g3k.html" '<tr><th>nodes</th><td>3,000: 3,000 reachable, 0 unreachable' "V8: the page counts the heap's nodes, not the tool's"
+has "$out/g3k.html" '<tr><th>roots</th><td>1 (' "V8: one root, the snapshot's"
+grep -q '(synthetic): ' "$out/g3k.html" && bad "V8: the synthetic root's constructor is not a treemap rectangle" ||
+	ok "V8: the synthetic root's constructor is not a treemap rectangle"
 
 # --- in a real browser ----------------------------------------------------------
 browser=""
