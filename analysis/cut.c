@@ -240,9 +240,12 @@ oom:
 
 
 
-/* Breadth-first from SRC over the uncuttable edges; PARENT (per node, the
- * arc it was reached by, NO for unreached, NO - 1 for SRC) filled. */
-static void walk_uncuttable(const net *g, uint32_t *parent, uint32_t *queue)
+/* Breadth-first from SRC over the forward arcs FOLLOW lets through (CTX
+ * its); PARENT (per node, the arc it was reached by, NO for unreached, NO
+ * - 1 for SRC) filled.  QUEUE has room for every node. */
+typedef int (*arc_test)(const net *g, uint32_t arc, uint32_t head, const void *ctx);
+
+static void walk_from_src(const net *g, arc_test follow, const void *ctx, uint32_t *parent, uint32_t *queue)
 {
 	for (uint32_t u = 0; u < g->n; u++)
 		parent[u] = NO;
@@ -253,12 +256,33 @@ static void walk_uncuttable(const net *g, uint32_t *parent, uint32_t *queue)
 		uint32_t u = queue[head++];
 		for (uint32_t k = g->adj_start[u]; k < g->adj_start[u + 1]; k++) {
 			uint32_t a = g->adj[k], v = arc_head(g, a);
-			if (!(a & 1) && g->cap[a >> 1] == INF && parent[v] == NO) {
+			if (!(a & 1) && parent[v] == NO && follow(g, a, v, ctx)) {
 				parent[v] = a;
 				queue[tail++] = v;
 			}
 		}
 	}
+}
+
+static int uncuttable_arc(const net *g, uint32_t arc, uint32_t head, const void *ctx)
+{
+	(void)head;
+	(void)ctx;
+	return g->cap[arc >> 1] == INF;
+}
+
+/* An arc into the source side (CTX: the per-node side marks). */
+static int source_side_arc(const net *g, uint32_t arc, uint32_t head, const void *side)
+{
+	(void)g;
+	(void)arc;
+	return ((const uint8_t *)side)[head];
+}
+
+/* Breadth-first from SRC over the uncuttable edges (PARENT as above). */
+static void walk_uncuttable(const net *g, uint32_t *parent, uint32_t *queue)
+{
+	walk_from_src(g, uncuttable_arc, NULL, parent, queue);
 }
 
 /* Dinic's max flow from SRC to SINK (finite: checked first). */
@@ -490,21 +514,7 @@ static void count_kept(const heap *h, const net *g, const uint8_t *side, uint32_
 static int chains(const heap *h, const net *g, const uint8_t *side, uint32_t *stamp, uint32_t *queue,
 		  uint32_t *parent, uint32_t *down_parent, cut_result *out, uint32_t n)
 {
-	for (uint32_t u = 0; u < g->n; u++)
-		parent[u] = NO;
-	size_t head = 0, tail = 0;
-	queue[tail++] = SRC;
-	parent[SRC] = NO - 1;
-	while (head < tail) {
-		uint32_t u = queue[head++];
-		for (uint32_t j = g->adj_start[u]; j < g->adj_start[u + 1]; j++) {
-			uint32_t a = g->adj[j], v = arc_head(g, a);
-			if (!(a & 1) && side[v] && parent[v] == NO) {
-				parent[v] = a;
-				queue[tail++] = v;
-			}
-		}
-	}
+	walk_from_src(g, source_side_arc, side, parent, queue);
 	uint64_t steps = 0;
 	for (uint32_t k = 0; k < n && k < out->nrefs; k++) {
 		cut_ref *c = &out->refs[k];

@@ -351,8 +351,9 @@ static int has_root_flag(const heap *h, obj_t i)
 	return (h->iflags[i] & (IF_RootSet | IF_RefCounted | IF_INTERNAL_KEEP)) != 0;
 }
 
-/* Is X's class the one named NAME (without a number)? */
-static int class_named(const heap *h, obj_t x, const char *name)
+/* Is X's class the one named NAME (without a number)?  (Exact: worlds.h's
+ * class_named also takes a Blueprint's and a subclass's suffixes.) */
+static int of_class_named(const heap *h, obj_t x, const char *name)
 {
 	obj_t c = h->cls[x];
 	return c >= 0 && h->name_num[c] == 0 && strcmp(heap_str(h, h->name[c]), name) == 0;
@@ -385,7 +386,7 @@ static int hand_over(marker *m, gc_result *r)
 		if (m->live[c])
 			continue;
 		obj_t root = h->clusters[c].root, level = h->outer[root];
-		if (level < 0 || !class_named(h, root, "LevelActorContainer"))
+		if (level < 0 || !of_class_named(h, root, "LevelActorContainer"))
 			continue;
 		for (uint32_t k = h->ref_start[root]; k < h->ref_start[root + 1]; k++) {
 			if (strncmp(heap_str(h, h->ref_prop[k]), "Actors", 6) != 0)
