@@ -101,6 +101,19 @@ static const char *gc_beside_dominators(pipeline *p)
 	return b.gc.rc ? "running the GC" : rc ? "computing dominators" : NULL;
 }
 
+/* The findings as a job of their own, for jobs.h. */
+typedef struct findings_job {
+	pipeline *p;
+	int rc;
+} findings_job;
+
+static void *run_findings(void *arg)
+{
+	findings_job *fj = arg;
+	fj->rc = findings_collect(&fj->p->h, &fj->p->r, &fj->p->f);
+	return NULL;
+}
+
 static const char *dominators(pipeline *p)
 {
 	int rc;
@@ -135,11 +148,23 @@ int pipeline_need(pipeline *p, int what, char *err, size_t errsize)
 		trace_point("GC");
 	}
 	if (!fail && (todo & PIPE_FINDINGS)) {
-		if (findings_collect(&p->h, &p->r, &p->f))
+		/* the findings read the heap and the GC result only: beside the
+		 * dominators when both are wanted and a second core is allowed */
+		findings_job fj = {p, -1};
+		job j;
+		int beside = (todo & PIPE_DOM) && !(p->done & PIPE_DOM) && p->opt.threads > 1;
+		if (beside) {
+			job_start(&j, run_findings, &fj);
+			fail = dominators(p);
+			job_wait(&j);
+		} else {
+			run_findings(&fj);
+		}
+		if (fj.rc)
 			fail = "collecting findings";
 		else
 			p->done |= PIPE_FINDINGS;
-		trace_point("findings");
+		trace_point(beside ? "findings (beside the dominators)" : "findings");
 	}
 	if (!fail && (todo & PIPE_DOM) && !(p->done & PIPE_DOM))
 		fail = dominators(p);

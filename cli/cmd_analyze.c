@@ -213,8 +213,15 @@ int cmd_analyze(int argc, char **argv)
 	}
 	pipeline an;
 	pipeline_options po = analysis_pipeline_options(&opts.an);
-	if (pipeline_load(&an, snap, &po, err, sizeof err) || pipeline_need(&an, PIPE_ALL, err, sizeof err)) {
+	store_early *early = NULL;
+	store_info info = {snap, &an.opt, 0, NULL, STORE_AUTO, 0};
+	/* the database begun as soon as the heap is in: the references' pages
+	 * are written beside the analysis */
+	if (pipeline_load(&an, snap, &po, err, sizeof err) ||
+	    store_begin(&early, dbpath, force, &an.h, &info, err, sizeof err) ||
+	    pipeline_need(&an, PIPE_ALL, err, sizeof err)) {
 		error("%s", err);
+		store_cancel(early);
 		pipeline_free(&an);
 		free(dbpath);
 		return 1;
@@ -259,9 +266,12 @@ int cmd_analyze(int argc, char **argv)
 			goto out;
 	}
 	double t1 = now_seconds();
-	store_info info = {snap, &an.opt, (double)time(NULL), &an.dom, STORE_AUTO, 0};
+	info.analysed_at = (double)time(NULL);
+	info.dom = &an.dom;
 	progress_begin_file("write", dbpath);
-	if (store_prepare(&outs[nouts], dbpath, force, h, &an.r, &an.f, &info, err, sizeof err)) {
+	int stored = store_end(early, &outs[nouts], h, &an.r, &an.f, &info, err, sizeof err);
+	early = NULL;
+	if (stored) {
 		error("%s", err);
 		while (nouts > 0)
 			outfile_abort(&outs[--nouts]);
@@ -279,6 +289,7 @@ int cmd_analyze(int argc, char **argv)
 		       after ? disp(after) : "");
 	rc = 0;
 out:
+	store_cancel(early);
 	pipeline_free(&an);
 	free(dbpath);
 	return rc;

@@ -32,6 +32,19 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 int store_prepare(outfile *o, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
 		  const store_info *info, char *err, size_t errsize);
 
+/* The store in two halves, so that the references' pages, which need the
+ * heap only, are written while the analysis runs: store_begin once the heap
+ * is loaded (PATH reserved, the schema made, those pages started on a
+ * thread of their own when INFO's options allow two), store_end with the
+ * analysis (then as store_prepare; E is freed).  store_cancel abandons E
+ * (its file removed).  INFO's source and dom are read by store_end only. */
+typedef struct store_early store_early;
+int store_begin(store_early **e, const char *path, int force, const heap *h, const store_info *info, char *err,
+		size_t errsize);
+int store_end(store_early *e, outfile *o, const heap *h, const gc_result *r, const findings *f,
+	      const store_info *info, char *err, size_t errsize);
+void store_cancel(store_early *e);
+
 /* Fill the tables of SCHEMA_TABLES but those named in SKIP (a NULL-ended
  * list, or NULL) on DB, where they exist empty: the store's own rows, for a
  * database that serves the SKIP tables itself (snapshot_db.c). */

@@ -216,6 +216,7 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 typedef struct fill {
 	bt_file f;
 	const store_pages_plan *plan;
+	unsigned trees; /* the b-trees to fill: bits 1 << ST_* */
 	const row_source *src;
 	pthread_mutex_t lock; /* guards next, rc and err */
 	int next;
@@ -525,6 +526,8 @@ static void *worker(void *arg)
 	char err[512];
 	for (;;) {
 		pthread_mutex_lock(&c->lock);
+		while (c->next < JOBS && !(c->trees >> order[c->next] & 1))
+			c->next++;
 		int k = c->rc == BT_OK && c->next < JOBS ? order[c->next++] : -1;
 		pthread_mutex_unlock(&c->lock);
 		if (k < 0)
@@ -539,15 +542,19 @@ static void *worker(void *arg)
 	}
 }
 
-int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, const row_source *src,
-		     int threads, char *err, size_t errsize)
+int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, unsigned trees,
+		     const row_source *src, int threads, char *err, size_t errsize)
 {
 	fill c;
 	memset(&c, 0, sizeof c);
+	/* a job's trees come together: the sorted indexes, the two cluster lists */
+	assert((trees >> ST_MEMBERS & 1) == (trees >> ST_MUTABLE & 1));
+	assert((trees & ~((1u << ST_SORTED) - 1)) == 0 || (trees & ~((1u << ST_SORTED) - 1)) == (ST_ALL & ~((1u << ST_SORTED) - 1)));
 	int rc = bt_file_open(&c.f, path, err, errsize);
 	if (rc != BT_OK)
 		return rc;
 	c.plan = plan;
+	c.trees = trees;
 	c.src = src;
 	pthread_mutex_init(&c.lock, NULL);
 	jobs_pool(worker, &c, 0, threads < 1 ? 1 : threads < JOBS ? threads : JOBS); /* one queue */

@@ -25,6 +25,12 @@ enum store_tree {
 	ST_SORTED = ST_PATH_HASH
 };
 
+/* Sets of b-trees, as bits (1 << ST_*): the references' two (they read
+ * the heap only, so they can be written while the analysis runs) and the
+ * others. */
+#define ST_REFERENCES ((1u << ST_REFS) | (1u << ST_REFS_DST))
+#define ST_ALL ((1u << ST_COUNT) - 1)
+
 /* The root page of each b-tree written, from the database's schema. */
 typedef struct store_pages_plan {
 	uint32_t root[ST_COUNT];
@@ -36,11 +42,13 @@ typedef struct store_pages_plan {
  * WHY, or BT_ERROR (WHY). */
 int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t whysize);
 
-/* Fill the b-trees of PLAN in the closed database PATH from SRC.  BT_OK,
+/* Fill the b-trees of PLAN in TREES (bits, above) in the closed database
+ * PATH from SRC (the references' need SRC's heap only).  BT_OK,
  * BT_UNSUPPORTED (ERR says why; PATH as it was) or BT_ERROR (ERR; a write
  * the file-size limit or a full disk stopped names SHOWN, the output PATH
- * becomes). */
-int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, const row_source *src,
-		     int threads, char *err, size_t errsize);
+ * becomes).  Trees may be filled in several calls, each on the file the
+ * last one (or SQLite, between them) left. */
+int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, unsigned trees,
+		     const row_source *src, int threads, char *err, size_t errsize);
 
 #endif

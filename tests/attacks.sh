@@ -209,7 +209,12 @@ for ext in ugct ugcs ugct.zst; do
 done
 refused "convert over a file-size limit" "conv.ugct: file too large (a file-size limit)" \
 	sh -c "$limited" limited "$ugc" convert "$f/in.ugcs" "$f/conv.ugct"
+# the database is begun as soon as the heap is loaded (its schema, then the
+# references beside the analysis): over the limit it is the first output
+# stopped; through SQL (UGC_STORE=sql) it is begun after --after's file
 refused "analyze --after over a file-size limit" "after.ugct: file too large (a file-size limit)" \
+	sh -c "UGC_STORE=sql; export UGC_STORE; $limited" limited "$ugc" analyze "$f/in.ugcs" -o "$f/an.db" --after "$f/after.ugct" -q
+refused "analyze --after over a file-size limit: the database begun first is named" "an.db: " \
 	sh -c "$limited" limited "$ugc" analyze "$f/in.ugcs" -o "$f/an.db" --after "$f/after.ugct" -q
 # SQLite's own error names no file: the store names it (with the cause
 # when SQLite kept the errno, which a short write does not)

@@ -159,7 +159,7 @@ done
 # --- the store: big tables written as SQLite pages or through SQL (UGC_STORE) ---
 for m in sql pages; do
 	UGC_STORE=$m "$ugc" analyze testdata/arena.ugcs -o "$out/store-$m.db" -q >/dev/null 2>&1
-	"$ugc" sql "$out/store-$m.db" "PRAGMA integrity_check; SELECT type, name, tbl_name, sql FROM sqlite_schema;
+	"$ugc" sql "$out/store-$m.db" "PRAGMA integrity_check; SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name;
 		SELECT * FROM object_table; SELECT * FROM ref_table; SELECT dst, src, pos FROM ref_table INDEXED BY ref_table_dst;
 		SELECT idx, class FROM object_table INDEXED BY objects_class; SELECT * FROM strings; SELECT * FROM cluster_members;
 		SELECT * FROM snapshot WHERE key <> 'analysed_at'" --format csv > "$out/store-$m.txt" 2>&1

@@ -36,7 +36,10 @@ interrupted() {
 	pid=$!
 	tmp="$db.tmp.$pid"
 	n=0
-	while [ ! -s "$tmp" ] && [ $n -lt 400 ] && kill -0 $pid 2>/dev/null; do
+	# the database is begun beside the analysis: wait for the summary too
+	# (early=1: for the database only, the analysis still running)
+	while { [ ! -s "$tmp" ] || { [ -z "$early" ] && ! grep -q ' objects reachable' "$out/$name.out"; }; } &&
+		[ $n -lt 400 ] && kill -0 $pid 2>/dev/null; do
 		sleep 0.01
 		n=$((n + 1))
 	done
@@ -56,6 +59,8 @@ grep -q '^LogGarbage: .* objects reachable' "$out/int.out" &&
 	bad "the summary is out before the write begins (stdout a file, run interrupted)"
 [ ! -s "$out/int.err" ] && ok "an interrupt prints nothing (stderr not a terminal)" || bad "an interrupt prints nothing" "$(cat "$out/int.err")"
 interrupted TERM 143 term --after "$out/term.after.ugcs"
+early=1 interrupted INT 130 early
+early=
 
 # --- leftovers of killed runs --------------------------------------------------
 sh -c 'exit 0' &
