@@ -398,33 +398,45 @@ size_t bt_record(const bt_file *f, const row_value *v, int n, uint8_t *out, size
 	return hdr + body;
 }
 
-/* The length of that record. */
-static uint32_t ints_len(const bt_file *f, const int64_t *v, uint32_t nulls, int n)
+/* The bytes integer I needs with its sign (1-8), and the serial type and
+ * body size SQLite stores such an integer in (2.1: 5 and 6 bytes share 6,
+ * 7 and 8 share 8). */
+static inline int int_bytes(int64_t i)
 {
-	uint32_t len = 1 + (uint32_t)n;
-	for (int k = 0; k < n; k++) {
-		uint8_t size = 0;
-		if (!(nulls >> k & 1))
-			int_type(v[k], f->format4, &size);
-		len += size;
-	}
-	return len;
+	uint64_t u = i < 0 ? ~(uint64_t)i : (uint64_t)i;
+	return (72 - __builtin_clzll(u | 1)) / 8; /* (its bits + a sign bit + 7) / 8 */
 }
+static const uint8_t type_of_bytes[9] = {0, 1, 2, 3, 4, 5, 5, 6, 6};
+static const uint8_t size_of_bytes[9] = {0, 1, 2, 3, 4, 6, 6, 8, 8};
 
 size_t bt_record_ints(const bt_file *f, const int64_t *v, uint32_t nulls, int n, uint8_t *out)
 {
 	assert(n >= 0 && n <= BT_INTS_MAX); /* so the header's size fits its one byte */
 	uint8_t *p = out + 1, *q = out + 1 + n; /* the header fits one byte */
 	for (int k = 0; k < n; k++) {
+		uint8_t type, size;
 		if (nulls >> k & 1) {
-			*p++ = 0;
-			continue;
+			type = size = 0;
+		} else if (f->format4 && (uint64_t)v[k] <= 1) {
+			type = (uint8_t)(8 + v[k]);
+			size = 0;
+		} else {
+			int b = int_bytes(v[k]);
+			type = type_of_bytes[b];
+			size = size_of_bytes[b];
 		}
-		uint8_t size;
-		*p++ = int_type(v[k], f->format4, &size);
+		*p++ = type;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* big-endian in SIZE bytes: eight written, SIZE kept (each value
+		 * starts at most 8 bytes a value in, so the eight stay inside
+		 * OUT's 9 * N + 1) */
+		uint64_t be = size ? __builtin_bswap64((uint64_t)v[k] << (64 - 8 * size)) : 0;
+		memcpy(q, &be, 8);
+#else
 		uint64_t u = (uint64_t)v[k];
 		for (int j = size - 1; j >= 0; j--, u >>= 8)
 			q[j] = (uint8_t)u;
+#endif
 		q += size;
 	}
 	out[0] = (uint8_t)(1 + n);
@@ -669,8 +681,10 @@ int bt_tree_add_key(bt_tree *t, const uint8_t *record, size_t len)
 
 int bt_tree_add_ints(bt_tree *t, const int64_t *v, uint32_t nulls, int n)
 {
-	/* the cell: the record's length (one byte: under 128) and the record */
-	uint32_t len = ints_len(t->f, v, nulls, n);
+	/* the cell: the record's length (one byte: under 128) and the record,
+	 * encoded in the scratch cell (bt_record_ints writes past its end) */
+	uint8_t *cell = t->cell;
+	uint32_t len = (uint32_t)bt_record_ints(t->f, v, nulls, n, cell + 1);
 	int rc;
 	if (len > t->max_local)
 		return fail(t, BT_UNSUPPORTED, "an index entry needs overflow pages");
@@ -678,12 +692,13 @@ int bt_tree_add_ints(bt_tree *t, const int64_t *v, uint32_t nulls, int n)
 		return rc;
 	t->entries++;
 	assert(len < 0x80); /* the payload size is a one-byte varint */
-	bt_level *lv = &t->level[0];
-	uint8_t *cell = !lv->pending_size && fits(lv, 0, 1 + len) ? place(lv, 0, 1 + len) : t->cell;
 	cell[0] = (uint8_t)len;
-	bt_record_ints(t->f, v, nulls, n, cell + 1);
-	/* encoded in place; else it goes the common way */
-	return cell == t->cell ? level_add(t, 0, cell, 1 + len) : BT_OK;
+	bt_level *lv = &t->level[0];
+	if (!lv->pending_size && fits(lv, 0, 1 + len)) {
+		memcpy(place(lv, 0, 1 + len), cell, 1 + len);
+		return BT_OK;
+	}
+	return level_add(t, 0, cell, 1 + len);
 }
 
 /* Close LEVEL, whose last child (above the leaves) is CHILD, and the levels
