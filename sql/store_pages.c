@@ -382,6 +382,13 @@ static int fill_refs(fill *c, bt_tree *t)
 #define CHUNK_REFS (1u << 22)
 #define CHUNKS 8
 
+/* One reference of a range, placed by its target: its source and position
+ * side by side (placing it is one cache miss, not two). */
+typedef struct ref_at {
+	obj_t src;
+	uint32_t pos;
+} ref_at;
+
 static int fill_refs_by_dst(fill *c, bt_tree *t)
 {
 	const heap *h = c->src->h;
@@ -389,9 +396,8 @@ static int fill_refs_by_dst(fill *c, bt_tree *t)
 	uint32_t cap = h->nrefs / CHUNKS + 1 > CHUNK_REFS ? h->nrefs / CHUNKS + 1 : CHUNK_REFS;
 	if (cap > h->nrefs)
 		cap = h->nrefs;
-	obj_t *src_of = malloc((size_t)(cap ? cap : 1) * sizeof *src_of);
-	uint32_t *pos_of = malloc((size_t)(cap ? cap : 1) * sizeof *pos_of);
-	int rc = start && src_of && pos_of ? BT_OK : BT_ERROR;
+	ref_at *at = malloc((size_t)(cap ? cap : 1) * sizeof *at);
+	int rc = start && at ? BT_OK : BT_ERROR;
 	for (uint32_t pos = 0; pos < h->nrefs && rc == BT_OK; pos++) {
 		if (NEVER((uint32_t)h->ref_dst[pos] >= h->slots)) { /* the heap is validated */
 			snprintf(t->err, t->errsize, "writing the database pages: a reference to no object");
@@ -408,31 +414,28 @@ static int fill_refs_by_dst(fill *c, bt_tree *t)
 			;
 		uint32_t m = start[d1] - base;
 		if (m > cap) { /* one target with more references than a chunk */
-			obj_t *s = realloc(src_of, (size_t)m * sizeof *s);
-			uint32_t *p = s ? realloc(pos_of, (size_t)m * sizeof *p) : NULL;
-			src_of = s ? s : src_of;
-			pos_of = p ? p : pos_of;
-			if (!s || !p) {
+			ref_at *more = realloc(at, (size_t)m * sizeof *more);
+			if (!more) {
 				rc = BT_ERROR;
 				break;
 			}
+			at = more;
 			cap = m;
 		}
 		for (obj_t src = 0; src < (obj_t)h->slots; src++)
 			for (uint32_t pos = h->ref_start[src]; pos < h->ref_start[src + 1]; pos++) {
 				uint32_t d = (uint32_t)h->ref_dst[pos];
-				if (d >= d0 && d < d1) {
+				if (d - d0 < d1 - d0) { /* d0 <= d < d1 */
 					uint32_t k = start[d]++ - base;
 					assert(k < m); /* the range's references, counted */
-					src_of[k] = src;
-					pos_of[k] = pos;
+					at[k] = (ref_at){src, pos};
 				}
 			}
 		/* start[d] is now the end of d's references */
 		uint32_t k = 0;
 		for (uint32_t d = d0; d < d1 && rc == BT_OK; d++) {
 			for (; k < start[d] - base && rc == BT_OK; k++) {
-				int64_t v[3] = {d, src_of[k], pos_of[k]};
+				int64_t v[3] = {d, at[k].src, at[k].pos};
 				rc = bt_tree_add_ints(t, v, 0, 3);
 			}
 		}
@@ -442,8 +445,7 @@ static int fill_refs_by_dst(fill *c, bt_tree *t)
 	if (rc == BT_ERROR && !t->err[0])
 		snprintf(t->err, t->errsize, "out of memory");
 	free(start);
-	free(src_of);
-	free(pos_of);
+	free(at);
 	return rc;
 }
 
