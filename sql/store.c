@@ -751,6 +751,7 @@ struct store_early {
 	outfile o;
 	store_pages_plan plan;
 	row_source rows;       /* the heap only: what the references' pages read */
+	store_pages *pages;    /* theirs, shared by J and then store_end's thread */
 	job j;
 	int rc;                /* those pages: BT_OK, BT_UNSUPPORTED or BT_ERROR (ERR) */
 	char err[SNAP_ERR_MAX];
@@ -773,12 +774,13 @@ static int create_schema(store_early *e, unsigned page_size, char *err, size_t e
 	return rc;
 }
 
+/* The references' two b-trees, taken one at a time (store_pages_work): by
+ * a thread beside the analysis, and by store_end's once the analysis is
+ * done and one is still left. */
 static void *reference_pages(void *arg)
 {
 	store_early *e = arg;
-	double t = now_seconds();
-	e->rc = store_pages_fill(e->o.tmp, e->path, &e->plan, ST_REFERENCES, &e->rows, 1, e->err, sizeof e->err);
-	trace_printf("store: pages of the references %.3f s (beside the analysis)", now_seconds() - t);
+	store_pages_work(e->pages);
 	return NULL;
 }
 
@@ -815,6 +817,11 @@ int store_begin(store_early **out, const char *path, int force, const heap *h, c
 	}
 	if (e->rc == BT_OK) {
 		e->rows = (row_source){h, NULL, NULL, NULL};
+		if (store_pages_start(&e->pages, e->o.tmp, &e->plan, ST_REFERENCES, &e->rows, err, errsize) != BT_OK) {
+			store_cancel(e);
+			*out = NULL;
+			return -1;
+		}
 		e->started = 1;
 		if (info->opt->threads > 1)
 			job_start(&e->j, reference_pages, e);
@@ -890,8 +897,14 @@ int store_end(store_early *e, outfile *out, const heap *h, const gc_result *r, c
 		uint64_t *hashes = NULL;
 		gccost *cost = NULL;
 		int ready = store_precompute(h, r, &hashes, &cost) == 0;
+		double t = now_seconds();
+		if (e->j.beside) /* a tree not yet taken is this thread's */
+			store_pages_work(e->pages);
 		job_wait(&e->j);
 		e->started = 0;
+		e->rc = store_pages_finish(e->pages, e->path, e->err, sizeof e->err);
+		e->pages = NULL;
+		trace_printf("store: pages of the references done %.3f s after the analysis", now_seconds() - t);
 		rc = ready ? e->rc : BT_ERROR;
 		if (!ready) {
 			snprintf(err, errsize, "out of memory");
@@ -929,8 +942,12 @@ void store_cancel(store_early *e)
 {
 	if (!e)
 		return;
-	if (e->started)
+	if (e->started && e->j.beside) { /* else the job never ran: nothing to stop */
+		store_pages_stop(e->pages);
 		job_wait(&e->j);
+	}
+	if (e->pages)
+		store_pages_finish(e->pages, e->path, e->err, sizeof e->err);
 	if (e->reserved)
 		outfile_abort(&e->o);
 	free(e->path);

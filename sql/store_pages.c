@@ -213,7 +213,7 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
  * largest first, but for the sorted indexes: after objects, so that on two
  * threads their sort buffers come once the references by target are done
  * with theirs (taken first, they made the 10M peak 134 MiB higher). */
-typedef struct fill {
+struct store_pages {
 	bt_file f;
 	const store_pages_plan *plan;
 	unsigned trees; /* the b-trees to fill: bits 1 << ST_* */
@@ -222,7 +222,8 @@ typedef struct fill {
 	int next;
 	int rc; /* the first failure */
 	char err[512];
-} fill;
+};
+typedef struct store_pages fill;
 
 #define JOBS 5
 static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_SORTED /* and the other sorted indexes */,
@@ -544,30 +545,69 @@ static void *worker(void *arg)
 	}
 }
 
-int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, unsigned trees,
-		     const row_source *src, int threads, char *err, size_t errsize)
+int store_pages_start(store_pages **out, const char *path, const store_pages_plan *plan, unsigned trees,
+		      const row_source *src, char *err, size_t errsize)
 {
-	fill c;
-	memset(&c, 0, sizeof c);
 	/* a job's trees come together: the sorted indexes, the two cluster lists */
 	assert((trees >> ST_MEMBERS & 1) == (trees >> ST_MUTABLE & 1));
 	assert((trees & ~((1u << ST_SORTED) - 1)) == 0 || (trees & ~((1u << ST_SORTED) - 1)) == (ST_ALL & ~((1u << ST_SORTED) - 1)));
-	int rc = bt_file_open(&c.f, path, err, errsize);
+	fill *c = calloc(1, sizeof *c);
+	*out = c;
+	if (!c) {
+		snprintf(err, errsize, "out of memory");
+		return BT_ERROR;
+	}
+	int rc = bt_file_open(&c->f, path, err, errsize);
+	if (rc != BT_OK) {
+		free(c);
+		*out = NULL;
+		return rc;
+	}
+	c->plan = plan;
+	c->src = src;
+	c->trees = trees;
+	pthread_mutex_init(&c->lock, NULL);
+	return BT_OK;
+}
+
+void store_pages_work(store_pages *c)
+{
+	worker(c);
+}
+
+void store_pages_stop(store_pages *c)
+{
+	pthread_mutex_lock(&c->lock);
+	if (c->rc == BT_OK) {
+		c->rc = BT_ERROR;
+		snprintf(c->err, sizeof c->err, "stopped");
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+int store_pages_finish(store_pages *c, const char *shown, char *err, size_t errsize)
+{
+	if (c->rc == BT_OK && bt_file_commit(&c->f, c->err, sizeof c->err))
+		c->rc = BT_ERROR;
+	else if (c->rc != BT_OK)
+		bt_file_abort(&c->f);
+	if (c->rc != BT_OK && (c->f.io_errno == EFBIG || c->f.io_errno == ENOSPC))
+		fileio_write_error(shown, c->f.io_errno, err, errsize);
+	else if (c->rc != BT_OK)
+		snprintf(err, errsize, "%s", c->err);
+	int rc = c->rc;
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	return rc;
+}
+
+int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, unsigned trees,
+		     const row_source *src, int threads, char *err, size_t errsize)
+{
+	store_pages *c;
+	int rc = store_pages_start(&c, path, plan, trees, src, err, errsize);
 	if (rc != BT_OK)
 		return rc;
-	c.plan = plan;
-	c.trees = trees;
-	c.src = src;
-	pthread_mutex_init(&c.lock, NULL);
-	jobs_pool(worker, &c, 0, threads < 1 ? 1 : threads < JOBS ? threads : JOBS); /* one queue */
-	pthread_mutex_destroy(&c.lock);
-	if (c.rc == BT_OK && bt_file_commit(&c.f, c.err, sizeof c.err))
-		c.rc = BT_ERROR;
-	else if (c.rc != BT_OK)
-		bt_file_abort(&c.f);
-	if (c.rc != BT_OK && (c.f.io_errno == EFBIG || c.f.io_errno == ENOSPC))
-		fileio_write_error(shown, c.f.io_errno, err, errsize);
-	else if (c.rc != BT_OK)
-		snprintf(err, errsize, "%s", c.err);
-	return c.rc;
+	jobs_pool(worker, c, 0, threads < 1 ? 1 : threads < JOBS ? threads : JOBS); /* one queue */
+	return store_pages_finish(c, shown, err, errsize);
 }

@@ -51,4 +51,17 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, unsigned trees,
 		     const row_source *src, int threads, char *err, size_t errsize);
 
+/* The same in three steps, for trees filled beside other work: start
+ * (PATH opened), work (each call takes trees until none is left: call it
+ * from as many threads as should share them, each returns once nothing is
+ * left to take), finish (after every work call has returned: commit, or cut
+ * the file back on failure; C freed).  SRC must live until finish. */
+typedef struct store_pages store_pages;
+int store_pages_start(store_pages **c, const char *path, const store_pages_plan *plan, unsigned trees,
+		      const row_source *src, char *err, size_t errsize);
+void store_pages_work(store_pages *c);
+/* Make the work calls return soon, the trees unfinished (finish aborts). */
+void store_pages_stop(store_pages *c);
+int store_pages_finish(store_pages *c, const char *shown, char *err, size_t errsize);
+
 #endif
