@@ -380,36 +380,9 @@ static int walk(const rgraph *g, work *w)
 		uint32_t at = end[sp - 1]; /* rows never outgrow the counted edges, < UINT32_MAX */
 		if (reserve(&rows, &cap, at, rgraph_succ_bound(g, t)))
 			goto out;
-		uint32_t k = rgraph_succ_row(g, t, rows + at), kept = 0;
-		/* the edges to nodes reached already are placed at once, and
-		 * only the others stay in the row: one loop without a branch to
-		 * mispredict, whose reads of SEEN overlap, rather than a test
-		 * each when the walk comes to the edge (a node reached is
-		 * reached for good, and which of its rows' places an edge takes
-		 * changes no answer) */
-		if (beside)
-			for (uint32_t i = 0; i < k; i++) {
-				uint32_t c = rows[at + i];
-				uint32_t in = (uint32_t)(seen[c >> 6] >> (c & 63)) & 1;
-				batch[blen] = (uint64_t)c << 32 | (n + 1);
-				rows[at + kept] = c;
-				blen += in;
-				kept += in ^ 1;
-				if (blen == FILL_BATCH) {
-					batch = fill_hand_over(&f, blen);
-					blen = 0;
-				}
-			}
-		else
-			for (uint32_t i = 0; i < k; i++) {
-				uint32_t c = rows[at + i];
-				if (seen[c >> 6] >> (c & 63) & 1)
-					pred[cur[c]++] = n + 1;
-				else
-					rows[at + kept++] = c;
-			}
+		uint32_t k = rgraph_succ_row(g, t, rows + at);
 		cursor[sp] = at;
-		end[sp++] = at + kept;
+		end[sp++] = at + k;
 		u = n++;
 	}
 	w->n = n;
@@ -453,6 +426,7 @@ static void compress(uint32_t v, uint32_t cur, uint32_t *ab, uint32_t *stack)
  * parents (copied beside BEST into WIDE, where one miss fetches both), and
  * the semidominators then take PARENT's place, number by number, and the
  * immediate dominators theirs. */
+#define SEMI_AHEAD 32
 static int semi_nca(work *w)
 {
 	uint32_t n = w->n;
@@ -464,7 +438,15 @@ static int semi_nca(work *w)
 		ab[2 * (size_t)i] = w->parent[i];
 		ab[2 * (size_t)i + 1] = i; /* a number not done yet is its own semidominator */
 	}
+	/* the predecessors' links and bests are asked for SEMI_AHEAD places
+	 * before the sweep comes to them (it reads the rows from the last
+	 * place down, a row at a time, each from its first): each is a miss
+	 * on a large heap, and they do not depend on one another */
+	uint32_t ahead = rstart[n];
 	for (uint32_t v = n - 1; v >= 1; v--) {
+		for (uint32_t to = rstart[v] > SEMI_AHEAD ? rstart[v] - SEMI_AHEAD : 0; ahead > to;)
+			if (w->pred[--ahead])
+				__builtin_prefetch(ab + 2 * (size_t)(w->pred[ahead] - 1));
 		/* the tree edge, kept in no row: its source, the parent, is not
 		 * done yet, so it offers its own number */
 		uint32_t s = ab[2 * (size_t)v];

@@ -114,12 +114,10 @@ static inline uint32_t own_row(const rgraph *g, uint32_t x, uint32_t *out, uint6
 	uint32_t n = 0;
 	if (own_edges(g, (obj_t)x) != OWN_SELF)
 		return 0;
-	if (!g->no_class_edges) {
-		if (rgraph_enters(h, h->cls[x]))
-			n = put(out, lab, n, h->cls[x], RL_CLASS, x);
-		if (rgraph_enters(h, h->outer[x]))
-			n = put(out, lab, n, h->outer[x], RL_OUTER, x);
-	}
+	if (rgraph_enters(h, h->cls[x]))
+		n = put(out, lab, n, h->cls[x], RL_CLASS, x);
+	if (rgraph_enters(h, h->outer[x]))
+		n = put(out, lab, n, h->outer[x], RL_OUTER, x);
 	for (uint32_t k = h->ref_start[x]; k < h->ref_start[x + 1]; k++)
 		if (ref_edge(g, k))
 			n = put(out, lab, n, h->ref_dst[k], RL_REF, k);
@@ -258,23 +256,13 @@ static int top_successors(rgraph *g)
 	return 0;
 }
 
-/* Does no object's Class or Outer enter (rgraph.no_class_edges)?  Stops at
- * the first that does: an Unreal heap's first object past the pool. */
-static int class_edges_none(const heap *h)
-{
-	for (uint32_t i = 0; i < h->slots; i++)
-		if (rgraph_enters(h, h->cls[i]) || rgraph_enters(h, h->outer[i]))
-			return 0;
-	return 1;
-}
-
 static int init(rgraph *g, const heap *h, const gc_result *r, uint32_t keep_flags, int policy, int labels)
 {
 	/* without R the caller has checked the heap (dom_needs_gc): no
 	 * second pass over its flags */
 	*g = (rgraph){.h = h, .r = r, .keep_flags = keep_flags, .policy = policy, .top = h->slots,
 		      .member_kept = calloc(h->nclusters + 1, 1), .no_clusters = h->nclusters == 0,
-		      .no_garbage = !r || !heap_has_garbage(h), .no_class_edges = class_edges_none(h)};
+		      .no_garbage = !r || !heap_has_garbage(h)};
 	if (labels) {
 		g->top_label_cap = 16;
 		g->top_label = malloc(g->top_label_cap * sizeof *g->top_label);

@@ -32,9 +32,6 @@ typedef struct rgraph {
 	/* what the heap lacks, so the per-edge tests can skip it (a V8 heap
 	 * has neither): no cluster, no object flagged Garbage */
 	int no_clusters, no_garbage;
-	/* no object's Class or Outer enters (a V8 heap's are all in the pool):
-	 * a row need not read them */
-	int no_class_edges;
 } rgraph;
 
 /* What an edge is, for a caller that must name it (analysis/cut.c): a
