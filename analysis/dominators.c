@@ -525,19 +525,20 @@ typedef struct request {
 
 /* Number the reached nodes and find their immediate dominators: the
  * predecessor rows sized (from Q's links, else counted), the walk, then
- * semi-NCA.  Q's hook is called once what follows is one thread's work. */
+ * semi-NCA.  Q's hook is called once what follows is one thread's work:
+ * after the walk (and whether or not the steps before it failed). */
 static int dominator_tree(const rgraph *g, const request *q, work *w)
 {
-	uint32_t *links = q->links; /* only without clusters (dom_compute_plain) */
-	/* with LINKS there is no count on two threads for the hook to wait for */
-	if (links && q->one_thread)
-		q->one_thread(q->arg);
-	int bad = size_predecessors(g, w, links);
+	int bad = size_predecessors(g, w, q->links);
 	trace_point("dominators: counts");
-	if (!links && q->one_thread)
-		q->one_thread(q->arg);
 	bad = bad || walk(g, w);
 	trace_point("dominators: walk");
+	/* only now: a job beside the walk (the GC's marking, which takes as
+	 * long) slowed it by a fifth on two cores, the walk's misses and its
+	 * filler's sharing the caches and the second core with it, where
+	 * semi-NCA, as long again, leaves that core idle */
+	if (q->one_thread)
+		q->one_thread(q->arg);
 	if (bad || (progress_at(1, 3), semi_nca(w)))
 		return -1;
 	progress_at(2, 3); /* the steps, for the progress line */
