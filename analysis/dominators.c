@@ -533,10 +533,10 @@ static int dominator_tree(const rgraph *g, const request *q, work *w)
 	trace_point("dominators: counts");
 	bad = bad || walk(g, w);
 	trace_point("dominators: walk");
-	/* only now: a job beside the walk (the GC's marking, which takes as
-	 * long) slowed it by a fifth on two cores, the walk's misses and its
-	 * filler's sharing the caches and the second core with it, where
-	 * semi-NCA, as long again, leaves that core idle */
+	/* only now: a job beside the walk (the GC's marking) slowed it by a
+	 * tenth or more on two cores (BENCHMARKS.md, 20M V8 nodes), the walk's
+	 * misses and its filler's sharing the caches and the second core
+	 * with it, where semi-NCA, as long as the GC, leaves that core idle */
 	if (q->one_thread)
 		q->one_thread(q->arg);
 	if (bad || (progress_at(1, 3), semi_nca(w)))
