@@ -57,10 +57,10 @@ typedef struct work {
 	uint32_t *pstart, *pred;
 	/* WIDE, 8 bytes a node, passed on from phase to phase so that its pages
 	 * are touched once: the walk's counts, then row cursors (by node);
-	 * then semi-NCA's semi and best (see compress); then the retained
-	 * sums */
+	 * then semi-NCA's links and best, side by side (see compress); then
+	 * the retained sums */
 	uint32_t *wide;
-	uint32_t *idom;      /* per number (in PARENT: semi-NCA's links first) */
+	uint32_t *idom;      /* per number (in PARENT: semi-NCA's semidominators first) */
 	uint64_t *ret;       /* per number: retained bytes (in WIDE) */
 } work;
 
@@ -400,58 +400,72 @@ out:
 }
 
 /* Semi-NCA's path compression from V, without recursion, while numbers
- * above CUR are the linked ones.  BEST[x] is the semidominator of x's
- * label, the value the algorithm reads the label for: kept instead of the
- * label, it spares a second lookup each time. */
-static void compress(uint32_t v, uint32_t cur, uint32_t *anc, uint32_t *best, uint32_t *stack)
+ * above CUR are the linked ones.  AB holds a number x's link at AB[2x] and
+ * BEST[x] at AB[2x+1], in one cache line: the semidominator of x's label,
+ * the value the algorithm reads the label for (kept instead of the label,
+ * it spares a second lookup each time). */
+static void compress(uint32_t v, uint32_t cur, uint32_t *ab, uint32_t *stack)
 {
 	uint32_t sp = 0, x = v;
-	while (anc[x] > cur) { /* anc[x] is linked too */
+	while (ab[2 * (size_t)x] > cur) { /* x's link is linked too */
 		stack[sp++] = x;
-		x = anc[x];
+		x = ab[2 * (size_t)x];
 	}
 	while (sp) {
 		x = stack[--sp];
-		uint32_t a = anc[x];
-		if (best[a] < best[x])
-			best[x] = best[a];
-		anc[x] = anc[a];
+		uint32_t a = ab[2 * (size_t)x];
+		if (ab[2 * (size_t)a + 1] < ab[2 * (size_t)x + 1])
+			ab[2 * (size_t)x + 1] = ab[2 * (size_t)a + 1];
+		ab[2 * (size_t)x] = ab[2 * (size_t)a];
 	}
 }
 
 /* Semi-NCA: immediate dominators, as preorder numbers.  Numbers are done
  * from the last down, and a number is linked to its parent once done, so
- * the linked ones are those above the current one: the parents themselves
- * serve as the links (anc), no array of its own. */
+ * the linked ones are those above the current one: the links start as the
+ * parents (copied beside BEST into WIDE, where one miss fetches both), and
+ * the semidominators then take PARENT's place, number by number, and the
+ * immediate dominators theirs. */
+#define SEMI_AHEAD 32
 static int semi_nca(work *w)
 {
 	uint32_t n = w->n;
-	uint32_t *semi = w->wide, *best = w->wide + n, *anc = w->parent, *rstart = w->pstart; /* n <= nodes */
+	uint32_t *ab = w->wide, *semi = w->parent, *rstart = w->pstart; /* 2n <= 2 * nodes */
 	uint32_t *stack = malloc((size_t)n * sizeof *stack);
 	if (!stack)
 		return -1;
-	for (uint32_t i = 0; i < n; i++)
-		best[i] = i; /* a number not done yet is its own semidominator */
+	for (uint32_t i = 0; i < n; i++) {
+		ab[2 * (size_t)i] = w->parent[i];
+		ab[2 * (size_t)i + 1] = i; /* a number not done yet is its own semidominator */
+	}
+	/* the predecessors' links and bests are asked for SEMI_AHEAD places
+	 * before the sweep comes to them (it reads the rows from the last
+	 * place down, a row at a time, each from its first): each is a miss
+	 * on a large heap, and they do not depend on one another */
+	uint32_t ahead = rstart[n];
 	for (uint32_t v = n - 1; v >= 1; v--) {
+		for (uint32_t to = rstart[v] > SEMI_AHEAD ? rstart[v] - SEMI_AHEAD : 0; ahead > to;)
+			if (w->pred[--ahead])
+				__builtin_prefetch(ab + 2 * (size_t)(w->pred[ahead] - 1));
 		/* the tree edge, kept in no row: its source, the parent, is not
 		 * done yet, so it offers its own number */
-		uint32_t s = anc[v];
+		uint32_t s = ab[2 * (size_t)v];
 		for (uint32_t k = rstart[v]; k < rstart[v + 1]; k++) {
 			uint32_t u = w->pred[k];
 			if (u-- == 0)
 				continue; /* a place the walk left unused */
 			assert(u < n);
 			if (u > v) /* done, so linked */
-				compress(u, v, anc, best, stack);
-			if (best[u] < s)
-				s = best[u];
+				compress(u, v, ab, stack);
+			if (ab[2 * (size_t)u + 1] < s)
+				s = ab[2 * (size_t)u + 1];
 		}
 		assert(s < v); /* at most the parent's number: a proper ancestor */
-		semi[v] = best[v] = s;
-		rstart[v + 1] = anc[v]; /* row v+1 is read: it keeps v's parent (compress
-					 * changes only links above V) */
+		rstart[v + 1] = ab[2 * (size_t)v]; /* row v+1 is read: it keeps v's parent (compress
+						    * changes only links above V) */
+		semi[v] = ab[2 * (size_t)v + 1] = s;
 	}
-	uint32_t *idom = anc; /* reused: the links are no longer needed */
+	uint32_t *idom = semi; /* each in its semidominator's place, once read */
 	idom[0] = 0;
 	for (uint32_t v = 1; v < n; v++) {
 		uint32_t d = rstart[v + 1]; /* the parent */
@@ -511,19 +525,20 @@ typedef struct request {
 
 /* Number the reached nodes and find their immediate dominators: the
  * predecessor rows sized (from Q's links, else counted), the walk, then
- * semi-NCA.  Q's hook is called once what follows is one thread's work. */
+ * semi-NCA.  Q's hook is called once what follows is one thread's work:
+ * after the walk (and whether or not the steps before it failed). */
 static int dominator_tree(const rgraph *g, const request *q, work *w)
 {
-	uint32_t *links = q->links; /* only without clusters (dom_compute_plain) */
-	/* with LINKS there is no count on two threads for the hook to wait for */
-	if (links && q->one_thread)
-		q->one_thread(q->arg);
-	int bad = size_predecessors(g, w, links);
+	int bad = size_predecessors(g, w, q->links);
 	trace_point("dominators: counts");
-	if (!links && q->one_thread)
-		q->one_thread(q->arg);
 	bad = bad || walk(g, w);
 	trace_point("dominators: walk");
+	/* only now: a job beside the walk (the GC's marking) slowed it by a
+	 * tenth or more on two cores (BENCHMARKS.md, 20M V8 nodes), the walk's
+	 * misses and its filler's sharing the caches and the second core
+	 * with it, where semi-NCA, as long as the GC, leaves that core idle */
+	if (q->one_thread)
+		q->one_thread(q->arg);
 	if (bad || (progress_at(1, 3), semi_nca(w)))
 		return -1;
 	progress_at(2, 3); /* the steps, for the progress line */

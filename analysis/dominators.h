@@ -94,11 +94,11 @@ int dom_needs_gc(const heap *h);
  * LINKS, when not NULL, is H's in_links column, which the caller hands
  * over (it is freed here, whatever the outcome): counts that bound every
  * node's incoming edges, so the two-thread count of them is skipped.
- * ONE_THREAD, when not NULL, is called (with ARG) once the counts are
- * there, or first when LINKS spare the count: what follows is mostly one
- * thread's work (the walk, whose stores into the predecessor rows a
- * second thread makes on large heaps, then semi-NCA), so the caller can
- * start its own on the other core then, the GC say (the last steps, the
+ * ONE_THREAD, when not NULL, is called (with ARG) once, when the walk is
+ * done (or failed): what follows, semi-NCA, is one thread's work, so the
+ * caller can start its own on the other core then, the GC say (the walk
+ * before keeps the second core for its stores into the predecessor rows
+ * on large heaps, and is slowed by a job beside it; the last steps, the
  * results and the class and package aggregates, take two threads again). */
 int dom_compute_plain(const heap *h, uint32_t keep_flags, int policy, int groups, uint32_t *links, dom_result *out,
 		      void (*one_thread)(void *), void *arg);

@@ -824,6 +824,7 @@ static int run(rd *r, const v8_options *opt, heap *h, char *err, size_t errsize)
 		v8_raw_free(&raw);
 		return -1;
 	}
+	trace_point("load: parse");
 	rc = v8_map(r->path, &raw, h, err, errsize);
 	v8_raw_free(&raw);
 	return rc;
