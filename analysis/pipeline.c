@@ -82,7 +82,7 @@ static uint32_t *take_links(heap *h)
 }
 
 /* GC and dominators together on a heap whose dominators need no GC result:
- * the GC marks on one thread beside the dominators' walk. */
+ * the GC marks on one thread beside the dominators (their hook starts it once the walk is done). */
 static const char *gc_beside_dominators(pipeline *p)
 {
 	beside b = {.gc = {p, -1}};
