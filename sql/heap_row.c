@@ -2,6 +2,7 @@
  * list rows (see heap_row.h). */
 #include "sql/heap_row.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
@@ -101,4 +102,97 @@ void cluster_list(const cluster *x, int list, uint32_t *start, uint32_t *n)
 {
 	*start = list == 0 ? x->members : list == 1 ? x->mutables : x->refs;
 	*n = list == 0 ? x->n_members : list == 1 ? x->n_mutables : x->n_refs;
+}
+
+uint32_t keyed_rows(const row_source *s, int t)
+{
+	switch (t) {
+	case KT_PURGE: return s->r->npurged;
+	case KT_RETAINED_BY_PACKAGE: return s->dom ? s->dom->npackages : 0;
+	case KT_COST_BY_PACKAGE: return s->cost ? s->cost->npackages : 0;
+	default: return s->cost ? s->cost->ncandidates : 0;
+	}
+}
+
+int keyed_columns(int t)
+{
+	static const int n[KT_COUNT] = {4, 5, 5, 6};
+	return n[t];
+}
+
+static obj_t keyed_key(const row_source *s, int t, uint32_t k)
+{
+	switch (t) {
+	case KT_PURGE: return s->r->purged[k];
+	case KT_RETAINED_BY_PACKAGE: return s->dom->packages[k].key;
+	case KT_COST_BY_PACKAGE: return s->cost->packages[k].key;
+	default: return s->cost->candidates[k].package;
+	}
+}
+
+/* A path (heap_path) into BUF's path, NULL when out of memory (then the
+ * store reads NULL: never for a database written whole). */
+static void set_path(row_value *v, const heap *h, obj_t i, row_buf *buf)
+{
+	free(buf->path);
+	buf->path = heap_path(h, i);
+	set_text(v, buf->path);
+}
+
+void keyed_value(const row_source *s, int t, uint32_t k, int col, row_value *v, row_buf *buf)
+{
+	const heap *h = s->h;
+	obj_t key = keyed_key(s, t, k);
+	if (col == 0) {
+		set_int(v, key);
+	} else if (t == KT_PURGE) { /* size, pending_finish_destroy, game_thread */
+		set_int(v, col == 1 ? (int64_t)h->size[key]
+			   : (h->traits[key] & (col == 2 ? TR_NotReadyForFinishDestroy : TR_GameThreadDestroy)) != 0);
+	} else if (t == KT_RETAINED_BY_PACKAGE) { /* name, objects, shallow, retained */
+		const dom_group *g = &s->dom->packages[k];
+		if (col == 1) {
+			heap_name(h, key, buf->name, sizeof buf->name);
+			set_text(v, buf->name);
+		} else {
+			set_int(v, col == 2 ? (int64_t)g->count : (int64_t)(col == 3 ? g->shallow : g->retained));
+		}
+	} else if (t == KT_COST_BY_PACKAGE) { /* path, traced, clusters, visits */
+		const gccost_row *r = &s->cost->packages[k];
+		if (col == 1)
+			set_path(v, h, key, buf);
+		else
+			set_int(v, col == 2 ? (int64_t)r->traced : col == 3 ? (int64_t)r->clusters : (int64_t)r->visits);
+	} else { /* path, objects, visits, as_cluster, saved */
+		const gccost_candidate *c = &s->cost->candidates[k];
+		if (col == 1)
+			set_path(v, h, key, buf);
+		else
+			set_int(v, col == 2 ? (int64_t)c->traced : col == 3 ? (int64_t)c->visits
+				   : col == 4 ? (int64_t)c->as_cluster : (int64_t)(c->visits - c->as_cluster));
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+uint32_t *keyed_order(const row_source *s, int t)
+{
+	uint32_t n = keyed_rows(s, t);
+	uint64_t *pairs = malloc((n ? n : 1) * sizeof *pairs);
+	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+	if (!pairs || !order) {
+		free(pairs);
+		free(order);
+		return NULL;
+	}
+	for (uint32_t k = 0; k < n; k++) /* keys are objects: not negative */
+		pairs[k] = (uint64_t)(uint32_t)keyed_key(s, t, k) << 32 | k;
+	qsort(pairs, n, sizeof *pairs, cmp_u64);
+	for (uint32_t k = 0; k < n; k++)
+		order[k] = (uint32_t)pairs[k];
+	free(pairs);
+	return order;
 }

@@ -576,7 +576,7 @@ static int object_column(hv_cursor *c, sqlite3_context *ctx, int col)
 		sqlite3_free(msg);
 		return SQLITE_ERROR;
 	}
-	row_source rs = {c->src->h, c->src->r, NULL, c->src->dom};
+	row_source rs = {c->src->h, c->src->r, NULL, c->src->dom, NULL};
 	if (col == OC_PATH_HASH && !(rs.path_hash = hv_path_hashes((vtab_source *)c->src)))
 		return SQLITE_NOMEM;
 	row_value v;

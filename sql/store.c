@@ -31,6 +31,7 @@ typedef struct writer {
 	char *err;
 	size_t errsize;
 	gccost *cost;   /* the mark's work, counted when a gc_cost table is first filled */
+	int cost_owned; /* COST counted here (fill frees it), not the caller's */
 } writer;
 
 static int db_fail(writer *w, const char *what)
@@ -82,51 +83,36 @@ static int insert_rows(writer *w, const char *sql, uint32_t n, bind_fn bind, voi
 	return rc;
 }
 
-/* A table whose INTEGER PRIMARY KEY is its rows' obj_t key (the first
- * member of each of N rows STRIDE bytes apart, as in dom_group, gccost_row
- * and gccost_candidate) is filled in key order: its b-tree then grows at
- * its end.  In another order (the rows come ranked) every insert reads a
- * page, and once the table outgrows SQLite's cache the time grows faster
- * than the rows (2.3 s for 681K packages of a 10M-object heap). */
-typedef struct key_ordered {
-	bind_fn bind;
-	void *rows;
-	uint32_t *order; /* row indexes by key */
-} key_ordered;
-
-static int cmp_u64(const void *a, const void *b)
+/* A table keyed by an object (heap_row.h's keyed tables), in key order.
+ * COST: the mark's work, for the two tables made of it. */
+static int store_keyed(writer *w, int t, const char *sql, const gccost *cost)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static int bind_in_key_order(writer *w, sqlite3_stmt *st, uint32_t k, void *ctx)
-{
-	key_ordered *o = ctx;
-	return o->bind(w, st, o->order[k], o->rows);
-}
-
-static int insert_rows_by_key(writer *w, const char *sql, uint32_t n, bind_fn bind, void *rows, size_t stride)
-{
-	uint64_t *pairs = malloc((n ? n : 1) * sizeof *pairs);
-	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
-	if (!pairs || !order) {
-		free(pairs);
-		free(order);
+	row_source src = {w->h, w->r, NULL, w->info->dom, cost};
+	uint32_t n = keyed_rows(&src, t), *order = keyed_order(&src, t);
+	row_buf *buf = malloc(sizeof *buf);
+	sqlite3_stmt *st = order && buf ? prepare(w, sql) : NULL;
+	int rc = st ? 0 : -1;
+	if (!order || !buf)
 		snprintf(w->err, w->errsize, "out of memory");
-		return -1;
+	if (buf)
+		buf->path = NULL;
+	for (uint32_t k = 0; k < n && rc == 0; k++) {
+		for (int col = 0; col < keyed_columns(t); col++) {
+			row_value v;
+			keyed_value(&src, t, order[k], col, &v, buf);
+			if (v.type == RV_INT)
+				sqlite3_bind_int64(st, col + 1, v.i);
+			else if (v.type == RV_TEXT)
+				sqlite3_bind_text(st, col + 1, v.s, (int)v.n, SQLITE_TRANSIENT);
+			else
+				sqlite3_bind_null(st, col + 1);
+		}
+		rc = row(w, st);
 	}
-	for (uint32_t k = 0; k < n; k++) {
-		obj_t key;
-		memcpy(&key, (const char *)rows + (size_t)k * stride, sizeof key);
-		pairs[k] = (uint64_t)(uint32_t)key << 32 | k;
-	}
-	qsort(pairs, n, sizeof *pairs, cmp_u64);
-	for (uint32_t k = 0; k < n; k++)
-		order[k] = (uint32_t)pairs[k];
-	free(pairs);
-	key_ordered o = {bind, rows, order};
-	int rc = insert_rows(w, sql, n, bind_in_key_order, &o);
+	sqlite3_finalize(st);
+	if (buf)
+		free(buf->path);
+	free(buf);
 	free(order);
 	return rc;
 }
@@ -206,15 +192,14 @@ static int bind_group(writer *w, sqlite3_stmt *st, uint32_t k, void *groups)
 static int store_retained_by_class(writer *w)
 {
 	const dom_result *d = w->info->dom;
-	return d ? insert_rows_by_key(w, "INSERT INTO retained_by_class VALUES(?,?,?,?,?)", d->nclasses,
-				      bind_group, d->classes, sizeof *d->classes) : 0;
+	return d ? insert_rows(w, "INSERT INTO retained_by_class VALUES(?,?,?,?,?)", d->nclasses, bind_group,
+			       d->classes) : 0;
 }
 
 static int store_retained_by_package(writer *w)
 {
-	const dom_result *d = w->info->dom;
-	return d ? insert_rows_by_key(w, "INSERT INTO retained_by_package VALUES(?,?,?,?,?)", d->npackages,
-				      bind_group, d->packages, sizeof *d->packages) : 0;
+	return w->info->dom ? store_keyed(w, KT_RETAINED_BY_PACKAGE, "INSERT INTO retained_by_package VALUES(?,?,?,?,?)",
+					  NULL) : 0;
 }
 
 /* Retained bytes between packages. */
@@ -238,46 +223,19 @@ static int store_package_retention(writer *w)
 /* The mark phase's work (analysis/gccost.h), counted from this GC run:
  * its totals as snapshot keys, its rows by class and by package, and the
  * packages that would save work as a cluster. */
-/* One class or package row: its key, [a class's name,] its path and counts. */
-static void bind_cost(writer *w, sqlite3_stmt *st, const gccost_row *r, int by_class)
-{
-	char name[HEAP_NAME_MAX];
-	char *path = heap_path(w->h, r->key);
-	int col = 1;
-	sqlite3_bind_int64(st, col++, r->key);
-	if (by_class) {
-		heap_name(w->h, r->key, name, sizeof name);
-		bind_text(st, col++, name);
-	}
-	sqlite3_bind_text(st, col++, path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, col++, r->traced);
-	sqlite3_bind_int64(st, col++, r->clusters);
-	sqlite3_bind_int64(st, col, (sqlite3_int64)r->visits);
-	free(path);
-}
-
+/* One class row: its key, its name, its path and counts. */
 static int bind_cost_class(writer *w, sqlite3_stmt *st, uint32_t k, void *rows)
 {
-	bind_cost(w, st, (const gccost_row *)rows + k, 1);
-	return 0;
-}
-
-static int bind_cost_package(writer *w, sqlite3_stmt *st, uint32_t k, void *rows)
-{
-	bind_cost(w, st, (const gccost_row *)rows + k, 0);
-	return 0;
-}
-
-static int bind_candidate(writer *w, sqlite3_stmt *st, uint32_t k, void *rows)
-{
-	const gccost_candidate *c = (const gccost_candidate *)rows + k;
-	char *path = heap_path(w->h, c->package);
-	sqlite3_bind_int64(st, 1, c->package);
-	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 3, c->traced);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)c->visits);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)c->as_cluster);
-	sqlite3_bind_int64(st, 6, (sqlite3_int64)(c->visits - c->as_cluster));
+	const gccost_row *r = (const gccost_row *)rows + k;
+	char name[HEAP_NAME_MAX];
+	char *path = heap_path(w->h, r->key);
+	heap_name(w->h, r->key, name, sizeof name);
+	sqlite3_bind_int64(st, 1, r->key);
+	bind_text(st, 2, name);
+	sqlite3_bind_text(st, 3, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, r->traced);
+	sqlite3_bind_int64(st, 5, r->clusters);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)r->visits);
 	free(path);
 	return 0;
 }
@@ -293,6 +251,7 @@ static const gccost *cost_of(writer *w)
 		snprintf(w->err, w->errsize, "out of memory counting the GC's work");
 		return NULL;
 	}
+	w->cost_owned = 1;
 	return w->cost = c;
 }
 
@@ -317,22 +276,20 @@ static int store_gc_cost(writer *w)
 static int store_gc_cost_by_class(writer *w)
 {
 	const gccost *c = cost_of(w);
-	return c ? insert_rows_by_key(w, "INSERT INTO gc_cost_by_class VALUES(?,?,?,?,?,?)", c->nclasses,
-				      bind_cost_class, c->classes, sizeof *c->classes) : -1;
+	return c ? insert_rows(w, "INSERT INTO gc_cost_by_class VALUES(?,?,?,?,?,?)", c->nclasses, bind_cost_class,
+			       c->classes) : -1;
 }
 
 static int store_gc_cost_by_package(writer *w)
 {
 	const gccost *c = cost_of(w);
-	return c ? insert_rows_by_key(w, "INSERT INTO gc_cost_by_package VALUES(?,?,?,?,?)", c->npackages,
-				      bind_cost_package, c->packages, sizeof *c->packages) : -1;
+	return c ? store_keyed(w, KT_COST_BY_PACKAGE, "INSERT INTO gc_cost_by_package VALUES(?,?,?,?,?)", c) : -1;
 }
 
 static int store_gc_cost_candidates(writer *w)
 {
 	const gccost *c = cost_of(w);
-	return c ? insert_rows_by_key(w, "INSERT INTO gc_cost_candidates VALUES(?,?,?,?,?,?)", c->ncandidates,
-				      bind_candidate, c->candidates, sizeof *c->candidates) : -1;
+	return c ? store_keyed(w, KT_CANDIDATES, "INSERT INTO gc_cost_candidates VALUES(?,?,?,?,?,?)", c) : -1;
 }
 
 /* The two big tables are copied by SQLite itself from the heap (heap_vtab.c). */
@@ -525,21 +482,9 @@ static int store_cleared(writer *w)
 	return insert_rows(w, "INSERT INTO cleared_weak_refs VALUES(?,?,?)", w->r->ncleared, bind_cleared, &src);
 }
 
-static int bind_purged(writer *w, sqlite3_stmt *st, uint32_t k, void *unused)
-{
-	(void)unused;
-	const heap *h = w->h;
-	obj_t x = w->r->purged[k];
-	sqlite3_bind_int64(st, 1, x);
-	sqlite3_bind_int64(st, 2, h->size[x]);
-	sqlite3_bind_int(st, 3, (h->traits[x] & TR_NotReadyForFinishDestroy) != 0);
-	sqlite3_bind_int(st, 4, (h->traits[x] & TR_GameThreadDestroy) != 0);
-	return 0;
-}
-
 static int store_purge(writer *w)
 {
-	return insert_rows(w, "INSERT INTO purge VALUES(?,?,?,?)", w->r->npurged, bind_purged, NULL);
+	return store_keyed(w, KT_PURGE, "INSERT INTO purge VALUES(?,?,?,?)", NULL);
 }
 
 static int bind_finding(writer *w, sqlite3_stmt *st, uint32_t k, void *unused)
@@ -597,9 +542,10 @@ static int fill(writer *w, const char *const *skip)
 		rc = tables[k].fill(w);
 		trace_printf("store: %-10s %.3f s", tables[k].table, now_seconds() - t);
 	}
-	if (w->cost)
+	if (w->cost && w->cost_owned) {
 		gccost_free(w->cost);
-	free(w->cost);
+		free(w->cost);
+	}
 	w->cost = NULL;
 	return rc;
 }
@@ -607,7 +553,7 @@ static int fill(writer *w, const char *const *skip)
 int store_fill(sqlite3 *db, const heap *h, const gc_result *r, const findings *f, const store_info *info,
 	       const char *const *skip, char *err, size_t errsize)
 {
-	writer w = {db, h, r, f, info, err, errsize, NULL};
+	writer w = {db, h, r, f, info, err, errsize, NULL, 0};
 	return fill(&w, skip);
 }
 
@@ -622,6 +568,7 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 
 /* The tables the page writer fills (store_pages.h). */
 static const char *const paged_tables[] = {"object_table", "ref_table", "cluster_members", "cluster_mutable",
+					    "purge", "retained_by_package", "gc_cost_by_package", "gc_cost_candidates",
 					    NULL};
 
 /* SQLite's "disk I/O error" names no file: name it, and the cause when
@@ -688,7 +635,7 @@ static int pragmas(writer *w, unsigned page_size)
 static int store_sql(outfile *o, const char *path, const heap *h, const gc_result *r, const findings *f,
 		     const store_info *info, char *err, size_t errsize)
 {
-	writer w = {NULL, h, r, f, info, err, errsize, NULL};
+	writer w = {NULL, h, r, f, info, err, errsize, NULL, 0};
 	uint64_t *hashes = NULL;
 	vtab_source source = {h, r, NULL, info->dom, NULL, NULL};
 	int rc = -1;
@@ -762,7 +709,7 @@ struct store_early {
  * their b-trees.  BT_OK, BT_UNSUPPORTED or BT_ERROR, with ERR. */
 static int create_schema(store_early *e, unsigned page_size, char *err, size_t errsize)
 {
-	writer w = {NULL, NULL, NULL, NULL, NULL, err, errsize, NULL};
+	writer w = {NULL, NULL, NULL, NULL, NULL, err, errsize, NULL, 0};
 	int rc = BT_ERROR;
 	if (sqlite3_open_v2(e->o.tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
 		db_fail(&w, e->o.tmp);
@@ -816,7 +763,7 @@ int store_begin(store_early **out, const char *path, int force, const heap *h, c
 		return -1;
 	}
 	if (e->rc == BT_OK) {
-		e->rows = (row_source){h, NULL, NULL, NULL};
+		e->rows = (row_source){h, NULL, NULL, NULL, NULL};
 		if (store_pages_start(&e->pages, e->o.tmp, &e->plan, ST_REFERENCES, &e->rows, err, errsize) != BT_OK) {
 			store_cancel(e);
 			*out = NULL;
@@ -836,7 +783,7 @@ int store_begin(store_early **out, const char *path, int force, const heap *h, c
 static int store_rest(store_early *e, const heap *h, const gc_result *r, const findings *f, const store_info *info,
 		      uint64_t *hashes, gccost *cost, char *err, size_t errsize)
 {
-	writer w = {NULL, h, r, f, info, err, errsize, cost}; /* fill frees COST */
+	writer w = {NULL, h, r, f, info, err, errsize, cost, 0}; /* COST stays the caller's */
 	int rc = BT_ERROR;
 	double t = now_seconds();
 	progress_span(0, 0.14);
@@ -850,17 +797,13 @@ static int store_rest(store_early *e, const heap *h, const gc_result *r, const f
 		goto out;
 	rc = BT_OK;
 out:
-	if (w.cost) { /* fill failed before it freed it */
-		gccost_free(w.cost);
-		free(w.cost);
-	}
 	close_failed(&w, e->path);
 	trace_printf("store: tables     %.3f s", now_seconds() - t);
 	if (rc != BT_OK)
 		return rc;
 	t = now_seconds();
 	progress_span(0.14, 1);
-	row_source rows = {h, r, hashes, info->dom};
+	row_source rows = {h, r, hashes, info->dom, cost};
 	int threads = info->opt->threads > 0 ? info->opt->threads : 1;
 	rc = store_pages_fill(e->o.tmp, e->path, &e->plan, ST_ALL & ~ST_REFERENCES, &rows, threads, err, errsize);
 	trace_printf("store: pages      %.3f s", now_seconds() - t);
@@ -910,11 +853,12 @@ int store_end(store_early *e, outfile *out, const heap *h, const gc_result *r, c
 			snprintf(err, errsize, "out of memory");
 		} else if (rc != BT_OK) {
 			snprintf(err, errsize, "%s", e->err);
-			gccost_free(cost);
-			free(cost);
 		} else {
-			rc = store_rest(e, h, r, f, info, hashes, cost, err, errsize); /* frees COST */
+			rc = store_rest(e, h, r, f, info, hashes, cost, err, errsize);
 		}
+		if (cost)
+			gccost_free(cost);
+		free(cost);
 		free(hashes);
 	} else if (e->method != STORE_SQL) {
 		rc = e->rc; /* the schema the page writer does not know */

@@ -11,6 +11,9 @@
  *   cluster_mutable    path inserts the rows, the record (root, idx)
  *   cluster_members_idx, _root, cluster_mutable_root
  *                      index b-trees: (column, rowid)
+ *   purge, retained_by_package, gc_cost_by_package, gc_cost_candidates
+ *                      table b-trees: rowid the key (an object), the record
+ *                      with the key (the rowid alias) stored as NULL
  * The row values come from heap_row.c, as on the SQL path. */
 #include "sql/store_pages.h"
 
@@ -31,6 +34,7 @@ static const struct tree_spec {
 	int column; /* an index over a rowid table: the table's column indexed */
 	int list;   /* a cluster list's table or index: heap_row.h's LIST; else -1 */
 	const char *layout;
+	int keyed;  /* a keyed table: heap_row.h's KT_*; else 0 (see rowid_table) */
 } specs[ST_COUNT] = {
 	[ST_OBJECTS] = {"object_table", "object_table", -1, -1,
 			"idx INTEGER pk1, serial INTEGER, class INTEGER, outer INTEGER, name TEXT, class_name TEXT, "
@@ -50,14 +54,31 @@ static const struct tree_spec {
 	[ST_MEMBERS_IDX] = {"cluster_members_idx", "cluster_members", 1, 0, "idx+, rowid"},
 	[ST_MEMBERS_ROOT] = {"cluster_members_root", "cluster_members", 0, 0, "root+, rowid"},
 	[ST_MUTABLE_ROOT] = {"cluster_mutable_root", "cluster_mutable", 0, 1, "root+, rowid"},
+	[ST_PURGE] = {"purge", "purge", -1, -1,
+		      "idx INTEGER pk1, size INTEGER, pending_finish_destroy INTEGER, game_thread INTEGER", KT_PURGE},
+	[ST_BY_PACKAGE] = {"retained_by_package", "retained_by_package", -1, -1,
+			   "package INTEGER pk1, name TEXT, objects INTEGER, shallow INTEGER, retained INTEGER",
+			   KT_RETAINED_BY_PACKAGE},
+	[ST_COST_BY_PACKAGE] = {"gc_cost_by_package", "gc_cost_by_package", -1, -1,
+				"package INTEGER pk1, name TEXT, traced INTEGER, clusters INTEGER, visits INTEGER",
+				KT_COST_BY_PACKAGE},
+	[ST_CANDIDATES] = {"gc_cost_candidates", "gc_cost_candidates", -1, -1,
+			   "package INTEGER pk1, name TEXT, objects INTEGER, visits INTEGER, as_cluster INTEGER, "
+			   "saved INTEGER", KT_CANDIDATES},
 };
 /* The tables written; all but ref_table are rowid tables. */
-static const char *const tables[] = {"object_table", "ref_table", "cluster_members", "cluster_mutable"};
+static const char *const tables[] = {"object_table", "ref_table", "cluster_members", "cluster_mutable", "purge",
+				     "retained_by_package", "gc_cost_by_package", "gc_cost_candidates"};
 #define NTABLES (sizeof tables / sizeof tables[0])
+
+static int keyed_tree(int k)
+{
+	return k >= ST_PURGE && k <= ST_CANDIDATES;
+}
 
 static int rowid_table(int k)
 {
-	return k == ST_OBJECTS || k == ST_MEMBERS || k == ST_MUTABLE;
+	return k == ST_OBJECTS || k == ST_MEMBERS || k == ST_MUTABLE || keyed_tree(k);
 }
 /* ref_table's columns (its b-tree is checked through its primary key) */
 static const char refs_columns[] = "src INTEGER pk1, pos INTEGER pk2, dst INTEGER, kind INTEGER, prop INTEGER";
@@ -197,7 +218,9 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 	}
 	if (rc == BT_OK && describe(db,
 				    "SELECT EXISTS (SELECT 1 FROM object_table) OR EXISTS (SELECT 1 FROM ref_table) OR "
-				    "EXISTS (SELECT 1 FROM cluster_members) OR EXISTS (SELECT 1 FROM cluster_mutable)",
+				    "EXISTS (SELECT 1 FROM cluster_members) OR EXISTS (SELECT 1 FROM cluster_mutable) OR "
+				    "EXISTS (SELECT 1 FROM purge) OR EXISTS (SELECT 1 FROM retained_by_package) OR "
+				    "EXISTS (SELECT 1 FROM gc_cost_by_package) OR EXISTS (SELECT 1 FROM gc_cost_candidates)",
 				    NULL, name_only, got, sizeof got))
 		rc = BT_ERROR;
 	if (rc == BT_OK && strcmp(got, "0"))
@@ -225,9 +248,9 @@ struct store_pages {
 };
 typedef struct store_pages fill;
 
-#define JOBS 5
+#define JOBS 6
 static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_SORTED /* and the other sorted indexes */,
-				ST_MEMBERS /* and ST_MUTABLE */};
+				ST_MEMBERS /* and ST_MUTABLE */, ST_PURGE /* and the other keyed tables */};
 
 /* Has another tree failed?  Asked now and then, to stop early (the error
  * reported is the other's); keeps the progress line alive meanwhile (only
@@ -269,6 +292,29 @@ static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 		if ((i & POLL) == 0 && rc == BT_OK && stopped(c))
 			rc = BT_ERROR;
 	}
+	return rc;
+}
+
+/* A keyed table (heap_row.h), its rows in key order, the key the rowid. */
+static int fill_keyed(fill *c, bt_tree *t, int kt, uint8_t *rec, row_buf *buf)
+{
+	row_value v[KEYED_MAX_COLUMNS];
+	uint32_t n = keyed_rows(c->src, kt), *order = keyed_order(c->src, kt);
+	int rc = order ? BT_OK : BT_ERROR;
+	buf->path = NULL;
+	for (uint32_t k = 0; k < n && rc == BT_OK; k++) {
+		for (int col = 1; col < keyed_columns(kt); col++)
+			keyed_value(c->src, kt, order[k], col, &v[col], buf);
+		keyed_value(c->src, kt, order[k], 0, &v[0], buf);
+		int64_t rowid = v[0].i;
+		v[0].type = RV_NULL; /* the rowid alias */
+		rc = add_row(c, t, v, keyed_columns(kt), rowid, rec); /* a key twice: "rows out of order" */
+		if ((k & POLL) == 0 && rc == BT_OK && stopped(c))
+			rc = BT_ERROR;
+	}
+	free(buf->path);
+	buf->path = NULL;
+	free(order);
 	return rc;
 }
 
@@ -477,6 +523,8 @@ static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t 
 			rc = fill_refs(c, &t);
 		else if (k == ST_REFS_DST)
 			rc = fill_refs_by_dst(c, &t);
+		else if (keyed_tree(k))
+			rc = fill_keyed(c, &t, specs[k].keyed, rec, buf);
 		else if (specs[k].list < 0)
 			rc = fill_object_index(c, &t, k, rows, tmp, buf);
 		else if (rowid_table(k))
@@ -504,6 +552,12 @@ static int fill_job(fill *c, int k, char *err, size_t errsize)
 	if (k == ST_MEMBERS) {
 		int rc = build(c, ST_MEMBERS, NULL, NULL, err, errsize);
 		return rc == BT_OK ? build(c, ST_MUTABLE, NULL, NULL, err, errsize) : rc;
+	}
+	if (k == ST_PURGE) {
+		int rc = BT_OK;
+		for (int tree = ST_PURGE; tree <= ST_CANDIDATES && rc == BT_OK; tree++)
+			rc = build(c, tree, NULL, NULL, err, errsize);
+		return rc;
 	}
 	if (k != ST_SORTED)
 		return build(c, k, NULL, NULL, err, errsize);
@@ -550,6 +604,7 @@ int store_pages_start(store_pages **out, const char *path, const store_pages_pla
 {
 	/* a job's trees come together: the sorted indexes, the two cluster lists */
 	assert((trees >> ST_MEMBERS & 1) == (trees >> ST_MUTABLE & 1));
+	assert((trees >> ST_PURGE & 0xf) == 0 || (trees >> ST_PURGE & 0xf) == 0xf);
 	assert((trees & ~((1u << ST_SORTED) - 1)) == 0 || (trees & ~((1u << ST_SORTED) - 1)) == (ST_ALL & ~((1u << ST_SORTED) - 1)));
 	fill *c = calloc(1, sizeof *c);
 	*out = c;

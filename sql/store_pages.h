@@ -1,5 +1,6 @@
 /* store_pages.h — the store's fast path: the big tables (object_table,
- * ref_table, cluster_members, cluster_mutable) and their ten indexes
+ * ref_table, cluster_members, cluster_mutable) and their ten indexes, and
+ * the tables keyed by an object (purge and three by package),
  * written as SQLite file-format pages in key order (btree_write.h) instead
  * of row by row through SQLite.
  *
@@ -20,6 +21,7 @@
  * memory (ST_SORTED and after). */
 enum store_tree {
 	ST_OBJECTS, ST_REFS, ST_REFS_DST, ST_MEMBERS, ST_MUTABLE,
+	ST_PURGE, ST_BY_PACKAGE, ST_COST_BY_PACKAGE, ST_CANDIDATES, /* heap_row.h's keyed tables */
 	ST_PATH_HASH, ST_CLASS, ST_OUTER, ST_IDOM, ST_RETAINED, ST_NODE_ID, ST_MEMBERS_IDX, ST_MEMBERS_ROOT, ST_MUTABLE_ROOT,
 	ST_COUNT,
 	ST_SORTED = ST_PATH_HASH

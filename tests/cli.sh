@@ -162,6 +162,8 @@ for m in sql pages; do
 	"$ugc" sql "$out/store-$m.db" "PRAGMA integrity_check; SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name;
 		SELECT * FROM object_table; SELECT * FROM ref_table; SELECT dst, src, pos FROM ref_table INDEXED BY ref_table_dst;
 		SELECT idx, class FROM object_table INDEXED BY objects_class; SELECT * FROM strings; SELECT * FROM cluster_members;
+		SELECT * FROM purge; SELECT * FROM retained_by_package; SELECT * FROM gc_cost_by_package;
+		SELECT * FROM gc_cost_candidates;
 		SELECT * FROM snapshot WHERE key <> 'analysed_at'" --format csv > "$out/store-$m.txt" 2>&1
 done
 [ "$(sed -n 2p "$out/store-pages.txt")" = ok ] && [ "$(wc -l < "$out/store-pages.txt")" -gt 100000 ] &&
