@@ -764,10 +764,21 @@ int store_begin(store_early **out, const char *path, int force, const heap *h, c
 	}
 	if (e->rc == BT_OK) {
 		e->rows = (row_source){h, NULL, NULL, NULL, NULL};
-		if (store_pages_start(&e->pages, e->o.tmp, &e->plan, ST_REFERENCES, &e->rows, err, errsize) != BT_OK) {
+		e->rc = store_pages_start(&e->pages, e->o.tmp, &e->plan, ST_REFERENCES, &e->rows, e->err, sizeof e->err);
+		if (e->rc == BT_ERROR) {
+			snprintf(err, errsize, "%s", e->err);
 			store_cancel(e);
 			*out = NULL;
 			return -1;
+		}
+		if (e->rc == BT_UNSUPPORTED) { /* a header the page writer does not know: store_end goes by SQL */
+			size_t n = strlen(e->o.tmp);
+			if (strncmp(e->err, e->o.tmp, n) == 0) { /* named as the output, not its temporary file */
+				char why[sizeof e->err];
+				snprintf(why, sizeof why, "%s", e->err + n);
+				snprintf(e->err, sizeof e->err, "%s%s", e->path, why);
+			}
+			return 0;
 		}
 		e->started = 1;
 		if (info->opt->threads > 1)
@@ -886,10 +897,10 @@ void store_cancel(store_early *e)
 {
 	if (!e)
 		return;
-	if (e->started && e->j.beside) { /* else the job never ran: nothing to stop */
+	if (e->pages)
 		store_pages_stop(e->pages);
+	if (e->started && e->j.beside) /* else the job never ran */
 		job_wait(&e->j);
-	}
 	if (e->pages)
 		store_pages_finish(e->pages, e->path, e->err, sizeof e->err);
 	if (e->reserved)
