@@ -266,6 +266,11 @@ int cmd_analyze(int argc, char **argv)
 			goto out;
 	}
 	double t1 = now_seconds();
+	/* the page writer's threads as asked, though the GC ran on one beside
+	 * the dominators (V8: the summary says one) */
+	gc_options store_opt = an.opt;
+	store_opt.threads = po.threads > 0 ? po.threads : cpu_cores();
+	info.opt = &store_opt;
 	info.analysed_at = (double)time(NULL);
 	info.dom = &an.dom;
 	progress_begin_file("write", dbpath);
