@@ -34,26 +34,26 @@ static const struct tree_spec {
 	int column; /* an index over a rowid table: the table's column indexed */
 	int list;   /* a cluster list's table or index: heap_row.h's LIST; else -1 */
 	const char *layout;
-	int keyed;  /* a keyed table: heap_row.h's KT_*; else 0 (see rowid_table) */
+	int keyed;  /* a keyed table: heap_row.h's KT_*; else -1 */
 } specs[ST_COUNT] = {
 	[ST_OBJECTS] = {"object_table", "object_table", -1, -1,
 			"idx INTEGER pk1, serial INTEGER, class INTEGER, outer INTEGER, name TEXT, class_name TEXT, "
 			"size INTEGER, flags TEXT, cluster INTEGER, garbage INTEGER, reachable INTEGER, root_kind TEXT, "
 			"distance INTEGER, parent INTEGER, parent_property TEXT, path_hash INTEGER, idom INTEGER, "
-			"retained INTEGER, node_id INTEGER"},
-	[ST_REFS] = {"ref_table", "ref_table", -1, -1, "src+, pos+, dst, kind, prop"},
-	[ST_REFS_DST] = {"ref_table_dst", "ref_table", -1, -1, "dst+, src, pos"},
-	[ST_PATH_HASH] = {"objects_path_hash", "object_table", 15, -1, "path_hash+, rowid"},
-	[ST_CLASS] = {"objects_class", "object_table", 2, -1, "class+, rowid"},
-	[ST_OUTER] = {"objects_outer", "object_table", 3, -1, "outer+, rowid"},
-	[ST_IDOM] = {"objects_idom", "object_table", 16, -1, "idom+, rowid"},
-	[ST_RETAINED] = {"objects_retained", "object_table", 17, -1, "retained+, rowid"},
-	[ST_NODE_ID] = {"objects_node_id", "object_table", 18, -1, "node_id+, rowid"},
-	[ST_MEMBERS] = {"cluster_members", "cluster_members", -1, 0, "root INTEGER, idx INTEGER"},
-	[ST_MUTABLE] = {"cluster_mutable", "cluster_mutable", -1, 1, "root INTEGER, idx INTEGER"},
-	[ST_MEMBERS_IDX] = {"cluster_members_idx", "cluster_members", 1, 0, "idx+, rowid"},
-	[ST_MEMBERS_ROOT] = {"cluster_members_root", "cluster_members", 0, 0, "root+, rowid"},
-	[ST_MUTABLE_ROOT] = {"cluster_mutable_root", "cluster_mutable", 0, 1, "root+, rowid"},
+			"retained INTEGER, node_id INTEGER", -1},
+	[ST_REFS] = {"ref_table", "ref_table", -1, -1, "src+, pos+, dst, kind, prop", -1},
+	[ST_REFS_DST] = {"ref_table_dst", "ref_table", -1, -1, "dst+, src, pos", -1},
+	[ST_PATH_HASH] = {"objects_path_hash", "object_table", 15, -1, "path_hash+, rowid", -1},
+	[ST_CLASS] = {"objects_class", "object_table", 2, -1, "class+, rowid", -1},
+	[ST_OUTER] = {"objects_outer", "object_table", 3, -1, "outer+, rowid", -1},
+	[ST_IDOM] = {"objects_idom", "object_table", 16, -1, "idom+, rowid", -1},
+	[ST_RETAINED] = {"objects_retained", "object_table", 17, -1, "retained+, rowid", -1},
+	[ST_NODE_ID] = {"objects_node_id", "object_table", 18, -1, "node_id+, rowid", -1},
+	[ST_MEMBERS] = {"cluster_members", "cluster_members", -1, 0, "root INTEGER, idx INTEGER", -1},
+	[ST_MUTABLE] = {"cluster_mutable", "cluster_mutable", -1, 1, "root INTEGER, idx INTEGER", -1},
+	[ST_MEMBERS_IDX] = {"cluster_members_idx", "cluster_members", 1, 0, "idx+, rowid", -1},
+	[ST_MEMBERS_ROOT] = {"cluster_members_root", "cluster_members", 0, 0, "root+, rowid", -1},
+	[ST_MUTABLE_ROOT] = {"cluster_mutable_root", "cluster_mutable", 0, 1, "root+, rowid", -1},
 	[ST_PURGE] = {"purge", "purge", -1, -1,
 		      "idx INTEGER pk1, size INTEGER, pending_finish_destroy INTEGER, game_thread INTEGER", KT_PURGE},
 	[ST_BY_PACKAGE] = {"retained_by_package", "retained_by_package", -1, -1,
