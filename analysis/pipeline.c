@@ -15,6 +15,7 @@ static void set_options(pipeline *p, int mode, uint32_t keep_flags, const pipeli
 		o = &none;
 	p->opt = (gc_options){.mode = o->mode >= 0 ? o->mode : mode, .threads = o->threads > 0 ? o->threads : cpu_cores(),
 			      .defer_retention = o->defer_retention};
+	p->threads = p->opt.threads;
 	p->opt.keep_flags = o->keep_given ? o->keep_flags : o->mode >= 0 ? gc_default_keep_flags(p->opt.mode) : keep_flags;
 	p->dom.policy = o->policy >= 0 ? o->policy : POLICY_GC;
 	p->objects_only = o->objects_only;
@@ -152,7 +153,7 @@ int pipeline_need(pipeline *p, int what, char *err, size_t errsize)
 		 * dominators when both are wanted and a second core is allowed */
 		findings_job fj = {p, -1};
 		job j;
-		int beside = (todo & PIPE_DOM) && !(p->done & PIPE_DOM) && p->opt.threads > 1;
+		int beside = (todo & PIPE_DOM) && !(p->done & PIPE_DOM) && p->threads > 1;
 		if (beside) {
 			job_start(&j, run_findings, &fj);
 			fail = dominators(p);

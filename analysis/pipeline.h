@@ -50,6 +50,8 @@ typedef struct pipeline {
 	const char *path;     /* the input's name, for messages (borrowed) */
 	heap h;
 	gc_options opt;       /* the GC's options, the defaults filled in */
+	int threads;          /* the threads asked for (opt.threads is the GC's:
+			       * 1 when it runs beside the dominators) */
 	gc_result r;          /* PIPE_GC */
 	findings f;           /* PIPE_FINDINGS */
 	dom_result dom;       /* PIPE_DOM */

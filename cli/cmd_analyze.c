@@ -214,11 +214,13 @@ int cmd_analyze(int argc, char **argv)
 	pipeline an;
 	pipeline_options po = analysis_pipeline_options(&opts.an);
 	store_early *early = NULL;
-	store_info info = {snap, &an.opt, 0, NULL, STORE_AUTO, 0};
+	store_info info = {snap, &an.opt, 0, NULL, STORE_AUTO, 0, 0};
 	/* the database begun as soon as the heap is in: the references' pages
-	 * are written beside the analysis */
-	if (pipeline_load(&an, snap, &po, err, sizeof err) ||
-	    store_begin(&early, dbpath, force, &an.h, &info, err, sizeof err) ||
+	 * are written beside the analysis, on the threads asked for (the GC
+	 * may run on one beside the dominators) */
+	int failed = pipeline_load(&an, snap, &po, err, sizeof err);
+	info.threads = an.threads;
+	if (failed || store_begin(&early, dbpath, force, &an.h, &info, err, sizeof err) ||
 	    pipeline_need(&an, PIPE_ALL, err, sizeof err)) {
 		error("%s", err);
 		store_cancel(early);
@@ -266,11 +268,6 @@ int cmd_analyze(int argc, char **argv)
 			goto out;
 	}
 	double t1 = now_seconds();
-	/* the page writer's threads as asked, though the GC ran on one beside
-	 * the dominators (V8: the summary says one) */
-	gc_options store_opt = an.opt;
-	store_opt.threads = po.threads > 0 ? po.threads : cpu_cores();
-	info.opt = &store_opt;
 	info.analysed_at = (double)time(NULL);
 	info.dom = &an.dom;
 	progress_begin_file("write", dbpath);

@@ -286,7 +286,7 @@ static sqlite3 *open_sql_input(const char *path, const analysis_options *ao, in_
 		return NULL;
 	}
 	double t1 = now_seconds();
-	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom, STORE_AUTO, 0};
+	m->info = (store_info){path, &m->an.opt, (double)time(NULL), &m->an.dom, STORE_AUTO, 0, 0};
 	m->sdb = snapshot_db_open(&m->an.h, &m->an.r, &m->an.f, &m->info, compute, m, err, sizeof err);
 	if (!m->sdb) {
 		error("%s: %s", path, err);

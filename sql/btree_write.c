@@ -328,6 +328,17 @@ void bt_file_abort(bt_file *f)
 
 /* ---- records ---- */
 
+/* The bytes integer I needs with its sign (1-8), and the serial type and
+ * body size SQLite stores such an integer in (2.1: 5 and 6 bytes share 6,
+ * 7 and 8 share 8). */
+static inline int int_bytes(int64_t i)
+{
+	uint64_t u = i < 0 ? ~(uint64_t)i : (uint64_t)i;
+	return (72 - __builtin_clzll(u | 1)) / 8; /* (its bits + a sign bit + 7) / 8 */
+}
+static const uint8_t type_of_bytes[9] = {0, 1, 2, 3, 4, 5, 5, 6, 6};
+static const uint8_t size_of_bytes[9] = {0, 1, 2, 3, 4, 6, 6, 8, 8};
+
 /* Serial type of integer I; its body bytes in *SIZE. */
 static inline uint8_t int_type(int64_t i, int format4, uint8_t *size)
 {
@@ -335,18 +346,9 @@ static inline uint8_t int_type(int64_t i, int format4, uint8_t *size)
 		*size = 0;
 		return (uint8_t)(8 + i);
 	}
-	uint64_t u = i < 0 ? ~(uint64_t)i : (uint64_t)i;
-	if (u <= 0x7f)
-		return *size = 1, 1;
-	if (u <= 0x7fff)
-		return *size = 2, 2;
-	if (u <= 0x7fffff)
-		return *size = 3, 3;
-	if (u <= 0x7fffffff)
-		return *size = 4, 4;
-	if (u <= 0x7fffffffffffull)
-		return *size = 6, 5;
-	return *size = 8, 6;
+	int b = int_bytes(i);
+	*size = size_of_bytes[b];
+	return type_of_bytes[b];
 }
 
 size_t bt_record(const bt_file *f, const row_value *v, int n, uint8_t *out, size_t cap)
@@ -398,34 +400,13 @@ size_t bt_record(const bt_file *f, const row_value *v, int n, uint8_t *out, size
 	return hdr + body;
 }
 
-/* The bytes integer I needs with its sign (1-8), and the serial type and
- * body size SQLite stores such an integer in (2.1: 5 and 6 bytes share 6,
- * 7 and 8 share 8). */
-static inline int int_bytes(int64_t i)
-{
-	uint64_t u = i < 0 ? ~(uint64_t)i : (uint64_t)i;
-	return (72 - __builtin_clzll(u | 1)) / 8; /* (its bits + a sign bit + 7) / 8 */
-}
-static const uint8_t type_of_bytes[9] = {0, 1, 2, 3, 4, 5, 5, 6, 6};
-static const uint8_t size_of_bytes[9] = {0, 1, 2, 3, 4, 6, 6, 8, 8};
-
 size_t bt_record_ints(const bt_file *f, const int64_t *v, uint32_t nulls, int n, uint8_t *out)
 {
 	assert(n >= 0 && n <= BT_INTS_MAX); /* so the header's size fits its one byte */
 	uint8_t *p = out + 1, *q = out + 1 + n; /* the header fits one byte */
 	for (int k = 0; k < n; k++) {
-		uint8_t type, size;
-		if (nulls >> k & 1) {
-			type = size = 0;
-		} else if (f->format4 && (uint64_t)v[k] <= 1) {
-			type = (uint8_t)(8 + v[k]);
-			size = 0;
-		} else {
-			int b = int_bytes(v[k]);
-			type = type_of_bytes[b];
-			size = size_of_bytes[b];
-		}
-		*p++ = type;
+		uint8_t size = 0;
+		*p++ = nulls >> k & 1 ? 0 : int_type(v[k], f->format4, &size);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		/* big-endian in SIZE bytes: eight written, SIZE kept (each value
 		 * starts at most 8 bytes a value in, so the eight stay inside

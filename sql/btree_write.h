@@ -111,7 +111,7 @@ int bt_tree_add_row(bt_tree *t, int64_t rowid, const uint8_t *record, size_t len
 /* Index b-tree: the next key (a record, greater than the last). */
 int bt_tree_add_key(bt_tree *t, const uint8_t *record, size_t len);
 /* Index b-tree: the next key, the record of N (at most BT_INTS_MAX)
- * integers V (NULL where bit K of NULLS is set), encoded in place. */
+ * integers V (NULL where bit K of NULLS is set). */
 int bt_tree_add_ints(bt_tree *t, const int64_t *v, uint32_t nulls, int n);
 /* Write the last pages; the root waits for bt_file_commit. */
 int bt_tree_finish(bt_tree *t);

@@ -130,8 +130,8 @@ static obj_t keyed_key(const row_source *s, int t, uint32_t k)
 	}
 }
 
-/* A path (heap_path) into BUF's path, NULL when out of memory (then the
- * store reads NULL: never for a database written whole). */
+/* A path (heap_path) into BUF's path; NULL when out of memory (as the
+ * rows written through SQL always had it). */
 static void set_path(row_value *v, const heap *h, obj_t i, row_buf *buf)
 {
 	free(buf->path);
@@ -188,9 +188,13 @@ uint32_t *keyed_order(const row_source *s, int t)
 		free(order);
 		return NULL;
 	}
-	for (uint32_t k = 0; k < n; k++) /* keys are objects: not negative */
+	int sorted = 1; /* purge comes in key order already */
+	for (uint32_t k = 0; k < n; k++) { /* keys are objects: not negative */
 		pairs[k] = (uint64_t)(uint32_t)keyed_key(s, t, k) << 32 | k;
-	qsort(pairs, n, sizeof *pairs, cmp_u64);
+		sorted &= k == 0 || pairs[k - 1] < pairs[k];
+	}
+	if (!sorted)
+		qsort(pairs, n, sizeof *pairs, cmp_u64);
 	for (uint32_t k = 0; k < n; k++)
 		order[k] = (uint32_t)pairs[k];
 	free(pairs);

@@ -621,6 +621,13 @@ static int exec_indexes(writer *w, int paged)
 	return rc;
 }
 
+/* The page writer's threads. */
+static int page_threads(const store_info *info)
+{
+	int n = info->threads > 0 ? info->threads : info->opt->threads;
+	return n > 0 ? n : 1;
+}
+
 static int pragmas(writer *w, unsigned page_size)
 {
 	char sql[256];
@@ -694,11 +701,12 @@ struct store_early {
 	int method;            /* store_method's */
 	int force;             /* replace an existing output */
 	int reserved;          /* O's file is made */
-	int started;           /* the references' pages: a job under way (J) */
 	outfile o;
 	store_pages_plan plan;
 	row_source rows;       /* the heap only: what the references' pages read */
-	store_pages *pages;    /* theirs, shared by J and then store_end's thread */
+	store_pages *pages;    /* theirs, under way: taken by J (when THREADED) and
+			        * then by store_end's thread */
+	int threaded;          /* J started */
 	job j;
 	int rc;                /* those pages: BT_OK, BT_UNSUPPORTED or BT_ERROR (ERR) */
 	char err[SNAP_ERR_MAX];
@@ -711,12 +719,13 @@ static int create_schema(store_early *e, unsigned page_size, char *err, size_t e
 {
 	writer w = {NULL, NULL, NULL, NULL, NULL, err, errsize, NULL, 0};
 	int rc = BT_ERROR;
-	if (sqlite3_open_v2(e->o.tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+	if (sqlite3_open_v2(e->o.tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
 		db_fail(&w, e->o.tmp);
-	else if (pragmas(&w, page_size) || exec(&w, "BEGIN") || exec(&w, SCHEMA_TABLES) || exec_indexes(&w, 1))
-		;
-	else if ((rc = store_pages_plan_of(w.db, &e->plan, err, errsize)) == BT_OK)
-		rc = exec(&w, "COMMIT") || close_db(&w) ? BT_ERROR : BT_OK;
+	} else if (!pragmas(&w, page_size) && !exec(&w, "BEGIN") && !exec(&w, SCHEMA_TABLES) && !exec_indexes(&w, 1)) {
+		rc = store_pages_plan_of(w.db, &e->plan, err, errsize);
+		if (rc == BT_OK && (exec(&w, "COMMIT") || close_db(&w)))
+			rc = BT_ERROR;
+	}
 	close_failed(&w, e->path);
 	return rc;
 }
@@ -780,11 +789,9 @@ int store_begin(store_early **out, const char *path, int force, const heap *h, c
 			}
 			return 0;
 		}
-		e->started = 1;
-		if (info->opt->threads > 1)
+		e->threaded = page_threads(info) > 1; /* else they wait for store_end */
+		if (e->threaded)
 			job_start(&e->j, reference_pages, e);
-		else /* one thread: they wait for store_end */
-			e->j = (job){reference_pages, e, 0, 0};
 	}
 	return 0;
 }
@@ -815,8 +822,8 @@ out:
 	t = now_seconds();
 	progress_span(0.14, 1);
 	row_source rows = {h, r, hashes, info->dom, cost};
-	int threads = info->opt->threads > 0 ? info->opt->threads : 1;
-	rc = store_pages_fill(e->o.tmp, e->path, &e->plan, ST_ALL & ~ST_REFERENCES, &rows, threads, err, errsize);
+	rc = store_pages_fill(e->o.tmp, e->path, &e->plan, ST_ALL & ~ST_REFERENCES, &rows, page_threads(info), err,
+			      errsize);
 	trace_printf("store: pages      %.3f s", now_seconds() - t);
 	return rc;
 }
@@ -847,15 +854,17 @@ int store_end(store_early *e, outfile *out, const heap *h, const gc_result *r, c
 	      const store_info *info, char *err, size_t errsize)
 {
 	int rc = BT_UNSUPPORTED;
-	if (e->started) {
+	if (e->pages) {
 		uint64_t *hashes = NULL;
 		gccost *cost = NULL;
 		int ready = store_precompute(h, r, &hashes, &cost) == 0;
 		double t = now_seconds();
-		if (e->j.beside) /* a tree not yet taken is this thread's */
-			store_pages_work(e->pages);
-		job_wait(&e->j);
-		e->started = 0;
+		if (!ready)
+			store_pages_stop(e->pages);
+		store_pages_work(e->pages); /* a tree not yet taken is this thread's */
+		if (e->threaded)
+			job_wait(&e->j);
+		e->threaded = 0;
 		e->rc = store_pages_finish(e->pages, e->path, e->err, sizeof e->err);
 		e->pages = NULL;
 		trace_printf("store: pages of the references done %.3f s after the analysis", now_seconds() - t);
@@ -897,12 +906,12 @@ void store_cancel(store_early *e)
 {
 	if (!e)
 		return;
-	if (e->pages)
+	if (e->pages) {
 		store_pages_stop(e->pages);
-	if (e->started && e->j.beside) /* else the job never ran */
-		job_wait(&e->j);
-	if (e->pages)
+		if (e->threaded)
+			job_wait(&e->j);
 		store_pages_finish(e->pages, e->path, e->err, sizeof e->err);
+	}
 	if (e->reserved)
 		outfile_abort(&e->o);
 	free(e->path);

@@ -17,11 +17,12 @@ enum store_method { STORE_AUTO, STORE_SQL, STORE_PAGES };
 
 typedef struct store_info {
 	const char *source;     /* the snapshot file analysed */
-	const gc_options *opt;  /* opt->threads: also the page writer's threads */
+	const gc_options *opt;  /* the GC's options, as stored */
 	double analysed_at;     /* Unix time */
 	const dom_result *dom;  /* dominators and retained sizes, or NULL */
 	int method;             /* enum store_method */
 	unsigned page_size;     /* the database's; 0: 65536 */
+	int threads;            /* the page writer's; 0: opt->threads */
 } store_info;
 
 int store_write(const char *path, int force, const heap *h, const gc_result *r, const findings *f,

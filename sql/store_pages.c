@@ -71,9 +71,11 @@ static const char *const tables[] = {"object_table", "ref_table", "cluster_membe
 				     "retained_by_package", "gc_cost_by_package", "gc_cost_candidates"};
 #define NTABLES (sizeof tables / sizeof tables[0])
 
+#define ST_KEYED ((1u << ST_PURGE) | (1u << ST_BY_PACKAGE) | (1u << ST_COST_BY_PACKAGE) | (1u << ST_CANDIDATES))
+
 static int keyed_tree(int k)
 {
-	return k >= ST_PURGE && k <= ST_CANDIDATES;
+	return ST_KEYED >> k & 1;
 }
 
 static int rowid_table(int k)
@@ -246,7 +248,6 @@ struct store_pages {
 	int rc; /* the first failure */
 	char err[512];
 };
-typedef struct store_pages fill;
 
 #define JOBS 6
 static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_SORTED /* and the other sorted indexes */,
@@ -255,7 +256,7 @@ static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_SORTED /* a
 /* Has another tree failed?  Asked now and then, to stop early (the error
  * reported is the other's); keeps the progress line alive meanwhile (only
  * the thread that draws it is heard: progress.h). */
-static int stopped(fill *c)
+static int stopped(store_pages *c)
 {
 	progress_at(0, 1);
 	pthread_mutex_lock(&c->lock);
@@ -267,7 +268,7 @@ static int stopped(fill *c)
 #define POLL 65535 /* entries between two stopped() */
 
 /* Encode the N values of V and add them to the table T as row ROWID. */
-static int add_row(fill *c, bt_tree *t, const row_value *v, int n, int64_t rowid, uint8_t *rec)
+static int add_row(store_pages *c, bt_tree *t, const row_value *v, int n, int64_t rowid, uint8_t *rec)
 {
 	size_t len = bt_record(&c->f, v, n, rec, BT_RECORD_MAX);
 	if (len > BT_RECORD_MAX) {
@@ -277,7 +278,7 @@ static int add_row(fill *c, bt_tree *t, const row_value *v, int n, int64_t rowid
 	return bt_tree_add_row(t, rowid, rec, len);
 }
 
-static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
+static int fill_objects(store_pages *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 {
 	const heap *h = c->src->h;
 	row_value v[OBJECT_NCOLUMNS];
@@ -296,17 +297,16 @@ static int fill_objects(fill *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 }
 
 /* A keyed table (heap_row.h), its rows in key order, the key the rowid. */
-static int fill_keyed(fill *c, bt_tree *t, int kt, uint8_t *rec, row_buf *buf)
+static int fill_keyed(store_pages *c, bt_tree *t, int kt, uint8_t *rec, row_buf *buf)
 {
 	row_value v[KEYED_MAX_COLUMNS];
 	uint32_t n = keyed_rows(c->src, kt), *order = keyed_order(c->src, kt);
 	int rc = order ? BT_OK : BT_ERROR;
 	buf->path = NULL;
 	for (uint32_t k = 0; k < n && rc == BT_OK; k++) {
-		for (int col = 1; col < keyed_columns(kt); col++)
+		for (int col = 0; col < keyed_columns(kt); col++)
 			keyed_value(c->src, kt, order[k], col, &v[col], buf);
-		keyed_value(c->src, kt, order[k], 0, &v[0], buf);
-		int64_t rowid = v[0].i;
+		int64_t rowid = v[0].i; /* the key: an integer */
 		v[0].type = RV_NULL; /* the rowid alias */
 		rc = add_row(c, t, v, keyed_columns(kt), rowid, rec); /* a key twice: "rows out of order" */
 		if ((k & POLL) == 0 && rc == BT_OK && stopped(c))
@@ -332,7 +332,7 @@ static int before(const key_row *a, const key_row *b)
 #endif
 
 /* The N entries of ROWS (in rowid order) sorted into the index T. */
-static int add_sorted(fill *c, bt_tree *t, key_row *rows, key_row *tmp, size_t n)
+static int add_sorted(store_pages *c, bt_tree *t, key_row *rows, key_row *tmp, size_t n)
 {
 	key_sort(rows, tmp, n);
 	int rc = BT_OK;
@@ -347,7 +347,7 @@ static int add_sorted(fill *c, bt_tree *t, key_row *rows, key_row *tmp, size_t n
 }
 
 /* An index over one object_table column (all integers or NULL). */
-static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row *tmp, row_buf *buf)
+static int fill_object_index(store_pages *c, bt_tree *t, int k, key_row *rows, key_row *tmp, row_buf *buf)
 {
 	const heap *h = c->src->h;
 	size_t n = 0;
@@ -368,7 +368,7 @@ static int fill_object_index(fill *c, bt_tree *t, int k, key_row *rows, key_row 
 /* The rows of one cluster list table (heap_row.h's LIST): a table b-tree
  * (INDEX 0) or, into ROWS, the entries of its index over COLUMN
  * (0: root, 1: idx). */
-static int fill_cluster_list(fill *c, bt_tree *t, int list, int index, int column, key_row *rows)
+static int fill_cluster_list(store_pages *c, bt_tree *t, int list, int index, int column, key_row *rows)
 {
 	const heap *h = c->src->h;
 	uint32_t rowid = 0;
@@ -405,7 +405,7 @@ static size_t cluster_list_rows(const heap *h, int list)
 }
 
 /* ref_table's values as heap_row.c's ref_value gives them (prop 0: NULL) */
-static int fill_refs(fill *c, bt_tree *t)
+static int fill_refs(store_pages *c, bt_tree *t)
 {
 	const heap *h = c->src->h;
 	int rc = BT_OK;
@@ -436,7 +436,7 @@ typedef struct ref_at {
 	uint32_t pos;
 } ref_at;
 
-static int fill_refs_by_dst(fill *c, bt_tree *t)
+static int fill_refs_by_dst(store_pages *c, bt_tree *t)
 {
 	const heap *h = c->src->h;
 	uint32_t *start = calloc((size_t)h->slots + 1, sizeof *start); /* then: the next place of each target */
@@ -507,7 +507,7 @@ static double thread_seconds(void)
 
 /* Build tree K; an index sorts in ROWS and TMP (room for every entry
  * each). */
-static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t errsize)
+static int build(store_pages *c, int k, key_row *rows, key_row *tmp, char *err, size_t errsize)
 {
 	bt_tree t;
 	assert(k >= 0 && k < ST_COUNT);
@@ -547,7 +547,7 @@ static int build(fill *c, int k, key_row *rows, key_row *tmp, char *err, size_t 
 /* Job K: tree K; for ST_MEMBERS also ST_MUTABLE; for ST_SORTED all the
  * indexes sorted in memory, one after the other in the same sort buffers
  * (so that more threads do not mean more of them). */
-static int fill_job(fill *c, int k, char *err, size_t errsize)
+static int fill_job(store_pages *c, int k, char *err, size_t errsize)
 {
 	if (k == ST_MEMBERS) {
 		int rc = build(c, ST_MEMBERS, NULL, NULL, err, errsize);
@@ -579,7 +579,7 @@ static int fill_job(fill *c, int k, char *err, size_t errsize)
 
 static void *worker(void *arg)
 {
-	fill *c = arg;
+	store_pages *c = arg;
 	char err[512];
 	for (;;) {
 		pthread_mutex_lock(&c->lock);
@@ -604,9 +604,9 @@ int store_pages_start(store_pages **out, const char *path, const store_pages_pla
 {
 	/* a job's trees come together: the sorted indexes, the two cluster lists */
 	assert((trees >> ST_MEMBERS & 1) == (trees >> ST_MUTABLE & 1));
-	assert((trees >> ST_PURGE & 0xf) == 0 || (trees >> ST_PURGE & 0xf) == 0xf);
+	assert((trees & ST_KEYED) == 0 || (trees & ST_KEYED) == ST_KEYED);
 	assert((trees & ~((1u << ST_SORTED) - 1)) == 0 || (trees & ~((1u << ST_SORTED) - 1)) == (ST_ALL & ~((1u << ST_SORTED) - 1)));
-	fill *c = calloc(1, sizeof *c);
+	store_pages *c = calloc(1, sizeof *c);
 	*out = c;
 	if (!c) {
 		snprintf(err, errsize, "out of memory");

@@ -73,7 +73,7 @@ static int run_pipeline(const char *snap, const char *db, char *from_db, char *f
 		goto no_findings;
 	}
 	step++;
-	store_info info = {snap, &o, 0, NULL, STORE_AUTO, 0};
+	store_info info = {snap, &o, 0, NULL, STORE_AUTO, 0, 0};
 	if (store_write(db, 1, &h, &r, &f, &info, err, errsize))
 		goto out;
 	step++;

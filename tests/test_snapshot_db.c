@@ -232,7 +232,7 @@ static void compare(int n, int policy, int on_demand_)
 	CHECK(gc_run(&h, &opt, &r) == 0);
 	CHECK(findings_collect(&h, &r, &f) == 0);
 	CHECK(dom_compute(&h, &r, policy, &d) == 0);
-	store_info info = {"random.ugct", &opt, 1234567, &d, STORE_AUTO, 0};
+	store_info info = {"random.ugct", &opt, 1234567, &d, STORE_AUTO, 0, 0};
 	sqlite3 *db = NULL;
 	int stored = store_write(path, 1, &h, &r, &f, &info, err, sizeof err) == 0;
 	CHECK(stored);
@@ -302,7 +302,7 @@ TEST(snapshot_db_refuses_writes)
 	findings f;
 	CHECK(gc_run(&h, &opt, &r) == 0);
 	CHECK(findings_collect(&h, &r, &f) == 0);
-	store_info info = {"random.ugct", &opt, 0, NULL, STORE_AUTO, 0};
+	store_info info = {"random.ugct", &opt, 0, NULL, STORE_AUTO, 0, 0};
 	char err[512];
 	snapshot_db *s = snapshot_db_open(&h, &r, &f, &info, NULL, NULL, err, sizeof err);
 	CHECK(s != NULL);

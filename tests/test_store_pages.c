@@ -124,7 +124,7 @@ static int store(const heap *h, const char *path, int method, unsigned page_size
 		return -1;
 	if (findings_collect(h, &r, &f) == 0) {
 		if (dom_compute(h, &r, POLICY_GC, &d) == 0) {
-			store_info info = {"test", &opt, 0, &d, method, page_size};
+			store_info info = {"test", &opt, 0, &d, method, page_size, 0};
 			rc = store_write(path, 1, h, &r, &f, &info, err, errsize);
 			dom_free(&d);
 		}
