@@ -36,7 +36,7 @@ int store_prepare(outfile *o, const char *path, int force, const heap *h, const 
 /* The store in two halves, so that the references' pages, which need the
  * heap only, are written while the analysis runs: store_begin once the heap
  * is loaded (PATH reserved, the schema made, those pages started on a
- * thread of their own when INFO's options allow two), store_end with the
+ * thread of their own when INFO's threads are two or more), store_end with the
  * analysis (then as store_prepare; E is freed).  store_cancel abandons E
  * (its file removed).  INFO's source and dom are read by store_end only. */
 typedef struct store_early store_early;
