@@ -1,5 +1,8 @@
 /* helpers.c — the test runner and helpers shared by the unit tests. */
+#include <dirent.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "snapshot/snapshot.h"
 #include "tests/unit.h"
@@ -243,6 +246,32 @@ int random_heap(int n, int clusters, heap *h)
 	return rc;
 }
 
+/* The scratch directories test_dir_path made: each goes, with the files in
+ * it, when the tests end. */
+static char *scratch_dirs[32];
+static int nscratch;
+
+static void remove_scratch_dirs(void)
+{
+	for (int k = 0; k < nscratch; k++) {
+		DIR *d = opendir(scratch_dirs[k]);
+		if (d) {
+			char path[512];
+			for (struct dirent *e; (e = readdir(d)) != NULL;) {
+				if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+					continue;
+				snprintf(path, sizeof path, "%s/%s", scratch_dirs[k], e->d_name);
+				if (unlink(path) != 0)
+					rmdir(path);
+			}
+			closedir(d);
+			rmdir(scratch_dirs[k]);
+		}
+		free(scratch_dirs[k]);
+	}
+	nscratch = 0;
+}
+
 const char *test_dir_path(char *dir, size_t dirsize, const char *template, const char *name)
 {
 	static char buf[4][256];
@@ -253,6 +282,10 @@ const char *test_dir_path(char *dir, size_t dirsize, const char *template, const
 			dir[0] = '\0';
 			return "/nonexistent/x";
 		}
+		if (nscratch == 0)
+			atexit(remove_scratch_dirs);
+		if (nscratch < (int)(sizeof scratch_dirs / sizeof scratch_dirs[0]))
+			scratch_dirs[nscratch++] = strdup(dir);
 	}
 	k = (k + 1) % 4;
 	snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);

@@ -31,28 +31,12 @@
 
 static char dir[64];
 
-/* The scratch directory goes when the tests end. */
-static void remove_dir(void)
-{
-	static const char *const names[] = {"chains.db", "diff.db", "deep.db", "foreign.db"};
-	char path[128];
-	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-		snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-		unlink(path);
-	}
-	rmdir(dir);
-}
-
 /* Analyse BODY (after the prelude) into a fresh database at PATH. */
 static int make_db(const char *body, const char *name, char *path, size_t cap)
 {
-	if (!dir[0]) {
-		snprintf(dir, sizeof dir, "/tmp/ugc-test-db-XXXXXX");
-		if (!mkdtemp(dir))
-			return -1;
-		atexit(remove_dir);
-	}
-	snprintf(path, cap, "%s/%s", dir, name);
+	snprintf(path, cap, "%s", test_dir_path(dir, sizeof dir, "/tmp/ugc-test-db-XXXXXX", name));
+	if (!dir[0])
+		return -1;
 	unlink(path);
 	heap h;
 	gc_result r;

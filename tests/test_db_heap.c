@@ -18,12 +18,9 @@ static char dir[64];
 /* Analyse H in MODE into a fresh database NAME; its path into PATH. */
 static int store(heap *h, int mode, const char *name, char *path, size_t cap)
 {
-	if (!dir[0]) {
-		snprintf(dir, sizeof dir, "/tmp/ugc-test-dbheap-XXXXXX");
-		if (!mkdtemp(dir))
-			return -1;
-	}
-	snprintf(path, cap, "%s/%s", dir, name);
+	snprintf(path, cap, "%s", test_dir_path(dir, sizeof dir, "/tmp/ugc-test-dbheap-XXXXXX", name));
+	if (!dir[0])
+		return -1;
 	unlink(path);
 	gc_options opt = {.mode = mode, .keep_flags = gc_default_keep_flags(mode), .threads = 1};
 	gc_result r;

@@ -151,14 +151,6 @@ static int plan_uses(snapshot_db *s, const char *sql, const char *want)
 
 static char dir[64];
 
-static void remove_dir(void)
-{
-	char path[128];
-	snprintf(path, sizeof path, "%s/heap.db", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
 /* An analysis computed on demand (snapshot_db's NEED), the way `sql`
  * computes it: DONE says what has been. */
 typedef struct on_demand {
@@ -212,13 +204,11 @@ static void check_on_demand(snapshot_db *s, sqlite3 *db, const on_demand *a)
  * one. */
 static void compare(int n, int policy, int on_demand_)
 {
+	char path[128], err[512];
+	snprintf(path, sizeof path, "%s", test_dir_path(dir, sizeof dir, "/tmp/ugc-test-snapdb-XXXXXX", "heap.db"));
 	if (!dir[0]) {
-		snprintf(dir, sizeof dir, "/tmp/ugc-test-snapdb-XXXXXX");
-		if (!mkdtemp(dir)) {
-			CHECK(0);
-			return;
-		}
-		atexit(remove_dir);
+		CHECK(0);
+		return;
 	}
 	heap h;
 	if (random_heap(n, 1, &h))
@@ -227,8 +217,6 @@ static void compare(int n, int policy, int on_demand_)
 	gc_result r;
 	findings f;
 	dom_result d;
-	char path[128], err[512];
-	snprintf(path, sizeof path, "%s/heap.db", dir);
 	CHECK(gc_run(&h, &opt, &r) == 0);
 	CHECK(findings_collect(&h, &r, &f) == 0);
 	CHECK(dom_compute(&h, &r, policy, &d) == 0);

@@ -21,26 +21,12 @@
 
 static char dir[64];
 
-static void remove_dir(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		printf("    could not remove %s\n", dir);
-}
-
 static char *replace(const char *text, const char *from, const char *to);
 
 /* PATH for NAME in the scratch directory. */
 static void scratch(const char *name, char *path, size_t cap)
 {
-	if (!dir[0]) {
-		snprintf(dir, sizeof dir, "/tmp/ugc-test-pages-XXXXXX");
-		if (!mkdtemp(dir))
-			return;
-		atexit(remove_dir);
-	}
-	snprintf(path, cap, "%s/%s", dir, name);
+	snprintf(path, cap, "%s", test_dir_path(dir, sizeof dir, "/tmp/ugc-test-pages-XXXXXX", name));
 	unlink(path);
 }
 

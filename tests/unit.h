@@ -58,7 +58,8 @@ unsigned char *binary_bytes(const heap *h, size_t *len);
 	"o 10 11 3 - /Game/Test 128 RootSet\n"
 
 /* DIR/NAME, where DIR (DIRSIZE bytes, "" at first) is made from TEMPLATE
- * ("/tmp/...-XXXXXX", mkdtemp) on first use; the last four results stay valid. */
+ * ("/tmp/...-XXXXXX", mkdtemp) on first use and removed, with what is in
+ * it, when the tests end; the last four results stay valid. */
 const char *test_dir_path(char *dir, size_t dirsize, const char *template, const char *name);
 
 #endif
