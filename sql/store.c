@@ -567,9 +567,9 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 }
 
 /* The tables the page writer fills (store_pages.h). */
-static const char *const paged_tables[] = {"object_table", "ref_table", "cluster_members", "cluster_mutable",
-					    "purge", "retained_by_package", "gc_cost_by_package", "gc_cost_candidates",
-					    NULL};
+static const char *const paged_tables[] = {"object_table", "ref_table", "strings", "cluster_members",
+					    "cluster_mutable", "purge", "retained_by_package", "gc_cost_by_package",
+					    "gc_cost_candidates", NULL};
 
 /* SQLite's "disk I/O error" names no file: name it, and the cause when
  * known; then close the database. */
@@ -703,7 +703,7 @@ struct store_early {
 	int reserved;          /* O's file is made */
 	outfile o;
 	store_pages_plan plan;
-	row_source rows;       /* the heap only: what the references' pages read */
+	row_source rows;       /* the heap only: what the ST_HEAP_ONLY pages read */
 	store_pages *pages;    /* theirs, under way: taken by J (when THREADED) and
 			        * then by store_end's thread */
 	int threaded;          /* J started */
@@ -730,10 +730,10 @@ static int create_schema(store_early *e, unsigned page_size, char *err, size_t e
 	return rc;
 }
 
-/* The references' two b-trees, taken one at a time (store_pages_work): by
- * a thread beside the analysis, and by store_end's once the analysis is
- * done and one is still left. */
-static void *reference_pages(void *arg)
+/* The heap-only b-trees (the references' two and the strings), taken one
+ * at a time (store_pages_work): by a thread beside the analysis, and by
+ * store_end's once the analysis is done and one is still left. */
+static void *heap_only_pages(void *arg)
 {
 	store_early *e = arg;
 	store_pages_work(e->pages);
@@ -773,7 +773,7 @@ int store_begin(store_early **out, const char *path, int force, const heap *h, c
 	}
 	if (e->rc == BT_OK) {
 		e->rows = (row_source){h, NULL, NULL, NULL, NULL};
-		e->rc = store_pages_start(&e->pages, e->o.tmp, &e->plan, ST_REFERENCES, &e->rows, e->err, sizeof e->err);
+		e->rc = store_pages_start(&e->pages, e->o.tmp, &e->plan, ST_HEAP_ONLY, &e->rows, e->err, sizeof e->err);
 		if (e->rc == BT_ERROR) {
 			snprintf(err, errsize, "%s", e->err);
 			store_cancel(e);
@@ -791,12 +791,12 @@ int store_begin(store_early **out, const char *path, int force, const heap *h, c
 		}
 		e->threaded = page_threads(info) > 1; /* else they wait for store_end */
 		if (e->threaded)
-			job_start(&e->j, reference_pages, e);
+			job_start(&e->j, heap_only_pages, e);
 	}
 	return 0;
 }
 
-/* The pages of the references done: the other tables through SQLite, then
+/* The heap-only pages done: the other tables through SQLite, then
  * the other paged b-trees.  BT_OK, BT_UNSUPPORTED or BT_ERROR (ERR). */
 static int store_rest(store_early *e, const heap *h, const gc_result *r, const findings *f, const store_info *info,
 		      uint64_t *hashes, gccost *cost, char *err, size_t errsize)
@@ -822,14 +822,14 @@ out:
 	t = now_seconds();
 	progress_span(0.14, 1);
 	row_source rows = {h, r, hashes, info->dom, cost};
-	rc = store_pages_fill(e->o.tmp, e->path, &e->plan, ST_ALL & ~ST_REFERENCES, &rows, page_threads(info), err,
+	rc = store_pages_fill(e->o.tmp, e->path, &e->plan, ST_ALL & ~ST_HEAP_ONLY, &rows, page_threads(info), err,
 			      errsize);
 	trace_printf("store: pages      %.3f s", now_seconds() - t);
 	return rc;
 }
 
 /* What the rest of the store computes before it writes (the objects' path
- * hashes, the mark's work), done while the references' pages may still be
+ * hashes, the mark's work), done while the heap-only pages may still be
  * under way.  0, or -1 (out of memory). */
 static int store_precompute(const heap *h, const gc_result *r, uint64_t **hashes, gccost **cost)
 {
@@ -867,7 +867,7 @@ int store_end(store_early *e, outfile *out, const heap *h, const gc_result *r, c
 		e->threaded = 0;
 		e->rc = store_pages_finish(e->pages, e->path, e->err, sizeof e->err);
 		e->pages = NULL;
-		trace_printf("store: pages of the references done %.3f s after the analysis", now_seconds() - t);
+		trace_printf("store: heap-only pages done %.3f s after the analysis", now_seconds() - t);
 		rc = ready ? e->rc : BT_ERROR;
 		if (!ready) {
 			snprintf(err, errsize, "out of memory");

@@ -33,8 +33,8 @@ int store_write(const char *path, int force, const heap *h, const gc_result *r, 
 int store_prepare(outfile *o, const char *path, int force, const heap *h, const gc_result *r, const findings *f,
 		  const store_info *info, char *err, size_t errsize);
 
-/* The store in two halves, so that the references' pages, which need the
- * heap only, are written while the analysis runs: store_begin once the heap
+/* The store in two halves, so that the pages that need the heap only (the
+ * references' and the strings') are written while the analysis runs: store_begin once the heap
  * is loaded (PATH reserved, the schema made, those pages started on a
  * thread of their own when INFO's threads are two or more), store_end with the
  * analysis (then as store_prepare; E is freed).  store_cancel abandons E

@@ -7,6 +7,8 @@
  *   ref_table          WITHOUT ROWID: index b-tree of (src, pos, dst, kind,
  *                      prop), the primary key first
  *   ref_table_dst      index b-tree: (dst, src, pos), the primary key after
+ *   strings            table b-tree: rowid the string's id (1, 2, ...; id 0,
+ *                      "", has no row), the record (NULL, text)
  *   cluster_members,   table b-trees: rowid 1, 2, ... in the order the SQL
  *   cluster_mutable    path inserts the rows, the record (root, idx)
  *   cluster_members_idx, _root, cluster_mutable_root
@@ -43,6 +45,7 @@ static const struct tree_spec {
 			"retained INTEGER, node_id INTEGER", -1},
 	[ST_REFS] = {"ref_table", "ref_table", -1, -1, "src+, pos+, dst, kind, prop", -1},
 	[ST_REFS_DST] = {"ref_table_dst", "ref_table", -1, -1, "dst+, src, pos", -1},
+	[ST_STRINGS] = {"strings", "strings", -1, -1, "id INTEGER pk1, text TEXT", -1},
 	[ST_PATH_HASH] = {"objects_path_hash", "object_table", 15, -1, "path_hash+, rowid", -1},
 	[ST_CLASS] = {"objects_class", "object_table", 2, -1, "class+, rowid", -1},
 	[ST_OUTER] = {"objects_outer", "object_table", 3, -1, "outer+, rowid", -1},
@@ -68,7 +71,7 @@ static const struct tree_spec {
 };
 /* The tables written; all but ref_table are rowid tables. */
 static const char *const tables[] = {"object_table", "ref_table", "cluster_members", "cluster_mutable", "purge",
-				     "retained_by_package", "gc_cost_by_package", "gc_cost_candidates"};
+				     "retained_by_package", "gc_cost_by_package", "gc_cost_candidates", "strings"};
 #define NTABLES (sizeof tables / sizeof tables[0])
 
 #define ST_KEYED ((1u << ST_PURGE) | (1u << ST_BY_PACKAGE) | (1u << ST_COST_BY_PACKAGE) | (1u << ST_CANDIDATES))
@@ -80,7 +83,7 @@ static int keyed_tree(int k)
 
 static int rowid_table(int k)
 {
-	return k == ST_OBJECTS || k == ST_MEMBERS || k == ST_MUTABLE || keyed_tree(k);
+	return k == ST_OBJECTS || k == ST_STRINGS || k == ST_MEMBERS || k == ST_MUTABLE || keyed_tree(k);
 }
 /* ref_table's columns (its b-tree is checked through its primary key) */
 static const char refs_columns[] = "src INTEGER pk1, pos INTEGER pk2, dst INTEGER, kind INTEGER, prop INTEGER";
@@ -222,7 +225,8 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 				    "SELECT EXISTS (SELECT 1 FROM object_table) OR EXISTS (SELECT 1 FROM ref_table) OR "
 				    "EXISTS (SELECT 1 FROM cluster_members) OR EXISTS (SELECT 1 FROM cluster_mutable) OR "
 				    "EXISTS (SELECT 1 FROM purge) OR EXISTS (SELECT 1 FROM retained_by_package) OR "
-				    "EXISTS (SELECT 1 FROM gc_cost_by_package) OR EXISTS (SELECT 1 FROM gc_cost_candidates)",
+				    "EXISTS (SELECT 1 FROM gc_cost_by_package) OR EXISTS (SELECT 1 FROM gc_cost_candidates) OR "
+				    "EXISTS (SELECT 1 FROM strings)",
 				    NULL, name_only, got, sizeof got))
 		rc = BT_ERROR;
 	if (rc == BT_OK && strcmp(got, "0"))
@@ -249,8 +253,8 @@ struct store_pages {
 	char err[512];
 };
 
-#define JOBS 6
-static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_OBJECTS, ST_SORTED /* and the other sorted indexes */,
+#define JOBS 7
+static const int order[JOBS] = {ST_REFS_DST, ST_REFS, ST_STRINGS, ST_OBJECTS, ST_SORTED /* and the other sorted indexes */,
 				ST_MEMBERS /* and ST_MUTABLE */, ST_PURGE /* and the other keyed tables */};
 
 /* Has another tree failed?  Asked now and then, to stop early (the error
@@ -291,6 +295,22 @@ static int fill_objects(store_pages *c, bt_tree *t, uint8_t *rec, row_buf *buf)
 		v[0].type = RV_NULL; /* the rowid alias */
 		rc = add_row(c, t, v, OBJECT_NCOLUMNS, i, rec);
 		if ((i & POLL) == 0 && rc == BT_OK && stopped(c))
+			rc = BT_ERROR;
+	}
+	return rc;
+}
+
+/* Every string but id 0 (""), the id the rowid. */
+static int fill_strings(store_pages *c, bt_tree *t, uint8_t *rec)
+{
+	const strtab *s = &c->src->h->strings;
+	row_value v[2] = {{.type = RV_NULL}, {.type = RV_TEXT}}; /* id: the rowid alias */
+	int rc = BT_OK;
+	for (uint32_t id = 1; id < s->count && rc == BT_OK; id++) {
+		v[1].s = strtab_get(s, id);
+		v[1].n = strtab_len(s, id);
+		rc = add_row(c, t, v, 2, id, rec);
+		if ((id & POLL) == 0 && rc == BT_OK && stopped(c))
 			rc = BT_ERROR;
 	}
 	return rc;
@@ -523,6 +543,8 @@ static int build(store_pages *c, int k, key_row *rows, key_row *tmp, char *err, 
 			rc = fill_refs(c, &t);
 		else if (k == ST_REFS_DST)
 			rc = fill_refs_by_dst(c, &t);
+		else if (k == ST_STRINGS)
+			rc = fill_strings(c, &t, rec);
 		else if (keyed_tree(k))
 			rc = fill_keyed(c, &t, specs[k].keyed, rec, buf);
 		else if (specs[k].list < 0)

@@ -1,11 +1,11 @@
 /* store_pages.h — the store's fast path: the big tables (object_table,
- * ref_table, cluster_members, cluster_mutable) and their ten indexes, and
- * the tables keyed by an object (purge and three by package),
+ * ref_table, strings, cluster_members, cluster_mutable) and their ten
+ * indexes, and the tables keyed by an object (purge and three by package),
  * written as SQLite file-format pages in key order (btree_write.h) instead
  * of row by row through SQLite.
  *
  * store.c lets SQLite create the whole schema and fill the small tables,
- * leaving these fourteen b-trees empty, and closes the database; then
+ * leaving these fifteen b-trees empty, and closes the database; then
  * store_pages_fill writes them, on up to THREADS threads.  Anything not
  * handled is BT_UNSUPPORTED with the file unchanged, and store.c writes the
  * database through SQL instead. */
@@ -20,17 +20,17 @@
 /* The b-trees written: the tables, then the indexes that are sorted in
  * memory (ST_SORTED and after). */
 enum store_tree {
-	ST_OBJECTS, ST_REFS, ST_REFS_DST, ST_MEMBERS, ST_MUTABLE,
+	ST_OBJECTS, ST_REFS, ST_REFS_DST, ST_STRINGS, ST_MEMBERS, ST_MUTABLE,
 	ST_PURGE, ST_BY_PACKAGE, ST_COST_BY_PACKAGE, ST_CANDIDATES, /* heap_row.h's keyed tables */
 	ST_PATH_HASH, ST_CLASS, ST_OUTER, ST_IDOM, ST_RETAINED, ST_NODE_ID, ST_MEMBERS_IDX, ST_MEMBERS_ROOT, ST_MUTABLE_ROOT,
 	ST_COUNT,
 	ST_SORTED = ST_PATH_HASH
 };
 
-/* Sets of b-trees, as bits (1 << ST_*): the references' two (they read
- * the heap only, so they can be written while the analysis runs) and the
- * others. */
-#define ST_REFERENCES ((1u << ST_REFS) | (1u << ST_REFS_DST))
+/* Sets of b-trees, as bits (1 << ST_*): those that read the heap only
+ * (the references' two and the strings), which can be written while the
+ * analysis runs, and all. */
+#define ST_HEAP_ONLY ((1u << ST_REFS) | (1u << ST_REFS_DST) | (1u << ST_STRINGS))
 #define ST_ALL ((1u << ST_COUNT) - 1)
 
 /* The root page of each b-tree written, from the database's schema. */
@@ -38,7 +38,7 @@ typedef struct store_pages_plan {
 	uint32_t root[ST_COUNT];
 } store_pages_plan;
 
-/* Does DB (the schema created, the four tables empty) hold
+/* Does DB (the schema created, the paged tables empty) hold
  * exactly the b-trees this writer knows: the same columns, types, keys and
  * indexes?  BT_OK with PLAN filled, BT_UNSUPPORTED with what differs in
  * WHY, or BT_ERROR (WHY). */
