@@ -119,8 +119,10 @@ static const char *dominators(pipeline *p)
 {
 	int rc;
 	progress_phase("retention");
-	if (p->h.in_links && !dom_needs_gc(&p->h))
-		rc = dom_compute_plain(&p->h, p->r.keep_flags, p->dom.policy, !p->objects_only, take_links(&p->h),
+	/* without the GC's result where they need none: from the loader's
+	 * link counts, or with the GC not run */
+	if (!dom_needs_gc(&p->h) && (p->h.in_links || !(p->done & PIPE_GC)))
+		rc = dom_compute_plain(&p->h, p->opt.keep_flags, p->dom.policy, !p->objects_only, take_links(&p->h),
 				       &p->dom, NULL, NULL);
 	else
 		rc = (p->objects_only ? dom_compute_objects : dom_compute)(&p->h, &p->r, p->dom.policy, &p->dom);
@@ -138,9 +140,13 @@ int pipeline_need(pipeline *p, int what, char *err, size_t errsize)
 	if (!todo)
 		return 0;
 	int policy = p->dom.policy;
-	if ((todo & PIPE_DOM) && !(p->done & PIPE_GC) && !dom_needs_gc(&p->h)) {
+	/* the GC when asked for, or when what is asked reads its result: the
+	 * findings, or dominators that need it (dom_needs_gc) */
+	int gc = !(p->done & PIPE_GC) &&
+		 ((todo & (PIPE_GC | PIPE_FINDINGS)) || ((todo & PIPE_DOM) && dom_needs_gc(&p->h)));
+	if (gc && (todo & PIPE_DOM) && !dom_needs_gc(&p->h)) {
 		fail = gc_beside_dominators(p);
-	} else if (!(p->done & PIPE_GC)) {
+	} else if (gc) {
 		progress_phase("gc");
 		if (gc_run(&p->h, &p->opt, &p->r))
 			fail = "running the GC";

@@ -25,8 +25,9 @@
 #include "analysis/findings.h"
 #include "analysis/gc.h"
 
-/* The parts, a bit each (the findings and the dominators need the GC, which
- * pipeline_need runs first). */
+/* The parts, a bit each (the findings need the GC, which pipeline_need runs
+ * first; so do the dominators, unless dom_needs_gc says they do not: then
+ * the GC runs beside them when asked for, and not at all when not). */
 enum { PIPE_GC = 1, PIPE_FINDINGS = 2, PIPE_DOM = 4, PIPE_ALL = 7 };
 
 /* How to analyse: the defaults (PIPELINE_OPTIONS_INIT) are the snapshot's

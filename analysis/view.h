@@ -20,7 +20,8 @@
 typedef struct obj_info {
 	obj_t idx, cls, outer, cluster; /* cluster: root of its cluster, or OBJ_NONE */
 	uint32_t serial, size, distance; /* distance UINT32_MAX: none */
-	int garbage, reachable, root_kind; /* root_kind: RK_*, RK_NONE */
+	int garbage, reachable, root_kind; /* root_kind: RK_*, RK_NONE; reachable -1:
+					    * unknown (describe, below) */
 	uint32_t oflags;                   /* the three flag sets (flags.h) */
 	uint16_t iflags;
 	uint8_t traits;
@@ -112,7 +113,9 @@ typedef struct view_ops {
 	int (*object)(view *v, obj_t i, obj_info *out);  /* 1 when there is no object I */
 	/* object() for naming I: ugc-gc(7) §3's fields may be left unknown
 	 * (distance UINT32_MAX, root_kind RK_NONE, parent OBJ_NONE,
-	 * parent_property ""), which a snapshot's view then need not compute */
+	 * parent_property ""), which a snapshot's view then need not compute,
+	 * and reachable (-1) when the snapshot's GC has not run
+	 * (view_heap_defer_gc) */
 	int (*describe)(view *v, obj_t i, obj_info *out);
 	int (*state)(view *v, obj_t i, obj_state *out);  /* 1 when there is no object I */
 	/* references to I: records by source index then position, objects whose
@@ -190,5 +193,9 @@ view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize);
  * may compute ugc-gc(7) §3 (gc_retention) into R when a command first
  * needs it. */
 view *view_heap_borrow(heap *h, gc_result *r, char *err, size_t errsize);
+/* A borrowed view V whose R is not computed yet: the view calls
+ * RUN_GC(ARG, ERR, ERRSIZE) (0, or -1 with ERR) before it first reads R, so
+ * a command that only names objects (top) never waits for the GC. */
+void view_heap_defer_gc(view *v, int (*run_gc)(void *arg, char *err, size_t errsize), void *arg);
 
 #endif

@@ -22,6 +22,10 @@ typedef struct heap_view {
 	int borrowed, indexed, built_reverse, built_children;
 	dom_result dom;       /* computed on the first retained() */
 	int have_dom;
+	/* view_heap_defer_gc: R is computed by RUN_GC(GC_ARG) before the view
+	 * first reads it (then RUN_GC is NULL) */
+	int (*run_gc)(void *arg, char *err, size_t errsize);
+	void *gc_arg;
 } heap_view;
 
 #define HV(v) ((heap_view *)(v))
@@ -128,11 +132,24 @@ void obj_info_free(obj_info *o)
 	o->name = o->class_name = o->flags = o->parent_property = o->path = "";
 }
 
+/* The GC result, when its owner deferred it (view_heap_defer_gc). */
+static int need_gc(heap_view *hv)
+{
+	if (!hv->run_gc)
+		return 0;
+	if (hv->run_gc(hv->gc_arg, hv->base.err, sizeof hv->base.err))
+		return -1;
+	hv->run_gc = NULL;
+	return 0;
+}
+
 /* ugc-gc(7) §3 (root kinds, distances, shortest-path parents) of a GC
  * result that left it for later (gc_options.defer_retention): computed on
  * first use, so a command that never asks for it (top) never pays for it. */
 static int need_retention(heap_view *hv)
 {
+	if (need_gc(hv))
+		return -1;
 	if (hv->r->distance)
 		return 0;
 	if (gc_retention(hv->h, hv->r, hv->r->keep_flags) == 0)
@@ -159,7 +176,7 @@ static int describe(heap_view *hv, obj_t i, obj_info *o, int with_retention)
 	o->size = h->size[i];
 	o->distance = with_retention ? r->distance[i] : UINT32_MAX;
 	o->garbage = heap_is_garbage(h, i);
-	o->reachable = r->reachable[i];
+	o->reachable = hv->run_gc ? -1 : r->reachable[i]; /* the GC deferred: unknown */
 	o->root_kind = with_retention ? r->root_kind[i] : RK_NONE;
 	o->parent = with_retention ? r->parent[i] : OBJ_NONE;
 	o->node_id = heap_node_id(h, i);
@@ -378,6 +395,8 @@ static int hv_eliminated_to(view *v, obj_t i, edges *out)
 {
 	const heap *h = HV(v)->h;
 	const gc_result *r = HV(v)->r;
+	if (need_gc(HV(v)))
+		return -1;
 	for (uint32_t k = 0; k < r->neliminated; k++) {
 		const gc_eliminated *x = &r->eliminated[k];
 		if (x->dst != i)
@@ -401,6 +420,8 @@ static int hv_cleared_to(view *v, obj_t i, edges *out)
 	const heap *h = HV(v)->h;
 	const gc_result *r = HV(v)->r;
 	uint32_t src = 0;
+	if (need_gc(HV(v)))
+		return -1;
 	for (uint32_t k = 0; k < r->ncleared; k++) {
 		uint32_t pos = r->cleared[k];
 		while (h->ref_start[src + 1] <= pos)
@@ -446,6 +467,8 @@ static int hv_clusters(view *v, obj_t root, int bytes, cluster_rows *out)
 {
 	const heap *h = HV(v)->h;
 	const gc_result *r = HV(v)->r;
+	if (need_gc(HV(v)))
+		return -1;
 	for (uint32_t c = 0; c < h->nclusters; c++) {
 		const cluster *cl = &h->clusters[c];
 		if (root != OBJ_NONE && cl->root != root)
@@ -477,6 +500,8 @@ static int hv_cluster_list(view *v, obj_t root, int which, obj_t **out, size_t *
 	uint32_t c = (uint32_t)heap_cluster(h, root);
 	const cluster *cl = &h->clusters[c];
 	if (which == 4) {
+		if (need_gc(HV(v)))
+			return -1;
 		if (cluster_causes(h, HV(v)->r, c, out, n) == 0)
 			return 0;
 		snprintf(v->err, sizeof v->err, "out of memory");
@@ -573,6 +598,8 @@ static int hv_retained(view *v, obj_t i, obj_t *idom, long long *bytes)
 {
 	heap_view *hv = HV(v);
 	if (!hv->have_dom) {
+		if (need_gc(hv))
+			return -1;
 		if (dom_compute_objects(hv->h, hv->r, POLICY_GC, &hv->dom)) {
 			snprintf(v->err, sizeof v->err, "out of memory computing dominators");
 			return -1;
@@ -669,4 +696,10 @@ view *view_heap_open(heap *h, gc_result *r, char *err, size_t errsize)
 view *view_heap_borrow(heap *h, gc_result *r, char *err, size_t errsize)
 {
 	return open_view(h, r, 1, err, errsize);
+}
+
+void view_heap_defer_gc(view *v, int (*run_gc)(void *arg, char *err, size_t errsize), void *arg)
+{
+	HV(v)->run_gc = run_gc;
+	HV(v)->gc_arg = arg;
 }

@@ -205,7 +205,7 @@ int cmd_dominators(int argc, char **argv)
 		return usage_error("dominators", "needs an INPUT and an OBJ");
 	enum out_format fmt = opts.format;
 	retention_input in;
-	if (retention_open(input, opts.policy, 0, &in))
+	if (retention_open(input, opts.policy, 0, 0, &in))
 		return 1;
 	obj_t *objs = NULL;
 	size_t nobjs;

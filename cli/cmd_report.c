@@ -928,7 +928,7 @@ int cmd_report(int argc, char **argv)
 	if (db)
 		job_start(&summary, summary_thread, &sj);
 	retention_input in;
-	int opened = retention_open(input, -1, 1, &in) == 0;
+	int opened = retention_open(input, -1, 1, 1, &in) == 0;
 	if (db)
 		job_wait(&summary);
 	else if (opened)

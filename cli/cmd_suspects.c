@@ -365,7 +365,7 @@ int cmd_suspects(int argc, char **argv)
 		return usage_error("suspects", "needs an INPUT (snapshot or database)");
 	enum out_format fmt = opts.format;
 	retention_input in;
-	if (retention_open(input, policy, 1, &in))
+	if (retention_open(input, policy, 1, 1, &in))
 		return 1;
 	const dom_result *d = &in.d;
 	suspect_list sl;

@@ -241,7 +241,7 @@ int cmd_top(int argc, char **argv)
 		return usage_error("top", "--sort count is for --by class or package");
 	enum out_format fmt = opts.format;
 	retention_input in;
-	if (retention_open(input, policy, by != BY_OBJECT, &in))
+	if (retention_open(input, policy, by != BY_OBJECT, 0, &in))
 		return 1;
 	dom_result other = {0};
 	int rc = 1;

@@ -38,14 +38,14 @@ view *open_input(const char *path)
 	return v;
 }
 
-int retention_open(const char *path, int policy, int groups, retention_input *in)
+int retention_open(const char *path, int policy, int groups, int gc, retention_input *in)
 {
 	char err[SNAP_ERR_MAX];
 	pipeline_options o = PIPELINE_OPTIONS_INIT;
 	o.policy = policy;
 	o.objects_only = !groups;
 	o.defer_retention = 1; /* the view computes it if a command asks */
-	if (input_open(in, path, PIPE_GC | PIPE_DOM, &o, err, sizeof err))
+	if (input_open(in, path, (gc ? PIPE_GC : 0) | PIPE_DOM, &o, err, sizeof err))
 		return error("%s", err);
 	input_ready_at = now_seconds();
 	return 0;

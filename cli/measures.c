@@ -39,7 +39,7 @@ int measures_load(const char *path, measures *m)
 		return 0;
 	}
 	retention_input in;
-	if (retention_open(path, -1, 1, &in))
+	if (retention_open(path, -1, 1, 1, &in))
 		return 1;
 	m->v8 = in.v->v8;
 	const dom_result *d = &in.d;

@@ -12,8 +12,10 @@ typedef input retention_input;
 /* Open PATH with its retention results under POLICY (-1: gc for a
  * snapshot, the stored policy for a database); GROUPS 0: a snapshot's
  * class and package aggregates are left out, for a command that shows
- * objects only.  0, or 1 after printing. */
-int retention_open(const char *path, int policy, int groups, retention_input *in);
+ * objects only; GC 0: the command names objects and reads no GC result
+ * (IN's r), so a snapshot's GC runs only if a view call needs it (on a V8
+ * heap the dominators need none).  0, or 1 after printing. */
+int retention_open(const char *path, int policy, int groups, int gc, retention_input *in);
 /* Another policy's results over the same input (snapshot input only: a
  * database holds one).  0, or 1 after printing. */
 int retention_other(retention_input *in, int policy, dom_result *out);

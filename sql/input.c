@@ -230,6 +230,14 @@ static int open_database(input *in, const char *path, int what, int policy, char
 	return 0;
 }
 
+/* The GC of a snapshot opened without it, when its view first needs it. */
+static int run_gc(void *p, char *err, size_t errsize)
+{
+	int rc = pipeline_need(p, PIPE_GC, err, errsize);
+	progress_phase(NULL); /* the answer goes on, on a clean line */
+	return rc;
+}
+
 static int open_snapshot(input *in, const char *path, int what, const pipeline_options *o, char *err, size_t errsize)
 {
 	pipeline *p = calloc(1, sizeof *p);
@@ -244,7 +252,7 @@ static int open_snapshot(input *in, const char *path, int what, const pipeline_o
 	in->p = p;
 	in->h = &p->h;
 	in->r = &p->r;
-	if (pipeline_need(p, what | PIPE_GC, err, errsize))
+	if (pipeline_need(p, what, err, errsize))
 		goto fail;
 	if (what & PIPE_DOM) { /* moved out: the input's, as a database's are */
 		in->d = p->dom;
@@ -257,6 +265,8 @@ static int open_snapshot(input *in, const char *path, int what, const pipeline_o
 	 * pays only for what is printed */
 	if (!(in->v = view_heap_borrow(&p->h, &p->r, err, errsize)))
 		goto fail;
+	if (!(p->done & PIPE_GC))
+		view_heap_defer_gc(in->v, run_gc, p);
 	progress_phase(NULL);
 	return 0;
 fail:

@@ -16,13 +16,16 @@ typedef struct input {
 	view *v;          /* names, selectors, references, states */
 	dom_result d;     /* with PIPE_DOM: under the policy asked for */
 	heap *h;          /* a snapshot: its heap (V borrows it); NULL for a database */
-	gc_result *r;     /* a snapshot: its GC result, likewise */
+	gc_result *r;     /* a snapshot: its GC result, likewise, once computed
+			   * (PIPE_GC asked for, or the view's first need of it) */
 	pipeline *p;      /* a snapshot: the analysis H and R belong to */
 } input;
 
-/* Open PATH as a view, with what of WHAT it needs: PIPE_GC (always) and
- * PIPE_DOM for the dominators under O's policy (-1: gc for a snapshot, the
- * stored one for a database).  O (NULL: the defaults) analyses a snapshot;
+/* Open PATH as a view, with what of WHAT it needs: PIPE_GC for a command
+ * that reads the GC's results (without it a snapshot's view runs the GC
+ * when a call first needs it: naming objects does not) and PIPE_DOM for
+ * the dominators under O's policy (-1: gc for a snapshot, the stored one
+ * for a database).  O (NULL: the defaults) analyses a snapshot;
  * a snapshot's findings are computed by the view if a command asks. */
 int input_open(input *in, const char *path, int what, const pipeline_options *o, char *err, size_t errsize);
 /* Another policy's dominators over the same input (a snapshot: a database

@@ -211,3 +211,44 @@ TEST(oom_retention_input_with_the_gc_beside)
 	}
 	CHECK(total > 150 && failed > 0 && runs > 150 && said == failed);
 }
+
+/* The same input opened without the GC (as top opens it): the view's first
+ * state() runs it, and with an allocation failed in turn there, every call
+ * either fails with an "out of memory" reason or answers as without
+ * failures. */
+TEST(oom_gc_deferred_to_the_view)
+{
+	const char *path = "testdata/v8/node-small.heapsnapshot.zst";
+	input in;
+	char err[1024];
+	pipeline_options o = PIPELINE_OPTIONS_INIT;
+	o.defer_retention = 1;
+	obj_state want, got;
+	CHECK(input_open(&in, path, PIPE_DOM, &o, err, sizeof err) == 0);
+	if (!in.v)
+		return;
+	obj_t x = (obj_t)in.v->first_gc_index + 1;
+	oom_count = 0;
+	CHECK(in.v->ops->state(in.v, x, &want) == 0 && want.reachable == 1);
+	long total = oom_count;
+	input_close(&in);
+	int runs = 0, failed = 0, said = 0, same = 0;
+	for (long k = 1; k <= total; k += k < 150 ? 1 : 40) {
+		if (input_open(&in, path, PIPE_DOM, &o, err, sizeof err))
+			break;
+		oom_count = 0;
+		oom_fail_at = k;
+		int rc = in.v->ops->state(in.v, x, &got);
+		oom_fail_at = 0;
+		runs++;
+		if (rc == 0) {
+			same += got.reachable == want.reachable && got.distance == want.distance &&
+				got.parent == want.parent && got.root_kind == want.root_kind;
+		} else {
+			failed++;
+			said += strstr(in.v->err, "out of memory") != NULL;
+		}
+		input_close(&in);
+	}
+	CHECK(total > 150 && failed > 0 && runs > 150 && said == failed && same == runs - failed);
+}
