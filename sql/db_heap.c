@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "sql/db_extent.h"
 #include "sql/input.h"
 #include "sql/schema.h"
@@ -209,8 +210,93 @@ static int load_objects(loader *l)
 	return rc;
 }
 
-/* The reference rows: by source, positions 0, 1, 2, ... in file order. */
-static int load_refs(loader *l)
+/* The reference rows of the objects LO..HI-1 (as sources), read through
+ * L: each row's values checked against the domains and placed at its
+ * position, which must run on from the range's first row's (from 0 for the
+ * range from object 0) and stay below N.  Whether the sources and targets
+ * are objects is checked once every range is in (refs_check), so that a
+ * range can be read while the objects are. */
+typedef struct ref_range {
+	loader *l;
+	int64_t lo, hi, n;
+	int64_t nstrings; /* property ids are below it */
+	int64_t first;    /* the first row's position */
+	int64_t rows;     /* the rows read */
+	int rc;
+} ref_range;
+
+static void *load_ref_range(void *arg)
+{
+	static const char t[] = "ref_table";
+	ref_range *g = arg;
+	loader *l = g->l;
+	heap *h = l->h;
+	g->rc = -1;
+	g->first = g->rows = 0;
+	if (!l->db && !(l->db = input_open_sql(l->path, INPUT_SQL_ANALYSIS, l->err, l->errsize)))
+		return NULL;
+	if (query(l, t, "SELECT src, pos, dst, kind, prop FROM ref_table WHERE src >= ?1 AND src < ?2 ORDER BY src, pos"))
+		return NULL;
+	sqlite3_bind_int64(l->st, 1, g->lo);
+	sqlite3_bind_int64(l->st, 2, g->hi);
+	int64_t max = (int64_t)h->slots - 1, last = g->lo, k = 0;
+	int rc;
+	while ((rc = step(l, t)) == 1) {
+		int64_t src, pos, dst, kind, prop;
+		/* the first row's position: 0 from object 0, else any */
+		int64_t lo_pos = k ? g->first + k : 0, hi_pos = k ? g->first + k : g->lo ? g->n - 1 : 0;
+		if (col_int(l, 0, 0, 0, last, g->hi - 1, &src) || col_int(l, 1, 0, 0, lo_pos, hi_pos, &pos) || pos >= g->n)
+			return fail(l, t, "row %lld: sources are not objects in order with positions 0, 1, 2, ...",
+				    (long long)(g->first + k)), NULL;
+		if (k == 0)
+			g->first = pos;
+		if (col_int(l, 2, 0, 0, 0, max, &dst))
+			return fail(l, t, "reference %lld of object %lld: target is not an object", (long long)pos,
+				    (long long)src), NULL;
+		if (col_int(l, 3, 0, 0, 0, REF_KIND_COUNT - 1, &kind) || col_int(l, 4, 1, 0, 1, g->nstrings - 1, &prop))
+			return fail(l, t, "reference %lld of object %lld: bad kind or property id", (long long)pos,
+				    (long long)src), NULL;
+		h->ref_dst[pos] = (obj_t)dst;
+		h->ref_kind[pos] = (uint8_t)kind;
+		h->ref_prop[pos] = (uint32_t)prop;
+		h->ref_start[src + 1]++;
+		last = src;
+		k++;
+	}
+	g->rows = k;
+	g->rc = rc;
+	return NULL;
+}
+
+/* The ranges' rows are the table's, back to back; every source and target
+ * an object (the first row that breaks it named); the rows' starts summed. */
+static int refs_check(loader *l, const ref_range *a, const ref_range *b)
+{
+	static const char t[] = "ref_table";
+	heap *h = l->h;
+	if (b->rows && b->first != a->rows)
+		return fail(l, t, "row %lld: sources are not objects in order with positions 0, 1, 2, ...",
+			    (long long)a->rows);
+	if (a->rows + b->rows != a->n)
+		return fail(l, t, "%lld rows counted, %lld read", (long long)a->n, (long long)(a->rows + b->rows));
+	for (uint32_t i = 0; i < h->slots; i++)
+		h->ref_start[i + 1] += h->ref_start[i];
+	for (uint32_t i = 0; i < h->slots; i++)
+		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
+			if (h->cls[i] == OBJ_FREE)
+				return fail(l, t, "row %u: sources are not objects in order with positions 0, 1, 2, ...", k);
+			if (h->cls[h->ref_dst[k]] == OBJ_FREE)
+				return fail(l, t, "reference %u of object %u: target is not an object", k, i);
+		}
+	h->nrefs = (uint32_t)a->n;
+	return 0;
+}
+
+/* The objects and the reference rows (by source, positions 0, 1, 2, ... in
+ * file order): the references of the upper half of the objects on a second
+ * connection and thread while this one reads the objects, then the lower
+ * half's (SQLite's row by row reading is the cost of a large database). */
+static int load_objects_and_refs(loader *l)
 {
 	static const char t[] = "ref_table";
 	heap *h = l->h;
@@ -223,33 +309,25 @@ static int load_refs(loader *l)
 	h->ref_kind = malloc((size_t)n + 1);
 	if (!h->ref_start || !h->ref_dst || !h->ref_prop || !h->ref_kind)
 		return fail(l, t, "out of memory");
-	if (query(l, t, "SELECT src, pos, dst, kind, prop FROM ref_table ORDER BY src, pos"))
-		return -1;
-	int64_t max = (int64_t)h->slots - 1, last = 0, k = 0;
-	int rc;
-	while ((rc = step(l, t)) == 1) {
-		int64_t src, pos, dst, kind, prop;
-		if (k == n || col_int(l, 0, 0, 0, last, max, &src) || col_int(l, 1, 0, 0, k, k, &pos) ||
-		    h->cls[src] == OBJ_FREE)
-			return fail(l, t, "row %lld: sources are not objects in order with positions 0, 1, 2, ...", (long long)k);
-		if (col_int(l, 2, 0, 0, 0, max, &dst) || h->cls[dst] == OBJ_FREE)
-			return fail(l, t, "reference %lld of object %lld: target is not an object", (long long)k, (long long)src);
-		if (col_int(l, 3, 0, 0, 0, REF_KIND_COUNT - 1, &kind) ||
-		    col_int(l, 4, 1, 0, 1, (int64_t)h->strings.count - 1, &prop))
-			return fail(l, t, "reference %lld of object %lld: bad kind or property id", (long long)k, (long long)src);
-		h->ref_dst[k] = (obj_t)dst;
-		h->ref_kind[k] = (uint8_t)kind;
-		h->ref_prop[k] = (uint32_t)prop;
-		h->ref_start[src + 1]++;
-		last = src;
-		k++;
+	char err2[SNAP_ERR_MAX] = "";
+	loader l2 = {NULL, NULL, h, l->path, err2, sizeof err2};
+	int64_t mid = (int64_t)h->slots / 2, nstrings = h->strings.count;
+	ref_range a = {l, 0, mid, n, nstrings, 0, 0, -1}, b = {&l2, mid, (int64_t)h->slots, n, nstrings, 0, 0, -1};
+	job j;
+	job_start(&j, load_ref_range, &b);
+	int rc = load_objects(l);
+	if (rc == 0) {
+		load_ref_range(&a);
+		rc = a.rc;
 	}
-	if (rc == 0 && k != n)
-		return fail(l, t, "%lld rows counted, %lld read", (long long)n, (long long)k);
-	for (uint32_t i = 0; i < h->slots; i++)
-		h->ref_start[i + 1] += h->ref_start[i];
-	h->nrefs = (uint32_t)n;
-	return rc;
+	job_wait(&j);
+	sqlite3_finalize(l2.st);
+	sqlite3_close(l2.db);
+	if (rc == 0 && b.rc) {
+		snprintf(l->err, l->errsize, "%s", err2[0] ? err2 : "out of memory");
+		rc = -1;
+	}
+	return rc ? -1 : refs_check(l, &a, &b);
 }
 
 /* The dangling and FGCObject records, in the order stored. */
@@ -402,8 +480,7 @@ int db_heap_load(const char *path, heap *h, gc_options *opt, char *err, size_t e
 		fail(&l, "snapshot", "out of memory for %lld slots", (long long)slots);
 		goto out;
 	}
-	if (load_strings(&l) || load_texts(&l) || load_objects(&l) || load_refs(&l) || load_records(&l) ||
-	    load_clusters(&l))
+	if (load_strings(&l) || load_texts(&l) || load_objects_and_refs(&l) || load_records(&l) || load_clusters(&l))
 		goto out;
 	obj_t where;
 	uint32_t cluster_id;

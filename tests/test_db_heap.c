@@ -191,6 +191,16 @@ TEST(db_heap_damaged_database_names_the_table)
 	damaged("UPDATE ref_table SET dst = 99 WHERE src = 10", "table ref_table:");
 	damaged("UPDATE ref_table SET pos = 5 WHERE src = 11", "table ref_table:");
 	damaged("UPDATE ref_table SET prop = 999 WHERE src = 11", "table ref_table:");
+	/* the rows are read in two ranges of sources (below and from object
+	 * 10, half the slots): each range's rows, and the two together */
+	damaged("UPDATE ref_table SET src = 5 WHERE src = 10", "table ref_table:");
+	damaged("UPDATE ref_table SET dst = 6 WHERE src = 11", "table ref_table:");
+	damaged("DELETE FROM ref_table WHERE src = 10", "table ref_table:");
+	damaged("UPDATE ref_table SET pos = 2 WHERE src = 10", "table ref_table:");
+	damaged("UPDATE ref_table SET src = 25 WHERE src = 11", "table ref_table:");
+	damaged("UPDATE ref_table SET src = 'x' WHERE src = 11", "table ref_table:");
+	damaged("INSERT INTO ref_table VALUES(4, 2, 3, 0, NULL)", "table ref_table:");
+	damaged("INSERT INTO ref_table VALUES(4, 0, 3, 0, NULL)", "table ref_table:"); /* two rows at position 0 */
 	damaged("UPDATE object_table SET flags = 'RF_Nope' WHERE idx = 11", "table object_table:");
 	damaged("UPDATE object_table SET class = 5 WHERE idx = 11", "table object_table:");
 	damaged("UPDATE object_table SET outer = 12 WHERE idx = 10; UPDATE object_table SET outer = 10 WHERE idx = 12",
