@@ -293,9 +293,9 @@ static int refs_check(loader *l, const ref_range *a, const ref_range *b)
 }
 
 /* The objects and the reference rows (by source, positions 0, 1, 2, ... in
- * file order): the references of the upper half of the objects on a second
- * connection and thread while this one reads the objects, then the lower
- * half's (SQLite's row by row reading is the cost of a large database). */
+ * file order): the references of the upper objects on a second connection
+ * and thread while this one reads the objects, then the lower objects'
+ * (SQLite's row by row reading is the cost of a large database). */
 static int load_objects_and_refs(loader *l)
 {
 	static const char t[] = "ref_table";
@@ -311,16 +311,21 @@ static int load_objects_and_refs(loader *l)
 		return fail(l, t, "out of memory");
 	char err2[SNAP_ERR_MAX] = "";
 	loader l2 = {NULL, NULL, h, l->path, err2, sizeof err2};
+	/* the split: half the sources each (a lower range of 3/8, as this
+	 * thread reads the objects first, ended later on the 2M-object heap) */
 	int64_t mid = (int64_t)h->slots / 2, nstrings = h->strings.count;
 	ref_range a = {l, 0, mid, n, nstrings, 0, 0, -1}, b = {&l2, mid, (int64_t)h->slots, n, nstrings, 0, 0, -1};
 	job j;
 	job_start(&j, load_ref_range, &b);
 	int rc = load_objects(l);
+	trace_point("database: objects");
 	if (rc == 0) {
 		load_ref_range(&a);
 		rc = a.rc;
 	}
+	trace_point("database: references of the lower objects");
 	job_wait(&j);
+	trace_point("database: references");
 	sqlite3_finalize(l2.st);
 	sqlite3_close(l2.db);
 	if (rc == 0 && b.rc) {
