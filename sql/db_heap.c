@@ -6,6 +6,7 @@
  * heap goes through heap_validate like any loaded snapshot. */
 #include "sql/db_heap.h"
 
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -210,52 +211,101 @@ static int load_objects(loader *l)
 	return rc;
 }
 
+/* Where the upper range's rows begin: the rows whose sources are below
+ * the split, counted by the upper range's thread before it reads its own;
+ * the lower range waits for the count, so the two write disjoint places
+ * whatever the file holds. */
+typedef struct split {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int state;     /* 0: not counted yet; 1: LOWER is the count; -1: it failed */
+	int64_t lower;
+} split;
+
+static void split_publish(split *sp, int state, int64_t lower)
+{
+	pthread_mutex_lock(&sp->mu);
+	if (sp->state == 0) {
+		sp->state = state;
+		sp->lower = lower;
+		pthread_cond_broadcast(&sp->cv);
+	}
+	pthread_mutex_unlock(&sp->mu);
+}
+
+/* The count: 0 with *LOWER, or -1 when the other range could not count. */
+static int split_wait(split *sp, int64_t *lower)
+{
+	pthread_mutex_lock(&sp->mu);
+	while (sp->state == 0)
+		pthread_cond_wait(&sp->cv, &sp->mu);
+	int ok = sp->state == 1;
+	*lower = sp->lower;
+	pthread_mutex_unlock(&sp->mu);
+	return ok ? 0 : -1;
+}
+
 /* The reference rows of the objects LO..HI-1 (as sources), read through
  * L: each row's values checked against the domains and placed at its
- * position, which must run on from the range's first row's (from 0 for the
- * range from object 0) and stay below N.  Whether the sources and targets
- * are objects is checked once every range is in (refs_check), so that a
- * range can be read while the objects are. */
+ * position, which must run on from START (0 for the range from object 0,
+ * the split's count for the other) and stay below END (the count, or N).
+ * Whether the sources and targets are objects is checked once both ranges
+ * are in (refs_check), so that a range can be read while the objects are. */
 typedef struct ref_range {
 	loader *l;
 	int64_t lo, hi, n;
 	int64_t nstrings; /* property ids are below it */
-	int64_t first;    /* the first row's position */
+	split *sp;
+	int64_t start;    /* the first row's position */
 	int64_t rows;     /* the rows read */
 	int rc;
 } ref_range;
 
-static void *load_ref_range(void *arg)
+static void read_ref_range(ref_range *g)
 {
 	static const char t[] = "ref_table";
-	ref_range *g = arg;
 	loader *l = g->l;
 	heap *h = l->h;
-	g->rc = -1;
-	g->first = g->rows = 0;
+	int64_t end = g->n, count;
 	if (!l->db && !(l->db = input_open_sql(l->path, INPUT_SQL_ANALYSIS, l->err, l->errsize)))
-		return NULL;
+		return;
+	if (g->lo == 0) {
+		if (split_wait(g->sp, &end))
+			return; /* the other range's error is the one to report */
+	} else {
+		if (query(l, t, "SELECT count(*) FROM ref_table WHERE src < ?1"))
+			return;
+		sqlite3_bind_int64(l->st, 1, g->lo);
+		if (step(l, t) != 1 || col_int(l, 0, 0, 0, 0, g->n, &count)) {
+			if (!l->err[0])
+				fail(l, t, "cannot count the rows");
+			return;
+		}
+		split_publish(g->sp, 1, count);
+		g->start = count;
+	}
 	if (query(l, t, "SELECT src, pos, dst, kind, prop FROM ref_table WHERE src >= ?1 AND src < ?2 ORDER BY src, pos"))
-		return NULL;
+		return;
 	sqlite3_bind_int64(l->st, 1, g->lo);
 	sqlite3_bind_int64(l->st, 2, g->hi);
 	int64_t max = (int64_t)h->slots - 1, last = g->lo, k = 0;
 	int rc;
 	while ((rc = step(l, t)) == 1) {
 		int64_t src, pos, dst, kind, prop;
-		/* the first row's position: 0 from object 0, else any */
-		int64_t lo_pos = k ? g->first + k : 0, hi_pos = k ? g->first + k : g->lo ? g->n - 1 : 0;
-		if (col_int(l, 0, 0, 0, last, g->hi - 1, &src) || col_int(l, 1, 0, 0, lo_pos, hi_pos, &pos) || pos >= g->n)
-			return fail(l, t, "row %lld: sources are not objects in order with positions 0, 1, 2, ...",
-				    (long long)(g->first + k)), NULL;
-		if (k == 0)
-			g->first = pos;
-		if (col_int(l, 2, 0, 0, 0, max, &dst))
-			return fail(l, t, "reference %lld of object %lld: target is not an object", (long long)pos,
-				    (long long)src), NULL;
-		if (col_int(l, 3, 0, 0, 0, REF_KIND_COUNT - 1, &kind) || col_int(l, 4, 1, 0, 1, g->nstrings - 1, &prop))
-			return fail(l, t, "reference %lld of object %lld: bad kind or property id", (long long)pos,
-				    (long long)src), NULL;
+		if (col_int(l, 0, 0, 0, last, g->hi - 1, &src) || col_int(l, 1, 0, 0, g->start + k, g->start + k, &pos) ||
+		    pos >= end) {
+			fail(l, t, "row %lld: sources are not objects in order with positions 0, 1, 2, ...",
+			     (long long)(g->start + k));
+			return;
+		}
+		if (col_int(l, 2, 0, 0, 0, max, &dst)) {
+			fail(l, t, "reference %lld of object %lld: target is not an object", (long long)pos, (long long)src);
+			return;
+		}
+		if (col_int(l, 3, 0, 0, 0, REF_KIND_COUNT - 1, &kind) || col_int(l, 4, 1, 0, 1, g->nstrings - 1, &prop)) {
+			fail(l, t, "reference %lld of object %lld: bad kind or property id", (long long)pos, (long long)src);
+			return;
+		}
 		h->ref_dst[pos] = (obj_t)dst;
 		h->ref_kind[pos] = (uint8_t)kind;
 		h->ref_prop[pos] = (uint32_t)prop;
@@ -265,6 +315,16 @@ static void *load_ref_range(void *arg)
 	}
 	g->rows = k;
 	g->rc = rc;
+}
+
+static void *load_ref_range(void *arg)
+{
+	ref_range *g = arg;
+	g->rc = -1;
+	g->rows = 0;
+	read_ref_range(g);
+	if (g->lo > 0)
+		split_publish(g->sp, -1, 0); /* when it failed before its count */
 	return NULL;
 }
 
@@ -274,9 +334,9 @@ static int refs_check(loader *l, const ref_range *a, const ref_range *b)
 {
 	static const char t[] = "ref_table";
 	heap *h = l->h;
-	if (b->rows && b->first != a->rows)
-		return fail(l, t, "row %lld: sources are not objects in order with positions 0, 1, 2, ...",
-			    (long long)a->rows);
+	if (a->rows != b->start)
+		return fail(l, t, "%lld rows of the objects below %lld counted, %lld read", (long long)b->start,
+			    (long long)b->lo, (long long)a->rows);
 	if (a->rows + b->rows != a->n)
 		return fail(l, t, "%lld rows counted, %lld read", (long long)a->n, (long long)(a->rows + b->rows));
 	for (uint32_t i = 0; i < h->slots; i++)
@@ -314,21 +374,26 @@ static int load_objects_and_refs(loader *l)
 	/* the split: half the sources each (a lower range of 3/8, as this
 	 * thread reads the objects first, ended later on the 2M-object heap) */
 	int64_t mid = (int64_t)h->slots / 2, nstrings = h->strings.count;
-	ref_range a = {l, 0, mid, n, nstrings, 0, 0, -1}, b = {&l2, mid, (int64_t)h->slots, n, nstrings, 0, 0, -1};
+	split sp = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+	ref_range a = {l, 0, mid, n, nstrings, &sp, 0, 0, -1}, b = {&l2, mid, (int64_t)h->slots, n, nstrings, &sp, 0, 0, -1};
 	job j;
 	job_start(&j, load_ref_range, &b);
 	int rc = load_objects(l);
 	trace_point("database: objects");
+	int beside = j.beside;
+	if (!beside)
+		job_wait(&j); /* no second thread: the upper range here, first (its count the lower one waits for) */
 	if (rc == 0) {
 		load_ref_range(&a);
 		rc = a.rc;
 	}
 	trace_point("database: references of the lower objects");
-	job_wait(&j);
+	if (beside)
+		job_wait(&j);
 	trace_point("database: references");
 	sqlite3_finalize(l2.st);
 	sqlite3_close(l2.db);
-	if (rc == 0 && b.rc) {
+	if (b.rc && (rc == 0 || !l->err[0])) { /* the upper range failed first, or it alone */
 		snprintf(l->err, l->errsize, "%s", err2[0] ? err2 : "out of memory");
 		rc = -1;
 	}

@@ -201,6 +201,10 @@ TEST(db_heap_damaged_database_names_the_table)
 	damaged("UPDATE ref_table SET src = 'x' WHERE src = 11", "table ref_table:");
 	damaged("INSERT INTO ref_table VALUES(4, 2, 3, 0, NULL)", "table ref_table:");
 	damaged("INSERT INTO ref_table VALUES(4, 0, 3, 0, NULL)", "table ref_table:"); /* two rows at position 0 */
+	/* one row in each range, both at position 0: the upper range's rows
+	 * begin where the count of the lower's says, so none is written twice */
+	damaged("UPDATE ref_table SET src = 3 WHERE src = 10; UPDATE ref_table SET pos = 0 WHERE src = 11",
+		"table ref_table:");
 	damaged("UPDATE object_table SET flags = 'RF_Nope' WHERE idx = 11", "table object_table:");
 	damaged("UPDATE object_table SET class = 5 WHERE idx = 11", "table object_table:");
 	damaged("UPDATE object_table SET outer = 12 WHERE idx = 10; UPDATE object_table SET outer = 10 WHERE idx = 12",
