@@ -247,12 +247,13 @@ static int split_wait(split *sp, int64_t *lower)
 
 /* The reference rows of the objects LO..HI-1 (as sources), read through
  * L: each row's values checked against the domains and placed at its
- * position, which must run on from START (0 for the range from object 0,
- * the split's count for the other) and stay below END (the count, or N).
+ * position, which must run on from START (0 for the lower range, the
+ * split's count for the upper) and stay below END (the count, or N).
  * Whether the sources and targets are objects is checked once both ranges
  * are in (refs_check), so that a range can be read while the objects are. */
 typedef struct ref_range {
 	loader *l;
+	int upper;        /* the upper range: it counts the lower's rows */
 	int64_t lo, hi, n;
 	int64_t nstrings; /* property ids are below it */
 	split *sp;
@@ -269,7 +270,7 @@ static void read_ref_range(ref_range *g)
 	int64_t end = g->n, count;
 	if (!l->db && !(l->db = input_open_sql(l->path, INPUT_SQL_ANALYSIS, l->err, l->errsize)))
 		return;
-	if (g->lo == 0) {
+	if (!g->upper) {
 		if (split_wait(g->sp, &end))
 			return; /* the other range's error is the one to report */
 	} else {
@@ -323,7 +324,7 @@ static void *load_ref_range(void *arg)
 	g->rc = -1;
 	g->rows = 0;
 	read_ref_range(g);
-	if (g->lo > 0)
+	if (g->upper)
 		split_publish(g->sp, -1, 0); /* when it failed before its count */
 	return NULL;
 }
@@ -375,7 +376,8 @@ static int load_objects_and_refs(loader *l)
 	 * thread reads the objects first, ended later on the 2M-object heap) */
 	int64_t mid = (int64_t)h->slots / 2, nstrings = h->strings.count;
 	split sp = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
-	ref_range a = {l, 0, mid, n, nstrings, &sp, 0, 0, -1}, b = {&l2, mid, (int64_t)h->slots, n, nstrings, &sp, 0, 0, -1};
+	ref_range a = {l, 0, 0, mid, n, nstrings, &sp, 0, 0, -1};
+	ref_range b = {&l2, 1, mid, (int64_t)h->slots, n, nstrings, &sp, 0, 0, -1};
 	job j;
 	job_start(&j, load_ref_range, &b);
 	int rc = load_objects(l);

@@ -222,3 +222,23 @@ TEST(db_heap_damaged_database_names_the_table)
 	damaged("DROP TABLE dangling_refs", "table dangling_refs:");
 	damaged("ALTER TABLE clusters DROP COLUMN position", "table clusters:");
 }
+
+/* A database of one slot: the references' two ranges split at object 0
+ * (the lower one empty) and the load still ends, with the object back. */
+TEST(db_heap_reads_a_one_object_database)
+{
+	heap h, back;
+	char err[512], path[128];
+	gc_options opt;
+	CHECK(parse_text("ugc-text 1\no 0 0 0 - Class 0 -\n", &h, err, sizeof err) == 0);
+	CHECK(store(&h, MODE_GAME, "one.db", path, sizeof path) == 0);
+	heap_free(&h);
+	int rc = db_heap_load(path, &back, &opt, err, sizeof err);
+	CHECK(rc == 0);
+	if (rc) {
+		printf("    %s\n", err);
+		return;
+	}
+	CHECK(back.slots == 1 && back.objects == 1 && back.nrefs == 0 && back.cls[0] == 0);
+	heap_free(&back);
+}
