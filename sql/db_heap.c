@@ -211,6 +211,10 @@ static int load_objects(loader *l)
 	return rc;
 }
 
+/* A reference row out of place (a source not an object, or out of order,
+ * or a position not the next). */
+#define ROW_OUT_OF_PLACE "row %lld: sources are not objects in order with positions 0, 1, 2, ..."
+
 /* Where the upper range's rows begin: the rows whose sources are below
  * the split, counted by the upper range's thread before it reads its own;
  * the lower range waits for the count, so the two write disjoint places
@@ -295,8 +299,7 @@ static void read_ref_range(ref_range *g)
 		int64_t src, pos, dst, kind, prop;
 		if (col_int(l, 0, 0, 0, last, g->hi - 1, &src) || col_int(l, 1, 0, 0, g->start + k, g->start + k, &pos) ||
 		    pos >= end) {
-			fail(l, t, "row %lld: sources are not objects in order with positions 0, 1, 2, ...",
-			     (long long)(g->start + k));
+			fail(l, t, ROW_OUT_OF_PLACE, (long long)(g->start + k));
 			return;
 		}
 		if (col_int(l, 2, 0, 0, 0, max, &dst)) {
@@ -345,7 +348,7 @@ static int refs_check(loader *l, const ref_range *a, const ref_range *b)
 	for (uint32_t i = 0; i < h->slots; i++)
 		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
 			if (h->cls[i] == OBJ_FREE)
-				return fail(l, t, "row %u: sources are not objects in order with positions 0, 1, 2, ...", k);
+				return fail(l, t, ROW_OUT_OF_PLACE, (long long)k);
 			if (h->cls[h->ref_dst[k]] == OBJ_FREE)
 				return fail(l, t, "reference %u of object %u: target is not an object", k, i);
 		}

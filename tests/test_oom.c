@@ -177,6 +177,16 @@ TEST(oom_every_allocation_fails_cleanly)
 	unlink(db);
 }
 
+#define V8_SMALL "testdata/v8/node-small.heapsnapshot.zst"
+
+/* The options the retention commands open their input with. */
+static pipeline_options retention_options(void)
+{
+	pipeline_options o = PIPELINE_OPTIONS_INIT;
+	o.defer_retention = 1;
+	return o;
+}
+
 /* The retention commands' input on a V8 snapshot, whose GC runs on a thread
  * beside the dominators (analysis/pipeline.c): with an allocation failed
  * in turn (each of the first 150, then one in 40), every run either fails
@@ -184,11 +194,10 @@ TEST(oom_every_allocation_fails_cleanly)
  * crash, and under the sanitizers never a leak nor a lost join. */
 TEST(oom_retention_input_with_the_gc_beside)
 {
-	const char *path = "testdata/v8/node-small.heapsnapshot.zst";
+	const char *path = V8_SMALL;
 	input in;
 	char err[1024];
-	pipeline_options o = PIPELINE_OPTIONS_INIT;
-	o.defer_retention = 1;
+	pipeline_options o = retention_options();
 	oom_count = 0;
 	CHECK(input_open(&in, path, PIPE_GC | PIPE_DOM, &o, err, sizeof err) == 0);
 	long total = oom_count;
@@ -218,11 +227,10 @@ TEST(oom_retention_input_with_the_gc_beside)
  * failures. */
 TEST(oom_gc_deferred_to_the_view)
 {
-	const char *path = "testdata/v8/node-small.heapsnapshot.zst";
+	const char *path = V8_SMALL;
 	input in;
 	char err[1024];
-	pipeline_options o = PIPELINE_OPTIONS_INIT;
-	o.defer_retention = 1;
+	pipeline_options o = retention_options();
 	obj_state want, got;
 	CHECK(input_open(&in, path, PIPE_DOM, &o, err, sizeof err) == 0);
 	if (!in.v)
