@@ -21,20 +21,6 @@ static void set_options(pipeline *p, int mode, uint32_t keep_flags, const pipeli
 	p->objects_only = o->objects_only;
 }
 
-int pipeline_load(pipeline *p, const char *path, const pipeline_options *o, char *err, size_t errsize)
-{
-	double t0 = now_seconds();
-	memset(p, 0, sizeof *p);
-	p->path = path;
-	progress_begin_file("load", path);
-	if (snapshot_load(path, &p->h, err, errsize))
-		return -1;
-	p->load_s = now_seconds() - t0;
-	set_options(p, p->h.mode, gc_default_keep_flags(p->h.mode), o);
-	trace_point("load");
-	return 0;
-}
-
 void pipeline_adopt(pipeline *p, const char *path, heap *h, const gc_options *opt, const pipeline_options *o)
 {
 	memset(p, 0, sizeof *p);
@@ -131,6 +117,62 @@ static const char *dominators(pipeline *p)
 		return "computing dominators";
 	p->done |= PIPE_DOM;
 	return NULL;
+}
+
+/* The dominators during the load's last step (snapshot.h's load_hook),
+ * beside the loader's names: where they read no GC result and a second
+ * core is allowed.  They read the graph only (dominators.c, and
+ * retention_graph.c under them, read no name, property or string). */
+typedef struct early {
+	pipeline *p;
+	const pipeline_options *o;
+	double seconds; /* spent here, not loading */
+} early;
+
+static void graph_ready(heap *h, void *arg)
+{
+	early *e = arg;
+	pipeline *p = e->p;
+	set_options(p, h->mode, gc_default_keep_flags(h->mode), e->o);
+	if (p->threads < 2 || dom_needs_gc(h))
+		return;
+	double t0 = now_seconds();
+	int policy = p->dom.policy;
+	trace_point("load: graph");
+	if (dominators(p)) { /* pipeline_need tries again, and says so */
+		dom_free(&p->dom);
+		p->dom.policy = policy;
+	} else {
+		p->early = PIPE_DOM;
+	}
+	e->seconds = now_seconds() - t0;
+}
+
+int pipeline_load_for(pipeline *p, const char *path, const pipeline_options *o, int what, char *err, size_t errsize)
+{
+	double t0 = now_seconds();
+	memset(p, 0, sizeof *p);
+	p->path = path;
+	progress_begin_file("load", path);
+	early e = {p, o, 0};
+	load_hook hook = {graph_ready, &e};
+	/* not when the GC is wanted too: it reads names, so it could not start
+	 * beside them, and runs beside the dominators' last steps instead
+	 * (gc_beside_dominators) */
+	int early_dom = (what & PIPE_DOM) && !(what & (PIPE_GC | PIPE_FINDINGS));
+	if (snapshot_load_with(path, early_dom ? &hook : NULL, &p->h, err, errsize)) {
+		dom_free(&p->dom);
+		return -1;
+	}
+	p->load_s = now_seconds() - t0 - e.seconds;
+	set_options(p, p->h.mode, gc_default_keep_flags(p->h.mode), o);
+	trace_point("load");
+	return 0;
+}
+
+int pipeline_load(pipeline *p, const char *path, const pipeline_options *o, char *err, size_t errsize)
+{
+	return pipeline_load_for(p, path, o, 0, err, errsize);
 }
 
 int pipeline_need(pipeline *p, int what, char *err, size_t errsize)

@@ -11,6 +11,8 @@
  *   load ──> GC ──> findings
  *              └──> dominators (policy P; class and package sums if asked)
  *
+ * (On a V8 heap the dominators can start before the load ends, beside the
+ * loader's names: pipeline_load_for.)
  * The dominators need the GC's result except on a heap with no cluster and
  * no Garbage flag (dom_needs_gc 0: a V8 heap).  There, when both are asked
  * for together, the GC marks on a thread of its own beside the dominators'
@@ -58,12 +60,20 @@ typedef struct pipeline {
 	dom_result dom;       /* PIPE_DOM */
 	int objects_only;
 	int done;             /* PIPE_* computed so far */
+	int early;            /* PIPE_* computed during the load (pipeline_load_for) */
 	double load_s;        /* seconds the load took */
 } pipeline;
 
 /* Load the snapshot at PATH with O's options (NULL: the defaults) and
  * compute nothing yet.  0, or -1 with the reason in ERR (nothing to free). */
 int pipeline_load(pipeline *p, const char *path, const pipeline_options *o, char *err, size_t errsize);
+/* pipeline_load, for a caller that will need WHAT (PIPE_* bits): when WHAT
+ * has PIPE_DOM and not the GC or the findings, the heap's dominators need
+ * no GC result and a second core is allowed, they are computed during the
+ * load's last step, beside the loader's names (snapshot.h's load_hook; the
+ * V8 loader has one).  pipeline_need computes the rest. */
+int pipeline_load_for(pipeline *p, const char *path, const pipeline_options *o, int what, char *err,
+		      size_t errsize);
 /* Take over the heap H read from PATH (a database, say; H is zeroed here)
  * with the GC options OPT's mode and keep flags, which O's override. */
 void pipeline_adopt(pipeline *p, const char *path, heap *h, const gc_options *opt, const pipeline_options *o);

@@ -65,7 +65,7 @@ static void check_permuted(const uint8_t *data, size_t size, int ra, const heap 
 	size_t n = out && size ? v8_permute(data, size, out, (unsigned)size * 2654435761u, &distinct) : 0;
 	if (n && distinct) {
 		char *copy = fuzz_copy(out, n);
-		v8_options whole = {0, 0, 1};
+		v8_options whole = {.chunk = 0, .step = 0, .threads = 1};
 		heap p;
 		int rp = read_v8(copy, n, &whole, &p);
 		FUZZ_ASSERT(rp == ra, "the document with its fields in another order reads otherwise");
@@ -104,7 +104,7 @@ static int read_v8_file(const uint8_t *data, size_t size, heap *h)
 	FILE *f = fopen(path, "wb");
 	FUZZ_ASSERT(f && fwrite(data, 1, size, f) == size && fclose(f) == 0, "cannot write the input file");
 	char err[SNAP_ERR_MAX];
-	v8_options whole = {0, 0, 1};
+	v8_options whole = {.chunk = 0, .step = 0, .threads = 1};
 	heap_init(h);
 	int rc = v8_load_with(path, &whole, h, err, sizeof err);
 	unlink(path);
@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *copy = fuzz_copy(data, size);
 	/* tiny chunks for small inputs; larger ones would only be slow */
 	size_t chunk = size < 8192 ? 1 + size % 61 : 1024 + size % 61;
-	v8_options whole = {0, 0, 1}, pieces = {chunk, size % 7, 2};
+	v8_options whole = {.chunk = 0, .step = 0, .threads = 1}, pieces = {.chunk = chunk, .step = size % 7, .threads = 2};
 	heap a, b, f;
 	int ra = read_v8(copy, size, &whole, &a), rb = read_v8(copy, size, &pieces, &b), rf = read_v8_file(data, size, &f);
 	FUZZ_ASSERT(ra == rb, "the chunked read disagrees with the whole read");

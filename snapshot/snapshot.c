@@ -9,6 +9,11 @@
 
 int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 {
+	return snapshot_load_with(path, NULL, h, err, errsize);
+}
+
+int snapshot_load_with(const char *path, const load_hook *hook, heap *h, char *err, size_t errsize)
+{
 	filebuf fb;
 	heap_init(h);
 	/* a FIFO or a device is refused before the sniffing opens it (a
@@ -25,7 +30,8 @@ int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 		return -1;
 	}
 	if (v8_sniff_file(path)) { /* streamed: never held whole */
-		int rc = v8_load(path, h, err, errsize);
+		v8_options o = {.hook = hook};
+		int rc = v8_load_with(path, &o, h, err, errsize);
 		if (rc)
 			heap_free(h);
 		return rc;

@@ -15,8 +15,24 @@
 
 #define SNAP_ERR_MAX 1024
 
+/* What a caller may do beside a load's last step.  GRAPH_READY, when set,
+ * is called (with ARG) on the loading thread once H's graph is final —
+ * its objects (slots, classes, Outers, flags, sizes, clusters) and
+ * references (row starts, targets, kinds, in_links, which it may take) —
+ * while another thread still interns the names: until it returns it may
+ * read nothing else of H (no name, name number, reference property or
+ * string; ref_prop is NULL meanwhile).  The load may still fail after it.
+ * Only the V8 loader calls it; after any other load the graph comes with
+ * the names, and the caller does that work itself. */
+typedef struct load_hook {
+	void (*graph_ready)(heap *h, void *arg);
+	void *arg;
+} load_hook;
+
 /* On failure H is left zeroed (heap_free on it is harmless but not needed). */
 int snapshot_load(const char *path, heap *h, char *err, size_t errsize);
+/* snapshot_load with HOOK (NULL: none). */
+int snapshot_load_with(const char *path, const load_hook *hook, heap *h, char *err, size_t errsize);
 int snapshot_save(const char *path, const heap *h, int force, char *err, size_t errsize);
 /* snapshot_save without the publication: the snapshot is complete in O's
  * temporary file, for outfile_commit or outfile_commit_all (publish.h). */
@@ -40,6 +56,7 @@ int is_binary_snapshot(const void *data, size_t len);
 typedef struct v8_options {
 	size_t chunk, step;
 	int threads;
+	const load_hook *hook; /* NULL: none */
 } v8_options;
 int v8_load(const char *path, heap *h, char *err, size_t errsize);
 /* v8_load with OPT's chunk size and threads (tests; STEP unused): a plain

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "snapshot/heap.h"
+#include "snapshot/snapshot.h"
 
 /* Longest prefix of a string kept (bytes, cut on a UTF-8 boundary): no name
  * or property built from a string needs more. */
@@ -51,15 +52,16 @@ typedef struct v8_raw {
 	/* strings: string k is sbytes[soff[k]] .. sbytes[soff[k+1]-1], decoded to
 	 * UTF-8 and cut to V8_STR_KEEP bytes */
 	char *sbytes;
-	uint64_t *soff;
+	uint32_t *soff;    /* the text is at most 4 GiB, as the heap model's string arena */
 	uint32_t nstrings;
 } v8_raw;
 
 void v8_raw_free(v8_raw *raw);
 
-/* Build heap H from RAW (which it empties: its columns move into H).
+/* Build heap H from RAW (which it empties: its columns move into H),
+ * calling HOOK (when not NULL) once the graph is final, beside the names.
  * Returns 0, or -1 with a one-line message in ERR. */
-int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize);
+int v8_map(const char *path, v8_raw *raw, heap *h, const load_hook *hook, char *err, size_t errsize);
 
 /* Cut S (LEN bytes) to at most MAX bytes, never inside a UTF-8 sequence. */
 size_t v8_utf8_cut(const char *s, size_t len, size_t max);

@@ -19,8 +19,11 @@
  * the reference rows, and each node column (classes, sizes, names, ids,
  * edge counts) is grown by the pool's slots and moved up, then rewritten
  * where it is, so no second copy of a column is made (nor its pages).
- * The edges' targets are moved up and every link counted at its end (the
- * heap's in_links) on a second thread, while this one maps the names. */
+ * The names (every property and node name interned) are mapped on a
+ * second thread, while this one makes the graph: the edges' kinds, row
+ * starts and targets, and every link counted at its end (the heap's
+ * in_links).  Then the caller's load hook (snapshot.h) may work on the
+ * graph, the dominators say, until the names are in. */
 #include "snapshot/v8.h"
 
 #include "base/base.h"
@@ -216,80 +219,84 @@ static uint32_t *take_column(uint32_t **col, uint32_t n, uint32_t at, size_t tot
 	return c;
 }
 
-/* The links' ends, on a thread of their own beside map_edges() and
- * map_names(), which touch neither the targets nor the classes: each edge
- * target, an ordinal, becomes its object index, and every link (each edge,
- * each object's Class and Outer) is counted at its end into COUNT. */
-typedef struct link_job {
-	obj_t *to;        /* the edge targets */
-	uint32_t nedges;
-	obj_t first;      /* object index of ordinal 0 */
-	const heap *h;    /* its classes and Outers, final */
-	uint32_t *count;  /* h->slots entries, zeroes */
-} link_job;
-
-static void *count_links(void *arg)
+/* The links' ends: each edge target, an ordinal, becomes its object
+ * index, and every link (each edge, each object's Class and Outer) is
+ * counted at its end into COUNT (h->slots entries). */
+static void count_links(obj_t *to, uint32_t nedges, obj_t first, const heap *h, uint32_t *count)
 {
-	link_job *j = arg;
-	for (uint32_t k = 0; k < j->nedges; k++) {
-		obj_t t = j->to[k] + j->first; /* the parse checked every ordinal */
-		j->to[k] = t;
-		j->count[t]++;
+	for (uint32_t k = 0; k < nedges; k++) {
+		obj_t t = to[k] + first; /* the parse checked every ordinal */
+		to[k] = t;
+		count[t]++;
 	}
-	for (uint32_t i = 0; i < j->h->slots; i++) {
-		j->count[j->h->cls[i]]++; /* every slot is an object */
-		if (j->h->outer[i] >= 0)
-			j->count[j->h->outer[i]]++;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		count[h->cls[i]]++; /* every slot is an object */
+		if (h->outer[i] >= 0)
+			count[h->outer[i]]++;
 	}
-	return NULL;
 }
 
-/* The edge columns become the reference rows, in place (their targets are
- * count_links' work). */
-static int map_edges(mapper *m, obj_t first)
+/* Each edge's kind from its V8 type, into a column of its own: the V8
+ * types stay for edge_names(), on the names' thread, which frees them. */
+static int edge_kinds(const v8_raw *raw, heap *h)
 {
-	v8_raw *raw = m->raw;
-	heap *h = m->h;
-	m->prop_of_str = calloc((size_t)raw->nstrings + 1, sizeof *m->prop_of_str);
-	m->elem_sid = calloc(ELEM_CACHE, sizeof *m->elem_sid);
-	if (!m->prop_of_str || !m->elem_sid)
-		return oom(m, "edges");
-	uint8_t kind_of[256], numbered[256];
-	for (int t = 0; t < 256; t++) {
+	uint8_t kind_of[256];
+	for (int t = 0; t < 256; t++)
 		kind_of[t] = t == raw->edge_weak ? REF_WEAK : t == raw->edge_shortcut ? REF_SOFT : REF_STRONG;
-		numbered[t] = t == raw->edge_element || t == raw->edge_hidden;
-	}
-	if (strtab_reserve(&h->strings, raw->nstrings)) /* V8 writes the strings it uses */
-		return oom(m, "property names");
+	if (!(h->ref_kind = malloc((size_t)raw->edge_count + 1)))
+		return -1;
 	uint32_t from_root = raw->necount[0];
-	lookahead ahead = {{0}, {0}};
-	int ahead_on = raw->nstrings >= AHEAD_FROM;
 	for (uint32_t k = 0; k < raw->edge_count; k++) {
 		uint8_t t = raw->etype[k];
-		uint64_t hash = 0;
-		int hashed = hash_ahead(&ahead, k, &hash);
-		uint32_t sid = numbered[t] ? elem_prop(m, raw->ename[k]) : named_prop(m, raw->ename[k], hashed, hash);
-		if (sid == UINT32_MAX)
-			return oom(m, "property names");
-		raw->ename[k] = sid;
-		raw->etype[k] = (t == raw->edge_shortcut && k < from_root) ? REF_STRONG : kind_of[t];
-		uint32_t next = k + AHEAD;
-		if (ahead_on && next < raw->edge_count && !numbered[raw->etype[next]] && !m->prop_of_str[raw->ename[next]])
-			look_ahead(m, &ahead, next, raw->ename[next]);
+		h->ref_kind[k] = (t == raw->edge_shortcut && k < from_root) ? REF_STRONG : kind_of[t];
 	}
-	h->ref_dst = raw->eto;
-	h->ref_prop = raw->ename;
-	h->ref_kind = raw->etype;
-	raw->eto = NULL;
-	raw->ename = NULL;
-	raw->etype = NULL;
+	return 0;
+}
+
+/* The edge columns become the reference rows, in place, but for the
+ * kinds (edge_kinds(), before) and the properties (edge_names(), beside):
+ * the edge counts made row starts, the targets made object indexes and
+ * the links counted (heap.in_links).  Reads no V8 type or name. */
+static int edge_graph(v8_raw *raw, heap *h, obj_t first)
+{
+	if (!(h->in_links = calloc(h->slots, sizeof *h->in_links)))
+		return -1;
 	h->nrefs = raw->edge_count;
 	/* the edge counts become the row starts: count i moves to slot
 	 * first + i + 1, then the sums run forward */
 	if (!(h->ref_start = take_column(&raw->necount, raw->node_count, (uint32_t)first + 1, h->slots + 1)))
-		return oom(m, "references");
+		return -1;
 	for (uint32_t i = first; i < h->slots; i++)
 		h->ref_start[i + 1] += h->ref_start[i];
+	count_links(raw->eto, raw->edge_count, first, h, h->in_links);
+	h->ref_dst = raw->eto;
+	raw->eto = NULL;
+	return 0;
+}
+
+/* Every edge's property, interned in place of its V8 name (a string index,
+ * or an element index for element and hidden edges): the column becomes
+ * heap.ref_prop. */
+static int edge_names(mapper *m)
+{
+	v8_raw *raw = m->raw;
+	uint8_t numbered[256];
+	for (int t = 0; t < 256; t++)
+		numbered[t] = t == raw->edge_element || t == raw->edge_hidden;
+	lookahead ahead = {{0}, {0}};
+	int ahead_on = raw->nstrings >= AHEAD_FROM;
+	for (uint32_t k = 0; k < raw->edge_count; k++) {
+		uint64_t hash = 0;
+		int hashed = hash_ahead(&ahead, k, &hash);
+		uint32_t sid = numbered[raw->etype[k]] ? elem_prop(m, raw->ename[k])
+						       : named_prop(m, raw->ename[k], hashed, hash);
+		if (sid == UINT32_MAX)
+			return oom(m, "property names");
+		raw->ename[k] = sid;
+		uint32_t next = k + AHEAD;
+		if (ahead_on && next < raw->edge_count && !numbered[raw->etype[next]] && !m->prop_of_str[raw->ename[next]])
+			look_ahead(m, &ahead, next, raw->ename[next]);
+	}
 	return 0;
 }
 
@@ -357,6 +364,29 @@ static int map_names(mapper *m, obj_t first)
 	return 0;
 }
 
+/* The names' part of the mapping, on a thread of its own beside
+ * edge_graph() and the load hook, which touch no name, property or string:
+ * edge_names() and map_names(); RC 0, or -1 with the message in ERR. */
+typedef struct names_job {
+	mapper *m;
+	obj_t first;
+	int rc;
+} names_job;
+
+static void *map_all_names(void *arg)
+{
+	names_job *j = arg;
+	mapper *m = j->m;
+	v8_raw *raw = m->raw;
+	j->rc = edge_names(m) == 0 && map_names(m, j->first) == 0 ? 0 : -1;
+	/* what only the names needed goes now, not when the load ends: the
+	 * graph's work beside (the dominators, say) has its memory */
+	free(raw->etype); free(raw->sbytes); free(raw->soff); free(m->prop_of_str); free(m->elem_sid);
+	raw->etype = NULL; raw->sbytes = NULL; raw->soff = NULL; m->prop_of_str = NULL; m->elem_sid = NULL;
+	strtab_unindex(&m->h->strings); /* built again if a lookup comes (64 MiB for 4M strings) */
+	return NULL;
+}
+
 /* The object columns for SLOTS objects, every one free of flags: classes
  * (from CLS), sizes, names and name numbers (ids until map_names) taken
  * over from the node columns. */
@@ -385,7 +415,7 @@ static int alloc_columns(mapper *m, uint32_t slots, obj_t **cls)
 	return 0;
 }
 
-int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
+int v8_map(const char *path, v8_raw *raw, heap *h, const load_hook *hook, char *err, size_t errsize)
 {
 	mapper m = {.path = path, .raw = raw, .h = h, .err = err, .errsize = errsize};
 	uint32_t n = raw->node_count;
@@ -409,6 +439,10 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 	}
 	if (assign_classes(&m, cls))
 		goto out;
+	free(m.class_of_str); /* the classes are in CLS */
+	free(raw->ntype);
+	m.class_of_str = NULL;
+	raw->ntype = NULL;
 	uint64_t slots = (uint64_t)m.npool + n;
 	if (slots > (uint64_t)OBJ_INDEX_MAX + 1) {
 		snprintf(err, errsize, "%s: %llu objects are more than the heap model holds", path, (unsigned long long)slots);
@@ -431,24 +465,31 @@ int v8_map(const char *path, v8_raw *raw, heap *h, char *err, size_t errsize)
 		oom(&m, "engine");
 		goto out;
 	}
-	link_job links = {.to = raw->eto, .nedges = raw->edge_count, .first = first, .h = h,
-			  .count = calloc(h->slots, sizeof *links.count)};
-	if (!links.count) {
-		oom(&m, "links");
+	m.prop_of_str = calloc((size_t)raw->nstrings + 1, sizeof *m.prop_of_str);
+	m.elem_sid = calloc(ELEM_CACHE, sizeof *m.elem_sid);
+	if (!m.prop_of_str || !m.elem_sid || strtab_reserve(&h->strings, raw->nstrings)) { /* V8 writes the strings it uses */
+		oom(&m, "property names");
 		goto out;
 	}
-	job counting;
-	job_start(&counting, count_links, &links);
-	int mapped = map_edges(&m, first) == 0 && map_names(&m, first) == 0;
-	job_wait(&counting);
-	h->in_links = links.count;
-	if (!mapped)
-		goto out;
-	if (heap_index_clusters(h)) {
-		oom(&m, "clusters");
+	if (edge_kinds(raw, h)) {
+		oom(&m, "references");
 		goto out;
 	}
-	strtab_unindex(&h->strings); /* built again if a lookup comes (64 MiB for 4M strings) */
+	names_job names = {.m = &m, .first = first, .rc = -1};
+	job naming;
+	job_start(&naming, map_all_names, &names);
+	int graph = edge_graph(raw, h, first) == 0 && heap_index_clusters(h) == 0;
+	if (graph && hook && hook->graph_ready)
+		hook->graph_ready(h, hook->arg);
+	job_wait(&naming);
+	if (names.rc)
+		goto out; /* its message is in ERR */
+	if (!graph) {
+		oom(&m, "references");
+		goto out;
+	}
+	h->ref_prop = raw->ename;
+	raw->ename = NULL;
 	rc = 0;
 out:
 	free(cls);

@@ -648,14 +648,17 @@ static int parse_strings(rd *r)
 			raw->sbytes = b;
 		}
 		if ((uint64_t)n + 2 > ocap) {
-			uint64_t *o = realloc(raw->soff, (ocap *= 2) * sizeof *o);
+			uint32_t *o = realloc(raw->soff, (ocap *= 2) * sizeof *o);
 			if (!o)
 				return v8r_fail(r, v8r_at(r), "out of memory (strings)");
 			raw->soff = o;
 		}
 		size_t got;
+		uint64_t at = v8r_at(r);
 		if (v8r_string(r, raw->sbytes + len, V8_STR_KEEP, &got, NULL))
 			return -1;
+		if (len + got > UINT32_MAX) /* the heap model's string arena holds no more */
+			return v8r_fail(r, at, "strings: more than 4 GiB of text");
 		len += got;
 		raw->soff[++n] = len;
 		c = v8r_skip_ws(r);
@@ -825,7 +828,7 @@ static int run(rd *r, const v8_options *opt, heap *h, char *err, size_t errsize)
 		return -1;
 	}
 	trace_point("load: parse");
-	rc = v8_map(r->path, &raw, h, err, errsize);
+	rc = v8_map(r->path, &raw, h, opt ? opt->hook : NULL, err, errsize);
 	v8_raw_free(&raw);
 	return rc;
 }

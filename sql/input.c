@@ -245,7 +245,7 @@ static int open_snapshot(input *in, const char *path, int what, const pipeline_o
 		snprintf(err, errsize, "out of memory opening %s", path);
 		return -1;
 	}
-	if (pipeline_load(p, path, o, err, errsize)) {
+	if (pipeline_load_for(p, path, o, what, err, errsize)) {
 		free(p);
 		return -1;
 	}

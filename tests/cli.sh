@@ -857,8 +857,8 @@ got=$(sql "$out/v8.db" "SELECT count(*), sum(size), sum(retained IS NOT NULL) FR
 	[ "$(sql "$out/v8.db" "SELECT count(*) FROM refs WHERE kind NOT IN ('class', 'outer', 'gcobject')")" = "$(fig edges)" ] &&
 	ok "a .heapsnapshot's engine and references stored" || bad "a .heapsnapshot's engine and references stored"
 # top on the snapshot computes the dominators without the GC (a V8 heap's
-# need no GC result, and top reads none); suspects, which reads it, runs the
-# GC beside them; analyze ran them after the GC
+# need no GC result, and top reads none), during the load; suspects, which
+# reads it, runs the GC beside them; analyze ran them after the GC
 same=1
 for by in object class package; do
 	"$ugc" top "$v8" --by $by --limit 40 > "$out/v8top-snap.txt" 2>&1 &&
@@ -866,6 +866,10 @@ for by in object class package; do
 		[ "$(wc -l < "$out/v8top-snap.txt")" -ge 3 ] && cmp -s "$out/v8top-snap.txt" "$out/v8top-db.txt" || same=0
 done
 UGC_TRACE=1 "$ugc" top "$v8" --limit 1 2>&1 >/dev/null | grep -q '^trace: gc' && same=0
+# and they run during the load, beside the loader's names: the trace's
+# dominators line comes before its load line
+UGC_TRACE=1 "$ugc" top "$v8" --limit 1 2>&1 >/dev/null | grep -E '^trace: (dominators|load) at' |
+	cut -d' ' -f2 | tr '\n' ' ' | grep -qx 'dominators load ' || same=0
 UGC_TRACE=1 "$ugc" suspects "$v8" --limit 1 2>&1 >/dev/null | grep -q '^trace: gc (beside the dominators)' || same=0
 [ $same = 1 ] && ok "top on a .heapsnapshot (no GC run) lists what top on its database does" ||
 	bad "top on a .heapsnapshot (no GC run) lists what top on its database does"

@@ -67,3 +67,56 @@ TEST(input_without_the_gc_runs_it_on_first_need)
 	input_close(&a);
 	input_close(&b);
 }
+
+/* The dominators of a V8 snapshot computed during its load, beside the
+ * loader's names (pipeline_load_for), are those computed after it, with the
+ * GC or without; a heap whose loader has no hook, or a run allowed one
+ * thread, computes nothing early. */
+static int same_dominators(const dom_result *a, const dom_result *b)
+{
+	if (a->slots != b->slots || a->reached != b->reached || a->reached_bytes != b->reached_bytes ||
+	    a->nclasses != b->nclasses || a->npackages != b->npackages)
+		return 0;
+	for (uint32_t i = 0; i < a->slots; i++)
+		if (a->idom[i] != b->idom[i] || a->retained[i] != b->retained[i])
+			return 0;
+	for (uint32_t k = 0; k < a->nclasses; k++)
+		if (a->classes[k].key != b->classes[k].key || a->classes[k].retained != b->classes[k].retained)
+			return 0;
+	return 1;
+}
+
+TEST(pipeline_dominators_during_the_load_are_those_after_it)
+{
+	pipeline early, after, with_gc, one, text;
+	char err[1024];
+	CHECK(pipeline_load_for(&early, V8_SMALL, NULL, PIPE_DOM, err, sizeof err) == 0);
+	CHECK(early.early == PIPE_DOM && (early.done & PIPE_DOM) && !(early.done & PIPE_GC));
+	CHECK(pipeline_load(&after, V8_SMALL, NULL, err, sizeof err) == 0 && after.early == 0 &&
+	      !(after.done & PIPE_DOM));
+	CHECK(pipeline_need(&after, PIPE_DOM, err, sizeof err) == 0);
+	CHECK(pipeline_load_for(&with_gc, V8_SMALL, NULL, PIPE_GC | PIPE_DOM, err, sizeof err) == 0 &&
+	      with_gc.early == 0);
+	CHECK(pipeline_need(&with_gc, PIPE_GC | PIPE_DOM, err, sizeof err) == 0);
+	CHECK(early.dom.slots > 1000 && early.dom.nclasses > 10);
+	CHECK(same_dominators(&early.dom, &after.dom));
+	CHECK(same_dominators(&early.dom, &with_gc.dom));
+	/* the names came in after: every node's name is the database's form */
+	uint32_t named = 0;
+	for (uint32_t i = (uint32_t)early.h.first_gc_index; i < early.h.slots; i++)
+		named += early.h.name_num[i] != 0 && early.h.name[i] == after.h.name[i];
+	CHECK(named == early.h.slots - early.h.first_gc_index);
+	CHECK(early.h.nrefs == after.h.nrefs && early.h.ref_prop &&
+	      memcmp(early.h.ref_prop, after.h.ref_prop, early.h.nrefs * sizeof *early.h.ref_prop) == 0);
+	pipeline_options o = PIPELINE_OPTIONS_INIT;
+	o.threads = 1;
+	CHECK(pipeline_load_for(&one, V8_SMALL, &o, PIPE_DOM, err, sizeof err) == 0 && one.early == 0 &&
+	      !(one.done & PIPE_DOM));
+	CHECK(pipeline_load_for(&text, "testdata/chains.ugct", NULL, PIPE_DOM, err, sizeof err) == 0 &&
+	      text.early == 0 && !(text.done & PIPE_DOM));
+	pipeline_free(&early);
+	pipeline_free(&after);
+	pipeline_free(&with_gc);
+	pipeline_free(&one);
+	pipeline_free(&text);
+}

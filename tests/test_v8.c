@@ -197,7 +197,7 @@ static int chunkings_differing(const char *d, const char *want)
 	for (size_t chunk = 1; chunk <= 64; chunk += (chunk < 16 ? 1 : 16))
 		for (int threads = 1; threads <= 3; threads += 2)
 			for (size_t step = 0; step <= 3; step += 3) {
-				v8_options opt = {chunk, step, threads};
+				v8_options opt = {.chunk = chunk, .step = step, .threads = threads};
 				if (parse_v8(d, &opt, &h, err, sizeof err)) {
 					printf("    chunk %zu step %zu threads %d: %s\n", chunk, step, threads, err);
 					bad++;
@@ -338,7 +338,7 @@ static void bad_case(const char *text, const char *mark, int mark_nth, const cha
 	snprintf(expect, sizeof expect, "test.heapsnapshot: offset %ld: ", off);
 	for (int threads = 1; threads <= 2; threads++)
 		for (size_t chunk = 0; chunk <= 5; chunk += 5) {
-			v8_options opt = {chunk, 0, threads};
+			v8_options opt = {.chunk = chunk, .step = 0, .threads = threads};
 			heap h;
 			char err[SNAP_ERR_MAX];
 			int rc = parse_v8(text, &opt, &h, err, sizeof err);
@@ -564,7 +564,7 @@ TEST(v8_every_prefix_and_mutation_fails_cleanly)
 	/* every proper prefix is an error naming an offset */
 	for (size_t n = 0; n + 1 < len; n++) {
 		char *p = strndup(d, n);
-		v8_options opt = {n % 7 + 1, n % 3, (int)(n % 2) + 1};
+		v8_options opt = {.chunk = n % 7 + 1, .step = n % 3, .threads = (int)(n % 2) + 1};
 		if (parse_v8(p, &opt, &h, err, sizeof err) == 0) {
 			bad++;
 			heap_free(&h);
@@ -586,7 +586,7 @@ TEST(v8_every_prefix_and_mutation_fails_cleanly)
 			seed = seed * 1103515245u + 12345u;
 			p[at] = "0123456789,[]{}\":-.e \\u"[(seed >> 8) % 23];
 		}
-		v8_options opt = {(size_t)(round % 9) * 3, 0, round % 2 + 1};
+		v8_options opt = {.chunk = (size_t)(round % 9) * 3, .step = 0, .threads = round % 2 + 1};
 		if (parse_v8(p, &opt, &h, err, sizeof err) == 0)
 			heap_free(&h);
 		else if (strncmp(err, "test.heapsnapshot: offset ", 26) != 0 || strchr(err, '\n')) {
@@ -697,7 +697,7 @@ TEST(v8_mapped_plain_file_reads_like_a_stream)
 	size_t chunks[] = {4096, 65536, 0};
 	for (int k = 0; k < 3; k++)
 		for (int threads = 1; threads <= 2; threads++) {
-			v8_options opt = {chunks[k], 0, threads};
+			v8_options opt = {.chunk = chunks[k], .step = 0, .threads = threads};
 			heap_init(&h);
 			int rc = v8_load_with(path, &opt, &h, err, sizeof err);
 			CHECK(rc == 0);
@@ -714,10 +714,10 @@ TEST(v8_mapped_plain_file_reads_like_a_stream)
 	CHECK(truncate(path, (off_t)(b.len / 2)) == 0);
 	char err2[SNAP_ERR_MAX];
 	heap_init(&h);
-	CHECK(v8_load_with(path, &(v8_options){4096, 0, 2}, &h, err, sizeof err) != 0);
+	CHECK(v8_load_with(path, &(v8_options){.chunk = 4096, .step = 0, .threads = 2}, &h, err, sizeof err) != 0);
 	heap_free(&h);
 	heap_init(&h);
-	CHECK(v8_parse(path, b.data, b.len / 2, &(v8_options){4096, 0, 2}, &h, err2, sizeof err2) != 0);
+	CHECK(v8_parse(path, b.data, b.len / 2, &(v8_options){.chunk = 4096, .step = 0, .threads = 2}, &h, err2, sizeof err2) != 0);
 	heap_free(&h);
 	CHECK(strcmp(err, err2) == 0 && strstr(err, "offset") != NULL);
 	free(want);
