@@ -51,6 +51,10 @@ static inline uint32_t hashindex_find(const hashindex *x, uint64_t h, hashindex_
 	}
 }
 
+/* Count the owner's next item, number X->n, without indexing it: an item
+ * whose key equals an indexed one's, which lookups are to find instead. */
+static inline void hashindex_skip(hashindex *x) { x->n++; }
+
 /* The item in slot AT, or UINT32_MAX when the slot is empty. */
 static inline uint32_t hashindex_item(const hashindex *x, uint32_t at) { return x->slot[at].item - 1; }
 

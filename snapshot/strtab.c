@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* FNV-1a (base/hash.h), seeded with the length and folded: the index's hash */
-uint64_t strtab_hash(const char *s, size_t len)
+static uint64_t strtab_hash(const char *s, size_t len)
 {
 	uint64_t h = fnv1a_add(0x9e3779b97f4a7c15ull ^ len, s, len); /* seeded with the length, folded */
 	return h ^ (h >> 29);
@@ -38,6 +38,13 @@ static uint32_t probe(const strtab *t, const char *s, size_t len, uint64_t h)
 	return hashindex_find(t->hash, h, same, t, &k);
 }
 
+/* Start bringing the index's slot for hash H into the cache. */
+static void strtab_prefetch(const strtab *t, uint64_t h)
+{
+	if (t->hash)
+		__builtin_prefetch(&t->hash->slot[(uint32_t)h & t->hash->mask]);
+}
+
 void strtab_init(strtab *t)
 {
 	memset(t, 0, sizeof *t);
@@ -59,18 +66,75 @@ int strtab_reindex(strtab *t)
 	return t->hash ? 0 : -1;
 }
 
+void strtab_adopt(strtab *t, char *arena, size_t arena_cap, uint32_t *off, uint32_t count, uint32_t off_cap)
+{
+	strtab_free(t);
+	t->arena = arena;
+	t->arena_cap = arena_cap;
+	t->arena_len = off[count];
+	t->off = off;
+	t->count = count;
+	t->cap = off_cap;
+}
+
+/* strtab_index_adopted's lookahead: a string's place in a large index is a
+ * cache and TLB miss; hashed and prefetched AHEAD strings early, several
+ * are under way at once.  An index of fewer than AHEAD_FROM strings stays
+ * in the cache. */
+#define AHEAD 16
+#define AHEAD_FROM (1u << 17)
+
+int strtab_index_adopted(strtab *t, strtab_same **same, uint32_t *nsame)
+{
+	*same = NULL;
+	*nsame = 0;
+	uint32_t cap = 0;
+	free(t->hash);
+	if (!(t->hash = hashindex_build(0, hash_of, t)) || hashindex_reserve(&t->hash, t->count))
+		goto oom;
+	uint64_t ring[AHEAD];
+	uint32_t ahead = t->count >= AHEAD_FROM ? AHEAD : 0;
+	for (uint32_t id = 0; id < ahead && id < t->count; id++) {
+		ring[id] = hash_of(t, id);
+		strtab_prefetch(t, ring[id]);
+	}
+	for (uint32_t id = 0; id < t->count; id++) {
+		uint64_t h = ahead ? ring[id % AHEAD] : hash_of(t, id);
+		if (ahead && id + AHEAD < t->count) {
+			ring[id % AHEAD] = hash_of(t, id + AHEAD);
+			strtab_prefetch(t, ring[id % AHEAD]);
+		}
+		uint32_t at = probe(t, strtab_get(t, id), strtab_len(t, id), h);
+		uint32_t as = hashindex_item(t->hash, at);
+		if (as == UINT32_MAX) {
+			if (hashindex_add(&t->hash, at, h)) /* reserved: never grows */
+				goto oom;
+			continue;
+		}
+		hashindex_skip(t->hash);
+		if (*nsame == cap) {
+			cap = cap ? cap * 2 : 16;
+			strtab_same *a = realloc(*same, cap * sizeof *a);
+			if (!a)
+				goto oom;
+			*same = a;
+		}
+		(*same)[(*nsame)++] = (strtab_same){id, as};
+	}
+	return 0;
+oom:
+	strtab_unindex(t);
+	free(*same);
+	*same = NULL;
+	*nsame = 0;
+	return -1;
+}
+
 uint32_t strtab_find(strtab *t, const char *s, size_t len)
 {
 	if (!t->hash && strtab_reindex(t))
 		return UINT32_MAX;
 	return hashindex_item(t->hash, probe(t, s, len, strtab_hash(s, len)));
-}
-
-int strtab_reserve(strtab *t, uint32_t more)
-{
-	if (!t->hash && strtab_reindex(t))
-		return -1;
-	return hashindex_reserve(&t->hash, more);
 }
 
 void strtab_unindex(strtab *t)
@@ -79,19 +143,9 @@ void strtab_unindex(strtab *t)
 	t->hash = NULL;
 }
 
-void strtab_prefetch(const strtab *t, uint64_t h)
-{
-	if (t->hash)
-		__builtin_prefetch(&t->hash->slot[(uint32_t)h & t->hash->mask]);
-}
-
 uint32_t strtab_intern(strtab *t, const char *s, size_t len)
 {
-	return strtab_intern_hashed(t, s, len, strtab_hash(s, len));
-}
-
-uint32_t strtab_intern_hashed(strtab *t, const char *s, size_t len, uint64_t h)
-{
+	uint64_t h = strtab_hash(s, len);
 	uint32_t at = 0;
 	if (t->hash || t->count) { /* the first string (id 0, "") needs no index */
 		if (!t->hash && strtab_reindex(t))

@@ -11,7 +11,9 @@
  * engine and label texts all live here.  Id 0 is the empty string and means
  * "none" where a field is optional.  Strings are stored back to back in one
  * arena, each followed by a NUL so they can be used as C strings; embedded
- * NULs are allowed (the length is kept), though names never have them. */
+ * NULs are allowed (the length is kept), though names never have them.
+ * A table taken over whole (strtab_adopt: the V8 reader's) may hold a
+ * string twice: only its first id is found, and the copy is left unused. */
 #ifndef UGC_STRTAB_H
 #define UGC_STRTAB_H
 
@@ -33,21 +35,27 @@ void strtab_free(strtab *t);
 /* Intern LEN bytes at S; returns the id, or UINT32_MAX when out of memory
  * or past the 4 GiB arena limit. */
 uint32_t strtab_intern(strtab *t, const char *s, size_t len);
-/* The same, for a string whose strtab_hash() is H: a caller interning
- * many strings hashes some ahead and strtab_prefetch()es their places in
- * the index, so that the memory waits of several overlap (a large index
- * is a cache and TLB miss a lookup). */
-uint32_t strtab_intern_hashed(strtab *t, const char *s, size_t len, uint64_t h);
-uint64_t strtab_hash(const char *s, size_t len);
-void strtab_prefetch(const strtab *t, uint64_t h);
-/* Room in the index for MORE strings beyond those interned, so that
- * interning them never rebuilds it (a rebuild is a miss an item); 0, or
- * -1 when out of memory. */
-int strtab_reserve(strtab *t, uint32_t more);
 /* Free the index (8 B a slot, two slots or more a string); the next
  * lookup builds it again.  A loader that is done interning calls this, so
  * that the index does not stay beside the analysis. */
 void strtab_unindex(strtab *t);
+/* Take over COUNT strings laid out as T's own (string 0 the empty one,
+ * string i at ARENA + OFF[i], NUL-terminated, OFF[COUNT] the bytes used;
+ * ARENA_CAP bytes and OFF_CAP offsets allocated with malloc, T's now) in
+ * place of T's, which held only the empty string.  They are not indexed
+ * yet: strtab_index_adopted() does that, and says which are the same. */
+void strtab_adopt(strtab *t, char *arena, size_t arena_cap, uint32_t *off, uint32_t count, uint32_t off_cap);
+/* A string that strtab_index_adopted() found equal to an earlier one. */
+typedef struct strtab_same {
+	uint32_t id, as; /* string ID is string AS (AS < ID) */
+} strtab_same;
+/* Index every string of T (all adopted, none interned since), in one pass
+ * that hashes each string some strings ahead of its turn and prefetches
+ * its place, so that the misses overlap.  A string equal to an earlier one
+ * stays out of the index (a lookup finds the earlier) and is listed in
+ * *SAME (*NSAME of them, in id order; NULL when none, else the caller's to
+ * free).  0, or -1 when out of memory (T unindexed). */
+int strtab_index_adopted(strtab *t, strtab_same **same, uint32_t *nsame);
 /* Id of an existing string, or UINT32_MAX when it was never interned. */
 uint32_t strtab_find(strtab *t, const char *s, size_t len);
 static inline const char *strtab_get(const strtab *t, uint32_t id) { return t->arena + t->off[id]; }

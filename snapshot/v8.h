@@ -49,11 +49,21 @@ typedef struct v8_raw {
 	uint32_t *ename;   /* string index or element index; becomes heap.ref_prop */
 	obj_t *eto;        /* target node ordinal; becomes heap.ref_dst */
 
-	/* strings: string k is sbytes[soff[k]] .. sbytes[soff[k+1]-1], decoded to
-	 * UTF-8 and cut to V8_STR_KEEP bytes */
+	/* strings, laid out as the heap's string table (strtab.h) holds them,
+	 * for the mapping to take over: sbytes holds NIDS strings, each
+	 * followed by a NUL, the empty one first (id 0), then every V8 string
+	 * that is not empty, in order, decoded to UTF-8 and cut to V8_STR_KEEP
+	 * bytes; string id i is at sbytes + soff[i], its length soff[i + 1] -
+	 * soff[i] - 1.  V8 string k is string k + 1 less the empty strings
+	 * before it, whose indexes EMPTIES lists (ascending; V8 writes one).
+	 * At most 4 GiB, as the heap's. */
 	char *sbytes;
-	uint32_t *soff;    /* the text is at most 4 GiB, as the heap model's string arena */
-	uint32_t nstrings;
+	uint32_t *soff;
+	size_t sbytes_cap;  /* bytes allocated */
+	uint32_t soff_cap;  /* offsets allocated */
+	uint32_t nids;
+	uint32_t *empties, nempties;
+	uint32_t nstrings;  /* V8 strings */
 } v8_raw;
 
 void v8_raw_free(v8_raw *raw);

@@ -14,13 +14,19 @@
  *    each V8 name once, not one "NAME@ID" string a node;
  *  - edges in order: weak -> weak; shortcut out of node 0 -> strong, other
  *    shortcuts -> soft; the rest strong; property: the edge name, or "[N]"
- *    for element and hidden edges.
+ *    for element and hidden edges;
+ *  - strings: the reader's string table becomes the heap's as it is (v8.h:
+ *    the empty string first, then V8's others in order; one equal to an
+ *    earlier string, which only the reader's cut can make, stays unused
+ *    and stands for that one); the pool's names, "[N]" and the names cut
+ *    for "@ID" follow.
  * The reader's columns become the heap's in place: the edge columns are
  * the reference rows, and each node column (classes, sizes, names, ids,
  * edge counts) is grown by the pool's slots and moved up, then rewritten
  * where it is, so no second copy of a column is made (nor its pages).
- * The names (every property and node name interned) are mapped on a
- * second thread, while this one makes the graph: the edges' kinds, row
+ * The names (the string table indexed, every property and node name made
+ * a string id) are mapped on a second thread, while this one makes the
+ * graph: the edges' kinds, row
  * starts and targets, and every link counted at its end (the heap's
  * in_links).  Then the caller's load hook (snapshot.h) may work on the
  * graph, the dominators say, until the names are in. */
@@ -35,6 +41,7 @@
 
 #define NAME_LIMIT 1023   /* a NAME's limit in the text format */
 #define PROP_LIMIT 4096   /* a PROPERTY's */
+_Static_assert(V8_STR_KEEP <= PROP_LIMIT, "a V8 string is never cut to be a property");
 #define POOL_FIXED 3      /* /V8, Package, Class */
 #define ELEM_CACHE (1u << 20)
 #define ANON_CLASS "(anonymous)" /* the class of an object or native node with an empty name */
@@ -45,15 +52,17 @@ typedef struct mapper {
 	heap *h;
 	char *err;
 	size_t errsize;
-	uint32_t *prop_of_str;   /* V8 string index -> property string id + 1, 0 unset;
-				  * also the name's, for a name kept whole */
 	uint32_t *class_of_str;  /* V8 string index -> class object + 1, 0 unset */
 	obj_t class_of_type[256]; /* non-object node type -> class object, -1 unset */
-	uint32_t *elem_sid;      /* N -> string id of "[N]" + 1, for N < ELEM_CACHE */
-	uint32_t *class_of_sid;  /* string id -> class object + 1 */
+	strtab pool_names;       /* the pool objects' names, until the heap's strings are in */
+	uint32_t *class_of_sid;  /* pool_names id -> class object + 1 */
 	size_t class_of_sid_cap;
-	uint32_t *class_name;    /* string id of class object 0.. (index = object) */
+	uint32_t *class_name;    /* pool_names id of pool object 0.. (index = object) */
 	uint32_t npool, pool_cap;
+	char engine[300];        /* the engine's text */
+	uint32_t *same_as;       /* heap string id -> the id of the first equal string; NULL
+				  * when every string differs (V8's do: only cuts could meet) */
+	uint32_t *elem_sid;      /* N -> string id of "[N]" + 1, for N < ELEM_CACHE */
 } mapper;
 
 static int oom(mapper *m, const char *what)
@@ -62,16 +71,44 @@ static int oom(mapper *m, const char *what)
 	return -1;
 }
 
-static const char *v8_str(const v8_raw *raw, uint32_t k, size_t *len)
+/* The string id of V8 string K in the reader's table: K + 1 less the
+ * empty strings before it (0 for an empty one). */
+static uint32_t raw_id(const v8_raw *raw, uint32_t k)
 {
-	*len = (size_t)(raw->soff[k + 1] - raw->soff[k]);
-	return raw->sbytes + raw->soff[k];
+	if (!raw->nempties)
+		return k + 1;
+	uint32_t lo = 0, hi = raw->nempties; /* the empties before K */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (raw->empties[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < raw->nempties && raw->empties[lo] == k ? 0 : k + 1 - lo;
 }
 
-/* The class object named S (cut to a NAME), made on first use. */
+/* V8 string K, while the reader's table is not the heap's yet */
+static const char *v8_str(const v8_raw *raw, uint32_t k, size_t *len)
+{
+	uint32_t id = raw_id(raw, k);
+	*len = (size_t)(raw->soff[id + 1] - raw->soff[id] - 1);
+	return raw->sbytes + raw->soff[id];
+}
+
+/* The heap's id of V8 string K, once the table is the heap's: its id in
+ * the reader's table, or that of an earlier string equal to it */
+static uint32_t str_id(const mapper *m, uint32_t k)
+{
+	uint32_t id = raw_id(m->raw, k);
+	return m->same_as ? m->same_as[id] : id;
+}
+
+/* The class object named S (cut to a NAME), made on first use; its name
+ * goes into the heap's strings with the names (pool_names()). */
 static obj_t class_named(mapper *m, const char *s, size_t len)
 {
-	uint32_t sid = strtab_intern(&m->h->strings, s, v8_utf8_cut(s, len, NAME_LIMIT));
+	uint32_t sid = strtab_intern(&m->pool_names, s, v8_utf8_cut(s, len, NAME_LIMIT));
 	if (sid == UINT32_MAX)
 		return oom(m, "class names");
 	if (sid >= m->class_of_sid_cap) {
@@ -155,56 +192,6 @@ static uint32_t elem_prop(mapper *m, uint32_t n)
 	return sid;
 }
 
-/* V8 string K as a property (cut to a PROPERTY), interned once; HAS_H
- * says whether H is its hash (look_ahead() computed it).  Where the string is not cut
- * (always, for one short enough to be a NAME whole), the entry is the
- * whole string's id, which map_names() uses too. */
-static uint32_t named_prop(mapper *m, uint32_t k, int has_h, uint64_t h)
-{
-	if (m->prop_of_str[k])
-		return m->prop_of_str[k] - 1;
-	size_t len;
-	const char *s = v8_str(m->raw, k, &len);
-	size_t cut = v8_utf8_cut(s, len, PROP_LIMIT);
-	uint32_t sid = strtab_intern_hashed(&m->h->strings, s, cut, has_h ? h : strtab_hash(s, cut));
-	if (sid != UINT32_MAX)
-		m->prop_of_str[k] = sid + 1;
-	return sid;
-}
-
-/* Interning a million distinct strings is a cache and TLB miss each in
- * the string table's index (about 0.4 µs on the VM measured): the loops
- * that intern look AHEAD items ahead, hash the string there if it is not
- * interned yet, and prefetch its place, so that the misses overlap.  The
- * ring keeps each hash, with its item, until that item comes.  A file of
- * fewer than AHEAD_FROM strings (an ordinary heap's: tens of thousands)
- * has an index that stays in the cache, and no lookahead. */
-#define AHEAD 16
-#define AHEAD_FROM (1u << 17) /* 256k slots of 8 B: 2 MiB */
-typedef struct lookahead {
-	uint64_t hash[AHEAD];
-	uint32_t item[AHEAD]; /* the item + 1 whose string hash[] is, or 0 */
-} lookahead;
-
-/* Item I's string is V8 string K, not interned yet: hash it as a property
- * (cut to a PROPERTY) and prefetch its place. */
-static void look_ahead(mapper *m, lookahead *a, uint32_t i, uint32_t k)
-{
-	size_t len;
-	const char *s = v8_str(m->raw, k, &len);
-	size_t cut = len <= PROP_LIMIT ? len : v8_utf8_cut(s, len, PROP_LIMIT);
-	a->hash[i % AHEAD] = strtab_hash(s, cut);
-	a->item[i % AHEAD] = i + 1;
-	strtab_prefetch(&m->h->strings, a->hash[i % AHEAD]);
-}
-
-/* The hash look_ahead() left for item I in *H: 1, or 0 when there is none. */
-static int hash_ahead(const lookahead *a, uint32_t i, uint64_t *h)
-{
-	*h = a->hash[i % AHEAD];
-	return a->item[i % AHEAD] == i + 1;
-}
-
 /* Node column *COL (N entries) as a heap column of TOTAL entries, its
  * entry i at AT + i and the first AT zero; *COL is then NULL.  Returns the
  * column, or NULL when out of memory (*COL still the caller's). */
@@ -274,28 +261,22 @@ static int edge_graph(v8_raw *raw, heap *h, obj_t first)
 	return 0;
 }
 
-/* Every edge's property, interned in place of its V8 name (a string index,
- * or an element index for element and hidden edges): the column becomes
- * heap.ref_prop. */
+/* Every edge's property, in place of its V8 name: a string index (the
+ * string's id: a property is never cut, V8_STR_KEEP being PROPERTY's
+ * limit), or an element index for element and hidden edges ("[N]",
+ * interned).  The column becomes heap.ref_prop. */
 static int edge_names(mapper *m)
 {
 	v8_raw *raw = m->raw;
 	uint8_t numbered[256];
 	for (int t = 0; t < 256; t++)
 		numbered[t] = t == raw->edge_element || t == raw->edge_hidden;
-	lookahead ahead = {{0}, {0}};
-	int ahead_on = raw->nstrings >= AHEAD_FROM;
 	for (uint32_t k = 0; k < raw->edge_count; k++) {
-		uint64_t hash = 0;
-		int hashed = hash_ahead(&ahead, k, &hash);
-		uint32_t sid = numbered[raw->etype[k]] ? elem_prop(m, raw->ename[k])
-						       : named_prop(m, raw->ename[k], hashed, hash);
+		uint32_t v = raw->ename[k];
+		uint32_t sid = numbered[raw->etype[k]] ? elem_prop(m, v) : str_id(m, v);
 		if (sid == UINT32_MAX)
 			return oom(m, "property names");
 		raw->ename[k] = sid;
-		uint32_t next = k + AHEAD;
-		if (ahead_on && next < raw->edge_count && !numbered[raw->etype[next]] && !m->prop_of_str[raw->ename[next]])
-			look_ahead(m, &ahead, next, raw->ename[next]);
 	}
 	return 0;
 }
@@ -310,63 +291,86 @@ static size_t digits(uint32_t v)
 	return d;
 }
 
-/* Node names.  NAME@ID is stored as NAME (interned, once per V8 string when
- * it is not cut; possibly empty) with ID as its "@N" number: what
- * fname_split() makes of the whole, so that a text round trip gives the
- * same model.  Where it would not split (an id of 2^31 - 1 or more) the
- * whole "NAME@ID" is the name, with no number. */
+/* Node names.  NAME@ID is stored as NAME (the V8 string's id when it is
+ * not cut, else the cut interned; possibly empty) with ID as its "@N"
+ * number: what fname_split() makes of the whole, so that a text round trip
+ * gives the same model.  Where it would not split (an id of 2^31 - 1 or
+ * more) the whole "NAME@ID" is the name, with no number. */
 static int map_names(mapper *m, obj_t first)
 {
 	v8_raw *raw = m->raw;
 	heap *h = m->h;
-	/* a name kept whole is no longer than a PROPERTY: its id is the one
-	 * prop_of_str holds, or will */
-	uint32_t *sid_of_str = m->prop_of_str;
-	lookahead ahead = {{0}, {0}};
-	int ahead_on = raw->nstrings >= AHEAD_FROM;
 	for (uint32_t i = 0; i < raw->node_count; i++) { /* the string index and id, taken over */
-		uint32_t k = h->name[first + i], id = h->name_num[first + i];
-		size_t len;
-		const char *s = v8_str(raw, k, &len);
+		uint32_t k = raw_id(raw, h->name[first + i]), id = h->name_num[first + i];
+		const char *s = strtab_get(&h->strings, k);
+		size_t len = strtab_len(&h->strings, k);
 		/* "@ID" takes at most 11 bytes: a shorter name is never cut
 		 * (and most are, so their ids' digits are not counted) */
 		size_t keep = len <= NAME_LIMIT - 11 ? len : v8_utf8_cut(s, len, NAME_LIMIT - 1 - digits(id));
 		uint32_t sid, num = 0;
-		uint64_t hash = 0;
-		int hashed = hash_ahead(&ahead, i, &hash);
-		if (id < 0x7fffffff) { /* fname_split's limit: N + 1 < 2^31 */
+		if (id < 0x7fffffff && keep == len) { /* fname_split's limit: N + 1 < 2^31 */
 			num = (id + 1) | NAME_NUM_AT;
-			if (keep == len && sid_of_str[k]) {
-				sid = sid_of_str[k] - 1;
-			} else {
-				sid = strtab_intern_hashed(&m->h->strings, s, keep, hashed ? hash : strtab_hash(s, keep));
-				if (keep == len && sid != UINT32_MAX)
-					sid_of_str[k] = sid + 1; /* a cut's length depends on the id */
-			}
+			sid = m->same_as ? m->same_as[k] : k;
 		} else {
+			/* copied out first: interning may move the strings */
 			char buf[NAME_LIMIT + 1];
 			memcpy(buf, s, keep);
-			size_t n = keep + (size_t)snprintf(buf + keep, sizeof buf - keep, "@%u", id);
-			sid = strtab_intern(&m->h->strings, buf, n);
+			size_t n = keep;
+			if (id < 0x7fffffff)
+				num = (id + 1) | NAME_NUM_AT;
+			else
+				n += (size_t)snprintf(buf + keep, sizeof buf - keep, "@%u", id);
+			sid = strtab_intern(&h->strings, buf, n);
 		}
 		if (sid == UINT32_MAX)
 			return oom(m, "names");
 		h->name[first + i] = sid;
 		h->name_num[first + i] = num;
-		uint32_t next = i + AHEAD; /* a name that will be kept whole, and is not interned yet */
-		if (ahead_on && next < raw->node_count) {
-			uint32_t kn = h->name[first + next];
-			if (!sid_of_str[kn] && raw->soff[kn + 1] - raw->soff[kn] <= NAME_LIMIT - 11 &&
-			    h->name_num[first + next] < 0x7fffffff)
-				look_ahead(m, &ahead, next, kn);
-		}
 	}
+	return 0;
+}
+
+/* The reader's string table becomes the heap's (V8 string k is string
+ * k + 1), indexed, with the strings equal to an earlier one noted in
+ * SAME_AS; then the pool's names and the engine's text join it. */
+static int take_strings(mapper *m)
+{
+	v8_raw *raw = m->raw;
+	heap *h = m->h;
+	strtab_adopt(&h->strings, raw->sbytes, raw->sbytes_cap, raw->soff, raw->nids, raw->soff_cap);
+	raw->sbytes = NULL;
+	raw->soff = NULL;
+	strtab_same *same;
+	uint32_t nsame;
+	if (strtab_index_adopted(&h->strings, &same, &nsame))
+		return oom(m, "strings");
+	if (nsame) {
+		m->same_as = malloc((size_t)raw->nids * sizeof *m->same_as);
+		if (!m->same_as) {
+			free(same);
+			return oom(m, "strings");
+		}
+		for (uint32_t k = 0; k < raw->nids; k++)
+			m->same_as[k] = k;
+		for (uint32_t d = 0; d < nsame; d++)
+			m->same_as[same[d].id] = same[d].as;
+		free(same);
+	}
+	for (uint32_t p = 0; p < m->npool; p++) {
+		uint32_t c = m->class_name[p];
+		if ((h->name[p] = strtab_intern(&h->strings, strtab_get(&m->pool_names, c),
+						strtab_len(&m->pool_names, c))) == UINT32_MAX)
+			return oom(m, "classes");
+	}
+	if ((h->engine = strtab_intern(&h->strings, m->engine, strlen(m->engine))) == UINT32_MAX)
+		return oom(m, "engine");
 	return 0;
 }
 
 /* The names' part of the mapping, on a thread of its own beside
  * edge_graph() and the load hook, which touch no name, property or string:
- * edge_names() and map_names(); RC 0, or -1 with the message in ERR. */
+ * take_strings(), edge_names() and map_names(); RC 0, or -1 with the
+ * message in ERR. */
 typedef struct names_job {
 	mapper *m;
 	obj_t first;
@@ -378,11 +382,11 @@ static void *map_all_names(void *arg)
 	names_job *j = arg;
 	mapper *m = j->m;
 	v8_raw *raw = m->raw;
-	j->rc = edge_names(m) == 0 && map_names(m, j->first) == 0 ? 0 : -1;
+	j->rc = take_strings(m) == 0 && edge_names(m) == 0 && map_names(m, j->first) == 0 ? 0 : -1;
 	/* what only the names needed goes now, not when the load ends: the
 	 * graph's work beside (the dominators, say) has its memory */
-	free(raw->etype); free(raw->sbytes); free(raw->soff); free(m->prop_of_str); free(m->elem_sid);
-	raw->etype = NULL; raw->sbytes = NULL; raw->soff = NULL; m->prop_of_str = NULL; m->elem_sid = NULL;
+	free(raw->etype); free(m->same_as); free(m->elem_sid);
+	raw->etype = NULL; m->same_as = NULL; m->elem_sid = NULL;
 	strtab_unindex(&m->h->strings); /* built again if a lookup comes (64 MiB for 4M strings) */
 	return NULL;
 }
@@ -426,9 +430,10 @@ int v8_map(const char *path, v8_raw *raw, heap *h, const load_hook *hook, char *
 		goto out;
 	}
 	/* the fixed pool first, so that V8 classes named Package or Class are those */
+	strtab_init(&m.pool_names);
 	m.pool_cap = 256;
 	m.class_name = malloc(m.pool_cap * sizeof *m.class_name);
-	if (!m.class_name || (m.class_name[0] = strtab_intern(&h->strings, "/V8", 3)) == UINT32_MAX) {
+	if (!m.class_name || (m.class_name[0] = strtab_intern(&m.pool_names, "/V8", 3)) == UINT32_MAX) {
 		oom(&m, "classes");
 		goto out;
 	}
@@ -451,23 +456,15 @@ int v8_map(const char *path, v8_raw *raw, heap *h, const load_hook *hook, char *
 	obj_t first = (obj_t)m.npool;
 	if (alloc_columns(&m, (uint32_t)slots, &cls))
 		goto out;
-	for (uint32_t p = 0; p < m.npool; p++) {
+	for (uint32_t p = 0; p < m.npool; p++) { /* their names come with the others' */
 		h->cls[p] = p == 0 ? 1 : 2;
-		h->outer[p] = p == 0 ? OBJ_NONE : 0;
-		h->name[p] = m.class_name[p]; /* size 0, as take_column left it */
+		h->outer[p] = p == 0 ? OBJ_NONE : 0; /* size 0, as take_column left it */
 	}
 	h->iflags[first] = IF_RootSet;
 	h->first_gc_index = first;
 	h->mode = MODE_GAME;
-	char engine[300];
-	int el = snprintf(engine, sizeof engine, "v8%s%s", raw->version ? " " : "", raw->version ? raw->version : "");
-	if ((h->engine = strtab_intern(&h->strings, engine, (size_t)el)) == UINT32_MAX) {
-		oom(&m, "engine");
-		goto out;
-	}
-	m.prop_of_str = calloc((size_t)raw->nstrings + 1, sizeof *m.prop_of_str);
-	m.elem_sid = calloc(ELEM_CACHE, sizeof *m.elem_sid);
-	if (!m.prop_of_str || !m.elem_sid || strtab_reserve(&h->strings, raw->nstrings)) { /* V8 writes the strings it uses */
+	snprintf(m.engine, sizeof m.engine, "v8%s%s", raw->version ? " " : "", raw->version ? raw->version : "");
+	if (!(m.elem_sid = calloc(ELEM_CACHE, sizeof *m.elem_sid))) {
 		oom(&m, "property names");
 		goto out;
 	}
@@ -493,9 +490,10 @@ int v8_map(const char *path, v8_raw *raw, heap *h, const load_hook *hook, char *
 	rc = 0;
 out:
 	free(cls);
-	free(m.prop_of_str);
 	free(m.class_of_str);
+	free(m.same_as);
 	free(m.elem_sid);
+	strtab_free(&m.pool_names);
 	free(m.class_of_sid);
 	free(m.class_name);
 	if (rc)

@@ -615,18 +615,27 @@ static int parse_numbers(rd *r, int arr)
 
 /* ---- the string table ---- */
 
+/* The string table, laid out as the heap's own (strtab.h), so that the
+ * mapping takes it over as it is: the empty string first, then each V8
+ * string that is not empty, followed by a NUL; the empty ones are listed
+ * (v8.h). */
 static int parse_strings(rd *r)
 {
 	v8_raw *raw = r->raw;
 	if (v8r_expect(r, '[', "at \"strings\""))
 		return -1;
-	size_t cap = 1 << 16, len = 0;
-	uint64_t ocap = 1024;
+	size_t cap = 1 << 16, len = 1;
+	uint32_t ocap = 1024, ecap = 0;
 	raw->sbytes = malloc(cap);
 	raw->soff = malloc(ocap * sizeof *raw->soff);
 	if (!raw->sbytes || !raw->soff)
 		return v8r_fail(r, v8r_at(r), "out of memory");
+	raw->sbytes_cap = cap;
+	raw->soff_cap = ocap;
+	raw->sbytes[0] = '\0';
 	raw->soff[0] = 0;
+	raw->soff[1] = 1;
+	raw->nids = 1;
 	uint32_t n = 0;
 	int c = v8r_skip_ws(r);
 	if (c == ']') {
@@ -637,30 +646,45 @@ static int parse_strings(rd *r)
 	for (;;) {
 		if (c != '"')
 			return c < 0 ? v8r_truncated(r, "in \"strings\"") : v8r_fail(r, v8r_at(r), "strings: expected a string");
-		if (n >= UINT32_MAX - 2)
+		if (n >= UINT32_MAX - 3)
 			return v8r_fail(r, v8r_at(r), "strings: too many strings");
-		if (len + V8_STR_KEEP > cap) {
-			while (len + V8_STR_KEEP > cap)
+		if (len + V8_STR_KEEP + 1 > cap) {
+			while (len + V8_STR_KEEP + 1 > cap)
 				cap *= 2;
 			char *b = realloc(raw->sbytes, cap);
 			if (!b)
 				return v8r_fail(r, v8r_at(r), "out of memory (strings)");
 			raw->sbytes = b;
+			raw->sbytes_cap = cap;
 		}
-		if ((uint64_t)n + 2 > ocap) {
-			uint32_t *o = realloc(raw->soff, (ocap *= 2) * sizeof *o);
+		if (raw->nids + 2 > ocap) {
+			uint32_t *o = realloc(raw->soff, (size_t)(ocap *= 2) * sizeof *o);
 			if (!o)
 				return v8r_fail(r, v8r_at(r), "out of memory (strings)");
 			raw->soff = o;
+			raw->soff_cap = ocap;
 		}
 		size_t got;
 		uint64_t at = v8r_at(r);
 		if (v8r_string(r, raw->sbytes + len, V8_STR_KEEP, &got, NULL))
 			return -1;
-		if (len + got > UINT32_MAX) /* the heap model's string arena holds no more */
-			return v8r_fail(r, at, "strings: more than 4 GiB of text");
-		len += got;
-		raw->soff[++n] = len;
+		if (got == 0) { /* string 0 is the empty one */
+			if (raw->nempties == ecap) {
+				ecap = ecap ? ecap * 2 : 4;
+				uint32_t *e = realloc(raw->empties, (size_t)ecap * sizeof *e);
+				if (!e)
+					return v8r_fail(r, v8r_at(r), "out of memory (strings)");
+				raw->empties = e;
+			}
+			raw->empties[raw->nempties++] = n;
+		} else {
+			if (len + got + 1 > UINT32_MAX) /* the heap model's string arena holds no more */
+				return v8r_fail(r, at, "strings: more than 4 GiB of text");
+			raw->sbytes[len + got] = '\0';
+			len += got + 1;
+			raw->soff[++raw->nids] = (uint32_t)len;
+		}
+		n++;
 		c = v8r_skip_ws(r);
 		if (c == ']') {
 			r->pos++;
@@ -758,7 +782,7 @@ void v8_raw_free(v8_raw *raw)
 	free(raw->version);
 	free(raw->ntype); free(raw->nname); free(raw->nid); free(raw->nsize); free(raw->necount);
 	free(raw->etype); free(raw->ename); free(raw->eto);
-	free(raw->sbytes); free(raw->soff);
+	free(raw->sbytes); free(raw->soff); free(raw->empties);
 	memset(raw, 0, sizeof *raw);
 }
 
