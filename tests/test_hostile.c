@@ -341,3 +341,40 @@ TEST(binary_cluster_lists_must_tile_the_items)
 	CHECK(strstr(err, "x.ugcs: offset ") == err && strstr(err, "cluster 0 lists are not the next ranges") != NULL);
 	free(bin);
 }
+
+/* The references are checked in two halves at once (the upper on a thread
+ * of its own), but the error is still the first in the file's order: the
+ * small heap's two references are one a half. */
+static void upper_ref_targets_nothing(uint32_t *hdr, bin_part *parts)
+{
+	(void)hdr;
+	((uint32_t *)parts[SEC_REF_DST].data)[1] = 999;
+}
+
+static void both_refs_target_nothing(uint32_t *hdr, bin_part *parts)
+{
+	(void)hdr;
+	((uint32_t *)parts[SEC_REF_DST].data)[0] = 998;
+	((uint32_t *)parts[SEC_REF_DST].data)[1] = 999;
+}
+
+static void upper_ref_and_a_name_bad(uint32_t *hdr, bin_part *parts)
+{
+	(void)hdr;
+	((uint8_t *)parts[SEC_REF_KIND].data)[1] = 200;
+	((uint32_t *)parts[SEC_NAME].data)[12] = 9999; /* Beta's name: no such string */
+}
+
+static void lower_ref_kind_bad(uint32_t *hdr, bin_part *parts)
+{
+	(void)hdr;
+	((uint8_t *)parts[SEC_REF_KIND].data)[0] = 200;
+}
+
+TEST(binary_references_checked_in_halves_name_the_first_bad_one)
+{
+	CHECK(edited_small_binary_fails(upper_ref_targets_nothing, "reference 1 targets 999, not an object"));
+	CHECK(edited_small_binary_fails(both_refs_target_nothing, "reference 0 targets 998, not an object"));
+	CHECK(edited_small_binary_fails(upper_ref_and_a_name_bad, "section name: object 12 has a bad name"));
+	CHECK(edited_small_binary_fails(lower_ref_kind_bad, "reference 0 is malformed"));
+}
