@@ -392,15 +392,14 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 		[SEC_CLUSTER_ITEMS] = h->cluster_items, [SEC_STR_OFFSETS] = h->strings.off,
 		[SEC_STR_BYTES] = h->strings.arena,
 	};
-	trace_point("bin: alloc");
 	rc = decompress(path, data, sec, dst, err, errsize);
-	trace_point("bin: decompress");
+	trace_point("load: sections");
 	if (rc == 0) {
 		h->strings.arena[hd.string_bytes] = '\0';
 		unpack_tables(h, dng, gc, cl);
 		rc = check_columns(path, h, version, sec, err, errsize);
 	}
-	trace_point("bin: check");
+	trace_point("load: checked");
 	if (rc == 0 && version < 2 && heap_split_whole_names(h))
 		rc = fail(err, errsize, path, 0, "out of memory (names)");
 out:

@@ -3,9 +3,39 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "base/base.h"
+
+/* A binary snapshot read in place, mapped (no copy of its bytes, no pages
+ * of our own for them: its sections are decompressed straight from the
+ * file's pages).  0 or -1 as binary_parse, or 1 when PATH is no binary
+ * snapshot or cannot be mapped (nothing done: the caller reads it). */
+static int load_mapped_binary(const char *path, heap *h, char *err, size_t errsize)
+{
+	int fd = file_open_input(path, err, errsize);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	void *map = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 && (uint64_t)st.st_size <= SIZE_MAX / 2)
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return 1;
+	size_t len = (size_t)st.st_size;
+	/* cut short while mapped, the file gives SIGBUS: an error line */
+	tempfiles_watch_mapping(path, map, len);
+	int rc = 1;
+	if (is_binary_snapshot(map, len))
+		rc = binary_parse(path, map, len, h, err, errsize);
+	tempfiles_watch_mapping(NULL, NULL, 0);
+	munmap(map, len);
+	return rc;
+}
 
 int snapshot_load(const char *path, heap *h, char *err, size_t errsize)
 {
@@ -36,11 +66,16 @@ int snapshot_load_with(const char *path, const load_hook *hook, heap *h, char *e
 			heap_free(h);
 		return rc;
 	}
+	int rc = load_mapped_binary(path, h, err, errsize);
+	if (rc <= 0) {
+		if (rc)
+			heap_free(h);
+		return rc;
+	}
 	if (file_read_all(path, &fb, err, errsize)) {
 		heap_free(h);
 		return -1;
 	}
-	int rc;
 	if (is_binary_snapshot(fb.data, fb.len))
 		rc = binary_parse(path, (const unsigned char *)fb.data, fb.len, h, err, errsize);
 	else
