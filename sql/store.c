@@ -796,15 +796,15 @@ int store_begin(store_early **out, const char *path, int force, const heap *h, c
 	return 0;
 }
 
-/* The heap-only pages done: the other tables through SQLite, then
- * the other paged b-trees.  BT_OK, BT_UNSUPPORTED or BT_ERROR (ERR). */
-static int store_rest(store_early *e, const heap *h, const gc_result *r, const findings *f, const store_info *info,
-		      uint64_t *hashes, gccost *cost, char *err, size_t errsize)
+/* Every paged b-tree done: the other tables through SQLite.  BT_OK or
+ * BT_ERROR (ERR). */
+static int store_tables(store_early *e, const heap *h, const gc_result *r, const findings *f,
+			const store_info *info, gccost *cost, char *err, size_t errsize)
 {
 	writer w = {NULL, h, r, f, info, err, errsize, cost, 0}; /* COST stays the caller's */
 	int rc = BT_ERROR;
 	double t = now_seconds();
-	progress_span(0, 0.14);
+	progress_span(0.86, 1);
 	if (sqlite3_open_v2(e->o.tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
 		db_fail(&w, e->o.tmp);
 		goto out;
@@ -817,14 +817,6 @@ static int store_rest(store_early *e, const heap *h, const gc_result *r, const f
 out:
 	close_failed(&w, e->path);
 	trace_printf("store: tables     %.3f s", now_seconds() - t);
-	if (rc != BT_OK)
-		return rc;
-	t = now_seconds();
-	progress_span(0.14, 1);
-	row_source rows = {h, r, hashes, info->dom, cost};
-	rc = store_pages_fill(e->o.tmp, e->path, &e->plan, ST_ALL & ~ST_HEAP_ONLY, &rows, page_threads(info), err,
-			      errsize);
-	trace_printf("store: pages      %.3f s", now_seconds() - t);
 	return rc;
 }
 
@@ -859,23 +851,30 @@ int store_end(store_early *e, outfile *out, const heap *h, const gc_result *r, c
 		gccost *cost = NULL;
 		int ready = store_precompute(h, r, &hashes, &cost) == 0;
 		double t = now_seconds();
-		if (!ready)
+		progress_span(0, 0.86);
+		if (ready) {
+			/* the other trees join the heap-only ones still under way:
+			 * the thread beside takes them once its own are done */
+			e->rows = (row_source){h, r, hashes, info->dom, cost};
+			store_pages_add(e->pages, ST_ALL & ~ST_HEAP_ONLY);
+			store_pages_share(e->pages, page_threads(info));
+		} else {
 			store_pages_stop(e->pages);
-		store_pages_work(e->pages); /* a tree not yet taken is this thread's */
+		}
 		if (e->threaded)
 			job_wait(&e->j);
+		store_pages_work(e->pages); /* a tree left waiting by the last one to return */
 		e->threaded = 0;
 		e->rc = store_pages_finish(e->pages, e->path, e->err, sizeof e->err);
 		e->pages = NULL;
-		trace_printf("store: heap-only pages done %.3f s after the analysis", now_seconds() - t);
+		trace_printf("store: pages done %.3f s after the analysis", now_seconds() - t);
 		rc = ready ? e->rc : BT_ERROR;
-		if (!ready) {
+		if (!ready)
 			snprintf(err, errsize, "out of memory");
-		} else if (rc != BT_OK) {
+		else if (rc != BT_OK)
 			snprintf(err, errsize, "%s", e->err);
-		} else {
-			rc = store_rest(e, h, r, f, info, hashes, cost, err, errsize);
-		}
+		else
+			rc = store_tables(e, h, r, f, info, cost, err, errsize);
 		if (cost)
 			gccost_free(cost);
 		free(cost);

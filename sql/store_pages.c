@@ -245,10 +245,11 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 struct store_pages {
 	bt_file f;
 	const store_pages_plan *plan;
-	unsigned trees; /* the b-trees to fill: bits 1 << ST_* */
+	unsigned trees; /* the b-trees to fill: bits 1 << ST_* (more may be added) */
 	const row_source *src;
-	pthread_mutex_t lock; /* guards next, rc and err */
-	int next;
+	pthread_mutex_t lock; /* guards trees, taken, dst_busy, rc and err */
+	unsigned taken; /* the jobs taken: bits 1 << their place in order[] */
+	int dst_busy;   /* ST_REFS_DST under way (its range and counts: 135 MB at 10M) */
 	int rc; /* the first failure */
 	char err[512];
 };
@@ -599,20 +600,36 @@ static int fill_job(store_pages *c, int k, char *err, size_t errsize)
 	return rc;
 }
 
+/* The next job to take (its place in order[]), or -1: one whose tree is
+ * asked for and not taken, in order[]'s order; the sorted indexes (whose
+ * sort buffers are the largest: 320 MB at 10M objects) only once
+ * ref_table_dst is not under way, so that the two sets of buffers are never
+ * in memory together. */
+static int next_job(const store_pages *c)
+{
+	for (int j = 0; j < JOBS; j++)
+		if ((c->trees >> order[j] & 1) && !(c->taken >> j & 1) && !(order[j] == ST_SORTED && c->dst_busy))
+			return j;
+	return -1;
+}
+
 static void *worker(void *arg)
 {
 	store_pages *c = arg;
 	char err[512];
 	for (;;) {
 		pthread_mutex_lock(&c->lock);
-		while (c->next < JOBS && !(c->trees >> order[c->next] & 1))
-			c->next++;
-		int k = c->rc == BT_OK && c->next < JOBS ? order[c->next++] : -1;
+		int j = c->rc == BT_OK ? next_job(c) : -1;
+		int dst = j >= 0 && order[j] == ST_REFS_DST;
+		if (j >= 0)
+			c->taken |= 1u << j;
+		c->dst_busy += dst;
 		pthread_mutex_unlock(&c->lock);
-		if (k < 0)
+		if (j < 0)
 			return NULL;
-		int rc = fill_job(c, k, err, sizeof err);
+		int rc = fill_job(c, order[j], err, sizeof err);
 		pthread_mutex_lock(&c->lock);
+		c->dst_busy -= dst;
 		if (rc != BT_OK && c->rc == BT_OK) {
 			c->rc = rc;
 			snprintf(c->err, sizeof c->err, "%s", err);
@@ -652,6 +669,18 @@ void store_pages_work(store_pages *c)
 	worker(c);
 }
 
+void store_pages_add(store_pages *c, unsigned trees)
+{
+	pthread_mutex_lock(&c->lock);
+	c->trees |= trees;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void store_pages_share(store_pages *c, int threads)
+{
+	jobs_pool(worker, c, 0, threads < 1 ? 1 : threads < JOBS ? threads : JOBS); /* one queue */
+}
+
 void store_pages_stop(store_pages *c)
 {
 	pthread_mutex_lock(&c->lock);
@@ -685,6 +714,6 @@ int store_pages_fill(const char *path, const char *shown, const store_pages_plan
 	int rc = store_pages_start(&c, path, plan, trees, src, err, errsize);
 	if (rc != BT_OK)
 		return rc;
-	jobs_pool(worker, c, 0, threads < 1 ? 1 : threads < JOBS ? threads : JOBS); /* one queue */
+	store_pages_share(c, threads);
 	return store_pages_finish(c, shown, err, errsize);
 }

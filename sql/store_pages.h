@@ -53,15 +53,22 @@ int store_pages_plan_of(sqlite3 *db, store_pages_plan *plan, char *why, size_t w
 int store_pages_fill(const char *path, const char *shown, const store_pages_plan *plan, unsigned trees,
 		     const row_source *src, int threads, char *err, size_t errsize);
 
-/* The same in three steps, for trees filled beside other work: start
- * (PATH opened), work (each call takes trees until none is left: call it
- * from as many threads as should share them, each returns once nothing is
- * left to take), finish (after every work call has returned: commit, or cut
- * the file back on failure; C freed).  SRC must live until finish. */
+/* The same in steps, for trees filled beside other work: start (PATH
+ * opened), work (each call takes trees until none is left: call it from as
+ * many threads as should share them, each returns once nothing is left to
+ * take), add (more trees, for work calls to come or under way: SRC's
+ * fields those need must be set before), finish (after every work call
+ * has returned: commit, or cut the file back on failure; C freed).  SRC
+ * must live until finish.  The sorted indexes wait while ref_table_dst is
+ * under way (their buffers are the largest), so a work call can return
+ * while they wait: the call that finishes ref_table_dst takes them. */
 typedef struct store_pages store_pages;
 int store_pages_start(store_pages **c, const char *path, const store_pages_plan *plan, unsigned trees,
 		      const row_source *src, char *err, size_t errsize);
 void store_pages_work(store_pages *c);
+void store_pages_add(store_pages *c, unsigned trees);
+/* store_pages_work on THREADS threads, this one among them. */
+void store_pages_share(store_pages *c, int threads);
 /* Make the work calls return soon, the trees unfinished (finish aborts). */
 void store_pages_stop(store_pages *c);
 int store_pages_finish(store_pages *c, const char *shown, char *err, size_t errsize);
