@@ -18,11 +18,14 @@ static char paths[TEMPFILES_MAX][PATH_MAX];
 static atomic_int used[TEMPFILES_MAX];
 static char eraser[16];
 static atomic_int eraser_len;
-/* The watched mapping (tempfiles_watch_mapping): its path, then its range,
- * the length written last (release) and read first (acquire). */
-static char bus_path[PATH_MAX];
-static atomic_uintptr_t bus_base;
-static atomic_size_t bus_len;
+/* The watched mappings (tempfiles_watch_mapping), a slot each (diff loads
+ * its inputs at once): the slot claimed, then its path and range, the
+ * length written last (release) and read first (acquire); 0: none. */
+#define WATCH_MAX 4
+static atomic_int bus_taken[WATCH_MAX];
+static char bus_path[WATCH_MAX][PATH_MAX];
+static atomic_uintptr_t bus_base[WATCH_MAX];
+static atomic_size_t bus_len[WATCH_MAX];
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2 && ATOMIC_LONG_LOCK_FREE == 2,
 	       "the handlers need lock-free atomics");
@@ -93,10 +96,16 @@ static void on_signal(int sig)
 static void on_bus(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	size_t len = atomic_load_explicit(&bus_len, memory_order_acquire);
-	uintptr_t base = atomic_load_explicit(&bus_base, memory_order_relaxed), at = (uintptr_t)si->si_addr;
+	uintptr_t at = (uintptr_t)si->si_addr, base = 0;
+	int w = -1;
+	for (int k = 0; k < WATCH_MAX && w < 0; k++) {
+		size_t len = atomic_load_explicit(&bus_len[k], memory_order_acquire);
+		base = atomic_load_explicit(&bus_base[k], memory_order_relaxed);
+		if (len && at >= base && at - base < len)
+			w = k;
+	}
 	erase_and_remove();
-	if (!len || at < base || at - base >= len) {
+	if (w < 0) {
 		signal(sig, SIG_DFL);
 		return;
 	}
@@ -107,7 +116,7 @@ static void on_bus(int sig, siginfo_t *si, void *uc)
 		digits[--k] = (char)('0' + off % 10);
 	while ((off /= 10) > 0);
 	say("ugc-analyze: ", 13);
-	say(bus_path, strlen(bus_path));
+	say(bus_path[w], strlen(bus_path[w]));
 	say(": offset ", 9);
 	say(digits + k, sizeof digits - k);
 	const char *tail = ": the file was cut short while it was read\n";
@@ -117,13 +126,29 @@ static void on_bus(int sig, siginfo_t *si, void *uc)
 
 void tempfiles_watch_mapping(const char *path, const void *base, size_t len)
 {
-	atomic_store_explicit(&bus_len, 0, memory_order_release);
-	size_t n = path ? strlen(path) : 0;
-	if (!path || n >= sizeof bus_path)
+	size_t n = strlen(path);
+	if (n >= PATH_MAX || !len)
 		return;
-	memcpy(bus_path, path, n + 1);
-	atomic_store_explicit(&bus_base, (uintptr_t)base, memory_order_relaxed);
-	atomic_store_explicit(&bus_len, len, memory_order_release);
+	for (int k = 0; k < WATCH_MAX; k++) {
+		int free_slot = 0;
+		if (!atomic_compare_exchange_strong(&bus_taken[k], &free_slot, 1))
+			continue;
+		memcpy(bus_path[k], path, n + 1);
+		atomic_store_explicit(&bus_base[k], (uintptr_t)base, memory_order_relaxed);
+		atomic_store_explicit(&bus_len[k], len, memory_order_release);
+		return;
+	}
+}
+
+void tempfiles_unwatch_mapping(const void *base)
+{
+	for (int k = 0; k < WATCH_MAX; k++)
+		if (atomic_load_explicit(&bus_len[k], memory_order_acquire) &&
+		    atomic_load_explicit(&bus_base[k], memory_order_relaxed) == (uintptr_t)base) {
+			atomic_store_explicit(&bus_len[k], 0, memory_order_release);
+			atomic_store(&bus_taken[k], 0);
+			return;
+		}
 }
 
 void tempfiles_catch_signals(void)

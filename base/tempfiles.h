@@ -34,8 +34,12 @@ void tempfiles_forget(const char *path);
 /* Install the handlers for SIGINT, SIGTERM, SIGHUP and SIGBUS, and ignore
  * SIGXFSZ (see above). */
 void tempfiles_catch_signals(void);
-/* Watch LEN bytes mapped at BASE from the file PATH (NULL: watch none). */
+/* Watch LEN bytes mapped at BASE from the file PATH: a SIGBUS there (the
+ * file cut short while it is read) is one line naming PATH and the offset,
+ * and exit 1.  Up to four mappings at once (more are not watched: a SIGBUS
+ * there is the default crash); unwatch each by its BASE before unmapping. */
 void tempfiles_watch_mapping(const char *path, const void *base, size_t len);
+void tempfiles_unwatch_mapping(const void *base);
 /* Bytes the handler writes to standard error before anything else (at most
  * 15; NULL for none): the progress display sets its line eraser here. */
 void tempfiles_set_eraser(const char *s);

@@ -32,7 +32,7 @@ static int load_mapped_binary(const char *path, heap *h, char *err, size_t errsi
 	int rc = 1;
 	if (is_binary_snapshot(map, len))
 		rc = binary_parse(path, map, len, h, err, errsize);
-	tempfiles_watch_mapping(NULL, NULL, 0);
+	tempfiles_unwatch_mapping(map);
 	munmap(map, len);
 	return rc;
 }

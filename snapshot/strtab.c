@@ -130,6 +130,27 @@ oom:
 	return -1;
 }
 
+int strtab_drop_copies(strtab *t, const strtab_same *same, uint32_t nsame, uint32_t *renum)
+{
+	uint32_t next = 0, d = 0;
+	size_t len = 0;
+	for (uint32_t id = 0; id < t->count; id++) {
+		if (d < nsame && same[d].id == id) { /* a copy: its original's new id (AS < ID) */
+			renum[id] = renum[same[d++].as];
+			continue;
+		}
+		uint32_t from = t->off[id], n = t->off[id + 1] - from; /* read before OFF[NEXT <= ID] is written */
+		memmove(t->arena + len, t->arena + from, n);
+		t->off[next] = (uint32_t)len;
+		len += n;
+		renum[id] = next++;
+	}
+	t->count = next;
+	t->off[next] = (uint32_t)len;
+	t->arena_len = len;
+	return strtab_reindex(t);
+}
+
 uint32_t strtab_find(strtab *t, const char *s, size_t len)
 {
 	if (!t->hash && strtab_reindex(t))

@@ -12,8 +12,8 @@
  * "none" where a field is optional.  Strings are stored back to back in one
  * arena, each followed by a NUL so they can be used as C strings; embedded
  * NULs are allowed (the length is kept), though names never have them.
- * A table taken over whole (strtab_adopt: the V8 reader's) may hold a
- * string twice: only its first id is found, and the copy is left unused. */
+ * A table taken over whole (strtab_adopt: the V8 reader's) is checked for
+ * strings held twice, which strtab_drop_copies removes. */
 #ifndef UGC_STRTAB_H
 #define UGC_STRTAB_H
 
@@ -56,6 +56,11 @@ typedef struct strtab_same {
  * *SAME (*NSAME of them, in id order; NULL when none, else the caller's to
  * free).  0, or -1 when out of memory (T unindexed). */
 int strtab_index_adopted(strtab *t, strtab_same **same, uint32_t *nsame);
+/* Remove those copies (SAME, NSAME, as strtab_index_adopted listed them),
+ * moving the strings after each down, and index T again: RENUM (T's count
+ * entries before, the caller's) gets each old id's new one, a copy's being
+ * its original's.  0, or -1 when out of memory (T unindexed). */
+int strtab_drop_copies(strtab *t, const strtab_same *same, uint32_t nsame, uint32_t *renum);
 /* Id of an existing string, or UINT32_MAX when it was never interned. */
 uint32_t strtab_find(strtab *t, const char *s, size_t len);
 static inline const char *strtab_get(const strtab *t, uint32_t id) { return t->arena + t->off[id]; }

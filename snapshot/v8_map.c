@@ -17,9 +17,9 @@
  *    for element and hidden edges;
  *  - strings: the reader's string table becomes the heap's as it is (v8.h:
  *    the empty string first, then V8's others in order; one equal to an
- *    earlier string, which only the reader's cut can make, stays unused
- *    and stands for that one); the pool's names, "[N]" and the names cut
- *    for "@ID" follow.
+ *    earlier string, which only the reader's cut can make, is dropped and
+ *    stands for that one); the pool's names, "[N]" and the names cut for
+ *    "@ID" follow.
  * The reader's columns become the heap's in place: the edge columns are
  * the reference rows, and each node column (classes, sizes, names, ids,
  * edge counts) is grown by the pool's slots and moved up, then rewritten
@@ -60,8 +60,9 @@ typedef struct mapper {
 	uint32_t *class_name;    /* pool_names id of pool object 0.. (index = object) */
 	uint32_t npool, pool_cap;
 	char engine[300];        /* the engine's text */
-	uint32_t *same_as;       /* heap string id -> the id of the first equal string; NULL
-				  * when every string differs (V8's do: only cuts could meet) */
+	uint32_t *renum;         /* the reader's string id -> the heap's, where the reader's
+				  * table held a string twice (take_strings); NULL when it
+				  * did not (V8 writes each once: only a cut could meet) */
 	uint32_t *elem_sid;      /* N -> string id of "[N]" + 1, for N < ELEM_CACHE */
 } mapper;
 
@@ -97,11 +98,11 @@ static const char *v8_str(const v8_raw *raw, uint32_t k, size_t *len)
 }
 
 /* The heap's id of V8 string K, once the table is the heap's: its id in
- * the reader's table, or that of an earlier string equal to it */
+ * the reader's table, renumbered where copies were dropped */
 static uint32_t str_id(const mapper *m, uint32_t k)
 {
 	uint32_t id = raw_id(m->raw, k);
-	return m->same_as ? m->same_as[id] : id;
+	return m->renum ? m->renum[id] : id;
 }
 
 /* The class object named S (cut to a NAME), made on first use; its name
@@ -301,7 +302,7 @@ static int map_names(mapper *m, obj_t first)
 	v8_raw *raw = m->raw;
 	heap *h = m->h;
 	for (uint32_t i = 0; i < raw->node_count; i++) { /* the string index and id, taken over */
-		uint32_t k = raw_id(raw, h->name[first + i]), id = h->name_num[first + i];
+		uint32_t k = str_id(m, h->name[first + i]), id = h->name_num[first + i];
 		const char *s = strtab_get(&h->strings, k);
 		size_t len = strtab_len(&h->strings, k);
 		/* "@ID" takes at most 11 bytes: a shorter name is never cut
@@ -310,7 +311,7 @@ static int map_names(mapper *m, obj_t first)
 		uint32_t sid, num = 0;
 		if (id < 0x7fffffff && keep == len) { /* fname_split's limit: N + 1 < 2^31 */
 			num = (id + 1) | NAME_NUM_AT;
-			sid = m->same_as ? m->same_as[k] : k;
+			sid = k;
 		} else {
 			/* copied out first: interning may move the strings */
 			char buf[NAME_LIMIT + 1];
@@ -330,9 +331,9 @@ static int map_names(mapper *m, obj_t first)
 	return 0;
 }
 
-/* The reader's string table becomes the heap's (V8 string k is string
- * k + 1), indexed, with the strings equal to an earlier one noted in
- * SAME_AS; then the pool's names and the engine's text join it. */
+/* The reader's string table becomes the heap's (the reader's ids), indexed;
+ * a string held twice (RENUM says where the others went) is dropped; then
+ * the pool's names and the engine's text join it. */
 static int take_strings(mapper *m)
 {
 	v8_raw *raw = m->raw;
@@ -345,16 +346,11 @@ static int take_strings(mapper *m)
 	if (strtab_index_adopted(&h->strings, &same, &nsame))
 		return oom(m, "strings");
 	if (nsame) {
-		m->same_as = malloc((size_t)raw->nids * sizeof *m->same_as);
-		if (!m->same_as) {
-			free(same);
-			return oom(m, "strings");
-		}
-		for (uint32_t k = 0; k < raw->nids; k++)
-			m->same_as[k] = k;
-		for (uint32_t d = 0; d < nsame; d++)
-			m->same_as[same[d].id] = same[d].as;
+		m->renum = malloc((size_t)raw->nids * sizeof *m->renum);
+		int rc = m->renum ? strtab_drop_copies(&h->strings, same, nsame, m->renum) : -1;
 		free(same);
+		if (rc)
+			return oom(m, "strings");
 	}
 	for (uint32_t p = 0; p < m->npool; p++) {
 		uint32_t c = m->class_name[p];
@@ -385,8 +381,8 @@ static void *map_all_names(void *arg)
 	j->rc = take_strings(m) == 0 && edge_names(m) == 0 && map_names(m, j->first) == 0 ? 0 : -1;
 	/* what only the names needed goes now, not when the load ends: the
 	 * graph's work beside (the dominators, say) has its memory */
-	free(raw->etype); free(m->same_as); free(m->elem_sid);
-	raw->etype = NULL; m->same_as = NULL; m->elem_sid = NULL;
+	free(raw->etype); free(m->renum); free(m->elem_sid);
+	raw->etype = NULL; m->renum = NULL; m->elem_sid = NULL;
 	strtab_unindex(&m->h->strings); /* built again if a lookup comes (64 MiB for 4M strings) */
 	return NULL;
 }
@@ -491,7 +487,7 @@ int v8_map(const char *path, v8_raw *raw, heap *h, const load_hook *hook, char *
 out:
 	free(cls);
 	free(m.class_of_str);
-	free(m.same_as);
+	free(m.renum);
 	free(m.elem_sid);
 	strtab_free(&m.pool_names);
 	free(m.class_of_sid);

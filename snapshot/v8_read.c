@@ -624,14 +624,13 @@ static int parse_strings(rd *r)
 	v8_raw *raw = r->raw;
 	if (v8r_expect(r, '[', "at \"strings\""))
 		return -1;
-	size_t cap = 1 << 16, len = 1;
-	uint32_t ocap = 1024, ecap = 0;
+	size_t cap = 1 << 16, len = 1, ocap = 1024, ecap = 0; /* sizes: doubling never wraps */
 	raw->sbytes = malloc(cap);
 	raw->soff = malloc(ocap * sizeof *raw->soff);
 	if (!raw->sbytes || !raw->soff)
 		return v8r_fail(r, v8r_at(r), "out of memory");
 	raw->sbytes_cap = cap;
-	raw->soff_cap = ocap;
+	raw->soff_cap = (uint32_t)ocap;
 	raw->sbytes[0] = '\0';
 	raw->soff[0] = 0;
 	raw->soff[1] = 1;
@@ -658,11 +657,11 @@ static int parse_strings(rd *r)
 			raw->sbytes_cap = cap;
 		}
 		if (raw->nids + 2 > ocap) {
-			uint32_t *o = realloc(raw->soff, (size_t)(ocap *= 2) * sizeof *o);
+			uint32_t *o = realloc(raw->soff, (ocap *= 2) * sizeof *o);
 			if (!o)
 				return v8r_fail(r, v8r_at(r), "out of memory (strings)");
 			raw->soff = o;
-			raw->soff_cap = ocap;
+			raw->soff_cap = (uint32_t)(ocap < UINT32_MAX ? ocap : UINT32_MAX); /* entries past 2^32 - 1 never used */
 		}
 		size_t got;
 		uint64_t at = v8r_at(r);
@@ -671,7 +670,7 @@ static int parse_strings(rd *r)
 		if (got == 0) { /* string 0 is the empty one */
 			if (raw->nempties == ecap) {
 				ecap = ecap ? ecap * 2 : 4;
-				uint32_t *e = realloc(raw->empties, (size_t)ecap * sizeof *e);
+				uint32_t *e = realloc(raw->empties, ecap * sizeof *e);
 				if (!e)
 					return v8r_fail(r, v8r_at(r), "out of memory (strings)");
 				raw->empties = e;
@@ -907,7 +906,7 @@ int v8_load_with(const char *path, const v8_options *opt, heap *h, char *err, si
 		/* cut short while mapped, the file gives SIGBUS: an error line */
 		tempfiles_watch_mapping(path, map, (size_t)r->src.raw_size);
 		if (is_zstd(map, (size_t)r->src.raw_size)) {
-			tempfiles_watch_mapping(NULL, NULL, 0);
+			tempfiles_unwatch_mapping(map);
 			munmap(map, (size_t)r->src.raw_size);
 			map = MAP_FAILED;
 		} else {
@@ -919,7 +918,7 @@ int v8_load_with(const char *path, const v8_options *opt, heap *h, char *err, si
 	o.step = 0;
 	int rc = run(r, &o, h, err, errsize);
 	if (map != MAP_FAILED) {
-		tempfiles_watch_mapping(NULL, NULL, 0);
+		tempfiles_unwatch_mapping(map);
 		munmap(map, (size_t)r->src.raw_size);
 	}
 	free(r);

@@ -855,7 +855,10 @@ int store_end(store_early *e, outfile *out, const heap *h, const gc_result *r, c
 		if (ready) {
 			/* the other trees join the heap-only ones still under way:
 			 * the thread beside takes them once its own are done */
-			e->rows = (row_source){h, r, hashes, info->dom, cost};
+			e->rows.r = r; /* not .h: the trees under way read it */
+			e->rows.path_hash = hashes;
+			e->rows.dom = info->dom;
+			e->rows.cost = cost;
 			store_pages_add(e->pages, ST_ALL & ~ST_HEAP_ONLY);
 			store_pages_share(e->pages, page_threads(info));
 		} else {

@@ -154,6 +154,28 @@ TEST(strtab_adopted_strings_are_indexed_with_their_copies_listed)
 	CHECK(bad == 0);
 	size_t n = (size_t)sprintf(s, "n%u", DISTINCT + N - 1); /* the last string's text */
 	CHECK(strtab_intern(&t, "never drawn", 11) == N && strtab_intern(&t, s, n) == N - 1 && t.count == N + 1);
+	/* the copies dropped: the table is the distinct strings in order of
+	 * first appearance, each found as itself, every old id renumbered to
+	 * its text's */
+	static uint32_t renum[N + 1];
+	static char text[N + 1][32];
+	static size_t tlen[N + 1];
+	for (uint32_t id = 0; id <= N; id++) {
+		tlen[id] = strtab_len(&t, id);
+		memcpy(text[id], strtab_get(&t, id), tlen[id]);
+	}
+	CHECK(strtab_drop_copies(&t, same, nsame, renum) == 0);
+	CHECK(t.count == N + 1 - nsame && t.arena_len == t.off[t.count]);
+	uint32_t next = 0;
+	for (uint32_t id = 0; id <= N; id++) {
+		int copy = id < N && first[id] != UINT32_MAX && id != 0 && table_id[first[id]] != id;
+		uint32_t want = copy ? renum[table_id[first[id]]] : next++;
+		if ((renum[id] != want || strtab_len(&t, renum[id]) != tlen[id] ||
+		     memcmp(strtab_get(&t, renum[id]), text[id], tlen[id]) != 0 ||
+		     strtab_find(&t, text[id], tlen[id]) != renum[id]) && bad++ < 3)
+			printf("    string %u: renumbered %u, want %u\n", id, renum[id], want);
+	}
+	CHECK(bad == 0 && next == t.count);
 	free(same);
 	strtab_free(&t);
 }

@@ -95,7 +95,9 @@ TEST(tempfiles_signal_removes_and_exits_128_plus_signal)
 /* A mapped input cut short while it is read: the SIGBUS on its missing
  * pages gives one error line naming the file and the offset of the access,
  * exit 1, and the registered output removed.  A fault outside the watched
- * mapping stays a crash. */
+ * mappings stays a crash.  WATCHED: 0 not watched, 1 watched, 2 watched
+ * after another mapping (diff maps its two inputs at once), 3 watched and
+ * then unwatched. */
 static int bus_child(const char *input, const char *tmp, const char *errpath, int watched)
 {
 	pid_t pid = fork();
@@ -113,8 +115,13 @@ static int bus_child(const char *input, const char *tmp, const char *errpath, in
 			_exit(3);
 		signal(SIGBUS, SIG_DFL); /* as at a process's start (a sanitizer build handles it) */
 		tempfiles_catch_signals();
+		static const char other[4096];
+		if (watched == 2)
+			tempfiles_watch_mapping("other.ugcs", other, sizeof other);
 		if (watched)
 			tempfiles_watch_mapping(input, (const void *)map, (size_t)(3 * page));
+		if (watched == 3)
+			tempfiles_unwatch_mapping((const void *)map);
 		if (ftruncate(fd, page)) /* the writer starts over */
 			_exit(3);
 		(void)map[2 * page + 5];
@@ -139,7 +146,15 @@ TEST(tempfiles_cut_short_mapping_is_one_error_line)
 	if (f)
 		fclose(f);
 	CHECK(strcmp(got, want) == 0);
+	CHECK(bus_child(input, tmp, errpath, 2) == 1 && !exists(tmp)); /* beside another: still this one named */
+	f = fopen(errpath, "r");
+	n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+	got[n] = '\0';
+	if (f)
+		fclose(f);
+	CHECK(strcmp(got, want) == 0);
 	CHECK(bus_child(input, tmp, errpath, 0) == -SIGBUS && !exists(tmp)); /* not watched: a crash, output removed */
+	CHECK(bus_child(input, tmp, errpath, 3) == -SIGBUS && !exists(tmp)); /* unwatched: the same */
 	unlink(input);
 	unlink(errpath);
 }

@@ -877,8 +877,9 @@ TEST(v8_names_stay_interned_once)
 /* The reader's string table becomes the heap's (ugc-snapshot(5) §3.1):
  * an empty V8 string is string 0, however many the file has, and two V8
  * strings that read the same (here two lone surrogates, both U+FFFD) are
- * one id, for properties and names alike.  The heap then survives the
- * binary format, whose reader refuses an empty string past string 0. */
+ * one string, for properties and names alike, the copy dropped.  The heap
+ * then survives the binary format, whose reader refuses an empty string
+ * past string 0. */
 TEST(v8_empty_and_equal_strings_share_one_id)
 {
 	/* strings: 0 "", 1 "Foo", 2 "", 3 "x\ud800", 4 "x\udc00", 5 "" */
@@ -895,6 +896,11 @@ TEST(v8_empty_and_equal_strings_share_one_id)
 	CHECK(h.name[f] == 0 && h.name[f + 1] == 0 && h.name[f + 2] == h.ref_prop[2] && h.name[f + 3] == h.ref_prop[2]);
 	CHECK_STR(name_of(&h, f + 3), "x\xef\xbf\xbd@7");
 	CHECK(strtab_find(&h.strings, "x\xef\xbf\xbd", 4) == h.ref_prop[2] && strtab_find(&h.strings, "", 0) == 0);
+	/* no string twice (a database's strings table refuses a repeat) */
+	uint32_t itself = 0;
+	for (uint32_t id = 0; id < h.strings.count; id++)
+		itself += strtab_find(&h.strings, strtab_get(&h.strings, id), strtab_len(&h.strings, id)) == id;
+	CHECK(itself == h.strings.count);
 	FILE *fp = tmpfile();
 	CHECK(fp && binary_write(&h, fp, err, sizeof err) == 0);
 	long len = fp ? ftell(fp) : 0;
