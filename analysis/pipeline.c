@@ -119,6 +119,14 @@ static const char *dominators(pipeline *p)
 	return NULL;
 }
 
+/* After dominators that failed: none, POLICY still the one asked for (for
+ * a later try). */
+static void dom_reset(pipeline *p, int policy)
+{
+	dom_free(&p->dom);
+	p->dom.policy = policy;
+}
+
 /* The dominators during the load's last step (snapshot.h's load_hook),
  * beside the loader's names: where they read no GC result and a second
  * core is allowed.  They read the graph only (dominators.c, and
@@ -139,12 +147,10 @@ static void graph_ready(heap *h, void *arg)
 	double t0 = now_seconds();
 	int policy = p->dom.policy;
 	trace_point("load: graph");
-	if (dominators(p)) { /* pipeline_need tries again, and says so */
-		dom_free(&p->dom);
-		p->dom.policy = policy;
-	} else {
+	if (dominators(p)) /* pipeline_need tries again, and says so */
+		dom_reset(p, policy);
+	else
 		p->early = PIPE_DOM;
-	}
 	e->seconds = now_seconds() - t0;
 }
 
@@ -217,10 +223,8 @@ int pipeline_need(pipeline *p, int what, char *err, size_t errsize)
 	}
 	if (!fail && (todo & PIPE_DOM) && !(p->done & PIPE_DOM))
 		fail = dominators(p);
-	if (fail && !(p->done & PIPE_DOM)) {
-		dom_free(&p->dom);
-		p->dom.policy = policy; /* for a later try */
-	}
+	if (fail && !(p->done & PIPE_DOM))
+		dom_reset(p, policy);
 	progress_phase(NULL);
 	if (fail)
 		snprintf(err, errsize, "out of memory %s on %s", fail, p->path ? p->path : "the heap");

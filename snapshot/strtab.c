@@ -66,25 +66,21 @@ int strtab_reindex(strtab *t)
 	return t->hash ? 0 : -1;
 }
 
-void strtab_adopt(strtab *t, char *arena, size_t arena_cap, uint32_t *off, uint32_t count, uint32_t off_cap)
-{
-	strtab_free(t);
-	t->arena = arena;
-	t->arena_cap = arena_cap;
-	t->arena_len = off[count];
-	t->off = off;
-	t->count = count;
-	t->cap = off_cap;
-}
+/* A string the indexing pass found equal to an earlier one. */
+typedef struct same_as {
+	uint32_t id, as; /* string ID is string AS (AS < ID) */
+} same_as;
 
-/* strtab_index_adopted's lookahead: a string's place in a large index is a
- * cache and TLB miss; hashed and prefetched AHEAD strings early, several
- * are under way at once.  An index of fewer than AHEAD_FROM strings stays
- * in the cache. */
+/* adopt's lookahead: a string's place in a large index is a cache and TLB
+ * miss; hashed and prefetched AHEAD strings early, several are under way
+ * at once.  An index of fewer than AHEAD_FROM strings stays in the cache. */
 #define AHEAD 16
 #define AHEAD_FROM (1u << 17)
 
-int strtab_index_adopted(strtab *t, strtab_same **same, uint32_t *nsame)
+/* Index every string of T in one pass; a string equal to an earlier one
+ * stays out of the index and is listed in *SAME (*NSAME of them, in id
+ * order; NULL when none).  0, or -1 when out of memory (T unindexed). */
+static int index_all(strtab *t, same_as **same, uint32_t *nsame)
 {
 	*same = NULL;
 	*nsame = 0;
@@ -114,12 +110,12 @@ int strtab_index_adopted(strtab *t, strtab_same **same, uint32_t *nsame)
 		hashindex_skip(t->hash);
 		if (*nsame == cap) {
 			cap = cap ? cap * 2 : 16;
-			strtab_same *a = realloc(*same, cap * sizeof *a);
+			same_as *a = realloc(*same, cap * sizeof *a);
 			if (!a)
 				goto oom;
 			*same = a;
 		}
-		(*same)[(*nsame)++] = (strtab_same){id, as};
+		(*same)[(*nsame)++] = (same_as){id, as};
 	}
 	return 0;
 oom:
@@ -130,7 +126,9 @@ oom:
 	return -1;
 }
 
-int strtab_drop_copies(strtab *t, const strtab_same *same, uint32_t nsame, uint32_t *renum)
+/* Remove the copies SAME lists, moving the strings after each down, and
+ * index T again; RENUM gets each old id's new one. */
+static int drop_copies(strtab *t, const same_as *same, uint32_t nsame, uint32_t *renum)
 {
 	uint32_t next = 0, d = 0;
 	size_t len = 0;
@@ -149,6 +147,32 @@ int strtab_drop_copies(strtab *t, const strtab_same *same, uint32_t nsame, uint3
 	t->off[next] = (uint32_t)len;
 	t->arena_len = len;
 	return strtab_reindex(t);
+}
+
+int strtab_adopt(strtab *t, char *arena, size_t arena_cap, uint32_t *off, uint32_t count, uint32_t off_cap,
+		 uint32_t **renum)
+{
+	strtab_free(t);
+	t->arena = arena;
+	t->arena_cap = arena_cap;
+	t->arena_len = off[count];
+	t->off = off;
+	t->count = count;
+	t->cap = off_cap;
+	*renum = NULL;
+	same_as *same;
+	uint32_t nsame;
+	if (index_all(t, &same, &nsame))
+		return -1;
+	if (!nsame)
+		return 0;
+	int rc = (*renum = malloc((size_t)count * sizeof **renum)) ? drop_copies(t, same, nsame, *renum) : -1;
+	free(same);
+	if (rc) {
+		free(*renum);
+		*renum = NULL;
+	}
+	return rc;
 }
 
 uint32_t strtab_find(strtab *t, const char *s, size_t len)

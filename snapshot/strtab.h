@@ -13,7 +13,7 @@
  * arena, each followed by a NUL so they can be used as C strings; embedded
  * NULs are allowed (the length is kept), though names never have them.
  * A table taken over whole (strtab_adopt: the V8 reader's) is checked for
- * strings held twice, which strtab_drop_copies removes. */
+ * strings held twice, and loses the copies. */
 #ifndef UGC_STRTAB_H
 #define UGC_STRTAB_H
 
@@ -42,25 +42,15 @@ void strtab_unindex(strtab *t);
 /* Take over COUNT strings laid out as T's own (string 0 the empty one,
  * string i at ARENA + OFF[i], NUL-terminated, OFF[COUNT] the bytes used;
  * ARENA_CAP bytes and OFF_CAP offsets allocated with malloc, T's now) in
- * place of T's, which held only the empty string.  They are not indexed
- * yet: strtab_index_adopted() does that, and says which are the same. */
-void strtab_adopt(strtab *t, char *arena, size_t arena_cap, uint32_t *off, uint32_t count, uint32_t off_cap);
-/* A string that strtab_index_adopted() found equal to an earlier one. */
-typedef struct strtab_same {
-	uint32_t id, as; /* string ID is string AS (AS < ID) */
-} strtab_same;
-/* Index every string of T (all adopted, none interned since), in one pass
- * that hashes each string some strings ahead of its turn and prefetches
- * its place, so that the misses overlap.  A string equal to an earlier one
- * stays out of the index (a lookup finds the earlier) and is listed in
- * *SAME (*NSAME of them, in id order; NULL when none, else the caller's to
- * free).  0, or -1 when out of memory (T unindexed). */
-int strtab_index_adopted(strtab *t, strtab_same **same, uint32_t *nsame);
-/* Remove those copies (SAME, NSAME, as strtab_index_adopted listed them),
- * moving the strings after each down, and index T again: RENUM (T's count
- * entries before, the caller's) gets each old id's new one, a copy's being
- * its original's.  0, or -1 when out of memory (T unindexed). */
-int strtab_drop_copies(strtab *t, const strtab_same *same, uint32_t nsame, uint32_t *renum);
+ * place of T's, which held only the empty string, and index them in one
+ * pass that hashes each string some strings ahead of its turn and
+ * prefetches its place, so that the misses overlap.  A string equal to an
+ * earlier one is dropped and the strings after it move down: then *RENUM
+ * (COUNT entries, the caller's to free) gives each old id's new one, a
+ * copy's being its original's; else *RENUM is NULL and the ids stand.  0,
+ * or -1 when out of memory (the strings T's, unindexed; *RENUM NULL). */
+int strtab_adopt(strtab *t, char *arena, size_t arena_cap, uint32_t *off, uint32_t count, uint32_t off_cap,
+		 uint32_t **renum);
 /* Id of an existing string, or UINT32_MAX when it was never interned. */
 uint32_t strtab_find(strtab *t, const char *s, size_t len);
 static inline const char *strtab_get(const strtab *t, uint32_t id) { return t->arena + t->off[id]; }

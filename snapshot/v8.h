@@ -55,8 +55,10 @@ typedef struct v8_raw {
 	 * that is not empty, in order, decoded to UTF-8 and cut to V8_STR_KEEP
 	 * bytes; string id i is at sbytes + soff[i], its length soff[i + 1] -
 	 * soff[i] - 1.  V8 string k is string k + 1 less the empty strings
-	 * before it, whose indexes EMPTIES lists (ascending; V8 writes one).
-	 * At most 4 GiB, as the heap's. */
+	 * before it, whose indexes EMPTIES lists (ascending).  V8 writes one
+	 * empty string in every file: kept out here, it is no copy of string
+	 * 0 for the mapping to drop (and renumber every id after it).  At
+	 * most 4 GiB, as the heap's. */
 	char *sbytes;
 	uint32_t *soff;
 	size_t sbytes_cap;  /* bytes allocated */

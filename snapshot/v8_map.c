@@ -338,20 +338,11 @@ static int take_strings(mapper *m)
 {
 	v8_raw *raw = m->raw;
 	heap *h = m->h;
-	strtab_adopt(&h->strings, raw->sbytes, raw->sbytes_cap, raw->soff, raw->nids, raw->soff_cap);
+	int rc = strtab_adopt(&h->strings, raw->sbytes, raw->sbytes_cap, raw->soff, raw->nids, raw->soff_cap, &m->renum);
 	raw->sbytes = NULL;
 	raw->soff = NULL;
-	strtab_same *same;
-	uint32_t nsame;
-	if (strtab_index_adopted(&h->strings, &same, &nsame))
+	if (rc)
 		return oom(m, "strings");
-	if (nsame) {
-		m->renum = malloc((size_t)raw->nids * sizeof *m->renum);
-		int rc = m->renum ? strtab_drop_copies(&h->strings, same, nsame, m->renum) : -1;
-		free(same);
-		if (rc)
-			return oom(m, "strings");
-	}
 	for (uint32_t p = 0; p < m->npool; p++) {
 		uint32_t c = m->class_name[p];
 		if ((h->name[p] = strtab_intern(&h->strings, strtab_get(&m->pool_names, c),

@@ -864,9 +864,8 @@ int store_end(store_early *e, outfile *out, const heap *h, const gc_result *r, c
 		} else {
 			store_pages_stop(e->pages);
 		}
-		if (e->threaded)
+		if (e->threaded) /* the sorted indexes, if they waited, are its (store_pages.h) */
 			job_wait(&e->j);
-		store_pages_work(e->pages); /* a tree left waiting by the last one to return */
 		e->threaded = 0;
 		e->rc = store_pages_finish(e->pages, e->path, e->err, sizeof e->err);
 		e->pages = NULL;

@@ -87,16 +87,18 @@ TEST(strtab_ids_are_first_appearances)
 }
 
 /* The V8 load's table taken over whole (strtab_adopt) and indexed in one
- * pass (strtab_index_adopted): strings drawn with repeats, more of them
- * than the pass's lookahead starts at (128k).  A repeat is listed as the
- * same as its first appearance, in id order, and nothing else is; every
- * string is found as its first appearance, before and after the index is
- * rebuilt from the arena; an interned string joins after them. */
-TEST(strtab_adopted_strings_are_indexed_with_their_copies_listed)
+ * pass: strings drawn with repeats, more of them than the pass's
+ * lookahead starts at (128k).  The copies are dropped: the table is then
+ * the distinct strings in order of first appearance (the definition), each
+ * old id renumbered to its text's, every string found as itself, before
+ * and after the index is rebuilt from the arena; an interned string joins
+ * after them.  A table without a repeat keeps its ids. */
+TEST(strtab_adopted_strings_lose_their_copies)
 {
 	enum { N = 150000 };
-	static naive d; /* the first appearances, by the definition */
-	static uint32_t first[N];
+	static naive d; /* the distinct drawn strings, first appearances */
+	static char text[N][32];
+	static size_t tlen[N];
 	d.n = 0;
 	naive_id(&d, "", 0);
 	size_t cap = (size_t)N * 32, len = 1;
@@ -104,79 +106,63 @@ TEST(strtab_adopted_strings_are_indexed_with_their_copies_listed)
 	uint32_t *off = malloc((N + 1) * sizeof *off);
 	arena[0] = '\0';
 	off[0] = 0;
-	first[0] = 0;
-	char s[32];
+	tlen[0] = 0;
+	uint32_t distinct = 1;
 	for (uint32_t id = 1; id < N; id++) {
 		/* a few drawn strings, most new ones: the table is mostly distinct, as V8's */
 		uint32_t k = id % 50 == 0 ? test_rand_below(DISTINCT) : DISTINCT + id;
-		size_t n = k < DISTINCT ? make(k, s) : (size_t)sprintf(s, "n%u", k);
-		first[id] = k < DISTINCT ? naive_id(&d, s, n) : UINT32_MAX;
+		size_t n = k < DISTINCT ? make(k, text[id]) : (size_t)sprintf(text[id], "n%u", k);
+		tlen[id] = n;
+		if (k >= DISTINCT || naive_find(&d, text[id], n) == UINT32_MAX)
+			distinct++;
+		if (k < DISTINCT)
+			naive_id(&d, text[id], n);
 		off[id] = (uint32_t)len;
-		memcpy(arena + len, s, n);
+		memcpy(arena + len, text[id], n);
 		arena[len + n] = '\0';
 		len += n + 1;
 	}
 	off[N] = (uint32_t)len;
-	/* d's ids are first appearances among the drawn strings: map them to
-	 * the table's ids */
-	static uint32_t table_id[DISTINCT];
-	for (uint32_t k = 0; k < d.n; k++)
-		table_id[k] = UINT32_MAX;
-	for (uint32_t id = 1; id < N; id++)
-		if (first[id] != UINT32_MAX && table_id[first[id]] == UINT32_MAX)
-			table_id[first[id]] = id;
 	strtab t;
 	strtab_init(&t);
-	strtab_adopt(&t, arena, cap, off, N, N + 1);
-	strtab_same *same;
-	uint32_t nsame, want_same = 0;
-	CHECK(strtab_index_adopted(&t, &same, &nsame) == 0);
+	uint32_t *renum;
+	CHECK(strtab_adopt(&t, arena, cap, off, N, N + 1, &renum) == 0 && renum);
+	if (!renum)
+		return;
+	CHECK(t.count == distinct && distinct < N - 100 && t.arena_len == t.off[t.count]);
+	/* the new ids: each string's first appearance, numbered in order */
 	int bad = 0;
-	uint32_t listed = 0;
-	for (uint32_t id = 1; id < N; id++) {
-		uint32_t want = first[id] == UINT32_MAX ? id : table_id[first[id]];
-		if (want == id)
-			continue;
-		want_same++;
-		if ((listed >= nsame || same[listed].id != id || same[listed].as != want) && bad++ < 3)
-			printf("    string %u should be listed as string %u\n", id, want);
-		listed++;
-	}
-	CHECK(bad == 0 && nsame == want_same && want_same > 100);
-	for (int pass = 0; pass < 2; pass++) { /* the pass's index, then one rebuilt from the arena */
-		for (uint32_t id = 0; id < N; id++) {
-			uint32_t want = first[id] == UINT32_MAX ? id : id == 0 ? 0 : table_id[first[id]];
-			if (strtab_find(&t, strtab_get(&t, id), strtab_len(&t, id)) != want && bad++ < 3)
-				printf("    pass %d: string %u not found as %u\n", pass, id, want);
-		}
-		strtab_unindex(&t);
-	}
-	CHECK(bad == 0);
-	size_t n = (size_t)sprintf(s, "n%u", DISTINCT + N - 1); /* the last string's text */
-	CHECK(strtab_intern(&t, "never drawn", 11) == N && strtab_intern(&t, s, n) == N - 1 && t.count == N + 1);
-	/* the copies dropped: the table is the distinct strings in order of
-	 * first appearance, each found as itself, every old id renumbered to
-	 * its text's */
-	static uint32_t renum[N + 1];
-	static char text[N + 1][32];
-	static size_t tlen[N + 1];
-	for (uint32_t id = 0; id <= N; id++) {
-		tlen[id] = strtab_len(&t, id);
-		memcpy(text[id], strtab_get(&t, id), tlen[id]);
-	}
-	CHECK(strtab_drop_copies(&t, same, nsame, renum) == 0);
-	CHECK(t.count == N + 1 - nsame && t.arena_len == t.off[t.count]);
 	uint32_t next = 0;
-	for (uint32_t id = 0; id <= N; id++) {
-		int copy = id < N && first[id] != UINT32_MAX && id != 0 && table_id[first[id]] != id;
-		uint32_t want = copy ? renum[table_id[first[id]]] : next++;
+	for (uint32_t id = 0; id < N; id++) {
+		uint32_t earlier = UINT32_MAX;
+		for (uint32_t e = 50; e < id && earlier == UINT32_MAX && id % 50 == 0; e += 50) /* only drawn ones repeat */
+			if (tlen[e] == tlen[id] && memcmp(text[e], text[id], tlen[id]) == 0)
+				earlier = e;
+		uint32_t want = earlier != UINT32_MAX ? renum[earlier] : next++;
 		if ((renum[id] != want || strtab_len(&t, renum[id]) != tlen[id] ||
-		     memcmp(strtab_get(&t, renum[id]), text[id], tlen[id]) != 0 ||
-		     strtab_find(&t, text[id], tlen[id]) != renum[id]) && bad++ < 3)
+		     memcmp(strtab_get(&t, renum[id]), text[id], tlen[id]) != 0) && bad++ < 3)
 			printf("    string %u: renumbered %u, want %u\n", id, renum[id], want);
 	}
 	CHECK(bad == 0 && next == t.count);
-	free(same);
+	for (int pass = 0; pass < 2; pass++) { /* the pass's index, then one rebuilt from the arena */
+		for (uint32_t id = 0; id < t.count; id++)
+			if (strtab_find(&t, strtab_get(&t, id), strtab_len(&t, id)) != id && bad++ < 3)
+				printf("    pass %d: string %u not found as itself\n", pass, id);
+		strtab_unindex(&t);
+	}
+	CHECK(bad == 0);
+	uint32_t before = t.count;
+	CHECK(strtab_intern(&t, "never drawn", 11) == before && strtab_intern(&t, text[N - 1], tlen[N - 1]) == renum[N - 1]);
+	free(renum);
+	strtab_free(&t);
+	/* no repeat: no renumbering, the ids stand */
+	char *a2 = malloc(16);
+	uint32_t *o2 = malloc(4 * sizeof *o2);
+	memcpy(a2, "\0ab\0cd\0", 7);
+	o2[0] = 0, o2[1] = 1, o2[2] = 4, o2[3] = 7;
+	strtab_init(&t);
+	CHECK(strtab_adopt(&t, a2, 16, o2, 3, 4, &renum) == 0 && !renum && t.count == 3);
+	CHECK(strtab_find(&t, "ab", 2) == 1 && strtab_find(&t, "cd", 2) == 2);
 	strtab_free(&t);
 }
 
