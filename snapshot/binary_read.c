@@ -117,6 +117,12 @@ static int check_objects(const char *path, heap *h, uint32_t version, const stru
 	for (uint32_t k = 1; k < t->count; k++) /* what the text format can say: no NUL, and "" is string 0 */
 		if (t->off[k + 1] - t->off[k] < 2 || memchr(t->arena + t->off[k], '\0', t->off[k + 1] - t->off[k] - 1))
 			return BAD(SEC_STR_BYTES, "section string_bytes: string %u is empty or holds a NUL byte", k);
+	uint32_t copy = 0, as = 0;
+	int unique = strtab_index_unique(&h->strings, &copy, &as); /* each text one id, as the text format's */
+	if (unique < 0)
+		return fail(err, errsize, path, 16, "out of memory (string index)");
+	if (unique > 0)
+		return BAD(SEC_STR_BYTES, "section string_bytes: string %u repeats string %u", copy, as);
 	if (h->engine >= t->count || h->label >= t->count)
 		return fail(err, errsize, path, 16, "header: engine or label string id out of range");
 	uint32_t objects = 0;

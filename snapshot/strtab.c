@@ -175,6 +175,20 @@ int strtab_adopt(strtab *t, char *arena, size_t arena_cap, uint32_t *off, uint32
 	return rc;
 }
 
+int strtab_index_unique(strtab *t, uint32_t *copy, uint32_t *as)
+{
+	same_as *same;
+	uint32_t nsame;
+	if (index_all(t, &same, &nsame))
+		return -1;
+	if (nsame) {
+		*copy = same[0].id;
+		*as = same[0].as;
+	}
+	free(same);
+	return nsame ? 1 : 0;
+}
+
 uint32_t strtab_find(strtab *t, const char *s, size_t len)
 {
 	if (!t->hash && strtab_reindex(t))

@@ -51,6 +51,10 @@ void strtab_unindex(strtab *t);
  * or -1 when out of memory (the strings T's, unindexed; *RENUM NULL). */
 int strtab_adopt(strtab *t, char *arena, size_t arena_cap, uint32_t *off, uint32_t count, uint32_t off_cap,
 		 uint32_t **renum);
+/* Index T's strings (filled in directly: a binary load) and say whether
+ * every one differs: 0, or 1 with the first string *COPY that repeats an
+ * earlier one, *AS; -1 when out of memory (T unindexed). */
+int strtab_index_unique(strtab *t, uint32_t *copy, uint32_t *as);
 /* Id of an existing string, or UINT32_MAX when it was never interned. */
 uint32_t strtab_find(strtab *t, const char *s, size_t len);
 static inline const char *strtab_get(const strtab *t, uint32_t id) { return t->arena + t->off[id]; }
