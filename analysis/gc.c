@@ -30,6 +30,8 @@ enum { S_FREE, S_MAYBE, S_REACHABLE, S_UNREACHABLE };
 /* Frontiers smaller than this are traced on the calling thread alone. */
 #define PARALLEL_MIN 16384
 #define CHUNK 2048
+/* How many references ahead tracing fetches what it will test. */
+#define PREFETCH_AHEAD 6
 
 uint32_t gc_default_keep_flags(int mode)
 {
@@ -89,6 +91,7 @@ typedef struct marker {
 	uint8_t *live;      /* per cluster: not dissolved in step 2 */
 	uint8_t *needs_dissolving; /* per cluster */
 	uint8_t *step5_queued;     /* per cluster */
+	uint64_t *first;    /* per cluster: its least request key in a level, UINT64_MAX none */
 	uint32_t *cqueue;   /* FIFO of clusters awaiting step 5; each enters once */
 	uint32_t cq_head, cq_tail;
 	vec next;           /* the next level's work list */
@@ -249,6 +252,15 @@ static int trace(marker *m, trace_out *o, obj_t x)
 		rc |= visit_par(m, o, x, 1, t);
 	uint32_t first = h->ref_start[x];
 	for (uint32_t k = first, e = h->ref_start[x + 1]; k < e; k++) {
+		if (k + PREFETCH_AHEAD < e) {
+			/* what the test of a target a few references on reads */
+			obj_t a = h->ref_dst[k + PREFETCH_AHEAD];
+			__builtin_prefetch(&m->state[a]);
+			if (!m->no_clusters)
+				__builtin_prefetch(&h->in_cluster[a]);
+			if (!m->no_garbage)
+				__builtin_prefetch(&h->iflags[a]);
+		}
 		t = h->ref_dst[k];
 		switch (h->ref_kind[k]) {
 		case REF_WEAK:
@@ -279,9 +291,22 @@ static int trace_range(marker *m, trace_out *o)
 		if (start >= m->nfrontier)
 			return 0;
 		size_t end = start + CHUNK < m->nfrontier ? start + CHUNK : m->nfrontier;
-		for (size_t i = start; i < end; i++)
+		for (size_t i = start; i < end; i++) {
+			/* the rows of the objects a few on: where they start,
+			 * then their first references */
+			const heap *h = m->h;
+			if (i + 2 * PREFETCH_AHEAD < m->nfrontier)
+				__builtin_prefetch(&h->ref_start[m->frontier[i + 2 * PREFETCH_AHEAD]]);
+			if (i + PREFETCH_AHEAD < m->nfrontier) {
+				obj_t y = (obj_t)m->frontier[i + PREFETCH_AHEAD];
+				__builtin_prefetch(&h->ref_dst[h->ref_start[y]]);
+				__builtin_prefetch(&h->ref_kind[h->ref_start[y]]);
+				__builtin_prefetch(&h->cls[y]);
+				__builtin_prefetch(&h->outer[y]);
+			}
 			if (trace(m, o, (obj_t)m->frontier[i]))
 				return -1;
+		}
 	}
 }
 
@@ -333,7 +358,21 @@ static int mark_level(marker *m, const vec *frontier, int threads, uint32_t para
 		free(o->req.v);
 	}
 	/* the cluster work, as one thread tracing this level's objects in index
-	 * order would have done it: each in turn, step 5 at once */
+	 * order would have done it: each in turn, step 5 at once.  Only a
+	 * cluster's first request can do anything (it marks the root, and a
+	 * marked root stays marked while tracing), so the others are dropped
+	 * before the sort: FIRST[c] holds the least key until its request is
+	 * kept, then UINT64_MAX again for the next level. */
+	for (size_t i = 0; i < all.n; i++)
+		if (all.v[i].key < m->first[all.v[i].cluster])
+			m->first[all.v[i].cluster] = all.v[i].key;
+	size_t kept = 0;
+	for (size_t i = 0; i < all.n; i++)
+		if (all.v[i].key == m->first[all.v[i].cluster]) {
+			m->first[all.v[i].cluster] = UINT64_MAX;
+			all.v[kept++] = all.v[i];
+		}
+	all.n = kept;
 	if (all.n > 1)
 		qsort(all.v, all.n, sizeof *all.v, cmp_request);
 	for (size_t i = 0; i < all.n && rc == 0; i++) {
@@ -679,6 +718,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	m.live = calloc(nc, 1);
 	m.needs_dissolving = calloc(nc, 1);
 	m.step5_queued = calloc(nc, 1);
+	m.first = malloc(nc * sizeof *m.first);
 	m.cqueue = malloc(nc * sizeof *m.cqueue);
 	r->reachable = calloc(s, 1);
 	r->gc_target = calloc(s, 1);
@@ -687,11 +727,13 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->cluster_dissolving = calloc(nc, 1);
 	r->keep_flags = opt->keep_flags;
 	int rc = -1;
-	if (!m.state || !m.queued || !m.live || !m.needs_dissolving || !m.step5_queued || !m.cqueue ||
+	if (!m.state || !m.queued || !m.live || !m.needs_dissolving || !m.step5_queued || !m.first || !m.cqueue ||
 	    !r->reachable || !r->gc_target || !r->cluster_fate || !r->cluster_walked ||
 	    !r->cluster_dissolving)
 		goto out;
 	double t0 = now_seconds();
+	for (size_t c = 0; c < nc; c++)
+		m.first[c] = UINT64_MAX;
 	for (uint32_t i = 0; i < h->slots; i++)
 		m.state[i] = h->cls[i] == OBJ_FREE ? S_FREE : heap_in_disregard(h, (obj_t)i) ? S_REACHABLE : S_MAYBE;
 	if (prepass(&m, r))
@@ -719,6 +761,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	rc = 0;
 out:
 	free(m.state); free(m.queued); free(m.live); free(m.needs_dissolving); free(m.step5_queued);
+	free(m.first);
 	free(m.cqueue);
 	vec_free(&m.next); vec_free(&m.g_elim); vec_free(&m.elim); vec_free(&m.helim); vec_free(&m.weak);
 	if (rc)
