@@ -78,25 +78,28 @@ const char *cut_label_words(const heap *h, int v8, uint64_t lab, char *buf, size
  * (Class), the Levels it was handed to, the roots of the clusters whose
  * lists name it, its cluster's root (a member) or members (a root).  Only
  * edges into kept objects (any object with clusters) from kept or traced
- * ones (a rooted member of a
- * cluster that dies still marks what it references), and a live cluster's
- * own (its lists and membership, whatever became of its objects), 4 bytes
- * each, built in two passes (count,
- * fill) over the heap's rows in order; freed once the ancestors are
- * found. */
+ * ones (a rooted member of a cluster that dies still marks what it
+ * references), and a live cluster's own (its lists and membership,
+ * whatever became of its objects), 4 bytes each; freed once the ancestors
+ * are found.  Within a row the sources come in index order, then the
+ * hand-overs, then the clusters'. */
 typedef struct preds {
 	uint32_t *start;
 	obj_t *from;
 } preds;
 
-/* One pass over the edges into objects LO..HI-1: FILL NULL counts into
- * START[to + 1], else fills FILL at START[to]++. */
+/* One pass over the edges out of objects LO..HI-1 (and, when EXTRA, the
+ * hand-overs' and the clusters' after them): with FILL NULL counts each
+ * edge into AT[to], else writes its source at FILL[AT[to]++].  KEEP[x]:
+ * x is kept (an edge into it counts). */
 typedef struct preds_job {
 	const heap *h;
 	const gc_result *r;
-	uint32_t *start;
+	const uint8_t *keep;
+	uint32_t *at;
 	obj_t *fill;
 	obj_t lo, hi;
+	int extra;
 } preds_job;
 
 static void *preds_pass(void *arg)
@@ -104,38 +107,40 @@ static void *preds_pass(void *arg)
 	const preds_job *j = arg;
 	const heap *h = j->h;
 	const gc_result *r = j->r;
-	const uint8_t *live = r->reachable;
-	uint32_t *start = j->start;
-	obj_t *fill = j->fill, lo = j->lo, hi = j->hi;
-#define EDGE_IF(to, fr, ok)                                                                         \
+	const uint8_t *keep = j->keep, *traced = r->was_traced;
+	uint32_t *at = j->at;
+	obj_t *fill = j->fill;
+	const uint32_t *ref_start = h->ref_start;
+	const obj_t *ref_dst = h->ref_dst, *outer = h->outer, *cls = h->cls;
+	const uint8_t *ref_kind = h->ref_kind;
+#define EDGE(to, fr)                                                                                \
 	do {                                                                                        \
-		obj_t to_ = (to), fr_ = (fr);                                                       \
-		if (to_ >= lo && to_ < hi && fr_ >= 0 && KEPT(to_) && (ok)) {                      \
+		obj_t to_ = (to);                                                                   \
+		if (to_ >= 0 && keep[to_]) {                                                        \
 			if (fill)                                                                   \
-				fill[start[to_]++] = fr_;                                           \
+				fill[at[to_]++] = (fr);                                             \
 			else                                                                        \
-				start[to_ + 1]++;                                                   \
+				at[to_]++;                                                          \
 		}                                                                                   \
 	} while (0)
-#define EDGE(to, fr) EDGE_IF(to, fr, KEPT(fr_) || traced[fr_])
-	/* with clusters, a cut can make the GC keep what it did not (the
-	 * order, cut.c): every object is a candidate then */
-	const int all = h->nclusters > 0;
-#define KEPT(x) (all ? h->cls[x] != OBJ_FREE : live[x])
-	const uint8_t *traced = r->was_traced;
-	for (uint32_t i = 0; i < h->slots; i++) {
-		if (!KEPT(i) && !traced[i])
+	for (obj_t i = j->lo; i < j->hi; i++) {
+		if (!keep[i] && !traced[i])
 			continue;
-		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
-			int kind = h->ref_kind[k];
+		for (uint32_t k = ref_start[i], e = ref_start[i + 1]; k < e; k++) {
+			int kind = ref_kind[k];
 			if (kind == REF_STRONG || kind == REF_ARO || kind == REF_IMMUTABLE)
-				EDGE(h->ref_dst[k], (obj_t)i);
+				EDGE(ref_dst[k], i);
 		}
-		EDGE(h->outer[i], (obj_t)i);
-		EDGE(h->cls[i], (obj_t)i);
+		EDGE(outer[i], i);
+		EDGE(cls[i], i);
 	}
-	for (uint32_t k = 0; k < r->nhandoff; k++)
-		EDGE(h->ref_dst[r->handoff[k].ref], r->handoff[k].level);
+	if (!j->extra)
+		return NULL;
+	for (uint32_t k = 0; k < r->nhandoff; k++) {
+		obj_t fr = r->handoff[k].level;
+		if (fr >= 0 && (keep[fr] || traced[fr]))
+			EDGE(h->ref_dst[r->handoff[k].ref], fr);
+	}
 	/* a live cluster's root and members, alive or not: what a rooted
 	 * member's walk of the lists marks outlives them (cut.c's network) */
 	for (uint32_t c = 0; c < h->nclusters; c++) {
@@ -143,53 +148,73 @@ static void *preds_pass(void *arg)
 		if (!r->cluster_live[c])
 			continue;
 		for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables; k++)
-			EDGE_IF(h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], cl->root, 1);
+			EDGE(h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], cl->root);
 		for (uint32_t k = 0; k < cl->n_members; k++) {
 			obj_t m = h->cluster_items[cl->members + k];
-			EDGE_IF(m, cl->root, 1);
-			EDGE_IF(cl->root, m, 1);
+			EDGE(m, cl->root);
+			EDGE(cl->root, m);
 		}
 	}
 #undef EDGE
-#undef EDGE_IF
-#undef KEPT
 	return NULL;
 }
 
 /* Both passes, each on two threads when PARALLEL: one the objects below
- * a split, the other those above (their writes never meet); the fill's
- * split halves the entries. */
+ * a split that halves the references, the other those above and the
+ * extra edges, each counting into an array of its own (the first into
+ * START, the second into SECOND); then every row is laid out as the first
+ * thread's sources, then the second's, and each fills its own part. */
 static int preds_build(const heap *h, const gc_result *r, int parallel, preds *p)
 {
 	p->from = NULL;
 	p->start = calloc((size_t)h->slots + 2, sizeof *p->start);
-	if (!p->start)
-		return -1;
-	obj_t mid = (obj_t)(h->slots / 2), end = (obj_t)h->slots;
-	preds_job j[2] = {{h, r, p->start, NULL, 0, mid}, {h, r, p->start, NULL, mid, end}};
-	jobs_two(preds_pass, &j[0], &j[1], parallel);
-	for (uint32_t i = 0; i < h->slots; i++)
-		p->start[i + 1] += p->start[i];
-	uint32_t total = p->start[h->slots];
-	p->from = malloc(((size_t)total + 1) * sizeof *p->from);
-	if (!p->from) {
+	uint32_t *second = calloc((size_t)h->slots + 1, sizeof *second);
+	/* with clusters, a cut can make the GC keep what it did not (the
+	 * order, cut.c): every object is a candidate then */
+	uint8_t *all = NULL;
+	if (h->nclusters > 0 && (all = malloc((size_t)h->slots + 1)))
+		for (uint32_t i = 0; i < h->slots; i++)
+			all[i] = h->cls[i] != OBJ_FREE;
+	if (!p->start || !second || (h->nclusters > 0 && !all)) {
 		free(p->start);
+		free(second);
+		free(all);
+		p->start = NULL;
 		return -1;
 	}
-	uint32_t lo = 0, hi = h->slots; /* the first object whose row starts past half */
+	const uint8_t *keep = all ? all : r->reachable;
+	obj_t lo = 0, hi = (obj_t)h->slots; /* the first object whose references start past half */
 	while (lo < hi) {
-		uint32_t m = lo + (hi - lo) / 2;
-		if (p->start[m] < total / 2)
+		obj_t m = lo + (hi - lo) / 2;
+		if (h->ref_start[m] < h->nrefs / 2)
 			lo = m + 1;
 		else
 			hi = m;
 	}
-	j[0] = (preds_job){h, r, p->start, p->from, 0, (obj_t)lo};
-	j[1] = (preds_job){h, r, p->start, p->from, (obj_t)lo, end};
+	preds_job j[2] = {{h, r, keep, p->start, NULL, 0, lo, 0}, {h, r, keep, second, NULL, lo, (obj_t)h->slots, 1}};
 	jobs_two(preds_pass, &j[0], &j[1], parallel);
-	/* START[to] now ends TO's row: shift back by one slot */
-	memmove(p->start + 1, p->start, (size_t)h->slots * sizeof *p->start);
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		uint32_t a = p->start[i], b = second[i];
+		p->start[i] = total;
+		second[i] = total + a;
+		total += a + b;
+	}
+	p->from = malloc(((size_t)total + 1) * sizeof *p->from);
+	if (!p->from) {
+		free(p->start);
+		free(second);
+		free(all);
+		p->start = NULL;
+		return -1;
+	}
+	j[0].fill = j[1].fill = p->from;
+	jobs_two(preds_pass, &j[0], &j[1], parallel);
+	/* SECOND[to] now ends TO's row */
 	p->start[0] = 0;
+	memcpy(p->start + 1, second, (size_t)h->slots * sizeof *p->start);
+	free(second);
+	free(all);
 	return 0;
 }
 
@@ -544,47 +569,94 @@ static int chains(const heap *h, const net *g, const uint8_t *side, uint32_t *st
 }
 
 /* The lower bound: the network without the edges whose effect hangs on
- * the GC's order, over the same ancestors (G's first N nodes: OBJ and
- * IS_TARGET copied, NODE shared), its max flow into *FLOW (INF: held by
- * uncuttable edges alone).  0, or -1 when out of memory. */
-static int lower_bound(const heap *h, const gc_result *r, const cut_options *opt, const net *g, uint32_t n,
-		       uint32_t nt, int64_t *flow)
+ * the GC's order, over the same ancestors (G's first N nodes: OBJ copied
+ * by lower_begin, NODE shared and only read), its max flow into FLOW (INF:
+ * held by uncuttable edges alone).  lower_run is a job: it can run beside
+ * the main network's build, which never writes NODE. */
+typedef struct lower_job {
+	const heap *h;
+	const gc_result *r;
+	const cut_options *opt;
+	net l;
+	uint32_t nt;
+	int64_t flow;
+	int rc; /* 0, or -1 when out of memory */
+} lower_job;
+
+static int lower_begin(lower_job *j, const heap *h, const gc_result *r, const cut_options *opt, const net *g,
+		       uint32_t n, uint32_t nt)
 {
-	net l = {0};
-	int rc = -1, flags;
-	l.n = n;
-	l.node = g->node;
-	l.obj = malloc(((size_t)n + 1) * sizeof *l.obj);
-	l.is_target = malloc((size_t)n + 1);
+	memset(j, 0, sizeof *j);
+	j->h = h;
+	j->r = r;
+	j->opt = opt;
+	j->nt = nt;
+	j->rc = -1;
+	j->l.n = n;
+	j->l.node = g->node;
+	j->l.obj = malloc(((size_t)n + 1) * sizeof *j->l.obj);
+	j->l.is_target = malloc((size_t)n + 1);
+	if (!j->l.obj || !j->l.is_target)
+		return -1;
+	memcpy(j->l.obj, g->obj, (size_t)n * sizeof *j->l.obj);
+	memset(j->l.is_target, 0, (size_t)n + 1);
+	return 0;
+}
+
+static void *lower_run(void *arg)
+{
+	lower_job *j = arg;
+	net *l = &j->l;
+	int flags;
 	uint32_t *parent = NULL, *queue = NULL;
-	if (!l.obj || !l.is_target)
+	if (cut_net_build(j->h, j->r, j->opt, l, j->nt, 1, &flags))
 		goto done;
-	memcpy(l.obj, g->obj, (size_t)n * sizeof *l.obj);
-	memset(l.is_target, 0, (size_t)n + 1);
-	if (cut_net_build(h, r, opt, &l, nt, 1, &flags))
-		goto done;
-	parent = malloc(((size_t)l.n + 1) * sizeof *parent);
-	queue = malloc(((size_t)l.n + 1) * sizeof *queue);
+	parent = malloc(((size_t)l->n + 1) * sizeof *parent);
+	queue = malloc(((size_t)l->n + 1) * sizeof *queue);
 	if (!parent || !queue)
 		goto done;
-	walk_uncuttable(&l, parent, queue);
+	walk_uncuttable(l, parent, queue);
 	if (parent[SINK] != NO) {
-		*flow = INF;
+		j->flow = INF;
 	} else {
-		if (max_flow(&l))
+		if (max_flow(l))
 			goto done;
-		*flow = 0;
-		for (uint32_t e = 0; e < l.m; e++)
-			if (l.eu[e] == SRC)
-				*flow += l.cap[e] - l.res[2 * e];
+		j->flow = 0;
+		for (uint32_t e = 0; e < l->m; e++)
+			if (l->eu[e] == SRC)
+				j->flow += l->cap[e] - l->res[2 * e];
 	}
-	rc = 0;
+	j->rc = 0;
 done:
 	free(parent);
 	free(queue);
-	l.node = NULL;
-	net_free(&l);
-	return rc;
+	return NULL;
+}
+
+static void lower_end(lower_job *j)
+{
+	j->l.node = NULL;
+	net_free(&j->l);
+}
+
+/* The lower bound's flow into *LOW: JB's, waited for (*STATE 2: started
+ * beside), or computed here (*STATE 0); *STATE 1 after (lower_end due). */
+static int lower_bound(lower_job *j, job *jb, int *state, const heap *h, const gc_result *r, const cut_options *opt,
+		       const net *g, uint32_t n, uint32_t nt, int64_t *low)
+{
+	if (*state == 0) {
+		*state = 1;
+		if (lower_begin(j, h, r, opt, g, n, nt))
+			return -1;
+		lower_run(j);
+	} else if (*state == 2) {
+		job_wait(jb);
+		*state = 1;
+	}
+	if (j->rc)
+		return -1;
+	*low = j->flow;
+	return 0;
 }
 
 int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const obj_t *targets, uint32_t n,
@@ -597,6 +669,9 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	int rc = -1;
 	uint32_t *parent = NULL, *queue = NULL, *stamp = NULL, *down = NULL;
 	uint8_t *side = NULL;
+	lower_job lj;
+	job lower;
+	int lower_state = 0; /* lower_bound's */
 	g.node = malloc(((size_t)h->slots + 1) * sizeof *g.node);
 	g.obj = malloc(((size_t)n + 1) * sizeof *g.obj);
 	if (!g.node || !g.obj)
@@ -634,6 +709,15 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	for (uint32_t k = 0; k < nt; k++)
 		g.is_target[2 + k] = 1;
 	uint32_t nbase = g.n;
+	/* on a heap with clusters the network is likely to be guarded: its
+	 * lower bound is built beside it, on a second core */
+	if (h->nclusters > 0 && opt->threads > 1) {
+		lower_state = 1;
+		if (lower_begin(&lj, h, r, opt, &g, nbase, nt))
+			goto done;
+		lower_state = 2;
+		job_start(&lower, lower_run, &lj);
+	}
 	int flags = 0;
 	if (cut_net_build(h, r, opt, &g, nt, 0, &flags))
 		goto done;
@@ -663,7 +747,7 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 		}
 		out->nhold = collapse(out->hold, out->hold_label, len);
 		int64_t low = INF;
-		if ((flags & NET_GUARDED) && lower_bound(h, r, opt, &g, nbase, nt, &low))
+		if ((flags & NET_GUARDED) && lower_bound(&lj, &lower, &lower_state, h, r, opt, &g, nbase, nt, &low))
 			goto done;
 		out->unproven = low != INF;
 		rc = 0;
@@ -677,7 +761,7 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 			if (g.eu[e] == SRC)
 				flow += g.cap[e] - g.res[2 * e];
 		low = flow;
-		if ((flags & NET_GUARDED) && lower_bound(h, r, opt, &g, nbase, nt, &low))
+		if ((flags & NET_GUARDED) && lower_bound(&lj, &lower, &lower_state, h, r, opt, &g, nbase, nt, &low))
 			goto done;
 		out->unproven = low != flow;
 	}
@@ -735,6 +819,10 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	}
 	rc = 0;
 done:
+	if (lower_state == 2)
+		job_wait(&lower);
+	if (lower_state)
+		lower_end(&lj);
 	preds_free(&x);
 	free(parent);
 	free(queue);
