@@ -381,7 +381,7 @@ int binary_parse(const char *path, const unsigned char *data, size_t len, heap *
 	h->mode = (int)hd.mode;
 	h->first_gc_index = hd.first_gc_index;
 	h->no_garbage_elimination = (hd.options & BIN_OPT_NO_GARBAGE_ELIMINATION) != 0;
-	if (heap_grow_slots(h, hd.slots))
+	if (heap_alloc_slots(h, hd.slots))
 		return fail(err, errsize, path, 16, "out of memory (%u slots)", hd.slots);
 	uint32_t *dng = NULL, *gc = NULL, *cl = NULL;
 	int rc;

@@ -75,6 +75,23 @@ int heap_grow_slots(heap *h, uint32_t slots)
 	return 0;
 }
 
+int heap_alloc_slots(heap *h, uint32_t slots)
+{
+	if (h->slots)
+		return heap_grow_slots(h, slots);
+	free(h->in_links);
+	h->in_links = NULL;
+	if (RESIZE(h->serial, slots) || RESIZE(h->cls, slots) || RESIZE(h->outer, slots) ||
+	    RESIZE(h->name, slots) || RESIZE(h->name_num, slots) || RESIZE(h->size, slots) ||
+	    RESIZE(h->oflags, slots) || RESIZE(h->iflags, slots) || RESIZE(h->traits, slots))
+		return -1;
+	free(h->in_cluster);
+	if (!(h->in_cluster = calloc((size_t)slots + 1, sizeof *h->in_cluster)))
+		return -1;
+	h->slots = slots;
+	return 0;
+}
+
 int heap_trim_slots(heap *h)
 {
 	uint32_t n = h->slots;

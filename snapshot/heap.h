@@ -173,6 +173,11 @@ static inline size_t heap_grow_cap(uint32_t n) { return n ? (size_t)n * 2 : 16; 
 
 /* Grow the columns to at least SLOTS slots (new ones free). */
 int heap_grow_slots(heap *h, uint32_t slots);
+/* The columns of SLOTS slots on a heap that has none, their bytes left for
+ * the caller to write every one of (the binary reader decompresses each
+ * column whole; in_cluster alone is zeroed, for heap_index_clusters).  On a
+ * heap that has slots, heap_grow_slots. */
+int heap_alloc_slots(heap *h, uint32_t slots);
 
 /* Bytes the loaded model holds resident: the columns, the reference rows,
  * the small tables and the strings (not the derived on-demand indexes). */
