@@ -9,11 +9,15 @@
 
 #include "analysis/gc.h"
 
+/* How many places ahead the walk fetches what it will read. */
+#define AHEAD 6
 
 /* May the path step from X to T over edge kind KIND? */
 static inline int follows(const heap *h, const gc_result *r, obj_t t, int kind)
 {
-	if (t < 0 || heap_in_disregard(h, t) || !r->reachable[t] || r->distance[t] != UINT32_MAX)
+	/* the distance first: most targets a breadth-first walk meets are
+	 * already on its queue, and this is then their one test */
+	if (t < 0 || r->distance[t] != UINT32_MAX || heap_in_disregard(h, t) || !r->reachable[t])
 		return 0;
 	return ref_retains(kind, heap_is_garbage(h, t));
 }
@@ -59,6 +63,16 @@ int gc_retention(heap *h, gc_result *r, uint32_t keep)
 		}
 	}
 	while (head < tail) {
+		/* fetched ahead: the rows of the objects a few places on */
+		if (head + 2 * AHEAD < tail)
+			__builtin_prefetch(&h->ref_start[queue[head + 2 * AHEAD]]);
+		if (head + AHEAD < tail) {
+			obj_t y = queue[head + AHEAD];
+			__builtin_prefetch(&h->ref_dst[h->ref_start[y]]);
+			__builtin_prefetch(&h->ref_kind[h->ref_start[y]]);
+			__builtin_prefetch(&h->cls[y]);
+			__builtin_prefetch(&h->outer[y]);
+		}
 		obj_t x = queue[head++];
 		if (heap_in_disregard(h, x))
 			continue; /* never out of the disregard pool */
@@ -72,6 +86,8 @@ int gc_retention(heap *h, gc_result *r, uint32_t keep)
 			r->distance[t] = d; r->parent[t] = x; r->via[t] = VIA_OUTER; queue[tail++] = t;
 		}
 		for (uint32_t k = h->ref_start[x], e = h->ref_start[x + 1]; k < e; k++) {
+			if (k + AHEAD < e)
+				__builtin_prefetch(&r->distance[h->ref_dst[k + AHEAD]]);
 			t = h->ref_dst[k];
 			if (follows(h, r, t, h->ref_kind[k])) {
 				r->distance[t] = d; r->parent[t] = x; r->via[t] = VIA_REF(k); queue[tail++] = t;
