@@ -88,6 +88,9 @@ typedef struct preds {
 	obj_t *from;
 } preds;
 
+/* How many references ahead a pass fetches what it will write. */
+#define PREDS_AHEAD 8
+
 /* One pass over the edges out of objects LO..HI-1 (and, when EXTRA, the
  * hand-overs' and the clusters' after them): with FILL NULL counts each
  * edge into AT[to], else writes its source at FILL[AT[to]++].  KEEP[x]:
@@ -127,6 +130,11 @@ static void *preds_pass(void *arg)
 		if (!keep[i] && !traced[i])
 			continue;
 		for (uint32_t k = ref_start[i], e = ref_start[i + 1]; k < e; k++) {
+			/* a few references on: the count, then the slot it points to */
+			if (k + 2 * PREDS_AHEAD < h->nrefs)
+				__builtin_prefetch(&at[ref_dst[k + 2 * PREDS_AHEAD]], 1);
+			if (fill && k + PREDS_AHEAD < h->nrefs)
+				__builtin_prefetch(&fill[at[ref_dst[k + PREDS_AHEAD]]], 1);
 			int kind = ref_kind[k];
 			if (kind == REF_STRONG || kind == REF_ARO || kind == REF_IMMUTABLE)
 				EDGE(ref_dst[k], i);

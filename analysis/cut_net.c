@@ -126,6 +126,9 @@ static uint32_t new_node(net *g, size_t *cap, obj_t x, int target)
 	return g->n++;
 }
 
+/* How many references ahead trace_edges fetches what it will test. */
+#define AHEAD 4
+
 /* The causal model the network is built on (see the top of the file). */
 typedef struct model {
 	const heap *h;
@@ -225,7 +228,13 @@ static int trace_edges(model *md, obj_t x, uint32_t u)
 	for (int k = 0; k < 2 && rc == 0; k++)
 		if (co[k] >= 0 && !heap_in_disregard(h, co[k]))
 			rc = edge_to(g, u, trace_dest(md, co[k]), INF, RGRAPH_LABEL(k ? RL_OUTER : RL_CLASS, (uint32_t)x));
-	for (uint32_t k = h->ref_start[x]; k < h->ref_start[x + 1] && rc == 0; k++) {
+	for (uint32_t k = h->ref_start[x], e = h->ref_start[x + 1]; k < e && rc == 0; k++) {
+		if (k + AHEAD < e) { /* what the tests of a target a few on read */
+			obj_t a = h->ref_dst[k + AHEAD];
+			__builtin_prefetch(&g->node[a]);
+			__builtin_prefetch(&h->in_cluster[a]);
+			__builtin_prefetch(&h->iflags[a]);
+		}
 		obj_t t = h->ref_dst[k];
 		int kind = h->ref_kind[k];
 		if (t < 0 || heap_in_disregard(h, t))
@@ -374,6 +383,16 @@ int cut_net_build(const heap *h, const gc_result *r, const cut_options *opt, net
 	}
 	for (uint32_t u = 2; u < nobj; u++) {
 		obj_t x = g->obj[u];
+		/* the rows of the objects a few on */
+		if (u + 2 * AHEAD < nobj)
+			__builtin_prefetch(&h->ref_start[g->obj[u + 2 * AHEAD]]);
+		if (u + AHEAD < nobj) {
+			obj_t y = g->obj[u + AHEAD];
+			__builtin_prefetch(&h->ref_dst[h->ref_start[y]]);
+			__builtin_prefetch(&h->ref_kind[h->ref_start[y]]);
+			__builtin_prefetch(&h->in_cluster[y]);
+			__builtin_prefetch(&h->iflags[y]);
+		}
 		/* the disregard pool is never collected: held from ⊤, uncuttably */
 		if (heap_in_disregard(h, x) && net_add_edge(g, SRC, u, INF, RGRAPH_LABEL(RL_ROOT, (uint32_t)x)))
 			goto done;
