@@ -814,6 +814,8 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 		out->cost += (uint64_t)g.cap[e];
 	}
 	vec_free(&cut);
+	if (opt->found)
+		opt->found(out, opt->found_ctx);
 	stamp = calloc((size_t)g.n + 1, sizeof *stamp);
 	if (!stamp)
 		goto done;
@@ -877,19 +879,49 @@ int cut_changes(const heap *h, const cut_result *c, whatif_change **out, size_t 
 	return 0;
 }
 
+static void *proof_run(void *arg)
+{
+	cut_proof *pf = arg;
+	pf->rc = whatif_run(pf->h, pf->before, &pf->opt, pf->changes, pf->nchanges, pf->w);
+	for (uint32_t k = 0; pf->rc == 0 && k < pf->n; k++)
+		*pf->survivors += heap_exists(pf->h, pf->targets[k]) && pf->w->after.reachable[pf->targets[k]];
+	return NULL;
+}
+
+void cut_proof_start(cut_proof *pf, const heap *h, const gc_result *before, const gc_options *opt,
+		     const cut_result *c, const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors)
+{
+	memset(pf, 0, sizeof *pf);
+	pf->h = h;
+	pf->before = before;
+	pf->opt = *opt;
+	pf->opt.defer_retention = 1; /* only reachability is read */
+	pf->targets = targets;
+	pf->n = n;
+	pf->w = w;
+	pf->survivors = survivors;
+	*survivors = 0;
+	pf->rc = -1;
+	if (cut_changes(h, c, &pf->changes, &pf->nchanges))
+		return;
+	pf->started = 1;
+	job_start(&pf->j, proof_run, pf);
+}
+
+int cut_proof_wait(cut_proof *pf)
+{
+	if (pf->started)
+		job_wait(&pf->j);
+	pf->started = 0;
+	free(pf->changes);
+	pf->changes = NULL;
+	return pf->rc;
+}
+
 int cut_prove(const heap *h, const gc_result *before, const gc_options *opt, const cut_result *c,
 	      const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors)
 {
-	whatif_change *ch;
-	size_t nch;
-	if (cut_changes(h, c, &ch, &nch))
-		return -1;
-	gc_options o = *opt;
-	o.defer_retention = 1; /* only reachability is read */
-	int rc = whatif_run(h, before, &o, ch, nch, w);
-	free(ch);
-	*survivors = 0;
-	for (uint32_t k = 0; rc == 0 && k < n; k++)
-		*survivors += heap_exists(h, targets[k]) && w->after.reachable[targets[k]];
-	return rc;
+	cut_proof pf;
+	cut_proof_start(&pf, h, before, opt, c, targets, n, w, survivors);
+	return cut_proof_wait(&pf);
 }

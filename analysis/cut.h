@@ -41,6 +41,7 @@
 #define UGC_CUT_H
 
 #include "analysis/whatif.h"
+#include "base/jobs.h"
 
 #define CUT_NEVER (-1)
 #define CUT_ROOT_COST_DEFAULT 1000
@@ -92,6 +93,12 @@ typedef struct cut_options {
 	uint32_t chains;     /* how many refs, the first in the result's order, get
 			      * their UP and DOWN chains (0: none; a drawing's) */
 	int threads;         /* more than 1: the predecessor index on two threads */
+	/* NULL, or called once the cut's references are known (finite cuts
+	 * only), before what each keeps is counted and before they are
+	 * sorted: a caller starts the proof there (cut_proof_start), to run
+	 * beside the count */
+	void (*found)(const cut_result *c, void *ctx);
+	void *found_ctx;
 } cut_options;
 
 /* The minimum cut that frees the N TARGETS from H, whose GC result under
@@ -112,6 +119,28 @@ int cut_changes(const heap *h, const cut_result *c, whatif_change **out, size_t 
  * keeps (0 when the cut is right).  0, or -1 when out of memory. */
 int cut_prove(const heap *h, const gc_result *before, const gc_options *opt, const cut_result *c,
 	      const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors);
+
+/* cut_prove on a thread of its own: cut_proof_start takes the cut's
+ * changes (C may change after it returns) and starts the rerun;
+ * cut_proof_wait ends it and returns what cut_prove would.  Every start
+ * needs its wait, even one that failed (then the wait returns -1). */
+typedef struct cut_proof {
+	job j;
+	int started;
+	const heap *h;
+	const gc_result *before;
+	gc_options opt;
+	whatif_change *changes;
+	size_t nchanges;
+	const obj_t *targets;
+	uint32_t n;
+	whatif_result *w;
+	uint32_t *survivors;
+	int rc;
+} cut_proof;
+void cut_proof_start(cut_proof *pf, const heap *h, const gc_result *before, const gc_options *opt,
+		     const cut_result *c, const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors);
+int cut_proof_wait(cut_proof *pf);
 
 /* What the edge of LABEL (a hold_label) is, in words, maybe written into
  * BUF (CAP bytes); V8's words when V8 (a V8 heap has only references and

@@ -361,6 +361,27 @@ const command command_cut = {
 	options, MAX_OBJS, "(at most 255 OBJ operands: use --class, --package or --world)",
 };
 
+/* The proof, started as soon as the cut is known (cut_options.found), to
+ * run beside the count of what each reference keeps. */
+struct proof_ctx {
+	cut_proof pf;
+	const pipeline *p;
+	const vec *targets;
+	whatif_result *w;
+	uint32_t *survivors;
+	int begun; /* cut_proof_start called: cut_proof_wait due */
+};
+
+static void start_proof(const cut_result *c, void *arg)
+{
+	struct proof_ctx *x = arg;
+	if (!c->infinite && c->nalive && !x->begun) {
+		x->begun = 1;
+		cut_proof_start(&x->pf, &x->p->h, &x->p->r, &x->p->opt, c, (const obj_t *)x->targets->v,
+				(uint32_t)x->targets->n, x->w, x->survivors);
+	}
+}
+
 int cmd_cut(int argc, char **argv)
 {
 	struct cut_fields f = {.o = {.format = FMT_TEXT, .threads = cpu_cores(), .limit = LIMIT_UNSET},
@@ -400,11 +421,15 @@ int cmd_cut(int argc, char **argv)
 	enum out_format lf = o->format == 1 ? FMT_JSON : FMT_TEXT;
 	size_t lim = listing_limit(o->limit, lf, 10);
 	/* chains only for what a drawing shows */
-	cut_options co = {p.opt.keep_flags, f.root_cost,
-			  o->format == FMT_CUT_DOT ? (lim < UINT32_MAX ? (uint32_t)lim : UINT32_MAX) : 0, p.opt.threads};
+	cut_options co = {.keep_flags = p.opt.keep_flags, .root_cost = f.root_cost,
+			  .chains = o->format == FMT_CUT_DOT ? (lim < UINT32_MAX ? (uint32_t)lim : UINT32_MAX) : 0,
+			  .threads = p.opt.threads};
 	int have_cut = 0, have_w = 0;
 	whatif_result w;
 	uint32_t survivors = 0;
+	struct proof_ctx proof = {.p = &p, .targets = &t, .w = &w, .survivors = &survivors};
+	co.found = start_proof;
+	co.found_ctx = &proof;
 	if (rc == 0) {
 		progress_phase("minimum cut");
 		if (cut_compute(h, &p.r, &co, (const obj_t *)t.v, (uint32_t)t.n, &c))
@@ -412,14 +437,19 @@ int cmd_cut(int argc, char **argv)
 		else
 			have_cut = 1;
 	}
-	if (rc == 0 && !c.infinite && c.nalive) {
+	if (proof.begun) {
+		/* started beside the count: its end, whatever became of the cut */
 		progress_phase("gc without the cut");
-		if (cut_prove(h, &p.r, &p.opt, &c, (const obj_t *)t.v, (uint32_t)t.n, &w, &survivors))
+		int prc = cut_proof_wait(&proof.pf);
+		if (rc == 0 && prc)
 			rc = error("out of memory running the GC without the cut");
-		else
+		else if (prc == 0 && rc == 0)
 			have_w = 1;
+		else if (prc == 0)
+			whatif_free(&w);
 	}
 	progress_phase(NULL);
+	trace_point("cut: proof");
 	if (rc == 0) {
 		out pr = {v, h, &c, co.keep_flags, 0};
 		pr.shown = lim < c.nrefs ? lim : c.nrefs;
@@ -439,6 +469,7 @@ int cmd_cut(int argc, char **argv)
 			print_text(&pr, &w, survivors, (uint32_t)t.n);
 		}
 		fflush(stdout);
+		trace_point("cut: printed");
 		answered_at = now_seconds();
 		if (rc == 0 && survivors)
 			rc = error("the GC rerun without the cut still keeps %u target%s: a bug in cut, please report it",

@@ -41,7 +41,7 @@ static void leak_answer_free(leak_answer *a)
 static int answer_leak(view *v, pipeline *p, obj_t world, const world_info *all, uint32_t nall, leak_answer *a)
 {
 	memset(a, 0, sizeof *a);
-	cut_options co = {p->opt.keep_flags, CUT_ROOT_COST_DEFAULT, 0, p->opt.threads};
+	cut_options co = {.keep_flags = p->opt.keep_flags, .root_cost = CUT_ROOT_COST_DEFAULT, .threads = p->opt.threads};
 	if (world_contents(&p->h, world, &a->targets))
 		return error("out of memory");
 	/* a World in use in the same package stays: neither it, what is in it,
