@@ -7,6 +7,7 @@
  * is a breadth-first queue or an explicit stack. */
 #include "analysis/cut.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -589,6 +590,7 @@ typedef struct lower_job {
 	uint32_t nt;
 	int64_t flow;
 	int rc; /* 0, or -1 when out of memory */
+	atomic_int unwanted; /* set when the main network needs no bound: stop early */
 } lower_job;
 
 static int lower_begin(lower_job *j, const heap *h, const gc_result *r, const cut_options *opt, const net *g,
@@ -617,8 +619,13 @@ static void *lower_run(void *arg)
 	net *l = &j->l;
 	int flags;
 	uint32_t *parent = NULL, *queue = NULL;
-	if (cut_net_build(j->h, j->r, j->opt, l, j->nt, 1, &flags))
+	if (atomic_load(&j->unwanted) || cut_net_build(j->h, j->r, j->opt, l, j->nt, 1, &flags))
 		goto done;
+	if (atomic_load(&j->unwanted)) { /* its memory back at once */
+		l->node = NULL;
+		net_free(l);
+		goto done;
+	}
 	parent = malloc(((size_t)l->n + 1) * sizeof *parent);
 	queue = malloc(((size_t)l->n + 1) * sizeof *queue);
 	if (!parent || !queue)
@@ -729,6 +736,8 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	int flags = 0;
 	if (cut_net_build(h, r, opt, &g, nt, 0, &flags))
 		goto done;
+	if (lower_state == 2 && !(flags & NET_GUARDED))
+		atomic_store(&lj.unwanted, 1);
 	trace_point("cut: network");
 	out->nodes = g.n;
 	out->arcs = g.m;
@@ -904,8 +913,12 @@ void cut_proof_start(cut_proof *pf, const heap *h, const gc_result *before, cons
 	pf->rc = -1;
 	if (cut_changes(h, c, &pf->changes, &pf->nchanges))
 		return;
-	pf->started = 1;
-	job_start(&pf->j, proof_run, pf);
+	if (opt->threads > 1) {
+		pf->started = 1;
+		job_start(&pf->j, proof_run, pf);
+	} else {
+		proof_run(pf); /* one thread asked for: here, now */
+	}
 }
 
 int cut_proof_wait(cut_proof *pf)

@@ -640,8 +640,10 @@ static int finish(marker *m, gc_result *r)
 	vec_sort_unique(&m->weak);
 	vec cleared = {0};
 	for (size_t k = 0; k < m->weak.n; k++)
-		if (m->state[h->ref_dst[m->weak.v[k]]] == S_UNREACHABLE && vec_push(&cleared, m->weak.v[k]))
+		if (m->state[h->ref_dst[m->weak.v[k]]] == S_UNREACHABLE && vec_push(&cleared, m->weak.v[k])) {
+			vec_free(&cleared);
 			return -1;
+		}
 	r->cleared = cleared.v;
 	r->ncleared = (uint32_t)cleared.n;
 	if (uncleared_weak(m, r))
@@ -650,8 +652,10 @@ static int finish(marker *m, gc_result *r)
 	/* step 8: gather */
 	vec purged = {0};
 	for (uint32_t i = 0; i < h->slots; i++)
-		if (m->state[i] == S_UNREACHABLE && vec_push(&purged, i))
+		if (m->state[i] == S_UNREACHABLE && vec_push(&purged, i)) {
+			vec_free(&purged);
 			return -1;
+		}
 	r->purged = (obj_t *)purged.v;
 	r->npurged = (uint32_t)purged.n;
 	double t3 = now_seconds();
