@@ -9,7 +9,9 @@
  * (game and editor mode), infinite answers too: every proof asserted,
  * minimality wherever cut does not say "not proven minimal" (the GC's
  * order, cut.c; a hand-made case shows one).  A rooted member that does
- * not keep its cluster's root, by hand.
+ * not keep its cluster's root, by hand.  Each random answer again on two
+ * threads (the lower bound beside, the proof started from
+ * cut_options.found): the same cut, the same proof.
  * Objects 0-4 are natives in the disregard pool, 10 a rooted package. */
 #include <stdlib.h>
 
@@ -352,6 +354,58 @@ typedef struct tally {
 	int unproven_wrong;    /* of them, those the brute force shows are not minimal */
 } tally;
 
+/* A proof started from cut_options.found (as cmd_cut does). */
+typedef struct early_proof {
+	const heap *h;
+	const gc_result *r;
+	const gc_options *opt;
+	const obj_t *t;
+	cut_proof pf;
+	whatif_result w;
+	uint32_t survivors;
+	int begun;
+} early_proof;
+
+static void start_early_proof(const cut_result *c, void *arg)
+{
+	early_proof *e = arg;
+	e->begun = 1;
+	cut_proof_start(&e->pf, e->h, e->r, e->opt, c, e->t, 1, &e->w, &e->survivors);
+}
+
+/* The cut of T again on two threads (the lower bound's network beside the
+ * main one, the proof started as soon as the cut is known and run beside
+ * the count of what each reference keeps): the same answer as C, one
+ * thread's, and a proof that frees T and loses what C's proof (W1) does. */
+static void check_two_threads(heap *h, const gc_result *r, const gc_options *opt, obj_t t, const cut_result *c,
+			      const whatif_result *w1)
+{
+	gc_options o2 = *opt;
+	o2.threads = 2;
+	early_proof e = {.h = h, .r = r, .opt = &o2, .t = &t};
+	cut_options co = {.keep_flags = opt->keep_flags, .root_cost = 1, .threads = 2, .found = start_early_proof,
+			  .found_ctx = &e};
+	cut_result c2;
+	int rc = cut_compute(h, r, &co, &t, 1, &c2);
+	int prc = e.begun ? cut_proof_wait(&e.pf) : -1;
+	CHECK(rc == 0);
+	if (rc)
+		return;
+	CHECK(c2.infinite == c->infinite && c2.cost == c->cost && c2.nrefs == c->nrefs && c2.unproven == c->unproven);
+	for (uint32_t k = 0; k < c->nrefs && k < c2.nrefs; k++)
+		CHECK(c2.refs[k].kind == c->refs[k].kind && c2.refs[k].id == c->refs[k].id &&
+		      c2.refs[k].kept == c->refs[k].kept);
+	CHECK(e.begun == (!c->infinite && c->nalive));
+	if (e.begun) {
+		CHECK(prc == 0 && e.survivors == 0);
+		if (prc == 0) {
+			CHECK(w1 && e.w.nlost == w1->nlost && e.w.lost_bytes == w1->lost_bytes);
+			whatif_free(&e.w);
+		}
+	}
+	cut_free(&c2);
+}
+
 /* The cut of target T on H (GC result R under OPT), checked against the
  * GC itself: a finite answer frees T when its references go (the proof:
  * always asserted), costs one a reference (root cost 1), and when it
@@ -373,6 +427,7 @@ static void check_cut(heap *h, const gc_result *r, const gc_options *opt, obj_t 
 	whatif_change *a = malloc((h->nrefs + h->slots + h->ngcrefs + h->ncluster_items + 1) * sizeof *a);
 	size_t n = actions(h, opt->keep_flags, a);
 	if (c.infinite) {
+		check_two_threads(h, r, opt, t, &c, NULL);
 		if (h->nclusters == 0)
 			wrong |= frees(h, r, opt, a, n, t) != 0;
 		for (size_t size = 1; size <= 2; size++)
@@ -383,6 +438,7 @@ static void check_cut(heap *h, const gc_result *r, const gc_options *opt, obj_t 
 		uint32_t surv = 1;
 		CHECK(cut_prove(h, r, opt, &c, &t, 1, &w, &surv) == 0);
 		CHECK(surv == 0); /* never a failing proof, flagged or not */
+		check_two_threads(h, r, opt, t, &c, &w);
 		if (surv) {
 			printf("    the cut of #%d (cost %llu:", t, (unsigned long long)c.cost);
 			for (uint32_t k = 0; k < c.nrefs; k++)
