@@ -381,6 +381,11 @@ static int walk(const rgraph *g, work *w)
 		if (reserve(&rows, &cap, at, rgraph_succ_bound(g, t)))
 			goto out;
 		uint32_t k = rgraph_succ_row(g, t, rows + at);
+		/* its successors come next: the unreached among them are listed
+		 * soon, and what that reads first is on its way */
+		for (uint32_t j = 0; j < k; j++)
+			if (rows[at + j] != g->top)
+				rgraph_prefetch(g, rows[at + j]);
 		cursor[sp] = at;
 		end[sp++] = at + k;
 		u = n++;
