@@ -41,7 +41,7 @@
 #define UGC_CUT_H
 
 #include "analysis/whatif.h"
-#include "base/jobs.h"
+#include "base/base.h"
 
 #define CUT_NEVER (-1)
 #define CUT_ROOT_COST_DEFAULT 1000
