@@ -232,7 +232,8 @@ static int trace_edges(model *md, obj_t x, uint32_t u)
 		if (k + AHEAD < e) { /* what the tests of a target a few on read */
 			obj_t a = h->ref_dst[k + AHEAD];
 			__builtin_prefetch(&g->node[a]);
-			__builtin_prefetch(&h->in_cluster[a]);
+			if (h->nclusters)
+				__builtin_prefetch(&h->in_cluster[a]);
 			__builtin_prefetch(&h->iflags[a]);
 		}
 		obj_t t = h->ref_dst[k];
@@ -388,9 +389,9 @@ int cut_net_build(const heap *h, const gc_result *r, const cut_options *opt, net
 			__builtin_prefetch(&h->ref_start[g->obj[u + 2 * AHEAD]]);
 		if (u + AHEAD < nobj) {
 			obj_t y = g->obj[u + AHEAD];
-			__builtin_prefetch(&h->ref_dst[h->ref_start[y]]);
-			__builtin_prefetch(&h->ref_kind[h->ref_start[y]]);
-			__builtin_prefetch(&h->in_cluster[y]);
+			heap_prefetch_refs(h, y);
+			if (h->nclusters)
+				__builtin_prefetch(&h->in_cluster[y]);
 			__builtin_prefetch(&h->iflags[y]);
 		}
 		/* the disregard pool is never collected: held from ⊤, uncuttably */

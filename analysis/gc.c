@@ -299,8 +299,7 @@ static int trace_range(marker *m, trace_out *o)
 				__builtin_prefetch(&h->ref_start[m->frontier[i + 2 * PREFETCH_AHEAD]]);
 			if (i + PREFETCH_AHEAD < m->nfrontier) {
 				obj_t y = (obj_t)m->frontier[i + PREFETCH_AHEAD];
-				__builtin_prefetch(&h->ref_dst[h->ref_start[y]]);
-				__builtin_prefetch(&h->ref_kind[h->ref_start[y]]);
+				heap_prefetch_refs(h, y);
 				__builtin_prefetch(&h->cls[y]);
 				__builtin_prefetch(&h->outer[y]);
 			}

@@ -68,8 +68,7 @@ int gc_retention(heap *h, gc_result *r, uint32_t keep)
 			__builtin_prefetch(&h->ref_start[queue[head + 2 * AHEAD]]);
 		if (head + AHEAD < tail) {
 			obj_t y = queue[head + AHEAD];
-			__builtin_prefetch(&h->ref_dst[h->ref_start[y]]);
-			__builtin_prefetch(&h->ref_kind[h->ref_start[y]]);
+			heap_prefetch_refs(h, y);
 			__builtin_prefetch(&h->cls[y]);
 			__builtin_prefetch(&h->outer[y]);
 		}

@@ -152,6 +152,17 @@ static inline int heap_is_garbage(const heap *h, obj_t i)
 	return (h->iflags[i] & IF_Garbage) != 0;
 }
 static inline int heap_in_disregard(const heap *h, obj_t i) { return i < h->first_gc_index; }
+/* Fetch ahead the start of object I's references (their targets and kinds)
+ * for a walk that reads them soon; nothing on a heap without references
+ * (whose rows may be no memory at all). */
+static inline void heap_prefetch_refs(const heap *h, obj_t i)
+{
+	if (h->nrefs) {
+		uint32_t k = h->ref_start[i];
+		__builtin_prefetch(&h->ref_dst[k]);
+		__builtin_prefetch(&h->ref_kind[k]);
+	}
+}
 /* Is any object flagged Garbage?  (A pass over the flags: passes over the
  * edges skip their per-edge Garbage test when none is.) */
 int heap_has_garbage(const heap *h);
