@@ -184,13 +184,8 @@ static int preds_build(const heap *h, const gc_result *r, int parallel, preds *p
 	if (h->nclusters > 0 && (all = malloc((size_t)h->slots + 1)))
 		for (uint32_t i = 0; i < h->slots; i++)
 			all[i] = h->cls[i] != OBJ_FREE;
-	if (!p->start || !second || (h->nclusters > 0 && !all)) {
-		free(p->start);
-		free(second);
-		free(all);
-		p->start = NULL;
-		return -1;
-	}
+	if (!p->start || !second || (h->nclusters > 0 && !all))
+		goto oom;
 	const uint8_t *keep = all ? all : r->reachable;
 	obj_t lo = 0, hi = (obj_t)h->slots; /* the first object whose references start past half */
 	while (lo < hi) {
@@ -210,13 +205,8 @@ static int preds_build(const heap *h, const gc_result *r, int parallel, preds *p
 		total += a + b;
 	}
 	p->from = malloc(((size_t)total + 1) * sizeof *p->from);
-	if (!p->from) {
-		free(p->start);
-		free(second);
-		free(all);
-		p->start = NULL;
-		return -1;
-	}
+	if (!p->from)
+		goto oom;
 	j[0].fill = j[1].fill = p->from;
 	jobs_two(preds_pass, &j[0], &j[1], parallel);
 	/* SECOND[to] now ends TO's row */
@@ -225,6 +215,12 @@ static int preds_build(const heap *h, const gc_result *r, int parallel, preds *p
 	free(second);
 	free(all);
 	return 0;
+oom:
+	free(p->start);
+	free(second);
+	free(all);
+	p->start = NULL;
+	return -1;
 }
 
 static void preds_free(preds *p)
@@ -823,8 +819,8 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 		out->cost += (uint64_t)g.cap[e];
 	}
 	vec_free(&cut);
-	if (opt->found)
-		opt->found(out, opt->found_ctx);
+	if (opt->proof)
+		cut_proof_start(opt->proof, out);
 	stamp = calloc((size_t)g.n + 1, sizeof *stamp);
 	if (!stamp)
 		goto done;
@@ -897,8 +893,8 @@ static void *proof_run(void *arg)
 	return NULL;
 }
 
-void cut_proof_start(cut_proof *pf, const heap *h, const gc_result *before, const gc_options *opt,
-		     const cut_result *c, const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors)
+void cut_proof_init(cut_proof *pf, const heap *h, const gc_result *before, const gc_options *opt,
+		    const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors)
 {
 	memset(pf, 0, sizeof *pf);
 	pf->h = h;
@@ -911,9 +907,14 @@ void cut_proof_start(cut_proof *pf, const heap *h, const gc_result *before, cons
 	pf->survivors = survivors;
 	*survivors = 0;
 	pf->rc = -1;
-	if (cut_changes(h, c, &pf->changes, &pf->nchanges))
+}
+
+void cut_proof_start(cut_proof *pf, const cut_result *c)
+{
+	pf->begun = 1;
+	if (cut_changes(pf->h, c, &pf->changes, &pf->nchanges))
 		return;
-	if (opt->threads > 1) {
+	if (pf->opt.threads > 1) {
 		pf->started = 1;
 		job_start(&pf->j, proof_run, pf);
 	} else {
@@ -935,6 +936,7 @@ int cut_prove(const heap *h, const gc_result *before, const gc_options *opt, con
 	      const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors)
 {
 	cut_proof pf;
-	cut_proof_start(&pf, h, before, opt, c, targets, n, w, survivors);
+	cut_proof_init(&pf, h, before, opt, targets, n, w, survivors);
+	cut_proof_start(&pf, c);
 	return cut_proof_wait(&pf);
 }

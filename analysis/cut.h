@@ -93,12 +93,11 @@ typedef struct cut_options {
 	uint32_t chains;     /* how many refs, the first in the result's order, get
 			      * their UP and DOWN chains (0: none; a drawing's) */
 	int threads;         /* more than 1: the predecessor index on two threads */
-	/* NULL, or called once the cut's references are known (finite cuts
-	 * only), before what each keeps is counted and before they are
-	 * sorted: a caller starts the proof there (cut_proof_start), to run
-	 * beside the count */
-	void (*found)(const cut_result *c, void *ctx);
-	void *found_ctx;
+	/* NULL, or a proof (cut_proof_init) that cut_compute starts as soon as
+	 * a finite cut is known, to run beside the count of what each
+	 * reference keeps; the caller ends it with cut_proof_wait when its
+	 * BEGUN is set, even if cut_compute failed after */
+	struct cut_proof *proof;
 } cut_options;
 
 /* The minimum cut that frees the N TARGETS from H, whose GC result under
@@ -120,13 +119,16 @@ int cut_changes(const heap *h, const cut_result *c, whatif_change **out, size_t 
 int cut_prove(const heap *h, const gc_result *before, const gc_options *opt, const cut_result *c,
 	      const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors);
 
-/* cut_prove on a thread of its own: cut_proof_start takes the cut's
- * changes (C may change after it returns) and starts the rerun;
- * cut_proof_wait ends it and returns what cut_prove would.  Every start
- * needs its wait, even one that failed (then the wait returns -1). */
+/* cut_prove in three steps, so that the rerun can run beside other work:
+ * cut_proof_init takes cut_prove's arguments but the cut; cut_proof_start
+ * takes the cut's changes (C may change after it returns) and starts the
+ * rerun, on a thread of its own when OPT allows two; cut_proof_wait ends
+ * it and returns what cut_prove would.  A start (BEGUN) needs its wait,
+ * even one that failed (the wait returns -1). */
 typedef struct cut_proof {
 	job j;
-	int started;
+	int begun;   /* cut_proof_start ran */
+	int started; /* on a thread of its own */
 	const heap *h;
 	const gc_result *before;
 	gc_options opt;
@@ -138,8 +140,9 @@ typedef struct cut_proof {
 	uint32_t *survivors;
 	int rc;
 } cut_proof;
-void cut_proof_start(cut_proof *pf, const heap *h, const gc_result *before, const gc_options *opt,
-		     const cut_result *c, const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors);
+void cut_proof_init(cut_proof *pf, const heap *h, const gc_result *before, const gc_options *opt,
+		    const obj_t *targets, uint32_t n, whatif_result *w, uint32_t *survivors);
+void cut_proof_start(cut_proof *pf, const cut_result *c);
 int cut_proof_wait(cut_proof *pf);
 
 /* What the edge of LABEL (a hold_label) is, in words, maybe written into

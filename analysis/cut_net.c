@@ -386,7 +386,7 @@ int cut_net_build(const heap *h, const gc_result *r, const cut_options *opt, net
 		obj_t x = g->obj[u];
 		/* the rows of the objects a few on */
 		if (u + 2 * AHEAD < nobj)
-			__builtin_prefetch(&h->ref_start[g->obj[u + 2 * AHEAD]]);
+			heap_prefetch_slot(h, g->obj[u + 2 * AHEAD]);
 		if (u + AHEAD < nobj) {
 			obj_t y = g->obj[u + AHEAD];
 			heap_prefetch_refs(h, y);

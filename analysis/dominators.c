@@ -385,7 +385,7 @@ static int walk(const rgraph *g, work *w)
 		 * soon, and what that reads first is on its way */
 		for (uint32_t j = 0; j < k; j++)
 			if (rows[at + j] != g->top)
-				rgraph_prefetch(g, rows[at + j]);
+				heap_prefetch_slot(g->h, (obj_t)rows[at + j]);
 		cursor[sp] = at;
 		end[sp++] = at + k;
 		u = n++;

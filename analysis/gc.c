@@ -296,13 +296,9 @@ static int trace_range(marker *m, trace_out *o)
 			 * then their first references */
 			const heap *h = m->h;
 			if (i + 2 * PREFETCH_AHEAD < m->nfrontier)
-				__builtin_prefetch(&h->ref_start[m->frontier[i + 2 * PREFETCH_AHEAD]]);
-			if (i + PREFETCH_AHEAD < m->nfrontier) {
-				obj_t y = (obj_t)m->frontier[i + PREFETCH_AHEAD];
-				heap_prefetch_refs(h, y);
-				__builtin_prefetch(&h->cls[y]);
-				__builtin_prefetch(&h->outer[y]);
-			}
+				heap_prefetch_slot(h, (obj_t)m->frontier[i + 2 * PREFETCH_AHEAD]);
+			if (i + PREFETCH_AHEAD < m->nfrontier)
+				heap_prefetch_refs(h, (obj_t)m->frontier[i + PREFETCH_AHEAD]);
 			if (trace(m, o, (obj_t)m->frontier[i]))
 				return -1;
 		}

@@ -65,13 +65,9 @@ int gc_retention(heap *h, gc_result *r, uint32_t keep)
 	while (head < tail) {
 		/* fetched ahead: the rows of the objects a few places on */
 		if (head + 2 * AHEAD < tail)
-			__builtin_prefetch(&h->ref_start[queue[head + 2 * AHEAD]]);
-		if (head + AHEAD < tail) {
-			obj_t y = queue[head + AHEAD];
-			heap_prefetch_refs(h, y);
-			__builtin_prefetch(&h->cls[y]);
-			__builtin_prefetch(&h->outer[y]);
-		}
+			heap_prefetch_slot(h, queue[head + 2 * AHEAD]);
+		if (head + AHEAD < tail)
+			heap_prefetch_refs(h, queue[head + AHEAD]);
 		obj_t x = queue[head++];
 		if (heap_in_disregard(h, x))
 			continue; /* never out of the disregard pool */

@@ -48,15 +48,6 @@ enum { RL_CLASS, RL_OUTER, RL_REF, RL_HANDOFF, RL_MEMBER, RL_LIST, RL_ROOT, RL_G
 #define RGRAPH_LABEL_TYPE(l) ((int)((l) >> 32))
 #define RGRAPH_LABEL_ID(l) ((uint32_t)(l))
 
-/* Fetch ahead what listing X's successors reads first (its row's bounds,
- * Class and Outer), for a walk that will list them soon. */
-static inline void rgraph_prefetch(const rgraph *g, uint32_t x)
-{
-	__builtin_prefetch(&g->h->ref_start[x]);
-	__builtin_prefetch(&g->h->cls[x]);
-	__builtin_prefetch(&g->h->outer[x]);
-}
-
 /* Can an edge end at T?  Never in the disregard pool, never at no object. */
 static inline int rgraph_enters(const heap *h, obj_t t)
 {

@@ -361,27 +361,6 @@ const command command_cut = {
 	options, MAX_OBJS, "(at most 255 OBJ operands: use --class, --package or --world)",
 };
 
-/* The proof, started as soon as the cut is known (cut_options.found), to
- * run beside the count of what each reference keeps. */
-struct proof_ctx {
-	cut_proof pf;
-	const pipeline *p;
-	const vec *targets;
-	whatif_result *w;
-	uint32_t *survivors;
-	int begun; /* cut_proof_start called: cut_proof_wait due */
-};
-
-static void start_proof(const cut_result *c, void *arg)
-{
-	struct proof_ctx *x = arg;
-	if (!c->infinite && c->nalive && !x->begun) {
-		x->begun = 1;
-		cut_proof_start(&x->pf, &x->p->h, &x->p->r, &x->p->opt, c, (const obj_t *)x->targets->v,
-				(uint32_t)x->targets->n, x->w, x->survivors);
-	}
-}
-
 int cmd_cut(int argc, char **argv)
 {
 	struct cut_fields f = {.o = {.format = FMT_TEXT, .threads = cpu_cores(), .limit = LIMIT_UNSET},
@@ -427,9 +406,10 @@ int cmd_cut(int argc, char **argv)
 	int have_cut = 0, have_w = 0;
 	whatif_result w;
 	uint32_t survivors = 0;
-	struct proof_ctx proof = {.p = &p, .targets = &t, .w = &w, .survivors = &survivors};
-	co.found = start_proof;
-	co.found_ctx = &proof;
+	/* the proof starts as soon as the cut is known, beside what follows */
+	cut_proof proof;
+	cut_proof_init(&proof, h, &p.r, &p.opt, (const obj_t *)t.v, (uint32_t)t.n, &w, &survivors);
+	co.proof = &proof;
 	if (rc == 0) {
 		progress_phase("minimum cut");
 		if (cut_compute(h, &p.r, &co, (const obj_t *)t.v, (uint32_t)t.n, &c))
@@ -440,7 +420,7 @@ int cmd_cut(int argc, char **argv)
 	if (proof.begun) {
 		/* started beside the count: its end, whatever became of the cut */
 		progress_phase("gc without the cut");
-		int prc = cut_proof_wait(&proof.pf);
+		int prc = cut_proof_wait(&proof);
 		if (rc == 0 && prc)
 			rc = error("out of memory running the GC without the cut");
 		else if (prc == 0 && rc == 0)

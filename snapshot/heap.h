@@ -152,9 +152,17 @@ static inline int heap_is_garbage(const heap *h, obj_t i)
 	return (h->iflags[i] & IF_Garbage) != 0;
 }
 static inline int heap_in_disregard(const heap *h, obj_t i) { return i < h->first_gc_index; }
-/* Fetch ahead the start of object I's references (their targets and kinds)
- * for a walk that reads them soon; nothing on a heap without references
- * (whose rows may be no memory at all). */
+/* For a walk that will read object I soon, fetched ahead in two steps:
+ * first its row's bounds, Class and Outer (heap_prefetch_slot), then, a
+ * little later, once the bounds are in the cache, the start of its
+ * references: their targets and kinds (heap_prefetch_refs; nothing on a
+ * heap without references, whose rows may be no memory at all). */
+static inline void heap_prefetch_slot(const heap *h, obj_t i)
+{
+	__builtin_prefetch(&h->ref_start[i]);
+	__builtin_prefetch(&h->cls[i]);
+	__builtin_prefetch(&h->outer[i]);
+}
 static inline void heap_prefetch_refs(const heap *h, obj_t i)
 {
 	if (h->nrefs) {

@@ -10,8 +10,8 @@
  * minimality wherever cut does not say "not proven minimal" (the GC's
  * order, cut.c; a hand-made case shows one).  A rooted member that does
  * not keep its cluster's root, by hand.  Each random answer again on two
- * threads (the lower bound beside, the proof started from
- * cut_options.found): the same cut, the same proof.
+ * threads (the lower bound beside, the proof started by cut_compute
+ * through cut_options.proof): the same cut, the same proof.
  * Objects 0-4 are natives in the disregard pool, 10 a rooted package. */
 #include <stdlib.h>
 
@@ -354,25 +354,6 @@ typedef struct tally {
 	int unproven_wrong;    /* of them, those the brute force shows are not minimal */
 } tally;
 
-/* A proof started from cut_options.found (as cmd_cut does). */
-typedef struct early_proof {
-	const heap *h;
-	const gc_result *r;
-	const gc_options *opt;
-	const obj_t *t;
-	cut_proof pf;
-	whatif_result w;
-	uint32_t survivors;
-	int begun;
-} early_proof;
-
-static void start_early_proof(const cut_result *c, void *arg)
-{
-	early_proof *e = arg;
-	e->begun = 1;
-	cut_proof_start(&e->pf, e->h, e->r, e->opt, c, e->t, 1, &e->w, &e->survivors);
-}
-
 /* The cut of T again on two threads (the lower bound's network beside the
  * main one, the proof started as soon as the cut is known and run beside
  * the count of what each reference keeps): the same answer as C, one
@@ -382,12 +363,14 @@ static void check_two_threads(heap *h, const gc_result *r, const gc_options *opt
 {
 	gc_options o2 = *opt;
 	o2.threads = 2;
-	early_proof e = {.h = h, .r = r, .opt = &o2, .t = &t};
-	cut_options co = {.keep_flags = opt->keep_flags, .root_cost = 1, .threads = 2, .found = start_early_proof,
-			  .found_ctx = &e};
+	cut_proof pf;
+	whatif_result w2;
+	uint32_t survivors;
+	cut_proof_init(&pf, h, r, &o2, &t, 1, &w2, &survivors);
+	cut_options co = {.keep_flags = opt->keep_flags, .root_cost = 1, .threads = 2, .proof = &pf};
 	cut_result c2;
 	int rc = cut_compute(h, r, &co, &t, 1, &c2);
-	int prc = e.begun ? cut_proof_wait(&e.pf) : -1;
+	int prc = pf.begun ? cut_proof_wait(&pf) : -1;
 	CHECK(rc == 0);
 	if (rc)
 		return;
@@ -395,12 +378,12 @@ static void check_two_threads(heap *h, const gc_result *r, const gc_options *opt
 	for (uint32_t k = 0; k < c->nrefs && k < c2.nrefs; k++)
 		CHECK(c2.refs[k].kind == c->refs[k].kind && c2.refs[k].id == c->refs[k].id &&
 		      c2.refs[k].kept == c->refs[k].kept);
-	CHECK(e.begun == (!c->infinite && c->nalive));
-	if (e.begun) {
-		CHECK(prc == 0 && e.survivors == 0);
+	CHECK(pf.begun == (!c->infinite && c->nalive));
+	if (pf.begun) {
+		CHECK(prc == 0 && survivors == 0);
 		if (prc == 0) {
-			CHECK(w1 && e.w.nlost == w1->nlost && e.w.lost_bytes == w1->lost_bytes);
-			whatif_free(&e.w);
+			CHECK(w1 && w2.nlost == w1->nlost && w2.lost_bytes == w1->lost_bytes);
+			whatif_free(&w2);
 		}
 	}
 	cut_free(&c2);
