@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sql/btree_write.h"
+#include "sql/key_sort.h"
 #include "analysis/dominators.h"
 #include "analysis/findings.h"
 #include "tools/gen/gen.h"
@@ -753,4 +754,59 @@ TEST(btree_write_frees_what_it_reserved)
 	ask(db, "PRAGMA freelist_count", got, sizeof got);
 	CHECK_STR(got, "0");
 	sqlite3_close(db);
+}
+
+/* SQLite's index order for (key or NULL, rowid), written out: NULLs first,
+ * then keys as signed numbers, ties by rowid. */
+static int index_order(const void *pa, const void *pb)
+{
+	const key_row *a = pa, *b = pb;
+	if (a->null != b->null)
+		return a->null ? -1 : 1;
+	if (!a->null && a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->rowid > b->rowid) - (a->rowid < b->rowid);
+}
+
+/* key_sort against qsort with that order, on keys of every width: small,
+ * negative, sharing all but one byte, the extremes; with and without
+ * NULLs; one entry and none. */
+TEST(key_sort_is_sqlite_index_order)
+{
+	static const size_t sizes[] = {0, 1, 2, 17, 1000, 70000};
+	for (int shape = 0; shape < 6; shape++) {
+		for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+			size_t n = sizes[s];
+			key_row *rows = malloc((n + 1) * sizeof *rows), *tmp = malloc((n + 1) * sizeof *tmp);
+			key_row *want = malloc((n + 1) * sizeof *want);
+			CHECK(rows && tmp && want);
+			if (!rows || !tmp || !want) {
+				free(rows), free(tmp), free(want);
+				return;
+			}
+			for (size_t k = 0; k < n; k++) {
+				uint64_t r = (uint64_t)test_rand_below(1u << 30) << 34 ^ (uint64_t)test_rand_below(1u << 30) << 4 ^
+					     test_rand_below(16);
+				int64_t key = shape == 0 ? (int64_t)test_rand_below(50)            /* few, repeated */
+					    : shape == 1 ? (int64_t)test_rand_below(2000000) - 1000000 /* around zero */
+					    : shape == 2 ? (int64_t)(0x123456789a00ll | test_rand_below(256)) /* one byte varies */
+					    : shape == 3 ? (test_rand_below(3) == 0 ? INT64_MIN : test_rand_below(2) ? INT64_MAX : -1)
+								   : (int64_t)r;           /* every byte */
+				uint32_t null = shape == 5 ? test_rand_below(2) : shape >= 1 && shape <= 3 ? test_rand_below(7) == 0 : 0;
+				rows[k] = (key_row){null ? 0 : key, (uint32_t)k, null};
+				if (null && shape == 5)
+					rows[k].key = key; /* a NULL's key is ignored, whatever it holds */
+			}
+			memcpy(want, rows, n * sizeof *rows);
+			qsort(want, n, sizeof *want, index_order);
+			key_sort(rows, tmp, n);
+			int same = 1;
+			for (size_t k = 0; k < n; k++)
+				same &= rows[k].rowid == want[k].rowid;
+			if (!same)
+				printf("    shape %d, %zu entries: not in index order\n", shape, n);
+			CHECK(same);
+			free(rows), free(tmp), free(want);
+		}
+	}
 }
