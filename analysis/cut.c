@@ -83,23 +83,29 @@ const char *cut_label_words(const heap *h, int v8, uint64_t lab, char *buf, size
  * references), and a live cluster's own (its lists and membership,
  * whatever became of its objects), 4 bytes each; freed once the ancestors
  * are found.  Within a row the sources come in index order, then the
- * hand-overs, then the clusters'. */
+ * hand-overs, then the clusters'.  Built either for every kept object or,
+ * once sweeps() has found the ancestors, for them alone (the same rows for
+ * them: each of an ancestor's predecessors is one). */
 typedef struct preds {
 	uint32_t *start;
 	obj_t *from;
 } preds;
+
+enum { ANC = 1, ANC_KEPT = 2 }; /* a sweep's mark (below): an ancestor, and a kept one */
 
 /* How many references ahead a pass fetches what it will write. */
 #define PREDS_AHEAD 8
 
 /* One pass over the edges out of objects LO..HI-1 (and, when EXTRA, the
  * hand-overs' and the clusters' after them): with FILL NULL counts each
- * edge into AT[to], else writes its source at FILL[AT[to]++].  KEEP[x]:
- * x is kept (an edge into it counts). */
+ * edge into AT[to], else writes its source at FILL[AT[to]++].  An edge
+ * counts when KEEP[to] & BIT; its source when SRC is NULL and it is kept or
+ * traced, or when SRC[from] & ANC (the rows of the ancestors alone). */
 typedef struct preds_job {
 	const heap *h;
 	const gc_result *r;
-	const uint8_t *keep;
+	const uint8_t *keep, *src;
+	uint8_t bit;
 	uint32_t *at;
 	obj_t *fill;
 	obj_t lo, hi;
@@ -111,7 +117,7 @@ static void *preds_pass(void *arg)
 	const preds_job *j = arg;
 	const heap *h = j->h;
 	const gc_result *r = j->r;
-	const uint8_t *keep = j->keep, *traced = r->was_traced;
+	const uint8_t *keep = j->keep, *traced = r->was_traced, *src = j->src, bit = j->bit;
 	uint32_t *at = j->at;
 	obj_t *fill = j->fill;
 	const uint32_t *ref_start = h->ref_start;
@@ -120,7 +126,7 @@ static void *preds_pass(void *arg)
 #define EDGE(to, fr)                                                                                \
 	do {                                                                                        \
 		obj_t to_ = (to);                                                                   \
-		if (to_ >= 0 && keep[to_]) {                                                        \
+		if (to_ >= 0 && (keep[to_] & bit)) {                                                \
 			if (fill)                                                                   \
 				fill[at[to_]++] = (fr);                                             \
 			else                                                                        \
@@ -128,7 +134,7 @@ static void *preds_pass(void *arg)
 		}                                                                                   \
 	} while (0)
 	for (obj_t i = j->lo; i < j->hi; i++) {
-		if (!keep[i] && !traced[i])
+		if (src ? !(src[i] & ANC) : !keep[i] && !traced[i])
 			continue;
 		for (uint32_t k = ref_start[i], e = ref_start[i + 1]; k < e; k++) {
 			/* a few references on: the count, then the slot it points to */
@@ -147,7 +153,7 @@ static void *preds_pass(void *arg)
 		return NULL;
 	for (uint32_t k = 0; k < r->nhandoff; k++) {
 		obj_t fr = r->handoff[k].level;
-		if (fr >= 0 && (keep[fr] || traced[fr]))
+		if (fr >= 0 && (src ? src[fr] & ANC : keep[fr] || traced[fr]))
 			EDGE(h->ref_dst[r->handoff[k].ref], fr);
 	}
 	/* a live cluster's root and members, alive or not: what a rooted
@@ -168,26 +174,11 @@ static void *preds_pass(void *arg)
 	return NULL;
 }
 
-/* Both passes, each on two threads when PARALLEL: one the objects below
- * a split that halves the references, the other those above and the
- * extra edges, each counting into an array of its own (the first into
- * START, the second into SECOND); then every row is laid out as the first
- * thread's sources, then the second's, and each fills its own part. */
-static int preds_build(const heap *h, const gc_result *r, int parallel, preds *p)
+/* The first object whose references start past half of them: where two
+ * threads split a pass over the references. */
+static obj_t half_of_refs(const heap *h)
 {
-	p->from = NULL;
-	p->start = calloc((size_t)h->slots + 2, sizeof *p->start);
-	uint32_t *second = calloc((size_t)h->slots + 1, sizeof *second);
-	/* with clusters, a cut can make the GC keep what it did not (the
-	 * order, cut.c): every object is a candidate then */
-	uint8_t *all = NULL;
-	if (h->nclusters > 0 && (all = malloc((size_t)h->slots + 1)))
-		for (uint32_t i = 0; i < h->slots; i++)
-			all[i] = h->cls[i] != OBJ_FREE;
-	if (!p->start || !second || (h->nclusters > 0 && !all))
-		goto oom;
-	const uint8_t *keep = all ? all : r->reachable;
-	obj_t lo = 0, hi = (obj_t)h->slots; /* the first object whose references start past half */
+	obj_t lo = 0, hi = (obj_t)h->slots;
 	while (lo < hi) {
 		obj_t m = lo + (hi - lo) / 2;
 		if (h->ref_start[m] < h->nrefs / 2)
@@ -195,7 +186,26 @@ static int preds_build(const heap *h, const gc_result *r, int parallel, preds *p
 		else
 			hi = m;
 	}
-	preds_job j[2] = {{h, r, keep, p->start, NULL, 0, lo, 0}, {h, r, keep, second, NULL, lo, (obj_t)h->slots, 1}};
+	return lo;
+}
+
+/* Both passes, each on two threads when PARALLEL: one the objects below
+ * a split that halves the references, the other those above and the
+ * extra edges, each counting into an array of its own (the first into
+ * START, the second into SECOND); then every row is laid out as the first
+ * thread's sources, then the second's, and each fills its own part.  KEEP,
+ * BIT and SRC as in preds_job. */
+static int preds_build(const heap *h, const gc_result *r, const uint8_t *keep, uint8_t bit, const uint8_t *src,
+		       int parallel, preds *p)
+{
+	p->from = NULL;
+	p->start = calloc((size_t)h->slots + 2, sizeof *p->start);
+	uint32_t *second = calloc((size_t)h->slots + 1, sizeof *second);
+	if (!p->start || !second)
+		goto oom;
+	obj_t lo = half_of_refs(h);
+	preds_job j[2] = {{h, r, keep, src, bit, p->start, NULL, 0, lo, 0},
+			  {h, r, keep, src, bit, second, NULL, lo, (obj_t)h->slots, 1}};
 	jobs_two(preds_pass, &j[0], &j[1], parallel);
 	uint32_t total = 0;
 	for (uint32_t i = 0; i < h->slots; i++) {
@@ -213,14 +223,158 @@ static int preds_build(const heap *h, const gc_result *r, int parallel, preds *p
 	p->start[0] = 0;
 	memcpy(p->start + 1, second, (size_t)h->slots * sizeof *p->start);
 	free(second);
-	free(all);
 	return 0;
 oom:
 	free(p->start);
 	free(second);
-	free(all);
 	p->start = NULL;
 	return -1;
+}
+
+/* ---- the ancestors by sweeping the edges forwards ----
+ *
+ * The predecessor index costs a pass over every reference of the heap
+ * and 4 bytes a kept edge, while the ancestors are often a small part of
+ * the heap.  So they are first found without it: a sweep visits every
+ * object not yet known to be an ancestor and makes it one when an edge of
+ * preds_pass's (the same edges, the same conditions) leads from it to a
+ * kept ancestor; sweeps alternate direction, and the set is complete once
+ * a whole sweep adds nothing.  On the UE bench heaps three sweeps do (the
+ * first marks nine tenths, the last nothing); where they do not pay
+ * (sweeps() says when) the index of every kept object takes over.  Either way the rows the ancestor
+ * walk reads are the same, so the walk numbers the network the same. */
+#define SWEEPS_MAX 6
+
+/* One sweep over objects LO..HI-1 (and the extra edges when EXTRA) of
+ * MARK, which the other half's sweep reads and writes at the same time
+ * (relaxed atomics: a mark missed now is seen by the next sweep).
+ * MARKED: how many it marked. */
+typedef struct sweep_job {
+	const heap *h;
+	const gc_result *r;
+	const uint8_t *keep;
+	uint8_t *mark;
+	obj_t lo, hi;
+	int extra, down;
+	uint32_t marked;
+} sweep_job;
+
+static inline int kept_ancestor(const uint8_t *mark, obj_t x)
+{
+	return x >= 0 && (__atomic_load_n(&mark[x], __ATOMIC_RELAXED) & ANC_KEPT);
+}
+
+static inline int unmarked(const uint8_t *mark, obj_t x)
+{
+	return x >= 0 && __atomic_load_n(&mark[x], __ATOMIC_RELAXED) == 0;
+}
+
+/* Mark X an ancestor (a kept one when KEEP[X]). */
+static void set_ancestor(sweep_job *j, obj_t x)
+{
+	__atomic_store_n(&j->mark[x], (uint8_t)(ANC | (j->keep[x] ? ANC_KEPT : 0)), __ATOMIC_RELAXED);
+	j->marked++;
+}
+
+static void *sweep_pass(void *arg)
+{
+	sweep_job *j = arg;
+	const heap *h = j->h;
+	const gc_result *r = j->r;
+	const uint8_t *keep = j->keep, *traced = r->was_traced, *ref_kind = h->ref_kind;
+	uint8_t *mark = j->mark;
+	const uint32_t *ref_start = h->ref_start;
+	const obj_t *ref_dst = h->ref_dst;
+	j->marked = 0;
+	for (obj_t n = 0; n < j->hi - j->lo; n++) {
+		obj_t i = j->down ? j->hi - 1 - n : j->lo + n;
+		if (!unmarked(mark, i) || (!keep[i] && !traced[i]))
+			continue;
+		int hit = kept_ancestor(mark, h->outer[i]) || kept_ancestor(mark, h->cls[i]);
+		for (uint32_t k = ref_start[i], e = ref_start[i + 1]; k < e && !hit; k++)
+			if (kept_ancestor(mark, ref_dst[k])) {
+				int kind = ref_kind[k];
+				hit = kind == REF_STRONG || kind == REF_ARO || kind == REF_IMMUTABLE;
+			}
+		if (hit)
+			set_ancestor(j, i);
+	}
+	if (!j->extra)
+		return NULL;
+	for (uint32_t k = 0; k < r->nhandoff; k++) {
+		obj_t fr = r->handoff[k].level;
+		if (unmarked(mark, fr) && (keep[fr] || traced[fr]) && kept_ancestor(mark, h->ref_dst[r->handoff[k].ref]))
+			set_ancestor(j, fr);
+	}
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		const cluster *cl = &h->clusters[c];
+		if (!r->cluster_live[c])
+			continue;
+		for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables && unmarked(mark, cl->root); k++)
+			if (kept_ancestor(mark, h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs]))
+				set_ancestor(j, cl->root);
+		for (uint32_t k = 0; k < cl->n_members; k++) {
+			obj_t m = h->cluster_items[cl->members + k];
+			if (unmarked(mark, cl->root) && kept_ancestor(mark, m))
+				set_ancestor(j, cl->root);
+			if (unmarked(mark, m) && kept_ancestor(mark, cl->root))
+				set_ancestor(j, m);
+		}
+	}
+	return NULL;
+}
+
+/* Sweep MARK (the targets marked, every other object 0) until it holds
+ * every ancestor: 0, or 1 when the sweeps stop paying: after SWEEPS_MAX of
+ * them, or as soon as one marks more than a quarter of what the one before
+ * it marked (the set is still growing, as a V8 heap's does: there most of
+ * the heap reaches an object, through long chains). */
+static int sweeps(const heap *h, const gc_result *r, const uint8_t *keep, uint8_t *mark, int parallel)
+{
+	obj_t lo = half_of_refs(h);
+	uint32_t before = 0;
+	for (int sweep = 0; sweep < SWEEPS_MAX; sweep++) {
+		int down = sweep % 2 == 0;
+		sweep_job j[2] = {{h, r, keep, mark, 0, lo, 0, down, 0}, {h, r, keep, mark, lo, (obj_t)h->slots, 1, down, 0}};
+		jobs_two(sweep_pass, &j[0], &j[1], parallel);
+		uint32_t marked = j[0].marked + j[1].marked;
+		if (marked == 0)
+			return 0;
+		if (sweep > 0 && marked > before / 4)
+			return 1;
+		before = marked;
+	}
+	return 1;
+}
+
+/* The predecessor rows the ancestor walk reads, for the NT targets (G's
+ * first objects): of the ancestors alone when the sweeps find them, else
+ * (or when INDEX_ONLY) of every kept object. */
+static int ancestor_preds(const heap *h, const gc_result *r, const net *g, uint32_t nt, int parallel, int index_only,
+			  preds *p)
+{
+	/* with clusters, a cut can make the GC keep what it did not (the
+	 * order, cut.c): every object is a candidate then */
+	uint8_t *all = NULL, *mark = calloc((size_t)h->slots + 1, 1);
+	if (h->nclusters > 0 && (all = malloc((size_t)h->slots + 1)))
+		for (uint32_t i = 0; i < h->slots; i++)
+			all[i] = h->cls[i] != OBJ_FREE;
+	int rc = -1;
+	if (!mark || (h->nclusters > 0 && !all))
+		goto done;
+	const uint8_t *keep = all ? all : r->reachable;
+	for (uint32_t k = 0; k < nt; k++)
+		mark[g->obj[k]] = ANC | ANC_KEPT; /* kept: reachable */
+	if (!index_only && sweeps(h, r, keep, mark, parallel) == 0) {
+		trace_point("cut: ancestors swept");
+		rc = preds_build(h, r, mark, ANC_KEPT, mark, parallel, p);
+	} else {
+		rc = preds_build(h, r, keep, 0xff, NULL, parallel, p);
+	}
+done:
+	free(all);
+	free(mark);
+	return rc;
 }
 
 static void preds_free(preds *p)
@@ -705,7 +859,7 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 		goto done;
 	}
 	trace_point("cut: start");
-	if (preds_build(h, r, opt->threads > 1, &x))
+	if (ancestor_preds(h, r, &g, g.n, opt->threads > 1, opt->index_only, &x))
 		goto done;
 	trace_point("cut: predecessors");
 	uint32_t nt = g.n;

@@ -92,7 +92,9 @@ typedef struct cut_options {
 	long long root_cost; /* CUT_NEVER, or the cost of one root reason's removal */
 	uint32_t chains;     /* how many refs, the first in the result's order, get
 			      * their UP and DOWN chains (0: none; a drawing's) */
-	int threads;         /* more than 1: the predecessor index on two threads */
+	int threads;         /* more than 1: the ancestor search and the predecessor index on two threads */
+	int index_only;      /* 1: the ancestors by the predecessor index of every kept object, without
+			      * the sweeps that usually find them first (cut.c; the tests compare them) */
 	/* NULL, or a proof (cut_proof_init) that cut_compute starts as soon as
 	 * a finite cut is known, to run beside the count of what each
 	 * reference keeps; the caller ends it with cut_proof_wait when its

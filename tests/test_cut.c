@@ -357,7 +357,9 @@ typedef struct tally {
 /* The cut of T again on two threads (the lower bound's network beside the
  * main one, the proof started as soon as the cut is known and run beside
  * the count of what each reference keeps): the same answer as C, one
- * thread's, and a proof that frees T and loses what C's proof (W1) does. */
+ * thread's, and a proof that frees T and loses what C's proof (W1) does;
+ * the ancestors found there by the predecessor index of every kept object
+ * (index_only), here by the sweeps: the same network. */
 static void check_two_threads(heap *h, const gc_result *r, const gc_options *opt, obj_t t, const cut_result *c,
 			      const whatif_result *w1)
 {
@@ -367,7 +369,7 @@ static void check_two_threads(heap *h, const gc_result *r, const gc_options *opt
 	whatif_result w2;
 	uint32_t survivors;
 	cut_proof_init(&pf, h, r, &o2, &t, 1, &w2, &survivors);
-	cut_options co = {.keep_flags = opt->keep_flags, .root_cost = 1, .threads = 2, .proof = &pf};
+	cut_options co = {.keep_flags = opt->keep_flags, .root_cost = 1, .threads = 2, .proof = &pf, .index_only = 1};
 	cut_result c2;
 	int rc = cut_compute(h, r, &co, &t, 1, &c2);
 	int prc = pf.begun ? cut_proof_wait(&pf) : -1;
@@ -375,6 +377,7 @@ static void check_two_threads(heap *h, const gc_result *r, const gc_options *opt
 	if (rc)
 		return;
 	CHECK(c2.infinite == c->infinite && c2.cost == c->cost && c2.nrefs == c->nrefs && c2.unproven == c->unproven);
+	CHECK(c2.nodes == c->nodes && c2.arcs == c->arcs); /* the same network, swept or indexed */
 	for (uint32_t k = 0; k < c->nrefs && k < c2.nrefs; k++)
 		CHECK(c2.refs[k].kind == c->refs[k].kind && c2.refs[k].id == c->refs[k].id &&
 		      c2.refs[k].kept == c->refs[k].kept);
@@ -533,4 +536,45 @@ TEST(cut_is_minimal_by_brute_force_on_clustered_heaps)
 	printf("    clustered heaps: %d cuts minimal by brute force, %d infinite ones checked, %d targets in clusters;"
 	       " %d of %d answers not proven minimal (proven to free), %d of them beaten by the brute force\n",
 	       n_.checked, n_.infinite, clustered, n_.unproven, n_.total, n_.unproven_wrong);
+}
+
+/* A chain 40 references long from a rooted holder to the target whose
+ * objects' indexes zigzag (200, 101, 201, 102, ...: each step goes the
+ * other way round the array), so that every sweep of the ancestor search
+ * (cut.c) gets at most two steps further: more sweeps than it allows, and
+ * the predecessor index of every kept object takes over.  By hand: one
+ * reference frees the target (each holds it alone); the same network and
+ * answer as with the index asked for, on one thread and on two. */
+TEST(cut_zigzag_chain_falls_back_to_the_index)
+{
+	enum { STEPS = 40 };
+	char body[8192];
+	size_t at = 0;
+	obj_t idx[STEPS + 1];
+	for (int k = 1; k <= STEPS; k++)
+		idx[k] = k % 2 ? 200 + (k - 1) / 2 : 100 + k / 2;
+	at += (size_t)snprintf(body + at, sizeof body - at, "o 50 51 4 10 Target 1000 -\no 60 61 4 10 Holder 100 RootSet\n");
+	for (int k = 1; k <= STEPS; k++)
+		at += (size_t)snprintf(body + at, sizeof body - at, "o %d %d 4 10 Link_%d 10 -\n", idx[k], idx[k] + 1, k);
+	at += (size_t)snprintf(body + at, sizeof body - at, "r 60 %d strong Head\n", idx[STEPS]);
+	for (int k = STEPS; k >= 2; k--) /* p_k references p_(k-1); p_1 the target */
+		at += (size_t)snprintf(body + at, sizeof body - at, "r %d %d strong Next\n", idx[k], idx[k - 1]);
+	snprintf(body + at, sizeof body - at, "r %d 50 strong Target\n", idx[1]);
+	obj_t t = 50;
+	solved s;
+	if (solve(body, &t, 1, CUT_ROOT_COST_DEFAULT, &s) == 0) {
+		CHECK(!s.c.infinite && s.c.nrefs == 1 && s.c.cost == 1 && s.survivors == 0);
+		CHECK(s.c.nodes >= STEPS + 2); /* the holder, the links and the target at least */
+		for (int run = 0; run < 3; run++) { /* two threads; the index asked for on one, on two */
+			cut_options co = {.keep_flags = s.opt.keep_flags, .root_cost = CUT_ROOT_COST_DEFAULT,
+					  .threads = run == 1 ? 1 : 2, .index_only = run > 0};
+			cut_result c2;
+			CHECK(cut_compute(&s.h, &s.r, &co, &t, 1, &c2) == 0);
+			CHECK(c2.nodes == s.c.nodes && c2.arcs == s.c.arcs && c2.nrefs == 1);
+			if (c2.nrefs == 1 && s.c.nrefs == 1)
+				CHECK(c2.refs[0].id == s.c.refs[0].id && c2.refs[0].kind == s.c.refs[0].kind);
+			cut_free(&c2);
+		}
+	}
+	solved_free(&s);
 }
