@@ -174,21 +174,6 @@ static void *preds_pass(void *arg)
 	return NULL;
 }
 
-/* The first object whose references start past half of them: where two
- * threads split a pass over the references. */
-static obj_t half_of_refs(const heap *h)
-{
-	obj_t lo = 0, hi = (obj_t)h->slots;
-	while (lo < hi) {
-		obj_t m = lo + (hi - lo) / 2;
-		if (h->ref_start[m] < h->nrefs / 2)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo;
-}
-
 /* Both passes, each on two threads when PARALLEL: one the objects below
  * a split that halves the references, the other those above and the
  * extra edges, each counting into an array of its own (the first into
@@ -203,7 +188,7 @@ static int preds_build(const heap *h, const gc_result *r, const uint8_t *keep, u
 	uint32_t *second = calloc((size_t)h->slots + 1, sizeof *second);
 	if (!p->start || !second)
 		goto oom;
-	obj_t lo = half_of_refs(h);
+	obj_t lo = heap_split_refs(h);
 	preds_job j[2] = {{h, r, keep, src, bit, p->start, NULL, 0, lo, 0},
 			  {h, r, keep, src, bit, second, NULL, lo, (obj_t)h->slots, 1}};
 	jobs_two(preds_pass, &j[0], &j[1], parallel);
@@ -331,7 +316,7 @@ static void *sweep_pass(void *arg)
  * the heap reaches an object, through long chains). */
 static int sweeps(const heap *h, const gc_result *r, const uint8_t *keep, uint8_t *mark, int parallel)
 {
-	obj_t lo = half_of_refs(h);
+	obj_t lo = heap_split_refs(h);
 	uint32_t before = 0;
 	for (int sweep = 0; sweep < SWEEPS_MAX; sweep++) {
 		int down = sweep % 2 == 0;

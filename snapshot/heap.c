@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
+
 const char *const ref_kind_names[REF_KIND_COUNT] = {"strong", "aro", "immutable", "weak", "soft"};
 
 int ref_kind_parse(const char *s, size_t len)
@@ -239,31 +241,95 @@ out:
 	return rc;
 }
 
+obj_t heap_split_refs(const heap *h)
+{
+	obj_t lo = 0, hi = (obj_t)h->slots;
+	while (lo < hi) {
+		obj_t m = lo + (hi - lo) / 2;
+		if (h->ref_start[m] < h->nrefs / 2)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+/* One pass of heap_build_reverse over the references of sources LO..HI-1:
+ * with SRC NULL, counts each into AT[target]; else places it at
+ * AT[target]++ of SRC and REF. */
+typedef struct reverse_job {
+	const heap *h;
+	obj_t lo, hi;
+	uint32_t *at;
+	obj_t *src;
+	uint32_t *ref;
+} reverse_job;
+
+/* How many references ahead a fill fetches the places it will write. */
+#define REVERSE_AHEAD 8
+
+static void *reverse_pass(void *arg)
+{
+	const reverse_job *j = arg;
+	const heap *h = j->h;
+	const obj_t *dst = h->ref_dst;
+	uint32_t *at = j->at, end = h->ref_start[j->hi];
+	if (!j->src) {
+		for (uint32_t k = h->ref_start[j->lo]; k < end; k++)
+			at[dst[k]]++;
+		return NULL;
+	}
+	for (obj_t i = j->lo; i < j->hi; i++)
+		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
+			if (k + 2 * REVERSE_AHEAD < end)
+				__builtin_prefetch(&at[dst[k + 2 * REVERSE_AHEAD]], 1);
+			if (k + REVERSE_AHEAD < end) {
+				uint32_t ahead = at[dst[k + REVERSE_AHEAD]];
+				__builtin_prefetch(&j->src[ahead], 1);
+				__builtin_prefetch(&j->ref[ahead], 1);
+			}
+			uint32_t place = at[dst[k]]++;
+			j->src[place] = i;
+			j->ref[place] = k;
+		}
+	return NULL;
+}
+
+/* Two passes (count, then place), each on two threads from a million
+ * references on: one the sources below heap_split_refs, the other those
+ * above, each counting into an array of its own (START, SECOND); every
+ * row is then laid out as the first thread's sources, then the second's,
+ * so each row stays in source order. */
 int heap_build_reverse(heap *h)
 {
 	if (h->rev_start)
 		return 0;
 	uint32_t *start = calloc((size_t)h->slots + 1, sizeof *start);
+	uint32_t *second = calloc((size_t)h->slots + 1, sizeof *second);
 	obj_t *src = malloc((size_t)h->nrefs * sizeof *src + 1);
 	uint32_t *ref = malloc((size_t)h->nrefs * sizeof *ref + 1);
-	if (!start || !src || !ref) {
-		free(start); free(src); free(ref);
+	if (!start || !second || !src || !ref) {
+		free(start); free(second); free(src); free(ref);
 		return -1;
 	}
-	for (uint32_t k = 0; k < h->nrefs; k++)
-		start[h->ref_dst[k] + 1]++;
-	for (uint32_t i = 0; i < h->slots; i++)
-		start[i + 1] += start[i];
-	/* fill by walking sources in order: stable, so each target's list is in
-	 * forward order; start[] is shifted by one slot during the fill */
-	for (uint32_t i = 0; i < h->slots; i++)
-		for (uint32_t k = h->ref_start[i]; k < h->ref_start[i + 1]; k++) {
-			uint32_t at = start[h->ref_dst[k]]++;
-			src[at] = (obj_t)i;
-			ref[at] = k;
-		}
-	memmove(start + 1, start, (size_t)h->slots * sizeof *start);
+	int parallel = h->nrefs >= (1u << 20);
+	obj_t mid = heap_split_refs(h);
+	reverse_job j[2] = {{h, 0, mid, start, NULL, NULL}, {h, mid, (obj_t)h->slots, second, NULL, NULL}};
+	jobs_two(reverse_pass, &j[0], &j[1], parallel);
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < h->slots; i++) {
+		uint32_t a = start[i], b = second[i];
+		start[i] = total;
+		second[i] = total + a;
+		total += a + b;
+	}
+	j[0].src = j[1].src = src;
+	j[0].ref = j[1].ref = ref;
+	jobs_two(reverse_pass, &j[0], &j[1], parallel);
+	/* SECOND[i] now ends row I: START becomes the rows' starts */
 	start[0] = 0;
+	memcpy(start + 1, second, (size_t)h->slots * sizeof *start);
+	free(second);
 	h->rev_start = start;
 	h->rev_src = src;
 	h->rev_ref = ref;

@@ -214,8 +214,13 @@ int heap_set_refs(heap *h, obj_t *from, obj_t *to, uint32_t *prop, uint8_t *kind
 /* Derived data: ReferencedByClusters and the per-object cluster column.
  * Returns 0, or -1 when out of memory. */
 int heap_index_clusters(heap *h);
+/* The rows by target (rev_start, rev_src, rev_ref; each row in source
+ * order), on two threads on a large heap.  0, or -1 when out of memory. */
 int heap_build_reverse(heap *h);
 int heap_build_children(heap *h);
+/* The first object whose references start past half of them: where two
+ * threads split a pass over the references. */
+obj_t heap_split_refs(const heap *h);
 
 /* Names.  A name buffer of HEAP_NAME_MAX bytes holds any FName: both
  * readers refuse the names and strings longer than the engine allows

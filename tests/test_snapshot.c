@@ -65,6 +65,40 @@ TEST(reverse_references_and_children)
 	heap_free(&h);
 }
 
+/* The rows by target of a generated heap with more than a million
+ * references (built on two threads), against their definition: walking
+ * the references in order, each is the next entry of its target's row,
+ * with its own source. */
+TEST(reverse_rows_on_two_threads_are_the_definition)
+{
+	heap h;
+	char err[256];
+	gen_options go = {120000, 5, MODE_GAME, 0};
+	if (gen_heap(&go, &h, err, sizeof err)) {
+		printf("    %s\n", err);
+		CHECK(0);
+		return;
+	}
+	CHECK(h.nrefs >= (1u << 20)); /* the two-thread size */
+	CHECK(heap_build_reverse(&h) == 0);
+	uint32_t *next = malloc(((size_t)h.slots + 1) * sizeof *next);
+	CHECK(next != NULL);
+	if (next && h.rev_start) {
+		memcpy(next, h.rev_start, (size_t)h.slots * sizeof *next);
+		int rows_ok = h.rev_start[0] == 0 && h.rev_start[h.slots] == h.nrefs, each_ok = 1;
+		for (uint32_t i = 0; i < h.slots; i++)
+			rows_ok &= h.rev_start[i] <= h.rev_start[i + 1];
+		for (uint32_t i = 0; i < h.slots && rows_ok; i++)
+			for (uint32_t k = h.ref_start[i]; k < h.ref_start[i + 1]; k++) {
+				uint32_t at = next[h.ref_dst[k]]++;
+				each_ok &= at < h.rev_start[h.ref_dst[k] + 1] && h.rev_ref[at] == k && h.rev_src[at] == (obj_t)i;
+			}
+		CHECK(rows_ok && each_ok);
+	}
+	free(next);
+	heap_free(&h);
+}
+
 /* Text -> binary -> text gives identical canonical text. */
 static int round_trip(const heap *h, char **text_out)
 {
