@@ -14,11 +14,13 @@ typedef struct heap_view {
 	view base;
 	heap *h;
 	gc_result *r;
-	findings f;           /* built at open, like the indexes: part of loading */
+	findings f;           /* built on the first findings() */
+	int have_findings;
 	uint32_t *inst_start; /* objects by class */
 	obj_t *inst;
-	/* view_heap_borrow: H and R stay the caller's; the indexes and findings
-	 * are built on first use, and those the view built go at close */
+	/* the indexes and findings are built on first use (a command that asks
+	 * for neither never pays for them); view_heap_borrow: H and R stay the
+	 * caller's, and the indexes the view built go at close */
 	int borrowed, indexed, built_reverse, built_children;
 	dom_result dom;       /* computed on the first retained() */
 	int have_dom;
@@ -440,9 +442,12 @@ static int hv_findings(view *v, obj_t about, finding_rows *out)
 	heap_view *hv = HV(v);
 	if (need_retention(hv))
 		return -1;
-	if (hv->borrowed && !hv->f.v && findings_collect(hv->h, hv->r, &hv->f)) {
-		snprintf(v->err, sizeof v->err, "out of memory");
-		return -1;
+	if (!hv->have_findings) {
+		if (findings_collect(hv->h, hv->r, &hv->f)) {
+			snprintf(v->err, sizeof v->err, "out of memory");
+			return -1;
+		}
+		hv->have_findings = 1;
 	}
 	for (uint32_t k = 0; k < hv->f.n; k++) {
 		const finding *f = &hv->f.v[k];
@@ -672,11 +677,10 @@ static view *open_view(heap *h, gc_result *r, int borrowed, char *err, size_t er
 	hv->h = h;
 	hv->r = r;
 	hv->borrowed = borrowed;
-	/* the indexes every query needs, built once as part of loading */
-	if (!borrowed && (need_retention(hv) || ensure_indexed(hv) || findings_collect(h, r, &hv->f))) {
-		snprintf(err, errsize, "out of memory indexing the heap");
-		free(hv->inst_start);
-		free(hv->inst);
+	/* the GC's retention paths, which nearly every query reads, as part of
+	 * loading */
+	if (!borrowed && need_retention(hv)) {
+		snprintf(err, errsize, "%s", hv->base.err);
 		free(hv);
 		return NULL;
 	}
