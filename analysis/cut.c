@@ -83,29 +83,26 @@ const char *cut_label_words(const heap *h, int v8, uint64_t lab, char *buf, size
  * references), and a live cluster's own (its lists and membership,
  * whatever became of its objects), 4 bytes each; freed once the ancestors
  * are found.  Within a row the sources come in index order, then the
- * hand-overs, then the clusters'.  Built either for every kept object or,
- * once sweeps() has found the ancestors, for them alone (the same rows for
- * them: each of an ancestor's predecessors is one). */
+ * hand-overs, then the clusters'.  Built only when the sweeps below do
+ * not find the ancestors. */
 typedef struct preds {
 	uint32_t *start;
 	obj_t *from;
 } preds;
 
-enum { ANC = 1, ANC_KEPT = 2 }; /* a sweep's mark (below): an ancestor, and a kept one */
+enum { ANC = 1, ANC_KEPT = 2 }; /* an object's mark (below): an ancestor, and a kept one */
 
 /* How many references ahead a pass fetches what it will write. */
 #define PREDS_AHEAD 8
 
 /* One pass over the edges out of objects LO..HI-1 (and, when EXTRA, the
  * hand-overs' and the clusters' after them): with FILL NULL counts each
- * edge into AT[to], else writes its source at FILL[AT[to]++].  An edge
- * counts when KEEP[to] & BIT; its source when SRC is NULL and it is kept or
- * traced, or when SRC[from] & ANC (the rows of the ancestors alone). */
+ * edge into AT[to], else writes its source at FILL[AT[to]++].  KEEP[x]:
+ * x is kept (an edge into it counts). */
 typedef struct preds_job {
 	const heap *h;
 	const gc_result *r;
-	const uint8_t *keep, *src;
-	uint8_t bit;
+	const uint8_t *keep;
 	uint32_t *at;
 	obj_t *fill;
 	obj_t lo, hi;
@@ -117,7 +114,7 @@ static void *preds_pass(void *arg)
 	const preds_job *j = arg;
 	const heap *h = j->h;
 	const gc_result *r = j->r;
-	const uint8_t *keep = j->keep, *traced = r->was_traced, *src = j->src, bit = j->bit;
+	const uint8_t *keep = j->keep, *traced = r->was_traced;
 	uint32_t *at = j->at;
 	obj_t *fill = j->fill;
 	const uint32_t *ref_start = h->ref_start;
@@ -126,7 +123,7 @@ static void *preds_pass(void *arg)
 #define EDGE(to, fr)                                                                                \
 	do {                                                                                        \
 		obj_t to_ = (to);                                                                   \
-		if (to_ >= 0 && (keep[to_] & bit)) {                                                \
+		if (to_ >= 0 && keep[to_]) {                                                        \
 			if (fill)                                                                   \
 				fill[at[to_]++] = (fr);                                             \
 			else                                                                        \
@@ -134,7 +131,7 @@ static void *preds_pass(void *arg)
 		}                                                                                   \
 	} while (0)
 	for (obj_t i = j->lo; i < j->hi; i++) {
-		if (src ? !(src[i] & ANC) : !keep[i] && !traced[i])
+		if (!keep[i] && !traced[i])
 			continue;
 		for (uint32_t k = ref_start[i], e = ref_start[i + 1]; k < e; k++) {
 			/* a few references on: the count, then the slot it points to */
@@ -153,7 +150,7 @@ static void *preds_pass(void *arg)
 		return NULL;
 	for (uint32_t k = 0; k < r->nhandoff; k++) {
 		obj_t fr = r->handoff[k].level;
-		if (fr >= 0 && (src ? src[fr] & ANC : keep[fr] || traced[fr]))
+		if (fr >= 0 && (keep[fr] || traced[fr]))
 			EDGE(h->ref_dst[r->handoff[k].ref], fr);
 	}
 	/* a live cluster's root and members, alive or not: what a rooted
@@ -178,10 +175,9 @@ static void *preds_pass(void *arg)
  * a split that halves the references, the other those above and the
  * extra edges, each counting into an array of its own (the first into
  * START, the second into SECOND); then every row is laid out as the first
- * thread's sources, then the second's, and each fills its own part.  KEEP,
- * BIT and SRC as in preds_job. */
-static int preds_build(const heap *h, const gc_result *r, const uint8_t *keep, uint8_t bit, const uint8_t *src,
-		       int parallel, preds *p)
+ * thread's sources, then the second's, and each fills its own part.  KEEP
+ * as in preds_job. */
+static int preds_build(const heap *h, const gc_result *r, const uint8_t *keep, int parallel, preds *p)
 {
 	p->from = NULL;
 	p->start = calloc((size_t)h->slots + 2, sizeof *p->start);
@@ -189,8 +185,7 @@ static int preds_build(const heap *h, const gc_result *r, const uint8_t *keep, u
 	if (!p->start || !second)
 		goto oom;
 	obj_t lo = heap_split_refs(h);
-	preds_job j[2] = {{h, r, keep, src, bit, p->start, NULL, 0, lo, 0},
-			  {h, r, keep, src, bit, second, NULL, lo, (obj_t)h->slots, 1}};
+	preds_job j[2] = {{h, r, keep, p->start, NULL, 0, lo, 0}, {h, r, keep, second, NULL, lo, (obj_t)h->slots, 1}};
 	jobs_two(preds_pass, &j[0], &j[1], parallel);
 	uint32_t total = 0;
 	for (uint32_t i = 0; i < h->slots; i++) {
@@ -216,6 +211,12 @@ oom:
 	return -1;
 }
 
+static void preds_free(preds *p)
+{
+	free(p->start);
+	free(p->from);
+}
+
 /* ---- the ancestors by sweeping the edges forwards ----
  *
  * The predecessor index costs a pass over every reference of the heap
@@ -224,10 +225,12 @@ oom:
  * object not yet known to be an ancestor and makes it one when an edge of
  * preds_pass's (the same edges, the same conditions) leads from it to a
  * kept ancestor; sweeps alternate direction, and the set is complete once
- * a whole sweep adds nothing.  On the UE bench heaps three sweeps do (the
- * first marks nine tenths, the last nothing); where they do not pay
- * (sweeps() says when) the index of every kept object takes over.  Either way the rows the ancestor
- * walk reads are the same, so the walk numbers the network the same. */
+ * a whole sweep adds nothing.  On the UE bench heaps three or four sweeps
+ * do (one way marks nine tenths, the last nothing); where they do not pay
+ * (sweeps() says when) the predecessor index of every kept object is
+ * walked instead.  The set is the same either way, and so is the
+ * network: number_ancestors numbers it in one order whichever way it was
+ * found. */
 #define SWEEPS_MAX 6
 
 /* One sweep over objects LO..HI-1 (and the extra edges when EXTRA) of
@@ -311,95 +314,50 @@ static void *sweep_pass(void *arg)
 
 /* Sweep MARK (the targets marked, every other object 0) until it holds
  * every ancestor: 0, or 1 when the sweeps stop paying: after SWEEPS_MAX of
- * them, or as soon as one marks more than a quarter of what the one before
- * it marked (the set is still growing, as a V8 heap's does: there most of
- * the heap reaches an object, through long chains). */
+ * them, or as soon as one (from the third on) marks more than a quarter
+ * of what the two before it marked together -- the set is still growing,
+ * as a V8 heap's does, where most of the heap reaches an object through
+ * long chains.  (Two sweeps, one each way, are the unit: which way finds
+ * most depends on where the holders lie in the array.) */
 static int sweeps(const heap *h, const gc_result *r, const uint8_t *keep, uint8_t *mark, int parallel)
 {
 	obj_t lo = heap_split_refs(h);
-	uint32_t before = 0;
+	uint32_t before[2] = {0, 0};
 	for (int sweep = 0; sweep < SWEEPS_MAX; sweep++) {
 		int down = sweep % 2 == 0;
 		sweep_job j[2] = {{h, r, keep, mark, 0, lo, 0, down, 0}, {h, r, keep, mark, lo, (obj_t)h->slots, 1, down, 0}};
 		jobs_two(sweep_pass, &j[0], &j[1], parallel);
 		uint32_t marked = j[0].marked + j[1].marked;
+		trace_printf("cut: sweep %d marked %u", sweep, marked);
 		if (marked == 0)
 			return 0;
-		if (sweep > 0 && marked > before / 4)
+		if (sweep >= 2 && marked > (before[0] + before[1]) / 4)
 			return 1;
-		before = marked;
+		before[0] = before[1];
+		before[1] = marked;
 	}
 	return 1;
 }
 
-/* The predecessor rows the ancestor walk reads, for the NT targets (G's
- * first objects): of the ancestors alone when the sweeps find them, else
- * (or when INDEX_ONLY) of every kept object. */
-static int ancestor_preds(const heap *h, const gc_result *r, const net *g, uint32_t nt, int parallel, int index_only,
-			  preds *p)
-{
-	/* with clusters, a cut can make the GC keep what it did not (the
-	 * order, cut.c): every object is a candidate then */
-	uint8_t *all = NULL, *mark = calloc((size_t)h->slots + 1, 1);
-	if (h->nclusters > 0 && (all = malloc((size_t)h->slots + 1)))
-		for (uint32_t i = 0; i < h->slots; i++)
-			all[i] = h->cls[i] != OBJ_FREE;
-	int rc = -1;
-	if (!mark || (h->nclusters > 0 && !all))
-		goto done;
-	const uint8_t *keep = all ? all : r->reachable;
-	for (uint32_t k = 0; k < nt; k++)
-		mark[g->obj[k]] = ANC | ANC_KEPT; /* kept: reachable */
-	if (!index_only && sweeps(h, r, keep, mark, parallel) == 0) {
-		trace_point("cut: ancestors swept");
-		rc = preds_build(h, r, mark, ANC_KEPT, mark, parallel, p);
-	} else {
-		rc = preds_build(h, r, keep, 0xff, NULL, parallel, p);
-	}
-done:
-	free(all);
-	free(mark);
-	return rc;
-}
-
-static void preds_free(preds *p)
-{
-	free(p->start);
-	free(p->from);
-}
-
-/* The ancestor superset: from the kept targets (G's first objects)
- * backwards over P (only kept objects on a heap without clusters: no other is on a path
- * from ⊤; with clusters every object, see preds_pass).
- * Numbers them as nodes 2.. of G. */
-static int ancestors(const preds *p, net *g)
+/* Breadth-first from the targets marked in MARK backwards over P, marking
+ * every ancestor. */
+static int walk_preds(const preds *p, const obj_t *targets, uint32_t nt, uint8_t *mark)
 {
 	vec q = {0};
-	for (uint32_t k = 0; k < g->n; k++)
-		if (vec_push(&q, (uint32_t)g->obj[k]))
+	for (uint32_t k = 0; k < nt; k++)
+		if (vec_push(&q, (uint32_t)targets[k]))
 			goto oom;
-	g->n = 0;
-	for (size_t at = 0; at < q.n; at++)
-		g->node[q.v[at]] = 2 + (uint32_t)at;
 	for (size_t at = 0; at < q.n; at++) {
 		obj_t t = (obj_t)q.v[at];
 		for (uint32_t k = p->start[t]; k < p->start[t + 1]; k++) {
 			obj_t s = p->from[k];
-			if (g->node[s] == NO) {
-				g->node[s] = 2 + (uint32_t)q.n;
+			if (!(mark[s] & ANC)) {
+				mark[s] |= ANC;
 				if (vec_push(&q, (uint32_t)s))
 					goto oom;
 			}
 		}
 	}
-	free(g->obj);
-	g->obj = malloc((q.n + 2) * sizeof *g->obj);
-	if (!g->obj)
-		goto oom;
-	g->obj[SRC] = g->obj[SINK] = OBJ_NONE;
-	for (size_t k = 0; k < q.n; k++)
-		g->obj[2 + k] = (obj_t)q.v[k];
-	g->n = 2 + (uint32_t)q.n;
 	vec_free(&q);
 	return 0;
 oom:
@@ -407,7 +365,72 @@ oom:
 	return -1;
 }
 
+/* The ancestor superset of the NT targets (G's first objects) into MARK
+ * (ANC bits): by the sweeps, or when they stop paying (or INDEX_ONLY asks)
+ * by walking the predecessor index of every kept object (only kept objects
+ * on a heap without clusters: no other is on a path from ⊤; with clusters
+ * every object, see preds_pass). */
+static int ancestor_set(const heap *h, const gc_result *r, const net *g, uint32_t nt, int parallel, int index_only,
+			uint8_t *mark)
+{
+	/* with clusters, a cut can make the GC keep what it did not (the
+	 * order, cut.c): every object is a candidate then */
+	uint8_t *all = NULL;
+	if (h->nclusters > 0 && (all = malloc((size_t)h->slots + 1)))
+		for (uint32_t i = 0; i < h->slots; i++)
+			all[i] = h->cls[i] != OBJ_FREE;
+	if (h->nclusters > 0 && !all)
+		return -1;
+	const uint8_t *keep = all ? all : r->reachable;
+	for (uint32_t k = 0; k < nt; k++)
+		mark[g->obj[k]] = ANC | ANC_KEPT; /* kept: reachable */
+	int rc = 0;
+	if (!index_only && sweeps(h, r, keep, mark, parallel) == 0) {
+		trace_point("cut: ancestors swept");
+	} else {
+		/* the walk starts again from the targets alone */
+		memset(mark, 0, (size_t)h->slots);
+		for (uint32_t k = 0; k < nt; k++)
+			mark[g->obj[k]] = ANC;
+		preds x = {0};
+		rc = preds_build(h, r, keep, parallel, &x);
+		trace_point("cut: predecessors");
+		if (rc == 0)
+			rc = walk_preds(&x, g->obj, nt, mark);
+		preds_free(&x);
+	}
+	free(all);
+	return rc;
+}
 
+/* Number the ancestors in MARK as nodes 2.. of G: the NT targets (G's
+ * first objects) first, in their order, then the others in index order --
+ * the same numbering however they were found, and the network's objects
+ * in the order of the heap's columns. */
+static int number_ancestors(const heap *h, net *g, uint32_t nt, const uint8_t *mark)
+{
+	uint32_t n = 0; /* the targets among them */
+	for (uint32_t i = 0; i < h->slots; i++)
+		n += mark[i] & ANC;
+	obj_t *obj = malloc(((size_t)n + 2) * sizeof *obj);
+	if (!obj)
+		return -1;
+	obj[SRC] = obj[SINK] = OBJ_NONE;
+	for (uint32_t k = 0; k < nt; k++) {
+		obj[2 + k] = g->obj[k];
+		g->node[g->obj[k]] = 2 + k;
+	}
+	uint32_t at = 2 + nt;
+	for (uint32_t i = 0; i < h->slots; i++)
+		if ((mark[i] & ANC) && g->node[i] == NO) {
+			obj[at] = (obj_t)i;
+			g->node[i] = at++;
+		}
+	free(g->obj);
+	g->obj = obj;
+	g->n = at;
+	return 0;
+}
 
 /* Breadth-first from SRC over the forward arcs FOLLOW lets through (CTX
  * its); PARENT (per node, the arc it was reached by, NO for unreached, NO
@@ -815,7 +838,6 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 	memset(out, 0, sizeof *out);
 	out->ntargets = n;
 	net g = {0};
-	preds x = {0};
 	int rc = -1;
 	uint32_t *parent = NULL, *queue = NULL, *stamp = NULL, *down = NULL;
 	uint8_t *side = NULL;
@@ -844,14 +866,14 @@ int cut_compute(const heap *h, const gc_result *r, const cut_options *opt, const
 		goto done;
 	}
 	trace_point("cut: start");
-	if (ancestor_preds(h, r, &g, g.n, opt->threads > 1, opt->index_only, &x))
-		goto done;
-	trace_point("cut: predecessors");
 	uint32_t nt = g.n;
-	if (ancestors(&x, &g))
+	uint8_t *mark = calloc((size_t)h->slots + 1, 1);
+	if (!mark || ancestor_set(h, r, &g, nt, opt->threads > 1, opt->index_only, mark) ||
+	    number_ancestors(h, &g, nt, mark)) {
+		free(mark);
 		goto done;
-	preds_free(&x);
-	memset(&x, 0, sizeof x);
+	}
+	free(mark);
 	trace_point("cut: ancestors");
 	g.is_target = calloc((size_t)g.n + 1, 1);
 	if (!g.is_target)
@@ -977,7 +999,6 @@ done:
 		job_wait(&lower);
 	if (lower_state)
 		lower_end(&lj);
-	preds_free(&x);
 	free(parent);
 	free(queue);
 	free(side);
