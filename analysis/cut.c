@@ -1061,6 +1061,7 @@ void cut_proof_init(cut_proof *pf, const heap *h, const gc_result *before, const
 	pf->before = before;
 	pf->opt = *opt;
 	pf->opt.defer_retention = 1; /* only reachability is read */
+	pf->opt.no_weak_lists = 1;
 	pf->targets = targets;
 	pf->n = n;
 	pf->w = w;

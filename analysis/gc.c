@@ -614,8 +614,8 @@ static int uncleared_weak(marker *m, gc_result *r)
 	return 0;
 }
 
-/* Steps 6-8 and the purge. */
-static int finish(marker *m, gc_result *r)
+/* Steps 6-8 and the purge; step 7's lists unless NO_WEAK_LISTS. */
+static int finish(marker *m, gc_result *r, int no_weak_lists)
 {
 	heap *h = m->h;
 	double t0 = now_seconds();
@@ -632,17 +632,19 @@ static int finish(marker *m, gc_result *r)
 	}
 	double t1 = now_seconds();
 	/* step 7: weak references to unreachable objects are cleared */
-	vec_sort_unique(&m->weak);
-	vec cleared = {0};
-	for (size_t k = 0; k < m->weak.n; k++)
-		if (m->state[h->ref_dst[m->weak.v[k]]] == S_UNREACHABLE && vec_push(&cleared, m->weak.v[k])) {
-			vec_free(&cleared);
+	if (!no_weak_lists) {
+		vec_sort_unique(&m->weak);
+		vec cleared = {0};
+		for (size_t k = 0; k < m->weak.n; k++)
+			if (m->state[h->ref_dst[m->weak.v[k]]] == S_UNREACHABLE && vec_push(&cleared, m->weak.v[k])) {
+				vec_free(&cleared);
+				return -1;
+			}
+		r->cleared = cleared.v;
+		r->ncleared = (uint32_t)cleared.n;
+		if (uncleared_weak(m, r))
 			return -1;
-		}
-	r->cleared = cleared.v;
-	r->ncleared = (uint32_t)cleared.n;
-	if (uncleared_weak(m, r))
-		return -1;
+	}
 	double t2 = now_seconds();
 	/* step 8: gather */
 	vec purged = {0};
@@ -747,7 +749,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->traced = m.traced;
 	r->time.prepass = t1 - t0;
 	r->time.mark = t2 - t1;
-	if (finish(&m, r))
+	if (finish(&m, r, opt->no_weak_lists))
 		goto out;
 	r->was_traced = m.queued; /* handed over to the result */
 	r->cluster_live = m.live;

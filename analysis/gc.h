@@ -55,6 +55,9 @@ typedef struct gc_options {
 			      * a later gc_retention() call, so a caller that
 			      * first needs other large arrays does not hold
 			      * both at once */
+	int no_weak_lists;   /* 1: leave step 7's lists (cleared and uncleared
+			      * weak references) empty: a caller that reads only
+			      * what lives (cut's proof) need not wait for them */
 } gc_options;
 
 /* KeepFlags the engine uses in MODE (GARBAGE_COLLECTION_KEEPFLAGS). */

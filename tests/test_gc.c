@@ -572,6 +572,34 @@ TEST(weak_references_of_untraced_holders_are_not_cleared)
 	heap_free(&h);
 }
 
+/* The same heap with no_weak_lists (cut's proof): what lives and what is
+ * purged unchanged, step 7's lists left empty. */
+TEST(no_weak_lists_changes_only_the_weak_lists)
+{
+	const char *text = "ugc-text 1\nfirst-gc-index 6\n"
+		"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
+		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Cache 10 -\n"
+		"o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 10 H 1 RootSet\no 12 1 4 10 Target 1 -\n"
+		"o 13 1 4 10 Target2 1 -\no 20 1 4 10 Root 1 -\no 21 1 4 20 Member 1 -\n"
+		"r 5 12 weak PoolWeak\nr 11 20 strong ToCluster\nr 11 13 weak Traced\nr 21 12 weak MemberWeak\n"
+		"c 20 21 - -\n";
+	heap h;
+	char err[256];
+	CHECK(parse_text(text, &h, err, sizeof err) == 0);
+	gc_options o = {.mode = MODE_GAME, .keep_flags = gc_default_keep_flags(MODE_GAME), .threads = 1};
+	gc_result full, lean;
+	CHECK(gc_run(&h, &o, &full) == 0);
+	o.no_weak_lists = 1;
+	CHECK(gc_run(&h, &o, &lean) == 0);
+	CHECK(full.ncleared == 1 && full.nuncleared == 2); /* the lists this heap has */
+	CHECK(lean.ncleared == 0 && lean.nuncleared == 0);
+	CHECK(memcmp(full.reachable, lean.reachable, h.slots) == 0);
+	CHECK_STR(purged_list(&lean), "12 13");
+	gc_result_free(&full);
+	gc_result_free(&lean);
+	heap_free(&h);
+}
+
 TEST(needs_dissolving_traces_members_and_keeps_them)
 {
 	heap h;
