@@ -14,7 +14,7 @@ static void set_options(pipeline *p, int mode, uint32_t keep_flags, const pipeli
 	if (!o)
 		o = &none;
 	p->opt = (gc_options){.mode = o->mode >= 0 ? o->mode : mode, .threads = o->threads > 0 ? o->threads : cpu_cores(),
-			      .defer_retention = o->defer_retention};
+			      .defer_retention = o->defer_retention, .no_weak_lists = o->no_weak_lists};
 	p->threads = p->opt.threads;
 	p->opt.keep_flags = o->keep_given ? o->keep_flags : o->mode >= 0 ? gc_default_keep_flags(p->opt.mode) : keep_flags;
 	p->dom.policy = o->policy >= 0 ? o->policy : POLICY_GC;
@@ -187,6 +187,7 @@ int pipeline_need(pipeline *p, int what, char *err, size_t errsize)
 	int todo = what & ~p->done;
 	if (!todo)
 		return 0;
+	assert(!(todo & PIPE_FINDINGS) || !p->opt.no_weak_lists); /* the findings read step 7's lists */
 	int policy = p->dom.policy;
 	/* the GC when asked for, or when what is asked reads its result: the
 	 * findings, or dominators that need it (dom_needs_gc) */

@@ -43,6 +43,7 @@ typedef struct pipeline_options {
 	int objects_only;     /* dominators without the class and package sums */
 	int defer_retention;  /* leave ugc-gc(7) §3 (root kinds, distances) to
 			       * whoever first needs it (a view) */
+	int no_weak_lists;    /* gc_options.no_weak_lists: no findings asked for */
 } pipeline_options;
 
 #define PIPELINE_OPTIONS_INIT {.mode = -1, .policy = -1}

@@ -384,6 +384,7 @@ int cmd_cut(int argc, char **argv)
 	po.keep_given = o->keep_arg != NULL;
 	po.keep_flags = keep;
 	po.defer_retention = 1; /* cut reads no retention path */
+	po.no_weak_lists = 1;   /* nor step 7's weak references */
 	char err[SNAP_ERR_MAX];
 	if (input_open_heap(&p, ops[0], &po, err, sizeof err))
 		return error("%s", err);
