@@ -337,7 +337,7 @@ static const option options[] = {
 	OPT_CHOICE(0, "format", W, o.format, cut_formats, 3, "F",
 		   "text (default), json, or dot (Graphviz: each cut\nreference on a chain from the roots, in red)"),
 	OPT_LIMIT_RANGE(W, o.limit, 0, 1000000000, "cut references shown (text and dot default 10,\njson all; 0: all)"),
-	OPT_INT(0, "threads", W, o.threads, 1, 64, "N", "marking threads; two or more also prove and bound the cut\nbeside it (default: the number of cores)"),
+	OPT_INT(0, "threads", W, o.threads, 1, 64, "N", "marking threads; two or more also search, prove and bound\nthe cut side by side (default: the number of cores)"),
 	OPT_STRING(0, "keep-flags", W, o.keep_arg, "LIST",
 		   "RF_ flags that keep objects alive (default: the\ninput's mode's; '-' for none)"),
 	OPT_END(),
