@@ -548,15 +548,19 @@ TEST(garbage_cluster_member_and_editor_mode_findings)
 /* Step 7 clears only the weak references remembered while tracing: one held
  * by a live cluster's member or by a disregard-pool object is left pointing
  * at the destroyed target, and that is a finding. */
+/* Weak references held by a disregard-pool object (5) and a cluster member
+ * (21), neither traced, and one by a traced holder (11): 12 and 13 die. */
+#define UNTRACED_WEAK_HEAP "ugc-text 1\nfirst-gc-index 6\n" \
+	"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n" \
+	"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Cache 10 -\n" \
+	"o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 10 H 1 RootSet\no 12 1 4 10 Target 1 -\n" \
+	"o 13 1 4 10 Target2 1 -\no 20 1 4 10 Root 1 -\no 21 1 4 20 Member 1 -\n" \
+	"r 5 12 weak PoolWeak\nr 11 20 strong ToCluster\nr 11 13 weak Traced\nr 21 12 weak MemberWeak\n" \
+	"c 20 21 - -\n"
+
 TEST(weak_references_of_untraced_holders_are_not_cleared)
 {
-	const char *text = "ugc-text 1\nfirst-gc-index 6\n"
-		"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
-		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Cache 10 -\n"
-		"o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 10 H 1 RootSet\no 12 1 4 10 Target 1 -\n"
-		"o 13 1 4 10 Target2 1 -\no 20 1 4 10 Root 1 -\no 21 1 4 20 Member 1 -\n"
-		"r 5 12 weak PoolWeak\nr 11 20 strong ToCluster\nr 11 13 weak Traced\nr 21 12 weak MemberWeak\n"
-		"c 20 21 - -\n";
+	const char *text = UNTRACED_WEAK_HEAP;
 	heap h;
 	gc_result r;
 	char err[256];
@@ -576,13 +580,7 @@ TEST(weak_references_of_untraced_holders_are_not_cleared)
  * purged unchanged, step 7's lists left empty. */
 TEST(no_weak_lists_changes_only_the_weak_lists)
 {
-	const char *text = "ugc-text 1\nfirst-gc-index 6\n"
-		"o 0 1 2 - /Script/CoreUObject 64 Native\no 1 2 2 0 Object 256 Native\no 2 3 2 0 Class 512 Native\n"
-		"o 3 4 2 0 Package 256 Native\no 4 5 2 0 Actor 900 Native\no 5 6 4 0 Cache 10 -\n"
-		"o 10 11 3 - /Game/Test 128 RootSet\no 11 1 4 10 H 1 RootSet\no 12 1 4 10 Target 1 -\n"
-		"o 13 1 4 10 Target2 1 -\no 20 1 4 10 Root 1 -\no 21 1 4 20 Member 1 -\n"
-		"r 5 12 weak PoolWeak\nr 11 20 strong ToCluster\nr 11 13 weak Traced\nr 21 12 weak MemberWeak\n"
-		"c 20 21 - -\n";
+	const char *text = UNTRACED_WEAK_HEAP;
 	heap h;
 	char err[256];
 	CHECK(parse_text(text, &h, err, sizeof err) == 0);
