@@ -632,6 +632,7 @@ static int finish(marker *m, gc_result *r, int no_weak_lists)
 	}
 	double t1 = now_seconds();
 	/* step 7: weak references to unreachable objects are cleared */
+	r->no_weak_lists = no_weak_lists;
 	if (!no_weak_lists) {
 		vec_sort_unique(&m->weak);
 		vec cleared = {0};

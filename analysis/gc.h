@@ -128,6 +128,8 @@ typedef struct gc_result {
 				 * pointing at an object it destroys: held by a surviving
 				 * object it never traced (step 7), ascending */
 	uint32_t nuncleared;
+	int no_weak_lists;      /* 1: the run left both lists out (gc_options.no_weak_lists):
+				 * they are unknown, not empty */
 	obj_t *purged;          /* unreachable objects, ascending */
 	uint32_t npurged;
 	gc_handoff *handoff;    /* step 2's handed-over references, by (level, ref) */

@@ -187,7 +187,10 @@ int pipeline_need(pipeline *p, int what, char *err, size_t errsize)
 	int todo = what & ~p->done;
 	if (!todo)
 		return 0;
-	assert(!(todo & PIPE_FINDINGS) || !p->opt.no_weak_lists); /* the findings read step 7's lists */
+	if (NEVER((todo & PIPE_FINDINGS) && p->opt.no_weak_lists)) { /* the findings read step 7's lists */
+		snprintf(err, errsize, "findings asked of a GC run without its weak-reference lists");
+		return -1;
+	}
 	int policy = p->dom.policy;
 	/* the GC when asked for, or when what is asked reads its result: the
 	 * findings, or dominators that need it (dom_needs_gc) */

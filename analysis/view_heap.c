@@ -160,6 +160,17 @@ static int need_retention(heap_view *hv)
 	return -1;
 }
 
+/* 0, or -1 (the view's error set) when the GC result left step 7's weak
+ * reference lists out (gc_options.no_weak_lists): what reads them would
+ * answer "none" where the answer is unknown. */
+static int weak_lists_known(heap_view *hv)
+{
+	if (!hv->r->no_weak_lists)
+		return 0;
+	snprintf(hv->base.err, sizeof hv->base.err, "the GC ran without its weak-reference lists");
+	return -1;
+}
+
 /* Object I into O; WITH_RETENTION 0 leaves ugc-gc(7) §3's fields unknown
  * (see view_ops.describe), so they need not have been computed. */
 static int describe(heap_view *hv, obj_t i, obj_info *o, int with_retention)
@@ -240,39 +251,56 @@ static int hv_state(view *v, obj_t i, obj_state *o)
 #define make_edge(h, src, dst, type, kind, prop) \
 	edge_make(v, src, dst, type, kind, (prop) ? heap_str(h, prop) : NULL)
 
+/* The objects by class (INST_START, INST), all or nothing: on failure
+ * neither is kept, so a later call builds them again. */
 static int build_instances(heap_view *hv)
 {
 	const heap *h = hv->h;
 	if (hv->inst_start)
 		return 0;
-	hv->inst_start = calloc((size_t)h->slots + 1, sizeof *hv->inst_start);
-	hv->inst = malloc(((size_t)h->objects + 1) * sizeof *hv->inst);
-	if (!hv->inst_start || !hv->inst)
-		return -1;
-	for (uint32_t i = 0; i < h->slots; i++)
-		if (h->cls[i] != OBJ_FREE)
-			hv->inst_start[h->cls[i] + 1]++;
-	for (uint32_t i = 0; i < h->slots; i++)
-		hv->inst_start[i + 1] += hv->inst_start[i];
+	uint32_t *start = calloc((size_t)h->slots + 1, sizeof *start);
+	obj_t *inst = malloc(((size_t)h->objects + 1) * sizeof *inst);
 	uint32_t *fill = malloc(((size_t)h->slots + 1) * sizeof *fill);
-	if (!fill)
+	if (!start || !inst || !fill) {
+		free(start);
+		free(inst);
+		free(fill);
 		return -1;
-	memcpy(fill, hv->inst_start, ((size_t)h->slots + 1) * sizeof *fill);
+	}
 	for (uint32_t i = 0; i < h->slots; i++)
 		if (h->cls[i] != OBJ_FREE)
-			hv->inst[fill[h->cls[i]]++] = (obj_t)i;
+			start[h->cls[i] + 1]++;
+	for (uint32_t i = 0; i < h->slots; i++)
+		start[i + 1] += start[i];
+	memcpy(fill, start, ((size_t)h->slots + 1) * sizeof *fill);
+	for (uint32_t i = 0; i < h->slots; i++)
+		if (h->cls[i] != OBJ_FREE)
+			inst[fill[h->cls[i]]++] = (obj_t)i;
 	free(fill);
+	hv->inst_start = start;
+	hv->inst = inst;
 	return 0;
 }
 
-/* The indexes incoming() needs (built at open, or on first use when borrowed). */
+/* The indexes incoming() needs, built on first use; a failed attempt
+ * leaves what it did build for the next (each build is all or nothing),
+ * and BUILT_* record which of the heap's the view built (a borrowed
+ * view's go at close). */
 static int ensure_indexed(heap_view *hv)
 {
 	if (hv->indexed)
 		return 0;
-	hv->built_reverse = !hv->h->rev_start;
-	hv->built_children = !hv->h->child_start;
-	if (heap_build_reverse(hv->h) || heap_build_children(hv->h) || build_instances(hv))
+	if (!hv->h->rev_start) {
+		if (heap_build_reverse(hv->h))
+			return -1;
+		hv->built_reverse = 1;
+	}
+	if (!hv->h->child_start) {
+		if (heap_build_children(hv->h))
+			return -1;
+		hv->built_children = 1;
+	}
+	if (build_instances(hv))
 		return -1;
 	hv->indexed = 1;
 	return 0;
@@ -422,7 +450,7 @@ static int hv_cleared_to(view *v, obj_t i, edges *out)
 	const heap *h = HV(v)->h;
 	const gc_result *r = HV(v)->r;
 	uint32_t src = 0;
-	if (need_gc(HV(v)))
+	if (need_gc(HV(v)) || weak_lists_known(HV(v)))
 		return -1;
 	for (uint32_t k = 0; k < r->ncleared; k++) {
 		uint32_t pos = r->cleared[k];
@@ -440,7 +468,7 @@ static int hv_cleared_to(view *v, obj_t i, edges *out)
 static int hv_findings(view *v, obj_t about, finding_rows *out)
 {
 	heap_view *hv = HV(v);
-	if (need_retention(hv))
+	if (need_retention(hv) || weak_lists_known(hv))
 		return -1;
 	if (!hv->have_findings) {
 		if (findings_collect(hv->h, hv->r, &hv->f)) {

@@ -273,3 +273,51 @@ TEST(oom_gc_deferred_to_the_view)
 	}
 	CHECK(total > 150 && failed > 0 && runs > 150 && said == failed && same == runs - failed);
 }
+
+/* A view's indexes (rows by target, children, instances) with each
+ * allocation of the first incoming() failed in turn: that call fails or
+ * answers in full, and the next one on the same view answers in full (a
+ * failed build leaves nothing half made behind). */
+TEST(oom_view_indexes_retry_after_a_failure)
+{
+	heap h;
+	gc_result r;
+	char err[256];
+	if (parse_text(small_heap, &h, err, sizeof err)) {
+		printf("    %s\n", err);
+		CHECK(0);
+		return;
+	}
+	CHECK(run_gc(&h, MODE_GAME, 1, &r) == 0);
+	obj_t x = 4; /* Actor: the class of 11-15 (instances), a native */
+	edges want = {0};
+	view *v = view_heap_borrow(&h, &r, err, sizeof err);
+	oom_count = 0;
+	CHECK(v && v->ops->incoming(v, x, &want) == 0 && want.n >= 5);
+	long total = oom_count;
+	if (v)
+		v->ops->close(v);
+	int failed = 0;
+	for (long k = 1; k <= total; k++) {
+		v = view_heap_borrow(&h, &r, err, sizeof err);
+		if (!v) {
+			CHECK(0);
+			break;
+		}
+		edges got = {0}, again = {0};
+		oom_count = 0;
+		oom_fail_at = k;
+		int rc = v->ops->incoming(v, x, &got);
+		oom_fail_at = 0;
+		failed += rc != 0;
+		CHECK(rc != 0 || got.n == want.n);
+		CHECK(v->ops->incoming(v, x, &again) == 0 && again.n == want.n);
+		edges_free(&got);
+		edges_free(&again);
+		v->ops->close(v);
+	}
+	CHECK(total > 3 && failed > 0);
+	edges_free(&want);
+	gc_result_free(&r);
+	heap_free(&h);
+}
