@@ -163,7 +163,7 @@ static int need_retention(heap_view *hv)
 /* 0, or -1 (the view's error set) when the GC result left step 7's weak
  * reference lists out (gc_options.no_weak_lists): what reads them would
  * answer "none" where the answer is unknown. */
-static int weak_lists_known(heap_view *hv)
+static int need_weak_lists(heap_view *hv)
 {
 	if (!hv->r->no_weak_lists)
 		return 0;
@@ -450,7 +450,7 @@ static int hv_cleared_to(view *v, obj_t i, edges *out)
 	const heap *h = HV(v)->h;
 	const gc_result *r = HV(v)->r;
 	uint32_t src = 0;
-	if (need_gc(HV(v)) || weak_lists_known(HV(v)))
+	if (need_gc(HV(v)) || need_weak_lists(HV(v)))
 		return -1;
 	for (uint32_t k = 0; k < r->ncleared; k++) {
 		uint32_t pos = r->cleared[k];
@@ -468,7 +468,7 @@ static int hv_cleared_to(view *v, obj_t i, edges *out)
 static int hv_findings(view *v, obj_t about, finding_rows *out)
 {
 	heap_view *hv = HV(v);
-	if (need_retention(hv) || weak_lists_known(hv))
+	if (need_retention(hv) || need_weak_lists(hv))
 		return -1;
 	if (!hv->have_findings) {
 		if (findings_collect(hv->h, hv->r, &hv->f)) {
