@@ -26,6 +26,8 @@ const char *const cluster_fate_names[CF_COUNT] = {
 
 /* Object states while marking. */
 enum { S_FREE, S_MAYBE, S_REACHABLE, S_UNREACHABLE };
+/* What step 4 tests of a reference's target, one byte a slot (marker.tbits). */
+enum { T_CLUSTERED = 1, T_GARBAGE = 2 };
 
 /* Frontiers smaller than this are traced on the calling thread alone. */
 #define PARALLEL_MIN 16384
@@ -102,6 +104,11 @@ typedef struct marker {
 	/* what the heap lacks, so tracing can skip the per-edge tests (a V8
 	 * heap has neither): no cluster, no object flagged Garbage */
 	int no_clusters, no_garbage;
+	/* per slot: T_CLUSTERED when it roots or belongs to a cluster, T_GARBAGE
+	 * when flagged Garbage; NULL when the heap has neither.  One byte read
+	 * a reference where in_cluster (4 bytes a slot) and iflags (2) were two
+	 * cache misses. */
+	uint8_t *tbits;
 	/* the current level, shared by the tracing threads */
 	const uint32_t *frontier;
 	size_t nfrontier;
@@ -204,7 +211,7 @@ static int drain_step5(marker *m)
  * work is recorded with the position of the reference (X, EDGE). */
 static inline int visit_par(marker *m, trace_out *o, obj_t x, uint32_t edge, obj_t t)
 {
-	int32_t c = m->no_clusters ? -1 : heap_cluster(m->h, t);
+	int32_t c = !m->no_clusters && (m->tbits[t] & T_CLUSTERED) ? heap_cluster(m->h, t) : -1;
 	if (c >= 0 && m->live[c]) {
 		obj_t r = m->h->clusters[c].root;
 		if (__atomic_load_n(&m->state[r], __ATOMIC_RELAXED) == S_MAYBE)
@@ -256,10 +263,8 @@ static int trace(marker *m, trace_out *o, obj_t x)
 			/* what the test of a target a few references on reads */
 			obj_t a = h->ref_dst[k + PREFETCH_AHEAD];
 			__builtin_prefetch(&m->state[a]);
-			if (!m->no_clusters)
-				__builtin_prefetch(&h->in_cluster[a]);
-			if (!m->no_garbage)
-				__builtin_prefetch(&h->iflags[a]);
+			if (m->tbits)
+				__builtin_prefetch(&m->tbits[a]);
 		}
 		t = h->ref_dst[k];
 		switch (h->ref_kind[k]) {
@@ -273,7 +278,7 @@ static int trace(marker *m, trace_out *o, obj_t x)
 				rc |= visit_par(m, o, x, 2 + k - first, t);
 			continue;
 		default: /* killable: Garbage is tested first, in the disregard pool too */
-			if (!m->no_garbage && heap_is_garbage(h, t))
+			if (!m->no_garbage && (m->tbits[t] & T_GARBAGE))
 				rc |= vec_push(&o->elim, k);
 			else if (!heap_in_disregard(h, t))
 				rc |= visit_par(m, o, x, 2 + k - first, t);
@@ -716,6 +721,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	m.no_garbage = !heap_has_garbage(h);
 	size_t s = h->slots ? h->slots : 1, nc = h->nclusters ? h->nclusters : 1;
 	m.state = malloc(s);
+	m.tbits = m.no_clusters && m.no_garbage ? NULL : malloc(s);
 	m.queued = calloc(s, 1);
 	m.live = calloc(nc, 1);
 	m.needs_dissolving = calloc(nc, 1);
@@ -729,7 +735,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->cluster_dissolving = calloc(nc, 1);
 	r->keep_flags = opt->keep_flags;
 	int rc = -1;
-	if (!m.state || !m.queued || !m.live || !m.needs_dissolving || !m.step5_queued || !m.first || !m.cqueue ||
+	if (!m.state || (!m.tbits && !(m.no_clusters && m.no_garbage)) || !m.queued || !m.live || !m.needs_dissolving || !m.step5_queued || !m.first || !m.cqueue ||
 	    !r->reachable || !r->gc_target || !r->cluster_fate || !r->cluster_walked ||
 	    !r->cluster_dissolving)
 		goto out;
@@ -738,6 +744,8 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 		m.first[c] = UINT64_MAX;
 	for (uint32_t i = 0; i < h->slots; i++)
 		m.state[i] = h->cls[i] == OBJ_FREE ? S_FREE : heap_in_disregard(h, (obj_t)i) ? S_REACHABLE : S_MAYBE;
+	for (uint32_t i = 0; m.tbits && i < h->slots; i++)
+		m.tbits[i] = (uint8_t)((h->in_cluster[i] ? T_CLUSTERED : 0) | (heap_is_garbage(h, (obj_t)i) ? T_GARBAGE : 0));
 	if (prepass(&m, r))
 		goto out;
 	progress_at(1, 4); /* the steps, for the progress line */
@@ -762,7 +770,7 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->time.distances = now_seconds() - t3;
 	rc = 0;
 out:
-	free(m.state); free(m.queued); free(m.live); free(m.needs_dissolving); free(m.step5_queued);
+	free(m.state); free(m.tbits); free(m.queued); free(m.live); free(m.needs_dissolving); free(m.step5_queued);
 	free(m.first);
 	free(m.cqueue);
 	vec_free(&m.next); vec_free(&m.g_elim); vec_free(&m.elim); vec_free(&m.helim); vec_free(&m.weak);
