@@ -71,20 +71,90 @@ const char *cut_label_words(const heap *h, int v8, uint64_t lab, char *buf, size
 }
 
 
+/* ---- the edges the ancestor search follows ----
+ *
+ * One definition for both ways of finding the ancestors (the predecessor
+ * index and the sweeps below).  Out of an object the GC keeps or traced
+ * (a rooted member of a cluster that dies still marks what it
+ * references): its Outer, its Class, its strong, aro and immutable "r"
+ * records.  Out of a Level kept or traced: the actors handed over to it.
+ * And a live cluster's own, whatever became of its objects (what a rooted
+ * member's walk of the lists marks outlives them: cut_net.c's network):
+ * from its root to every entry of its lists and to every member, from
+ * each member to its root.  These are the retention graph's edges and
+ * more: the search needs only a superset.  Whether an edge's target
+ * counts (is kept) is the visitor's test.
+ *
+ * Each edge FROM -> TO (TO may be OBJ_NONE) is offered to COUNTS(CTX, TO,
+ * K), whether an edge into TO counts (no effect but fetching ahead; K the
+ * reference's position for an "r" record, else NO_REF), and when it does
+ * to VISIT(CTX, TO, FROM), whose nonzero return ends the object's edges.
+ * (The target's test comes before the record's kind: in the sweeps it
+ * fails for nearly every reference, and the kinds need not be read.) */
+typedef int (*edge_counts)(void *ctx, obj_t to, uint32_t k);
+typedef int (*edge_visit)(void *ctx, obj_t to, obj_t from);
+#define NO_REF UINT32_MAX
+
+/* Does the GC follow an "r" record of KIND (a weak or soft one it does not)? */
+static inline int followed(int kind)
+{
+	return kind == REF_STRONG || kind == REF_ARO || kind == REF_IMMUTABLE;
+}
+
+/* Object I's edges (I kept or traced: the caller's test); 1 when a visit
+ * ended them. */
+static inline int object_edges(const heap *h, obj_t i, edge_counts counts, edge_visit visit, void *ctx)
+{
+	obj_t t = h->outer[i];
+	if (counts(ctx, t, NO_REF) && visit(ctx, t, i))
+		return 1;
+	t = h->cls[i];
+	if (counts(ctx, t, NO_REF) && visit(ctx, t, i))
+		return 1;
+	for (uint32_t k = h->ref_start[i], e = h->ref_start[i + 1]; k < e; k++) {
+		t = h->ref_dst[k];
+		if (counts(ctx, t, k) && followed(h->ref_kind[k]) && visit(ctx, t, i))
+			return 1;
+	}
+	return 0;
+}
+
+/* The hand-overs' edges and the live clusters' (KEEP as the search's). */
+static inline void extra_edges(const heap *h, const gc_result *r, const uint8_t *keep, edge_counts counts,
+			       edge_visit visit, void *ctx)
+{
+#define OFFER(to, from)                                  \
+	do {                                             \
+		obj_t to_ = (to);                        \
+		if (counts(ctx, to_, NO_REF))            \
+			visit(ctx, to_, (from));         \
+	} while (0)
+	for (uint32_t k = 0; k < r->nhandoff; k++) {
+		obj_t fr = r->handoff[k].level;
+		if (fr >= 0 && (keep[fr] || r->was_traced[fr]))
+			OFFER(h->ref_dst[r->handoff[k].ref], fr);
+	}
+	for (uint32_t c = 0; c < h->nclusters; c++) {
+		const cluster *cl = &h->clusters[c];
+		if (!r->cluster_live[c])
+			continue;
+		for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables; k++)
+			OFFER(h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], cl->root);
+		for (uint32_t k = 0; k < cl->n_members; k++) {
+			obj_t m = h->cluster_items[cl->members + k];
+			OFFER(m, cl->root);
+			OFFER(cl->root, m);
+		}
+	}
+#undef OFFER
+}
+
 /* The predecessors the ancestor search follows, as compressed rows by
- * object (START, slots + 1 entries; FROM): into each object the GC keeps,
- * every kept object with an edge of any kind to it (the retention graph's
- * edges, and more: it need only be a superset) -- the sources of its
- * strong, aro and immutable "r" records, its inners (Outer), its instances
- * (Class), the Levels it was handed to, the roots of the clusters whose
- * lists name it, its cluster's root (a member) or members (a root).  Only
- * edges into kept objects (any object with clusters) from kept or traced
- * ones (a rooted member of a cluster that dies still marks what it
- * references), and a live cluster's own (its lists and membership,
- * whatever became of its objects), 4 bytes each; freed once the ancestors
- * are found.  Within a row the sources come in index order, then the
- * hand-overs, then the clusters'.  Built only when the sweeps below do
- * not find the ancestors. */
+ * object (START, slots + 1 entries; FROM): into each object the GC keeps
+ * (any object with clusters), the source of every edge above into it, 4
+ * bytes each; freed once the ancestors are found.  Within a row the
+ * sources come in index order, then the hand-overs, then the clusters'.
+ * Built only when the sweeps below do not find the ancestors. */
 typedef struct preds {
 	uint32_t *start;
 	obj_t *from;
@@ -109,65 +179,39 @@ typedef struct preds_job {
 	int extra;
 } preds_job;
 
-static void *preds_pass(void *arg)
+/* An edge into a kept object counts; a few references on, the count,
+ * then the slot it points to, are fetched. */
+static inline int preds_counts(void *arg, obj_t to, uint32_t k)
 {
 	const preds_job *j = arg;
-	const heap *h = j->h;
-	const gc_result *r = j->r;
-	const uint8_t *keep = j->keep, *traced = r->was_traced;
-	uint32_t *at = j->at;
-	obj_t *fill = j->fill;
-	const uint32_t *ref_start = h->ref_start;
-	const obj_t *ref_dst = h->ref_dst, *outer = h->outer, *cls = h->cls;
-	const uint8_t *ref_kind = h->ref_kind;
-#define EDGE(to, fr)                                                                                \
-	do {                                                                                        \
-		obj_t to_ = (to);                                                                   \
-		if (to_ >= 0 && keep[to_]) {                                                        \
-			if (fill)                                                                   \
-				fill[at[to_]++] = (fr);                                             \
-			else                                                                        \
-				at[to_]++;                                                          \
-		}                                                                                   \
-	} while (0)
-	for (obj_t i = j->lo; i < j->hi; i++) {
-		if (!keep[i] && !traced[i])
-			continue;
-		for (uint32_t k = ref_start[i], e = ref_start[i + 1]; k < e; k++) {
-			/* a few references on: the count, then the slot it points to */
-			if (k + 2 * PREDS_AHEAD < h->nrefs)
-				__builtin_prefetch(&at[ref_dst[k + 2 * PREDS_AHEAD]], 1);
-			if (fill && k + PREDS_AHEAD < h->nrefs)
-				__builtin_prefetch(&fill[at[ref_dst[k + PREDS_AHEAD]]], 1);
-			int kind = ref_kind[k];
-			if (kind == REF_STRONG || kind == REF_ARO || kind == REF_IMMUTABLE)
-				EDGE(ref_dst[k], i);
-		}
-		EDGE(outer[i], i);
-		EDGE(cls[i], i);
+	if (k != NO_REF) {
+		const obj_t *ref_dst = j->h->ref_dst;
+		if (k + 2 * PREDS_AHEAD < j->h->nrefs)
+			__builtin_prefetch(&j->at[ref_dst[k + 2 * PREDS_AHEAD]], 1);
+		if (j->fill && k + PREDS_AHEAD < j->h->nrefs)
+			__builtin_prefetch(&j->fill[j->at[ref_dst[k + PREDS_AHEAD]]], 1);
 	}
-	if (!j->extra)
-		return NULL;
-	for (uint32_t k = 0; k < r->nhandoff; k++) {
-		obj_t fr = r->handoff[k].level;
-		if (fr >= 0 && (keep[fr] || traced[fr]))
-			EDGE(h->ref_dst[r->handoff[k].ref], fr);
-	}
-	/* a live cluster's root and members, alive or not: what a rooted
-	 * member's walk of the lists marks outlives them (cut.c's network) */
-	for (uint32_t c = 0; c < h->nclusters; c++) {
-		const cluster *cl = &h->clusters[c];
-		if (!r->cluster_live[c])
-			continue;
-		for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables; k++)
-			EDGE(h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs], cl->root);
-		for (uint32_t k = 0; k < cl->n_members; k++) {
-			obj_t m = h->cluster_items[cl->members + k];
-			EDGE(m, cl->root);
-			EDGE(cl->root, m);
-		}
-	}
-#undef EDGE
+	return to >= 0 && j->keep[to];
+}
+
+static inline int preds_visit(void *arg, obj_t to, obj_t from)
+{
+	const preds_job *j = arg;
+	if (j->fill)
+		j->fill[j->at[to]++] = from;
+	else
+		j->at[to]++;
+	return 0;
+}
+
+static void *preds_pass(void *arg)
+{
+	preds_job *j = arg;
+	for (obj_t i = j->lo; i < j->hi; i++)
+		if (j->keep[i] || j->r->was_traced[i])
+			object_edges(j->h, i, preds_counts, preds_visit, j);
+	if (j->extra)
+		extra_edges(j->h, j->r, j->keep, preds_counts, preds_visit, j);
 	return NULL;
 }
 
@@ -222,9 +266,9 @@ static void preds_free(preds *p)
  * The predecessor index costs a pass over every reference of the heap
  * and 4 bytes a kept edge, while the ancestors are often a small part of
  * the heap.  So they are first found without it: a sweep visits every
- * object not yet known to be an ancestor and makes it one when an edge of
- * preds_pass's (the same edges, the same conditions) leads from it to a
- * kept ancestor; sweeps alternate direction, and the set is complete once
+ * object not yet known to be an ancestor and makes it one when one of
+ * its edges (the index's: object_edges, extra_edges) leads to a kept
+ * ancestor; sweeps alternate direction, and the set is complete once
  * a whole sweep adds nothing.  On the UE bench heaps three or four sweeps
  * do (one way marks nine tenths, the last nothing); where they do not pay
  * (sweeps() says when) the predecessor index of every kept object is
@@ -264,51 +308,44 @@ static void set_ancestor(sweep_job *j, obj_t x)
 	j->marked++;
 }
 
+/* The sweeps' edges: one counts when it leads to a kept ancestor; then
+ * an object's search ends (it is one), and an extra edge's source
+ * becomes one. */
+static inline int to_kept_ancestor(void *arg, obj_t to, uint32_t k)
+{
+	(void)k;
+	return kept_ancestor(((sweep_job *)arg)->mark, to);
+}
+
+static inline int found(void *arg, obj_t to, obj_t from)
+{
+	(void)arg;
+	(void)to;
+	(void)from;
+	return 1;
+}
+
+static inline int extra_found(void *arg, obj_t to, obj_t from)
+{
+	sweep_job *j = arg;
+	(void)to;
+	if (unmarked(j->mark, from))
+		set_ancestor(j, from);
+	return 0;
+}
+
 static void *sweep_pass(void *arg)
 {
 	sweep_job *j = arg;
-	const heap *h = j->h;
-	const gc_result *r = j->r;
-	const uint8_t *keep = j->keep, *traced = r->was_traced, *ref_kind = h->ref_kind;
-	uint8_t *mark = j->mark;
-	const uint32_t *ref_start = h->ref_start;
-	const obj_t *ref_dst = h->ref_dst;
+	const uint8_t *keep = j->keep, *traced = j->r->was_traced;
 	j->marked = 0;
 	for (obj_t n = 0; n < j->hi - j->lo; n++) {
 		obj_t i = j->down ? j->hi - 1 - n : j->lo + n;
-		if (!unmarked(mark, i) || (!keep[i] && !traced[i]))
-			continue;
-		int hit = kept_ancestor(mark, h->outer[i]) || kept_ancestor(mark, h->cls[i]);
-		for (uint32_t k = ref_start[i], e = ref_start[i + 1]; k < e && !hit; k++)
-			if (kept_ancestor(mark, ref_dst[k])) {
-				int kind = ref_kind[k];
-				hit = kind == REF_STRONG || kind == REF_ARO || kind == REF_IMMUTABLE;
-			}
-		if (hit)
+		if (unmarked(j->mark, i) && (keep[i] || traced[i]) && object_edges(j->h, i, to_kept_ancestor, found, j))
 			set_ancestor(j, i);
 	}
-	if (!j->extra)
-		return NULL;
-	for (uint32_t k = 0; k < r->nhandoff; k++) {
-		obj_t fr = r->handoff[k].level;
-		if (unmarked(mark, fr) && (keep[fr] || traced[fr]) && kept_ancestor(mark, h->ref_dst[r->handoff[k].ref]))
-			set_ancestor(j, fr);
-	}
-	for (uint32_t c = 0; c < h->nclusters; c++) {
-		const cluster *cl = &h->clusters[c];
-		if (!r->cluster_live[c])
-			continue;
-		for (uint32_t k = 0; k < cl->n_refs + cl->n_mutables && unmarked(mark, cl->root); k++)
-			if (kept_ancestor(mark, h->cluster_items[k < cl->n_refs ? cl->refs + k : cl->mutables + k - cl->n_refs]))
-				set_ancestor(j, cl->root);
-		for (uint32_t k = 0; k < cl->n_members; k++) {
-			obj_t m = h->cluster_items[cl->members + k];
-			if (unmarked(mark, cl->root) && kept_ancestor(mark, m))
-				set_ancestor(j, cl->root);
-			if (unmarked(mark, m) && kept_ancestor(mark, cl->root))
-				set_ancestor(j, m);
-		}
-	}
+	if (j->extra)
+		extra_edges(j->h, j->r, keep, to_kept_ancestor, extra_found, j);
 	return NULL;
 }
 
@@ -369,7 +406,7 @@ oom:
  * (ANC bits): by the sweeps, or when they stop paying (or INDEX_ONLY asks)
  * by walking the predecessor index of every kept object (only kept objects
  * on a heap without clusters: no other is on a path from ⊤; with clusters
- * every object, see preds_pass). */
+ * every object, see object_edges). */
 static int ancestor_set(const heap *h, const gc_result *r, const net *g, uint32_t nt, int parallel, int index_only,
 			uint8_t *mark)
 {
