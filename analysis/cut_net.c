@@ -232,9 +232,7 @@ static int trace_edges(model *md, obj_t x, uint32_t u)
 		if (k + AHEAD < e) { /* what the tests of a target a few on read */
 			obj_t a = h->ref_dst[k + AHEAD];
 			__builtin_prefetch(&g->node[a]);
-			if (h->nclusters)
-				__builtin_prefetch(&h->in_cluster[a]);
-			__builtin_prefetch(&h->iflags[a]);
+			heap_prefetch_target_tests(h, a);
 		}
 		obj_t t = h->ref_dst[k];
 		int kind = h->ref_kind[k];
@@ -390,9 +388,7 @@ int cut_net_build(const heap *h, const gc_result *r, const cut_options *opt, net
 		if (u + AHEAD < nobj) {
 			obj_t y = g->obj[u + AHEAD];
 			heap_prefetch_refs(h, y);
-			if (h->nclusters)
-				__builtin_prefetch(&h->in_cluster[y]);
-			__builtin_prefetch(&h->iflags[y]);
+			heap_prefetch_target_tests(h, y);
 		}
 		/* the disregard pool is never collected: held from ⊤, uncuttably */
 		if (heap_in_disregard(h, x) && net_add_edge(g, SRC, u, INF, RGRAPH_LABEL(RL_ROOT, (uint32_t)x)))

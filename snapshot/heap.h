@@ -171,6 +171,14 @@ static inline void heap_prefetch_refs(const heap *h, obj_t i)
 		__builtin_prefetch(&h->ref_kind[k]);
 	}
 }
+/* What the tests of a reference's target I read (heap_cluster,
+ * heap_is_garbage), fetched ahead. */
+static inline void heap_prefetch_target_tests(const heap *h, obj_t i)
+{
+	if (h->nclusters)
+		__builtin_prefetch(&h->in_cluster[i]);
+	__builtin_prefetch(&h->iflags[i]);
+}
 /* Is any object flagged Garbage?  (A pass over the flags: passes over the
  * edges skip their per-edge Garbage test when none is.) */
 int heap_has_garbage(const heap *h);
