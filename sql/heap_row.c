@@ -22,16 +22,43 @@ static void set_obj(row_value *v, obj_t i)
 		set_int(v, i);
 }
 
+/* A text of N bytes. */
+static void set_text_n(row_value *v, const char *s, size_t n)
+{
+	v->type = RV_TEXT;
+	v->s = s;
+	v->n = n;
+}
+
 /* A NUL-terminated text, NULL for a null pointer. */
 static void set_text(row_value *v, const char *s)
 {
-	if (!s) {
+	if (!s)
 		v->type = RV_NULL;
-		return;
+	else
+		set_text_n(v, s, strlen(s));
+}
+
+/* Object I's class name, formatted once for a run of rows of one class. */
+static void class_name(const heap *h, obj_t i, row_value *v, row_buf *buf)
+{
+	obj_t c = h->cls[i];
+	if (buf->cname_of != c + 1) {
+		buf->cname_len = heap_name(h, c, buf->cname, sizeof buf->cname);
+		buf->cname_of = c + 1;
 	}
-	v->type = RV_TEXT;
-	v->s = s;
-	v->n = strlen(s);
+	set_text_n(v, buf->cname, buf->cname_len);
+}
+
+/* Object I's flags, formatted once for a run of rows with the same. */
+static void flags_text(const heap *h, obj_t i, row_value *v, row_buf *buf)
+{
+	uint64_t key = 1ull << 63 | (uint64_t)h->oflags[i] << 24 | (uint64_t)h->iflags[i] << 8 | h->traits[i];
+	if (buf->flags_of != key) {
+		buf->flags_len = flags_format(buf->flags, h->oflags[i], h->iflags[i], h->traits[i]);
+		buf->flags_of = key;
+	}
+	set_text_n(v, buf->flags, buf->flags_len);
 }
 
 void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *buf)
@@ -43,10 +70,10 @@ void object_value(const row_source *s, obj_t i, int col, row_value *v, row_buf *
 	case 1: set_int(v, h->serial[i]); break;
 	case 2: set_int(v, h->cls[i]); break;
 	case 3: set_obj(v, h->outer[i]); break;
-	case 4: heap_name(h, i, buf->name, sizeof buf->name); set_text(v, buf->name); break;
-	case 5: heap_name(h, h->cls[i], buf->cname, sizeof buf->cname); set_text(v, buf->cname); break;
+	case 4: set_text_n(v, buf->name, heap_name(h, i, buf->name, sizeof buf->name)); break;
+	case 5: class_name(h, i, v, buf); break;
 	case 6: set_int(v, h->size[i]); break;
-	case 7: flags_format(buf->flags, h->oflags[i], h->iflags[i], h->traits[i]); set_text(v, buf->flags); break;
+	case 7: flags_text(h, i, v, buf); break;
 	case 8: set_obj(v, heap_cluster(h, i) >= 0 ? h->clusters[heap_cluster(h, i)].root : OBJ_NONE); break;
 	case 9: set_int(v, heap_is_garbage(h, i)); break;
 	case 10: set_int(v, r->reachable[i]); break;

@@ -23,10 +23,15 @@ typedef struct row_source {
 } row_source;
 
 /* Room for the texts formatted for one object row (a text value points
- * into the heap or into this buffer). */
+ * into the heap or into this buffer).  The class name and the flags are
+ * kept for the next row, which often has the same (CNAME_OF and FLAGS_OF
+ * say whose they are; zero: none yet, so a zeroed buffer is ready). */
 typedef struct row_buf {
 	char name[HEAP_NAME_MAX], cname[HEAP_NAME_MAX], flags[FLAGS_MAX];
 	char *path; /* a keyed row's path (heap_path), replaced by the next; free() it once done */
+	obj_t cname_of;    /* 1 + the class CNAME names */
+	uint64_t flags_of; /* 1 << 63 | the object flags, internal flags and traits FLAGS spells */
+	size_t cname_len, flags_len;
 } row_buf;
 
 /* object_table's columns in schema order: idx, serial, class, outer, name,

@@ -89,7 +89,7 @@ static int store_keyed(writer *w, int t, const char *sql, const gccost *cost)
 {
 	row_source src = {w->h, w->r, NULL, w->info->dom, cost};
 	uint32_t n = keyed_rows(&src, t), *order = keyed_order(&src, t);
-	row_buf *buf = malloc(sizeof *buf);
+	row_buf *buf = calloc(1, sizeof *buf);
 	sqlite3_stmt *st = order && buf ? prepare(w, sql) : NULL;
 	int rc = st ? 0 : -1;
 	if (!order || !buf)

@@ -535,7 +535,7 @@ static int build(store_pages *c, int k, key_row *rows, key_row *tmp, char *err, 
 	double t0 = now_seconds(), c0 = thread_seconds();
 	err[0] = '\0';
 	uint8_t *rec = malloc(BT_RECORD_MAX);
-	row_buf *buf = malloc(sizeof *buf);
+	row_buf *buf = calloc(1, sizeof *buf);
 	int rc = rec && buf ? bt_tree_begin(&t, &c->f, !rowid_table(k), c->plan->root[k], err, errsize) : BT_ERROR;
 	if (rc == BT_OK) {
 		if (k == ST_OBJECTS)
