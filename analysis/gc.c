@@ -735,9 +735,9 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->cluster_dissolving = calloc(nc, 1);
 	r->keep_flags = opt->keep_flags;
 	int rc = -1;
-	if (!m.state || (!m.tbits && !(m.no_clusters && m.no_garbage)) || !m.queued || !m.live || !m.needs_dissolving || !m.step5_queued || !m.first || !m.cqueue ||
-	    !r->reachable || !r->gc_target || !r->cluster_fate || !r->cluster_walked ||
-	    !r->cluster_dissolving)
+	if (!m.state || (!m.tbits && !(m.no_clusters && m.no_garbage)) || !m.queued || !m.live ||
+	    !m.needs_dissolving || !m.step5_queued || !m.first || !m.cqueue || !r->reachable || !r->gc_target ||
+	    !r->cluster_fate || !r->cluster_walked || !r->cluster_dissolving)
 		goto out;
 	double t0 = now_seconds();
 	for (size_t c = 0; c < nc; c++)
