@@ -46,8 +46,10 @@ struct section_job {
 	int no_memory; /* the worker could not allocate its decompression context */
 };
 
+/* The sections, taken in ORDER (the dearest first) by the workers. */
 struct pool {
 	struct section_job *jobs;
+	const int *order;
 	int njobs;
 	atomic_int next;
 };
@@ -60,7 +62,7 @@ static void *worker(void *arg)
 		int j = atomic_fetch_add(&pl->next, 1);
 		if (j >= pl->njobs)
 			break;
-		struct section_job *jb = &pl->jobs[j];
+		struct section_job *jb = &pl->jobs[pl->order[j]];
 		jb->result = dx ? ZSTD_decompressDCtx(dx, jb->dst, jb->raw ? jb->raw : 1, jb->src, jb->csize)
 				: (size_t)-1;
 		jb->no_memory = !dx;
@@ -356,7 +358,17 @@ static int decompress(const char *path, const unsigned char *data, const struct 
 	struct section_job jobs[BIN_NSECTIONS];
 	for (int s = 1; s <= BIN_NSECTIONS; s++)
 		jobs[s - 1] = (struct section_job){data + sec[s].offset, sec[s].csize, sec[s].count * sec[s].elem_size, dst[s], 0, 0};
-	struct pool pl = {jobs, BIN_NSECTIONS, 0};
+	/* the dearest first (by the bytes written and read: ref_dst, poorly
+	 * compressible, then ref_prop), so that the other worker does the rest
+	 * beside them instead of one of them finishing last, alone */
+	int order[BIN_NSECTIONS];
+	for (int j = 0; j < BIN_NSECTIONS; j++) {
+		int k = j;
+		for (; k > 0 && jobs[order[k - 1]].raw + jobs[order[k - 1]].csize < jobs[j].raw + jobs[j].csize; k--)
+			order[k] = order[k - 1];
+		order[k] = j;
+	}
+	struct pool pl = {jobs, order, BIN_NSECTIONS, 0};
 	jobs_pool(worker, &pl, 0, LOAD_THREADS); /* one queue */
 	for (int s = 1; s <= BIN_NSECTIONS; s++) {
 		size_t r = jobs[s - 1].result;
