@@ -138,7 +138,10 @@ static int load_strings(loader *l)
 		const char *s = (const char *)sqlite3_column_text(l->st, 1);
 		if (col_int(l, 0, 0, 0, want, want, &id) || sqlite3_column_type(l->st, 1) != SQLITE_TEXT || !s)
 			return fail(l, t, "row %lld: ids are not 1, 2, 3, ... with a text each", (long long)want);
-		uint32_t got = strtab_intern(&l->h->strings, s, (size_t)sqlite3_column_bytes(l->st, 1));
+		size_t len = (size_t)sqlite3_column_bytes(l->st, 1);
+		if (len == 0 || memchr(s, '\0', len)) /* what a snapshot can say: "" is id 0, no NUL */
+			return fail(l, t, "id %lld is empty or holds a NUL byte", (long long)id);
+		uint32_t got = strtab_intern(&l->h->strings, s, len);
 		if (got == UINT32_MAX)
 			return fail(l, t, "out of memory");
 		if (got != (uint32_t)id)

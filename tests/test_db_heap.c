@@ -212,6 +212,8 @@ TEST(db_heap_damaged_database_names_the_table)
 	damaged("UPDATE object_table SET idx = 4000 WHERE idx = 12", "table object_table:");
 	damaged("UPDATE object_table SET name = 'Unheard' WHERE idx = 12", "table object_table:");
 	damaged("DELETE FROM strings WHERE id = 2", "table strings:");
+	damaged("UPDATE strings SET text = '' WHERE id = 2", "table strings:");
+	damaged("UPDATE strings SET text = CAST(X'41004200' AS TEXT) WHERE id = 2", "table strings:"); /* "A\0B\0" */
 	damaged("UPDATE clusters SET position = 3", "table clusters:");
 	damaged("UPDATE clusters SET members = 2", "table cluster_members:");
 	damaged("INSERT INTO cluster_mutable VALUES(77, 11)", "table cluster_mutable:");

@@ -274,10 +274,6 @@ TEST(oom_gc_deferred_to_the_view)
 	CHECK(total > 150 && failed > 0 && runs > 150 && said == failed && same == runs - failed);
 }
 
-/* A view's indexes (rows by target, children, instances) with each
- * allocation of the first incoming() failed in turn: that call fails or
- * answers in full, and the next one on the same view answers in full (a
- * failed build leaves nothing half made behind). */
 /* The same edges in the same order: holder, target, type, kind and property. */
 static int same_edges(const edges *a, const edges *b)
 {
@@ -330,6 +326,10 @@ static int sweep_incoming(heap *h, gc_result *r, obj_t x, const edges *want, int
 	return failed;
 }
 
+/* A view's indexes (rows by target, children, instances) with each
+ * allocation of the first incoming() failed in turn: that call fails or
+ * answers in full, and the next one on the same view answers in full (a
+ * failed build leaves nothing half made behind). */
 TEST(oom_view_indexes_retry_after_a_failure)
 {
 	heap h;
