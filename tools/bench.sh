@@ -24,9 +24,10 @@ run() { # LABEL COMMAND...: prints "LABEL  seconds  peak RSS"
 # dominators FILE: dominators + retained sizes + class/package aggregates,
 # timed by analyze's own clock (its "retention" line; analyze is stopped once
 # the summary is out, before its database), the time beyond load of `top` and
-# `refs`, and peak RSS of `info` (load), `refs` (load, GC, query view) and
-# `top` (the same plus the dominators): top's RSS over refs's is the
-# dominators' own memory.
+# `refs`, and peak RSS of `info` (load), `refs` (load, GC, query view and
+# its rows by target, 8 bytes a reference) and `top` (load, GC, dominators,
+# view): top's RSS over info's is what the GC and the dominators add to
+# the loaded heap.
 dominators() {
 	f=$1
 	: > "$dir/an.txt" # empty before the start, so that no older line is read
@@ -38,14 +39,13 @@ dominators() {
 	rm -f "$dir"/dom.db*
 	grep -E 'retention \(policy|time: load' "$dir/an.txt" | sed 's/^LogGarbage: /  /'
 	run "info (load)" "$ugc" info "$f"
-	objs=$(sed -n 's/^objects *\([0-9]*\).*/\1/p' "$dir/out.txt")
+	objs=$(sed -n 's/^objects *\([0-9,]*\).*/\1/p' "$dir/out.txt" | tr -d ,)
 	info_kb=$kb
 	run "refs (load, GC, view)" env UGC_TRACE=1 "$ugc" refs "$f" 1
-	refs_kb=$kb
 	grep '^trace:' "$dir/out.txt" | sed 's/^/  /'
 	run "top (load, GC, dominators, view)" env UGC_TRACE=1 "$ugc" top "$f"
 	grep '^trace:' "$dir/out.txt" | sed 's/^/  /'
-	echo "  top over refs: $(((kb - refs_kb) * 1024 / objs)) B an object; over info: $(((kb - info_kb) * 1024 / objs)) B an object ($objs objects)"
+	echo "  top over info: $(((kb - info_kb) * 1024 / objs)) B an object ($objs objects)"
 	# whatif: cut the first generated level; "answered" is the changed GC and report
 	lvl=/Game/Maps/Arena_0.Arena_0:PersistentLevel
 	run "whatif --cut $lvl" env UGC_TRACE=1 "$ugc" whatif "$f" --cut "$lvl"
