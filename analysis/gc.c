@@ -26,7 +26,7 @@ const char *const cluster_fate_names[CF_COUNT] = {
 
 /* Object states while marking. */
 enum { S_FREE, S_MAYBE, S_REACHABLE, S_UNREACHABLE };
-/* What step 4 tests of a reference's target, one byte a slot (marker.tbits). */
+/* What step 4 tests of a reference's target (marker.tbits). */
 enum { T_CLUSTERED = 1, T_GARBAGE = 2 };
 
 /* Frontiers smaller than this are traced on the calling thread alone. */
@@ -101,13 +101,11 @@ typedef struct marker {
 	vec elim, helim, weak; /* all levels, merged */
 	const gc_result *r; /* for the handed-over references (step 2) */
 	uint32_t roots, traced;
-	/* what the heap lacks, so tracing can skip the per-edge tests (a V8
-	 * heap has neither): no cluster, no object flagged Garbage */
-	int no_clusters, no_garbage;
 	/* per slot: T_CLUSTERED when it roots or belongs to a cluster, T_GARBAGE
-	 * when flagged Garbage; NULL when the heap has neither.  One byte read
-	 * a reference where in_cluster (4 bytes a slot) and iflags (2) were two
-	 * cache misses. */
+	 * when flagged Garbage: what step 4 tests of a reference's target, one
+	 * byte read where in_cluster (4 bytes a slot) and iflags (2) were two
+	 * cache misses.  NULL when the heap has neither (a V8 heap): tracing
+	 * then skips the tests. */
 	uint8_t *tbits;
 	/* the current level, shared by the tracing threads */
 	const uint32_t *frontier;
@@ -211,7 +209,7 @@ static int drain_step5(marker *m)
  * work is recorded with the position of the reference (X, EDGE). */
 static inline int visit_par(marker *m, trace_out *o, obj_t x, uint32_t edge, obj_t t)
 {
-	int32_t c = !m->no_clusters && (m->tbits[t] & T_CLUSTERED) ? heap_cluster(m->h, t) : -1;
+	int32_t c = m->tbits && (m->tbits[t] & T_CLUSTERED) ? heap_cluster(m->h, t) : -1;
 	if (c >= 0 && m->live[c]) {
 		obj_t r = m->h->clusters[c].root;
 		if (__atomic_load_n(&m->state[r], __ATOMIC_RELAXED) == S_MAYBE)
@@ -278,7 +276,7 @@ static int trace(marker *m, trace_out *o, obj_t x)
 				rc |= visit_par(m, o, x, 2 + k - first, t);
 			continue;
 		default: /* killable: Garbage is tested first, in the disregard pool too */
-			if (!m->no_garbage && (m->tbits[t] & T_GARBAGE))
+			if (m->tbits && (m->tbits[t] & T_GARBAGE))
 				rc |= vec_push(&o->elim, k);
 			else if (!heap_in_disregard(h, t))
 				rc |= visit_par(m, o, x, 2 + k - first, t);
@@ -717,11 +715,10 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	m.h = h;
 	m.keep = opt->keep_flags;
 	m.r = r;
-	m.no_clusters = h->nclusters == 0;
-	m.no_garbage = !heap_has_garbage(h);
+	int tests = h->nclusters > 0 || heap_has_garbage(h); /* tbits wanted */
 	size_t s = h->slots ? h->slots : 1, nc = h->nclusters ? h->nclusters : 1;
 	m.state = malloc(s);
-	m.tbits = m.no_clusters && m.no_garbage ? NULL : malloc(s);
+	m.tbits = tests ? malloc(s) : NULL;
 	m.queued = calloc(s, 1);
 	m.live = calloc(nc, 1);
 	m.needs_dissolving = calloc(nc, 1);
@@ -735,17 +732,19 @@ int gc_run(heap *h, const gc_options *opt, gc_result *r)
 	r->cluster_dissolving = calloc(nc, 1);
 	r->keep_flags = opt->keep_flags;
 	int rc = -1;
-	if (!m.state || (!m.tbits && !(m.no_clusters && m.no_garbage)) || !m.queued || !m.live ||
+	if (!m.state || (tests && !m.tbits) || !m.queued || !m.live ||
 	    !m.needs_dissolving || !m.step5_queued || !m.first || !m.cqueue || !r->reachable || !r->gc_target ||
 	    !r->cluster_fate || !r->cluster_walked || !r->cluster_dissolving)
 		goto out;
 	double t0 = now_seconds();
 	for (size_t c = 0; c < nc; c++)
 		m.first[c] = UINT64_MAX;
-	for (uint32_t i = 0; i < h->slots; i++)
+	for (uint32_t i = 0; i < h->slots; i++) {
 		m.state[i] = h->cls[i] == OBJ_FREE ? S_FREE : heap_in_disregard(h, (obj_t)i) ? S_REACHABLE : S_MAYBE;
-	for (uint32_t i = 0; m.tbits && i < h->slots; i++)
-		m.tbits[i] = (uint8_t)((h->in_cluster[i] ? T_CLUSTERED : 0) | (heap_is_garbage(h, (obj_t)i) ? T_GARBAGE : 0));
+		if (m.tbits)
+			m.tbits[i] = (uint8_t)((h->in_cluster[i] ? T_CLUSTERED : 0) |
+					       (heap_is_garbage(h, (obj_t)i) ? T_GARBAGE : 0));
+	}
 	if (prepass(&m, r))
 		goto out;
 	progress_at(1, 4); /* the steps, for the progress line */

@@ -545,9 +545,6 @@ TEST(garbage_cluster_member_and_editor_mode_findings)
 	heap_free(&h);
 }
 
-/* Step 7 clears only the weak references remembered while tracing: one held
- * by a live cluster's member or by a disregard-pool object is left pointing
- * at the destroyed target, and that is a finding. */
 /* Weak references held by a disregard-pool object (5) and a cluster member
  * (21), neither traced, and one by a traced holder (11): 12 and 13 die. */
 #define UNTRACED_WEAK_HEAP "ugc-text 1\nfirst-gc-index 6\n" \
@@ -558,6 +555,9 @@ TEST(garbage_cluster_member_and_editor_mode_findings)
 	"r 5 12 weak PoolWeak\nr 11 20 strong ToCluster\nr 11 13 weak Traced\nr 21 12 weak MemberWeak\n" \
 	"c 20 21 - -\n"
 
+/* Step 7 clears only the weak references remembered while tracing: one held
+ * by a live cluster's member or by a disregard-pool object is left pointing
+ * at the destroyed target, and that is a finding. */
 TEST(weak_references_of_untraced_holders_are_not_cleared)
 {
 	const char *text = UNTRACED_WEAK_HEAP;
