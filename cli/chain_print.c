@@ -103,7 +103,7 @@ void print_chain_text(view *v, FILE *fp, const chain *c)
 		if (have)
 			obj_info_free(&src);
 	}
-	fprintf(fp, "  \n");
+	fputs(v->v8 ? "\n" : "  \n", fp); /* the engine's log ends a chain with two spaces */
 }
 
 static void json_object(view *v, FILE *fp, obj_t i)

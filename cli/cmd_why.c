@@ -10,7 +10,7 @@
 
 static void edge_list_text(view *v, const char *title, const edges *es)
 {
-	printf("%s: %s\n", title, es->n ? "" : "none");
+	printf("%s:%s\n", title, es->n ? "" : " none");
 	for (size_t k = 0; k < es->n; k++) {
 		const edge *e = &es->v[k];
 		obj_info s;
@@ -161,7 +161,7 @@ static int why_text_chain(view *v, obj_t x, const why_facts *f, enum out_format 
 /* Text: the findings lines. */
 static void why_text_findings(const finding_rows *fs)
 {
-	printf("  findings: %s\n", fs->n ? "" : "none");
+	printf("  findings:%s\n", fs->n ? "" : " none");
 	for (size_t k = 0; k < fs->n; k++) /* the detail names the objects */
 		if (fs->v[k].idx == OBJ_NONE)
 			printf("    %s, %s (FGCObject): %s\n", fs->v[k].kind, fs->v[k].referencer, fs->v[k].detail);

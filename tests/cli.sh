@@ -378,6 +378,8 @@ for x in "$out/causes.ugct" "$cdb"; do
 done
 expect "why: an FGCObject holder's finding by name, as findings says it" "    eliminated-ref, FStreamableManager (FGCObject): reference Handles[0] of FGCObject FStreamableManager to garbage object /Game/Causes.Husk is nulled" \
 	sh -c "'$ugc' why '$cdb' 20 | grep 'eliminated-ref'"
+expect "why: a heading with a list under it ends at its colon" "  references to it the GC nulls:|  findings:" \
+	sh -c "'$ugc' why '$cdb' 20 | grep -e '^  references to it the GC nulls' -e '^  findings' | paste -sd'|'"
 expect "why: an FGCObject holder in JSON" '"idx":null,"other":20,' sh -c "'$ugc' why '$cdb' 20 --format json | grep -o '\"idx\":null,\"other\":20,'"
 expect "findings: an FGCObject holder in CSV" "eliminated-ref,,20,reference Handles[0] of FGCObject FStreamableManager to garbage object /Game/Causes.Husk is nulled,,FStreamableManager" \
 	sh -c "'$ugc' findings '$cdb' --kind eliminated-ref --format csv | tail -1"
@@ -964,6 +966,12 @@ for f in "$v8" "$out/ids.db"; do
 	expect "why @ID on $(basename "$f") selects the node" "#$pid Player @84295" sh -c "'$ugc' why '$f' @84295 | head -n 1"
 done
 expect "an unknown @ID says it is a node id" "ugc-analyze: no object has node id @99999999 (a V8 heap's objects are named NAME@99999999)" "$ugc" why "$out/ids.db" @99999999
+# no line of V8 text ends in a space: the two spaces that end a chain in the
+# engine's log (kept on UE heaps, as "path: the true shortest chain" shows)
+# are not a V8 tool's, and a heading with a list under it ends at its colon
+for c in "suspects $out/ids.db" "why $out/ids.db @84295" "path $out/ids.db @84295 --all" "dominators $out/ids.db @84295"; do
+	expect "V8 text ends no line in a space: ${c%% *}" "0" sh -c "'$ugc' $c | grep -c ' \$'"
+done
 # --- sizes and counts as people read them; --bytes for the exact integers ----
 # human() and sep() work the text form out here, apart from the tool: binary
 # units, the unit that keeps the number below 1024 once rounded to a tenth
