@@ -83,13 +83,15 @@ static void print_facts(const diff_fact_rows *x, const char *title, const char *
 		print_shown(x->n, x->count, what);
 }
 
-/* Retained bytes by class on each side, the largest changes first. */
-static void print_retained(const diff_retained_rows *x, enum out_format fmt)
+/* Retained bytes by class (a V8 heap's: by constructor, V8) on each
+ * side, the largest changes first. */
+static void print_retained(const diff_retained_rows *x, enum out_format fmt, int v8)
 {
+	const char *word = v8 ? "constructor" : "class";
 	if (fmt == FMT_TEXT)
-		printf("retained by class (policy gc): %s of %s class%s changed\n  %-44s %14s %14s %15s\n",
-		       count_text(x->changed), count_text(x->classes), plural(x->classes, "", "es"), "class", "A retained",
-		       "B retained", "change");
+		printf("retained by %s (policy gc): %s of %s %s%s changed\n  %-44s %14s %14s %15s\n", word,
+		       count_text(x->changed), count_text(x->classes), word, plural(x->classes, "", v8 ? "s" : "es"), word,
+		       "A retained", "B retained", "change");
 	else if (fmt == FMT_JSON)
 		json_list_begin("retained_by_class", x->changed, x->n);
 	for (size_t k = 0; k < x->n; k++) {
@@ -110,13 +112,18 @@ static void print_retained(const diff_retained_rows *x, enum out_format fmt)
 	}
 	if (fmt == FMT_JSON)
 		printf("]}");
+	else if (fmt == FMT_TEXT)
+		print_shown(x->n, x->changed, v8 ? "constructors that changed" : "classes that changed");
 }
 
+/* Objects added and removed by class (a V8 heap's: by constructor, V8),
+ * package or outer. */
 static void print_groups(const group_rows *g, enum diff_by by, const char *title, const char *key,
-			 enum out_format fmt)
+			 enum out_format fmt, int v8)
 {
+	const char *word = by == DIFF_BY_CLASS ? (v8 ? "constructor" : "class") : by == DIFF_BY_PACKAGE ? "package" : "outer";
 	if (fmt == FMT_TEXT) {
-		printf("%s:\n  %-44s %9s %9s %9s %14s %14s %14s %8s %8s\n", title, by == DIFF_BY_CLASS ? "class" : by == DIFF_BY_PACKAGE ? "package" : "outer",
+		printf("%s:\n  %-44s %9s %9s %9s %14s %14s %14s %8s %8s\n", title, word,
 		       "A count", "B count", "delta", "A bytes", "B bytes", "delta", "added", "removed");
 	}
 	if (fmt == FMT_JSON)
@@ -146,7 +153,7 @@ static void print_groups(const group_rows *g, enum diff_by by, const char *title
 	if (fmt == FMT_JSON)
 		printf("]}");
 	else if (fmt == FMT_TEXT)
-		print_shown(g->n, g->total, by == DIFF_BY_CLASS ? "classes that changed"
+		print_shown(g->n, g->total, by == DIFF_BY_CLASS ? (v8 ? "constructors that changed" : "classes that changed")
 					    : by == DIFF_BY_PACKAGE ? "packages that changed" : "outers that changed");
 }
 
@@ -217,10 +224,14 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 				      "life in one process)"
 		       : r.same_process ? "one process (objects matched by index and serial as well as by name)"
 					: "different processes (objects matched by class and path name)");
-		printf("objects: A %s (%s), B %s (%s): %s kept, %s added, %s removed, %s replaced; %s slot%s reused\n",
-		       count_text(a.n), size_text(rep.a_bytes), count_text(b.n), size_text(rep.b_bytes), count_text(r.kept),
-		       count_text(r.added), count_text(r.removed), count_text(r.replaced), count_text(r.reused_slots),
-		       plural_s(r.reused_slots));
+		printf("objects: A %s (%s), B %s (%s): %s kept, %s added, %s removed", count_text(a.n),
+		       size_text(rep.a_bytes), count_text(b.n), size_text(rep.b_bytes), count_text(r.kept),
+		       count_text(r.added), count_text(r.removed));
+		if (a.v8 || b.v8) /* V8 heaps have no slots to reuse */
+			printf("\n");
+		else
+			printf(", %s replaced; %s slot%s reused\n", count_text(r.replaced), count_text(r.reused_slots),
+			       plural_s(r.reused_slots));
 	} else if (fmt == FMT_JSON) {
 		json_begin("diff");
 		printf(",\"a\":");
@@ -236,13 +247,15 @@ static int pairwise(const char *pa, const char *pb, enum out_format fmt, long to
 		printf("summary,objects,%u,%u,%llu,%llu,%u,%u,%u\n", a.n, b.n, (unsigned long long)rep.a_bytes,
 		       (unsigned long long)rep.b_bytes, r.added, r.removed, r.kept);
 	}
-	print_groups(&rep.classes, DIFF_BY_CLASS, "class histogram", "class_histogram", fmt);
-	print_retained(&rep.retained, fmt);
+	int v8 = a.v8 || b.v8;
+	print_groups(&rep.classes, DIFF_BY_CLASS, v8 ? "constructor histogram" : "class histogram", "class_histogram", fmt,
+		     v8);
+	print_retained(&rep.retained, fmt, v8);
 	/* V8 heaps: one package (/V8), no garbage flags, roots, eliminations or
 	 * clusters: their sections are left out of text (JSON and CSV keep their shape) */
-	if (fmt != FMT_TEXT || !(a.v8 || b.v8)) {
-		print_groups(&rep.packages, DIFF_BY_PACKAGE, "added and removed by package", "by_package", fmt);
-		print_groups(&rep.outers, DIFF_BY_OUTER, "added and removed by outer", "by_outer", fmt);
+	if (fmt != FMT_TEXT || !v8) {
+		print_groups(&rep.packages, DIFF_BY_PACKAGE, "added and removed by package", "by_package", fmt, v8);
+		print_groups(&rep.outers, DIFF_BY_OUTER, "added and removed by outer", "by_outer", fmt, v8);
 		print_objects(&rep.garbage_alive, 0, "garbage in A still alive in B", "garbage_still_alive", fmt);
 		print_objects(&rep.new_roots, 1, "new roots", "new_roots", fmt);
 		print_facts(&rep.new_eliminated, "new eliminated references", "new_eliminated_references", "references", fmt);
@@ -269,17 +282,18 @@ done:
 
 /* ---- leak mode ---- */
 
-/* A group's leaked objects by class, on one line: at most TYPES_SHOWN
- * classes, all with --limit 0 (ALL). */
+/* A group's leaked objects by class (a V8 heap's: by constructor, V8), on
+ * one line: at most TYPES_SHOWN classes, all with --limit 0 (ALL). */
 #define TYPES_SHOWN 10
-static void print_types_text(const diff_leak_group *x, int all)
+static void print_types_text(const diff_leak_group *x, int all, int v8)
 {
 	size_t shown = all || x->ntypes < TYPES_SHOWN ? x->ntypes : TYPES_SHOWN;
 	printf("  types:");
 	for (size_t t = 0; t < shown; t++)
 		printf("%s %s %s", t ? "," : "", count_text(x->types[t].count), disp(x->types[t].name));
 	if (shown < x->ntypes)
-		printf(" (showing %s of %s classes, --limit 0 shows all)", count_text(shown), count_text(x->ntypes));
+		printf(" (showing %s of %s %s, --limit 0 shows all)", count_text(shown), count_text(x->ntypes),
+		       v8 ? "constructors" : "classes");
 	putchar('\n');
 }
 
@@ -367,7 +381,7 @@ static void print_leak_text(const diff_leaks *l, const char *pa, const char *pb,
 		       size_text(x->retained), size_text(x->bytes), chain);
 		if (owned)
 			free((char *)chain);
-		print_types_text(x, limit >= (size_t)1 << 40);
+		print_types_text(x, limit >= (size_t)1 << 40, v8);
 		printf("  trace to #%d, retained at each hop:\n", x->idx);
 		for (size_t h = 0; h < x->ntrace; h++) {
 			const diff_leak_hop *p = &x->trace[h];

@@ -743,6 +743,8 @@ expect "diff: retained bytes by class as people read them" "retained by class (p
   Package                                               300 B          100 B          -200 B" sh -c "'$ugc' diff '$ret' '$out/ret-cut.ugct' | sed -n '/^retained by class/,/^  Package/p'"
 "$ugc" diff "$ret" "$out/ret-cut.ugct" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/a.txt" 2>&1
 "$ugc" diff "$out/ret.db" "$out/ret-cut.db" --format json | sed 's/"a":"[^"]*","b":"[^"]*",//' > "$out/b.txt" 2>&1
+expect "diff: a cut retained-by-class list says what it left out" "showing 1 of 2 classes that changed (--limit 0 shows all)" \
+	sh -c "'$ugc' diff '$ret' '$out/ret-cut.ugct' --limit 1 | sed -n '/^retained by class/,/^showing/p' | tail -n 1"
 grep -q '"retained_by_class":{"total":2,' "$out/a.txt" && cmp -s "$out/a.txt" "$out/b.txt" && ok "diff: retained by class the same from snapshots and databases" || bad "diff: retained by class the same from snapshots and databases" "$(diff "$out/a.txt" "$out/b.txt" | head -3)"
 for srt in retained shallow; do
 	"$ugc" top testdata/arena.ugcs --sort $srt --limit 100000 --format csv | sed -n 2,8p > "$out/all.txt"
@@ -966,6 +968,10 @@ for f in "$v8" "$out/ids.db"; do
 	expect "why @ID on $(basename "$f") selects the node" "#$pid Player @84295" sh -c "'$ugc' why '$f' @84295 | head -n 1"
 done
 expect "an unknown @ID says it is a node id" "ugc-analyze: no object has node id @99999999 (a V8 heap's objects are named NAME@99999999)" "$ugc" why "$out/ids.db" @99999999
+# diff of two V8 heaps: constructors, no slots (V8 keeps a node's id, not
+# an index and a serial)
+expect "diff of V8 heaps: counts without slots, a constructor histogram" "objects: A|constructor histogram:|  constructor|retained by constructor|0" \
+	sh -c "'$ugc' diff testdata/v8/leak-0.heapsnapshot.zst testdata/v8/leak-1.heapsnapshot.zst --limit 1 > '$out/v8diff.txt'; { sed -n 2p '$out/v8diff.txt' | cut -c1-10; sed -n '3p;4p' '$out/v8diff.txt' | sed 's/ *A count.*//'; grep -o '^retained by constructor' '$out/v8diff.txt'; grep -c -e 'replaced' -e 'slots' -e '[Cc]lass' '$out/v8diff.txt'; } | paste -sd'|'"
 # no line of V8 text ends in a space: the two spaces that end a chain in the
 # engine's log (kept on UE heaps, as "path: the true shortest chain" shows)
 # are not a V8 tool's, and a heading with a list under it ends at its colon
