@@ -4,6 +4,8 @@
  * --history for trend rules, and passes or fails; text or JSON on stdout,
  * JUnit XML into --junit OUT.  Exit 0 all passed, 1 one failed, 2 usage or
  * rules-file error. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -428,6 +430,19 @@ int cmd_check(int argc, char **argv)
 			}
 		if (check_output(o.junit, o.force))
 			goto out;
+	}
+	/* an input given that no rule reads is still an input: one that cannot
+	 * be read fails the gate, as a misspelled path must not pass forever */
+	const char *unread[] = {rs.need_baseline ? NULL : o.baseline, rs.need_history ? NULL : o.history,
+				rs.need_leaks ? NULL : o.leak_baseline, rs.need_leaks ? NULL : o.leak_target};
+	for (int k = 0; k < 4; k++) {
+		FILE *f = unread[k] ? fopen(unread[k], "rb") : NULL;
+		if (unread[k] && !f) {
+			error("%s: %s", disp(unread[k]), strerror(errno));
+			goto out;
+		}
+		if (f)
+			fclose(f);
 	}
 	if (measures_load(input, &cur) || (rs.need_baseline && measures_load(o.baseline, &base)) ||
 	    (rs.need_leaks && leak_worst_load(o.leak_baseline, o.leak_target, input, &leaks)))

@@ -163,6 +163,13 @@ has growth-fail "growth total count <= $((d - 1)): +$(commas $d), from $(commas 
 has growth-fail ": +$(awk -v p=$pct 'BEGIN { printf "%.2f", p / 100 }')% (+$(commas $d)), from"
 run growth-no-baseline 2 "growth total count <= 5" "$db"
 has growth-no-baseline "growth rules need --baseline"
+# a --baseline or --history that no rule reads is still read: a misspelled
+# path fails the gate (exit 1, the path named) instead of passing forever
+run unread-baseline-missing 1 "budget total count <= 100000" "$db" --baseline "$out/no-such.db"
+has unread-baseline-missing "$out/no-such.db: No such file or directory"
+run unread-history-missing 1 "budget total count <= 100000" "$db" --history "$out/no-such-history.db"
+has unread-history-missing "$out/no-such-history.db: No such file or directory"
+run unread-baseline-present 0 "budget total count <= 100000" "$db" --baseline "$db"
 
 # --- JUnit XML ---------------------------------------------------------------
 printf 'budget class "<Evil>&\047\033" count <= 0\nforbid finding dangling-ref\nbudget total count <= 1\nbudget total count <= 1000000000\n' > "$out/junit.rules"
