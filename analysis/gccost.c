@@ -141,6 +141,7 @@ static int candidates(const heap *h, const gc_result *r, const obj_t *pkg, const
 int gccost_measure(const heap *h, const gc_result *r, gccost *c)
 {
 	memset(c, 0, sizeof *c);
+	c->v8 = heap_is_v8(h);
 	uint32_t n = h->slots;
 	size_t sz = (size_t)n + 1;
 	obj_t *pkg = malloc(sz * sizeof *pkg);

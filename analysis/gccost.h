@@ -53,6 +53,7 @@ typedef struct gccost {
 	uint32_t nclasses, npackages;
 	gccost_candidate *candidates;    /* saving descending, then package; only those that save */
 	uint32_t ncandidates;
+	int v8;                          /* measured on a V8 heap: nothing here is its engine's work */
 } gccost;
 
 /* Count the work of R (a GC run over H).  0, or -1 when out of memory. */

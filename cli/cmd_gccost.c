@@ -177,6 +177,13 @@ int cmd_gccost(int argc, char **argv)
 	gccost_names n;
 	if (measure(input, limit == SIZE_MAX ? 0 : limit, &c, &n))
 		return 1;
+	if (c.v8 && fmt == FMT_TEXT) { /* (JSON and CSV keep their shape) */
+		printf("%s: a V8 heap's GC is not Unreal Engine's: there is no UObject mark to cost, and no cluster to "
+		       "form\n", disp(input));
+		gccost_names_free(&n);
+		gccost_free(&c);
+		return 0;
+	}
 	if (fmt == FMT_TEXT) {
 		printf("mark work of %s: %s reads: %s tracing %s object%s, %s walking %s cluster%s' lists, %s "
 		       "FGCObject record%s; %s reference%s of the disregard pool never read\n",

@@ -163,6 +163,11 @@ int gccost_db_load(const char *path, size_t limit, gccost *c, gccost_names *n, c
 			       (void **)&c->candidates, &n->candidates, NULL, &n->ncandidates, c, path, err, errsize);
 	}
 #undef TAKE
+	sqlite3_stmt *st = NULL;
+	if (rc == 0 && sqlite3_prepare_v2(db, "SELECT value FROM snapshot WHERE key = 'engine'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
+		c->v8 = engine_is_v8((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
 	sqlite3_close(db);
 	if (rc) {
 		gccost_names_free(n);

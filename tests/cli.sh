@@ -968,6 +968,10 @@ for f in "$v8" "$out/ids.db"; do
 	expect "why @ID on $(basename "$f") selects the node" "#$pid Player @84295" sh -c "'$ugc' why '$f' @84295 | head -n 1"
 done
 expect "an unknown @ID says it is a node id" "ugc-analyze: no object has node id @99999999 (a V8 heap's objects are named NAME@99999999)" "$ugc" why "$out/ids.db" @99999999
+for f in "$v8" "$out/ids.db"; do
+	expect "gccost on a V8 heap ($(basename "$f")) says there is no UObject mark to cost" \
+		"$f: a V8 heap's GC is not Unreal Engine's: there is no UObject mark to cost, and no cluster to form" "$ugc" gccost "$f"
+done
 # diff of two V8 heaps: constructors, no slots (V8 keeps a node's id, not
 # an index and a serial)
 expect "diff of V8 heaps: counts without slots, a constructor histogram" "objects: A|constructor histogram:|  constructor|retained by constructor|0" \
