@@ -15,29 +15,6 @@
 #include "base/base.h"
 #include "snapshot/snapshot.h"
 
-long long cut_label_cost(const heap *h, const gc_result *r, const cut_options *opt, uint64_t label)
-{
-	uint32_t id = RGRAPH_LABEL_ID(label);
-	switch (RGRAPH_LABEL_TYPE(label)) {
-	case RL_REF:
-		return h->ref_kind[id] == REF_STRONG || h->ref_kind[id] == REF_ARO ? 1 : CUT_NEVER;
-	case RL_GCREF:
-	case RL_LIST:
-		return 1;
-	case RL_ROOT: {
-		obj_t x = (obj_t)id;
-		int k = root_kind_static(h, x, opt->keep_flags, r->gc_target[x]);
-		if (k == RK_GCOBJECT || k == RK_NONE)
-			return 0; /* its "g" records are the edges that count */
-		if (k == RK_DISREGARD || (h->iflags[x] & IF_INTERNAL_KEEP))
-			return CUT_NEVER;
-		return opt->root_cost;
-	}
-	default:
-		return CUT_NEVER; /* Class, Outer, membership, hand-over */
-	}
-}
-
 /* What a label's edge is, in words (the chain that holds an infinite cut). */
 const char *cut_label_words(const heap *h, int v8, uint64_t lab, char *buf, size_t cap)
 {

@@ -152,7 +152,4 @@ int cut_proof_wait(cut_proof *pf);
  * its synthetic root: no Class, Outer, cluster or FGCObject edge holds). */
 const char *cut_label_words(const heap *h, int v8, uint64_t label, char *buf, size_t cap);
 
-/* Is an edge of LABEL cuttable, and at what cost (CUT_NEVER: not)? */
-long long cut_label_cost(const heap *h, const gc_result *r, const cut_options *opt, uint64_t label);
-
 #endif

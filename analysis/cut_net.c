@@ -147,9 +147,31 @@ typedef struct model {
 	uint8_t *soft;    /* per cluster: dissolved in step 2 for a ReferencedClusters
 			   * entry (its root is no garbage): a cut could keep it */
 	int guarded;      /* an edge hanging on the order or on a soft cluster was put in */
+	obj_t synthetic;  /* a V8 heap's class "(synthetic)" (the root, (GC roots) and its
+			   * groups: edges no program edit removes), else OBJ_NONE */
 } model;
 
+/* The class "(synthetic)" of a V8 heap, among the tool's objects before
+ * the first node; OBJ_NONE on any other heap. */
+static obj_t synthetic_class(const heap *h)
+{
+	if (!heap_is_v8(h))
+		return OBJ_NONE;
+	for (obj_t i = 0; i < h->first_gc_index && (uint32_t)i < h->slots; i++)
+		if (heap_exists(h, i) && strcmp(heap_str(h, h->name[i]), "(synthetic)") == 0)
+			return i;
+	return OBJ_NONE;
+}
+
 enum { CN_A, CN_RM, CN_W, CN_D, CN_MR, CN_COUNT };
+
+/* What dropping root X's root reason costs: --root-cost, infinite for an
+ * internal keep flag and for a V8 heap's root (nothing a program drops). */
+static int64_t root_capacity(const model *md, obj_t x)
+{
+	return (md->h->iflags[x] & IF_INTERNAL_KEEP) || md->h->cls[x] == md->synthetic ? INF
+											: capacity(md->opt->root_cost);
+}
 
 /* Is X a root of step 3 (ugc-gc(7) §1.3), and does it carry a root flag? */
 static int is_root3(const heap *h, obj_t x, uint32_t keep)
@@ -224,6 +246,7 @@ static int trace_edges(model *md, obj_t x, uint32_t u)
 	int rc = 0;
 	if (heap_in_disregard(h, x))
 		return 0; /* never traced */
+	int64_t cost = h->cls[x] == md->synthetic ? INF : 1; /* a V8 system edge: no edit removes it */
 	obj_t co[2] = {h->cls[x], h->outer[x]};
 	for (int k = 0; k < 2 && rc == 0; k++)
 		if (co[k] >= 0 && !heap_in_disregard(h, co[k]))
@@ -241,7 +264,7 @@ static int trace_edges(model *md, obj_t x, uint32_t u)
 		if (kind == REF_IMMUTABLE)
 			rc = edge_to(g, u, trace_dest(md, t), INF, RGRAPH_LABEL(RL_REF, k));
 		else if ((kind == REF_STRONG || kind == REF_ARO) && !heap_is_garbage(h, t))
-			rc = edge_to(g, u, trace_dest(md, t), 1, RGRAPH_LABEL(RL_REF, k));
+			rc = edge_to(g, u, trace_dest(md, t), cost, RGRAPH_LABEL(RL_REF, k));
 	}
 	if (r->nhandoff)
 		for (uint32_t j = gc_handoff_first(r, x); j < r->nhandoff && r->handoff[j].level == x && rc == 0; j++) {
@@ -261,10 +284,8 @@ static int trace_edges(model *md, obj_t x, uint32_t u)
  * (infinite for an internal keep flag), returned (NO on failure). */
 static uint32_t root_node(model *md, obj_t x)
 {
-	const heap *h = md->h;
 	uint32_t v = new_node(md->g, &md->cap, x, 0);
-	int64_t c = (h->iflags[x] & IF_INTERNAL_KEEP) ? INF : capacity(md->opt->root_cost);
-	if (v == NO || net_add_edge(md->g, SRC, v, c, RGRAPH_LABEL(RL_ROOT, (uint32_t)x)))
+	if (v == NO || net_add_edge(md->g, SRC, v, root_capacity(md, x), RGRAPH_LABEL(RL_ROOT, (uint32_t)x)))
 		return NO;
 	return v;
 }
@@ -333,7 +354,7 @@ static int cluster_edges(model *md, uint32_t c)
 int cut_net_build(const heap *h, const gc_result *r, const cut_options *opt, net *g, uint32_t nt, int under,
 		  int *flags)
 {
-	model md = {h, r, opt, g, g->n, NULL, NULL, nt, under, NULL, NULL, NULL, 0};
+	model md = {h, r, opt, g, g->n, NULL, NULL, nt, under, NULL, NULL, NULL, 0, synthetic_class(h)};
 	int rc = -1;
 	uint32_t nobj = g->n;
 	md.cnode = malloc(((size_t)h->nclusters + 1) * sizeof *md.cnode);
@@ -403,8 +424,7 @@ int cut_net_build(const heap *h, const gc_result *r, const cut_options *opt, net
 		if (u < 2 + nt && !(under && soft_member) && net_add_edge(g, u, md.tnode[u - 2], INF, 0))
 			goto done;
 		if (is_root3(h, x, opt->keep_flags) &&
-		    net_add_edge(g, SRC, u, (h->iflags[x] & IF_INTERNAL_KEEP) ? INF : capacity(opt->root_cost),
-			     RGRAPH_LABEL(RL_ROOT, (uint32_t)x)))
+		    net_add_edge(g, SRC, u, root_capacity(&md, x), RGRAPH_LABEL(RL_ROOT, (uint32_t)x)))
 			goto done;
 	}
 	for (uint32_t c = 0; c < h->nclusters; c++)

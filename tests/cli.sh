@@ -972,6 +972,24 @@ for f in "$v8" "$out/ids.db"; do
 	expect "gccost on a V8 heap ($(basename "$f")) says there is no UObject mark to cost" \
 		"$f: a V8 heap's GC is not Unreal Engine's: there is no UObject mark to cost, and no cluster to form" "$ugc" gccost "$f"
 done
+# cut on a V8 heap: the synthetic nodes' edges are not cut.  The root ->
+# (GC roots) -> Global; Global .a -> Target, Global .mid -> Mid .b ->
+# Target: the one edge (GC roots) -> Global would do, but no program removes
+# it; the cheapest a program can make is 2, and nearest the target: .a, .b
+printf '%s' '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],"node_types":[["object","synthetic"]],
+"edge_fields":["type","name_or_index","to_node"],"edge_types":[["element","property"]]},"node_count":5,"edge_count":5},
+"nodes":[1,0,1,0,1, 1,1,3,0,1, 0,2,5,10,2, 0,3,7,10,1, 0,4,9,100,0],"edges":[0,1,5, 0,1,10, 1,5,20, 1,7,15, 1,6,20],
+"strings":["","(GC roots)","Global","Mid","Target","a","b","mid"]}' > "$out/vcut.heapsnapshot"
+expect "cut on a V8 heap: no edge of a synthetic node, the two program edges nearest the target" \
+	"minimum cut: 2 references, cost 2|     .a -> #11 Target @9|     .b -> #11 Target @9" \
+	sh -c "'$ugc' cut '$out/vcut.heapsnapshot' @9 | grep -e '^minimum cut' -e '^     \.' | sed 's/ (flow network.*//' | paste -sd'|'"
+# (GC roots) holds Held itself: no cut, the chain said (the root's reason is not cut either)
+printf '%s' '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],"node_types":[["object","synthetic"]],
+"edge_fields":["type","name_or_index","to_node"],"edge_types":[["element","property"]]},"node_count":3,"edge_count":2},
+"nodes":[1,0,1,0,1, 1,1,3,0,1, 0,2,5,10,0],"edges":[0,1,5, 0,2,10],"strings":["","(GC roots)","Held"]}' > "$out/vcut2.heapsnapshot"
+expect "cut on a V8 heap: a node only synthetic edges hold has no cut" \
+	"no cut frees them: only references that cannot be removed by editing a property hold them." \
+	sh -c "'$ugc' cut '$out/vcut2.heapsnapshot' @5 | sed -n 2p"
 # diff of two V8 heaps: constructors, no slots (V8 keeps a node's id, not
 # an index and a serial)
 expect "diff of V8 heaps: counts without slots, a constructor histogram" "objects: A|constructor histogram:|  constructor|retained by constructor|0" \
