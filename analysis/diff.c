@@ -446,6 +446,12 @@ static int side_from_heap(const heap *h, const gc_result *r, const findings *f, 
 	out->disagreements = calloc((size_t)f->n + 1, sizeof *out->disagreements);
 	if (!out->eliminated || !out->disagreements || retained_by_class(h, d, out) || (keep && diff_side_keep_dominators(out, d)))
 		return -1;
+	/* an FGCObject's root: its holder's name where the edge would be */
+	for (uint32_t k = h->ngcrefs; k-- > 0;) {
+		obj_t t = h->gcrefs[k].dst;
+		if (heap_exists(h, t) && r->root_kind[t] == RK_GCOBJECT && r->parent[t] == OBJ_NONE)
+			out->v[out->by_idx[t]].via = h->gcrefs[k].referencer; /* the first record's, last */
+	}
 	/* the strings are the heap's (copied above): its ids hold */
 	for (uint32_t k = 0; k < r->neliminated; k++) {
 		const gc_eliminated *e = &r->eliminated[k];

@@ -21,7 +21,9 @@ typedef struct diff_obj {
 	uint32_t serial, size, distance;
 	uint32_t name, num;         /* FName: base string id, number (0 none, else suffix + 1) */
 	uint32_t cls, cls_num;      /* the class's name, the same way */
-	uint32_t via;               /* string id of the edge from the parent ("" none) */
+	uint32_t via;               /* string id of the edge from the parent ("" none); of a
+				     * root held by an FGCObject (gcobject), which has no
+				     * parent, that FGCObject's name (its first "g" record's) */
 	uint8_t garbage, reachable, root_kind;
 } diff_obj;
 

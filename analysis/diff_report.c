@@ -1008,6 +1008,8 @@ static int leak_trace(leak_ctx *x, diff_leak_group *g)
 		h->idx = c->v[y].idx;
 		h->retained = retained_of(c, y);
 		h->root_kind = c->v[y].root_kind;
+		const char *via = strtab_get(&c->strings, c->v[y].via);
+		h->holder = i == 0 && h->root_kind == RK_GCOBJECT && via[0] ? via : NULL;
 		if (!(h->object = diff_full_name(c, y)))
 			return -1;
 		g->ntrace = i + 1;

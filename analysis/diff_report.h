@@ -132,6 +132,8 @@ typedef struct diff_leak_hop {
 	uint64_t retained; /* its retained bytes in C (its shallow bytes without C's dominators) */
 	uint8_t root_kind; /* its root kind in C (enum root_kind): a trace's first hop is a root
 			    * (or kept only through cluster lists) */
+	const char *holder; /* the first hop of a gcobject root: the FGCObject that holds
+			     * it (C's string), else NULL */
 } diff_leak_hop;
 
 typedef struct diff_leak_group {

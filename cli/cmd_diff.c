@@ -388,6 +388,9 @@ static void print_leak_text(const diff_leaks *l, const char *pa, const char *pb,
 			const char *object = v8_text(p->object, v8, &owned);
 			if (p->edge)
 				printf("  %12s  -> %s = #%d %s\n", size_text(p->retained), disp(p->edge), p->idx, object);
+			else if (p->holder)
+				printf("  %12s  #%d %s  (gcobject: held by FGCObject %s)\n", size_text(p->retained), p->idx,
+				       object, disp(p->holder));
 			else
 				printf("  %12s  #%d %s  (%s)\n", size_text(p->retained), p->idx, object,
 				       v8 ? "the root" : root_kind_names[p->root_kind < RK_COUNT ? p->root_kind : 0]);
@@ -434,6 +437,10 @@ static void print_leak_json(const diff_leaks *l, const char *pa, const char *pb,
 			printf(",\"retained\":%llu", (unsigned long long)p->retained);
 			if (h == 0)
 				printf(",\"root_kind\":\"%s\"", root_kind_names[p->root_kind < RK_COUNT ? p->root_kind : 0]);
+			if (p->holder) {
+				printf(",\"holder\":");
+				json_str(stdout, p->holder);
+			}
 			printf("}");
 		}
 		printf("],\"types\":{\"total\":%zu,\"shown\":%zu,\"items\":[", x->ntypes, x->ntypes);

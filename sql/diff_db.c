@@ -269,6 +269,32 @@ static int read_retained(sqlite3 *db, sqlite3_stmt **st, diff_side *out, const c
 	return s == SQLITE_DONE ? DB_OK : DB_SQLERR;
 }
 
+/* An FGCObject's roots (gcobject, no parent): their holder's name, from
+ * gc_object_refs, where the edge would be (diff.h); the first record's. */
+static int gc_holders(sqlite3 *db, sqlite3_stmt **st, diff_side *out, const char **why)
+{
+	*why = "table gc_object_refs";
+	if (sqlite3_prepare_v2(db, "SELECT referencer, dst FROM gc_object_refs ORDER BY rowid DESC", -1, st, NULL) !=
+	    SQLITE_OK)
+		return DB_SQLERR;
+	int s;
+	while ((s = sqlite3_step(*st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(*st, 0);
+		sqlite3_int64 dst = sqlite3_column_int64(*st, 1);
+		int64_t k = sqlite3_column_type(*st, 1) == SQLITE_INTEGER && dst >= 0 && dst <= INT32_MAX
+				    ? diff_find(out, (obj_t)dst) : -1;
+		if (!name || k < 0 || out->v[k].root_kind != RK_GCOBJECT || out->v[k].parent != OBJ_NONE)
+			continue; /* not a root it holds: nothing to name */
+		if ((out->v[k].via = strtab_intern(&out->strings, name, strlen(name))) == UINT32_MAX)
+			return DB_OOM; /* the first record's, last */
+	}
+	if (s != SQLITE_DONE)
+		return DB_SQLERR;
+	sqlite3_finalize(*st);
+	*st = NULL;
+	return DB_OK;
+}
+
 /* Every table of the database onto OUT, a step at a time; ST is the open
  * statement an error leaves, *WHY what failed. */
 static int read_side(sqlite3 *db, sqlite3_stmt **st, diff_side *out, char *version, size_t vsize, const char **why)
@@ -283,6 +309,8 @@ static int read_side(sqlite3 *db, sqlite3_stmt **st, diff_side *out, char *versi
 		return r;
 	if ((*why = check_chains(out)) != NULL)
 		return DB_BAD;
+	if ((r = gc_holders(db, st, out, why)) != DB_OK)
+		return r;
 	if (eliminated(db, out, why) || disagreements(db, out, why))
 		return DB_SQLERR;
 	return read_retained(db, st, out, why);

@@ -507,6 +507,16 @@ for kind in snapshots databases; do
 		bad "leak mode on $kind: one group a planted leak" "$(cut -c1-100 "$out/leaks-$kind.csv")"
 done
 cmp -s "$out/leaks-snapshots.csv" "$out/leaks-databases.csv" && ok "leak mode: snapshots and databases agree" || bad "leak mode: snapshots and databases agree"
+# the FGCObject that holds the cache's leak is named in its trace (the
+# holder the final heap's own "g" records give, by SQL)
+holder=$(sql "$out/ev-2.db" "SELECT referencer FROM gc_object_refs WHERE dst = (SELECT idx FROM objects
+	WHERE path LIKE '%.MaterialInstanceDynamic_%' AND root_kind = 'gcobject' ORDER BY idx LIMIT 1) ORDER BY rowid LIMIT 1")
+for ext in ugcs db; do
+	e0=$out/ev-0.$ext e1=$out/ev-1.$ext e2=$out/ev-2.$ext
+	expect "leak mode: an FGCObject's leak names its holder (.$ext)" "(gcobject: held by FGCObject $holder)|\"holder\":\"$holder\"" \
+		sh -c "{ '$ugc' diff --baseline '$e0' --target '$e1' --final '$e2' --limit 1 | grep -o '(gcobject.*'; '$ugc' diff --baseline '$e0' --target '$e1' --final '$e2' --limit 1 --format json | grep -o '\"holder\":\"[^\"]*\"'; } | paste -sd'|'"
+done
+[ -n "$holder" ] && ok "leak mode: the evolve series has an FGCObject holder ($holder)" || bad "leak mode: the evolve series has an FGCObject holder"
 # a final database stored under another policy: its heap is analysed again
 # (leak roots are the gc policy's), the same answers
 "$ugc" analyze "$out/ev-2.ugcs" -o "$out/ev-2-refs.db" --policy refs -q >/dev/null 2>&1
