@@ -119,9 +119,17 @@ static void print_summary(const char *path, const heap *h, const gc_result *r, c
 /* The summary of a V8 heap, in V8's words: nodes, edges, what the root
  * retains; no clusters, garbage flags, purge phases or findings, which a
  * V8 heap does not have. */
+/* The objects the tool makes on a V8 heap (its /V8 package and a class a
+ * constructor), before the first node: never collected, never counted as
+ * nodes. */
+static uint32_t v8_tool_objects(const heap *h)
+{
+	return (uint32_t)(h->first_gc_index < 0 ? 0 : h->first_gc_index);
+}
+
 static void print_summary_v8(const char *path, const heap *h, const gc_result *r, double load_s)
 {
-	uint32_t nodes = h->objects - (uint32_t)(h->first_gc_index < 0 ? 0 : h->first_gc_index);
+	uint32_t nodes = h->objects - v8_tool_objects(h);
 	uint32_t weak = 0, shortcut = 0;
 	for (uint32_t k = 0; k < h->nrefs; k++) {
 		weak += h->ref_kind[k] == REF_WEAK;
@@ -138,17 +146,22 @@ static void print_summary_v8(const char *path, const heap *h, const gc_result *r
 #undef C
 }
 
-/* The largest retainers, as the summary's last lines. */
+/* The largest retainers, as the summary's last lines; on a V8 heap its
+ * nodes (not the tool's objects) and its constructors but (synthetic), the
+ * root and its groups, which hold everything. */
 static void print_retention(const heap *h, const dom_result *d)
 {
 	char name[HEAP_NAME_MAX];
 	int v8 = heap_is_v8(h);
-	printf("%s: retention (policy %s, %.3f s): %s object%s reached, %s; largest by %s:", v8 ? "v8" : "LogGarbage",
-	       dom_policy_names[d->policy], d->seconds, count_text(d->reached), plural_s(d->reached),
+	uint32_t reached = v8 && d->reached >= v8_tool_objects(h) ? d->reached - v8_tool_objects(h) : d->reached;
+	printf("%s: retention (policy %s, %.3f s): %s %s%s reached, %s; largest by %s:", v8 ? "v8" : "LogGarbage",
+	       dom_policy_names[d->policy], d->seconds, count_text(reached), v8 ? "node" : "object", plural_s(reached),
 	       size_text(d->reached_bytes), v8 ? "constructor" : "class");
-	for (uint32_t k = 0; k < d->nclasses && k < 5; k++) {
+	for (uint32_t k = 0, shown = 0; k < d->nclasses && shown < 5; k++) {
 		heap_name(h, d->classes[k].key, name, sizeof name);
-		printf("%s %s %s", k ? "," : "", disp(name), size_text(d->classes[k].retained));
+		if (v8 && strcmp(name, "(synthetic)") == 0)
+			continue;
+		printf("%s %s %s", shown++ ? "," : "", disp(name), size_text(d->classes[k].retained));
 	}
 	printf("\n");
 }

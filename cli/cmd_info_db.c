@@ -85,7 +85,7 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 			return error("%s: object_table: %s", path, sqlite3_errmsg(db));
 		nroots += roots[k];
 	}
-	char buf[4][1024];
+	char buf[5][1024];
 	if (fmt == FMT_JSON) {
 		json_begin("info");
 		printf(",\"database\":");
@@ -121,9 +121,16 @@ static int report(const char *path, sqlite3 *db, enum out_format fmt)
 	printf("written by      %s\n", H("tool_version", 0));
 	printf("engine          %s\n", H("engine", 0));
 	if (engine_is_v8(header(db, "engine", buf[3], sizeof buf[3]))) { /* V8's words: no modes, clusters, findings */
-		printf("nodes           %s objects (the tool's /V8 and constructor objects among them): %s retained from "
-		       "the root, %s unreachable\n", count_text((unsigned long long)fig[0]),
-		       count_text((unsigned long long)fig[1]), count_text((unsigned long long)fig[2]));
+		/* the tool's objects, below the first node: always kept (an
+		 * untrusted header that does not fit the counts reads as none) */
+		const char *fgi = header(db, "first_gc_index", buf[4], sizeof buf[4]);
+		long long tool = fgi && strspn(fgi, "0123456789") == strlen(fgi) && strlen(fgi) < 12 ? atoll(fgi) : 0;
+		if (tool > fig[0] || tool > fig[1])
+			tool = 0;
+		printf("nodes           %s (and %s object%s the tool adds below them: /V8 and the constructors): %s "
+		       "retained from the root, %s unreachable\n", count_text((unsigned long long)(fig[0] - tool)),
+		       count_text((unsigned long long)tool), plural_s((unsigned long long)tool),
+		       count_text((unsigned long long)(fig[1] - tool)), count_text((unsigned long long)fig[2]));
 		printf("edges           %s (the refs view adds each object's constructor and /V8 edges)\n",
 		       count_text((unsigned long long)fig[3]));
 		printf("retention       policy %s\n", H("policy", 0));

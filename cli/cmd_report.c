@@ -153,8 +153,9 @@ static void write_header(page *p, const report_summary *s, const finding_rows *f
 		fprintf(fp, " (%s purged, %s)", count_text(s->purged), size_text(s->purged_bytes));
 	fprintf(fp, "</td></tr><tr><th>%s</th><td>%s</td></tr>", p->v8 ? "edges" : "references",
 		count_text(s->references));
+	uint64_t reached = d->reached - (pool < d->reached ? pool : d->reached); /* (the tool's are always reached) */
 	fprintf(fp, "<tr><th>retained</th><td>%s reached under policy %s (%s %s)</td></tr>", size_text(d->reached_bytes),
-		dom_policy_names[d->policy], count_text(d->reached), objs);
+		dom_policy_names[d->policy], count_text(reached), objs);
 	if (!p->v8) {
 		fprintf(fp, "<tr><th>roots</th><td>%s:", count_text(s->nroots));
 		for (int k = 0; k <= RK_GCOBJECT; k++)

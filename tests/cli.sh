@@ -867,6 +867,13 @@ got=$(sql "$out/v8.db" "SELECT count(*), sum(size), sum(retained IS NOT NULL) FR
 [ $rc -eq 0 ] && [ "$got" = "$(fig nodes),$(fig bytes),$(fig reachable)" ] &&
 	ok "analyze a .heapsnapshot: every node an object, bytes summed, reachable ones retained" ||
 	bad "analyze a .heapsnapshot: every node an object, bytes summed, reachable ones retained" "rc=$rc got=$got"
+# every count of nodes says the snapshot's (node's own figures), never the
+# tool's objects beside them: analyze's summary, info of the database, the report
+commas() { echo "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; } # 42,297
+n=$(commas "$(fig nodes)") r=$(commas "$(fig reachable)")
+expect "V8 node counts agree: analyze, info of its database, the report" \
+	"v8: $r nodes retained from the root|v8: retention|$r nodes reached|nodes           $n (and|$r retained from the root|3.0 MiB reached under policy gc ($r nodes)" \
+	sh -c "{ '$ugc' analyze '$v8' -o '$out/v8n.db' --force | grep -o -e '^v8: [0-9,]* nodes retained from the root' -e '^v8: retention' -e '[0-9,]* nodes reached'; '$ugc' info '$out/v8.db' | grep '^nodes' | grep -o -e '^nodes *[0-9,]* (and' -e '[0-9,]* retained from the root'; '$ugc' report '$out/v8.db' -o '$out/v8n.html' --force && grep -o '[^>]*reached under policy[^<]*' '$out/v8n.html'; } | paste -sd'|'"
 [ "$(sql "$out/v8.db" "SELECT value FROM snapshot WHERE key = 'engine'")" = v8 ] &&
 	[ "$(sql "$out/v8.db" "SELECT count(*) FROM refs WHERE kind NOT IN ('class', 'outer', 'gcobject')")" = "$(fig edges)" ] &&
 	ok "a .heapsnapshot's engine and references stored" || bad "a .heapsnapshot's engine and references stored"
