@@ -874,6 +874,8 @@ n=$(commas "$(fig nodes)") r=$(commas "$(fig reachable)")
 expect "V8 node counts agree: analyze, info of its database, the report" \
 	"v8: $r nodes retained from the root|v8: retention|$r nodes reached|nodes           $n (and|$r retained from the root|3.0 MiB reached under policy gc ($r nodes)" \
 	sh -c "{ '$ugc' analyze '$v8' -o '$out/v8n.db' --force | grep -o -e '^v8: [0-9,]* nodes retained from the root' -e '^v8: retention' -e '[0-9,]* nodes reached'; '$ugc' info '$out/v8.db' | grep '^nodes' | grep -o -e '^nodes *[0-9,]* (and' -e '[0-9,]* retained from the root'; '$ugc' report '$out/v8.db' -o '$out/v8n.html' --force && grep -o '[^>]*reached under policy[^<]*' '$out/v8n.html'; } | paste -sd'|'"
+expect "analyze of a V8 heap: the largest by constructor leave out (synthetic), which holds everything" "0" \
+	sh -c "'$ugc' analyze '$v8' -o '$out/v8n.db' --force | grep '^v8: retention' | grep -c 'synthetic'"
 [ "$(sql "$out/v8.db" "SELECT value FROM snapshot WHERE key = 'engine'")" = v8 ] &&
 	[ "$(sql "$out/v8.db" "SELECT count(*) FROM refs WHERE kind NOT IN ('class', 'outer', 'gcobject')")" = "$(fig edges)" ] &&
 	ok "a .heapsnapshot's engine and references stored" || bad "a .heapsnapshot's engine and references stored"
