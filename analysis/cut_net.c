@@ -147,21 +147,9 @@ typedef struct model {
 	uint8_t *soft;    /* per cluster: dissolved in step 2 for a ReferencedClusters
 			   * entry (its root is no garbage): a cut could keep it */
 	int guarded;      /* an edge hanging on the order or on a soft cluster was put in */
-	obj_t synthetic;  /* a V8 heap's class "(synthetic)" (the root, (GC roots) and its
-			   * groups: edges no program edit removes), else OBJ_NONE */
+	obj_t synthetic;  /* heap_v8_synthetic_class(): a V8 heap's root, (GC roots) and
+			   * its groups, whose edges no program edit removes */
 } model;
-
-/* The class "(synthetic)" of a V8 heap, among the tool's objects before
- * the first node; OBJ_NONE on any other heap. */
-static obj_t synthetic_class(const heap *h)
-{
-	if (!heap_is_v8(h))
-		return OBJ_NONE;
-	for (obj_t i = 0; i < h->first_gc_index && (uint32_t)i < h->slots; i++)
-		if (heap_exists(h, i) && strcmp(heap_str(h, h->name[i]), "(synthetic)") == 0)
-			return i;
-	return OBJ_NONE;
-}
 
 enum { CN_A, CN_RM, CN_W, CN_D, CN_MR, CN_COUNT };
 
@@ -354,7 +342,7 @@ static int cluster_edges(model *md, uint32_t c)
 int cut_net_build(const heap *h, const gc_result *r, const cut_options *opt, net *g, uint32_t nt, int under,
 		  int *flags)
 {
-	model md = {h, r, opt, g, g->n, NULL, NULL, nt, under, NULL, NULL, NULL, 0, synthetic_class(h)};
+	model md = {h, r, opt, g, g->n, NULL, NULL, nt, under, NULL, NULL, NULL, 0, heap_v8_synthetic_class(h)};
 	int rc = -1;
 	uint32_t nobj = g->n;
 	md.cnode = malloc(((size_t)h->nclusters + 1) * sizeof *md.cnode);

@@ -38,10 +38,60 @@ static int cmp_rows(const void *a, const void *b, void *sort_key_arg)
 	return cmp_key(a, b);
 }
 
-/* The rows of D by BY, with OTHER's retained bytes beside them (when given):
- * for objects the best LIMIT of them (*TOTAL says how many there are). */
+/* What a V8 heap's top leaves out: the objects the tool adds below its
+ * first node (POOL: /V8 and a class a constructor; 0 on an Unreal heap),
+ * and, as suspects does, the (synthetic) nodes (the root, (GC roots) and its
+ * groups), which hold everything.  Their class (OBJ_NONE: not a V8 heap, or
+ * none), and from a database, which has no class column here, the nodes
+ * themselves (SKIP, per slot; NULL from a snapshot, whose classes are
+ * read).  0, or -1 when out of memory. */
+typedef struct left_out {
+	obj_t pool, cls;
+	uint8_t *skip;
+} left_out;
+
+static int synthetic_left_out(const retention_input *in, uint32_t slots, left_out *lo)
+{
+	lo->pool = 0;
+	lo->cls = OBJ_NONE;
+	lo->skip = NULL;
+	if (!in->v->v8)
+		return 0;
+	lo->pool = in->v->first_gc_index > 0 ? in->v->first_gc_index : 0;
+	if (in->h) {
+		lo->cls = heap_v8_synthetic_class(in->h);
+		return 0;
+	}
+	obj_t *x = NULL;
+	size_t n = 0;
+	if (in->v->ops->find_glob(in->v, NULL, "(synthetic)", &x, &n))
+		return -1;
+	if (n && !(lo->skip = calloc((size_t)slots + 1, 1))) {
+		free(x);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (x[k] >= 0 && (uint32_t)x[k] < slots)
+			lo->skip[x[k]] = 1;
+	obj_info o;
+	if (n && in->v->ops->describe(in->v, x[0], &o) == 0) {
+		lo->cls = o.cls;
+		obj_info_free(&o);
+	}
+	free(x);
+	return 0;
+}
+
+static int left_out_object(const retention_input *in, const left_out *lo, uint32_t i)
+{
+	return (obj_t)i < lo->pool || (lo->skip ? lo->skip[i] : lo->cls != OBJ_NONE && in->h->cls[i] == lo->cls);
+}
+
+/* The rows of D by BY, with OTHER's retained bytes beside them (when given),
+ * but what LO leaves out: for objects the best LIMIT of them (*TOTAL says how
+ * many there are). */
 static top_row *rows_for(const retention_input *in, const dom_result *d, const dom_result *other, int by,
-			 int sort_key, size_t limit, size_t *n, size_t *total)
+			 int sort_key, size_t limit, const left_out *lo, size_t *n, size_t *total)
 {
 	size_t k = 0;
 	top_row *v = NULL;
@@ -54,7 +104,7 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 			return NULL;
 		*total = 0;
 		for (uint32_t i = 0; i < d->slots; i++) {
-			if (d->idom[i] == OBJ_NONE && !(other && other->idom[i] != OBJ_NONE))
+			if ((d->idom[i] == OBJ_NONE && !(other && other->idom[i] != OBJ_NONE)) || left_out_object(in, lo, i))
 				continue;
 			topn_offer(&best, sort_key == SORT_SHALLOW ? shallow[i] : d->retained[i], i);
 			++*total;
@@ -77,12 +127,16 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 		if (!v)
 			return NULL;
 		for (uint32_t j = 0; j < ng; j++)
-			v[k++] = (top_row){g[j].key, g[j].count, g[j].shallow, g[j].retained, 0};
+			if (by != BY_CLASS || lo->cls == OBJ_NONE || g[j].key != lo->cls)
+				v[k++] = (top_row){g[j].key, g[j].count, g[j].shallow, g[j].retained, 0};
+		ng = (uint32_t)k;
 		/* the second policy's groups matched by key (a V8 heap has tens of
 		 * thousands of classes): the first's sorted, each looked up */
 		if (ng > 1)
 			qsort(v, ng, sizeof *v, cmp_key);
 		for (uint32_t j = 0; j < nog; j++) {
+			if (by == BY_CLASS && lo->cls != OBJ_NONE && og[j].key == lo->cls)
+				continue;
 			top_row want = {.key = og[j].key};
 			top_row *m = ng ? bsearch(&want, v, ng, sizeof *v, cmp_key) : NULL;
 			if (!m) {
@@ -99,16 +153,18 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 }
 
 static int print_rows(const retention_input *in, const top_row *v, size_t n, size_t total, size_t limit, int by,
-		      int sort_key, const dom_result *d, const dom_result *other, enum out_format fmt)
+		      int sort_key, const dom_result *d, const dom_result *other, const left_out *lo, enum out_format fmt)
 {
 	size_t shown = n < limit ? n : limit;
-	int v8 = in->v->v8; /* V8's words: constructors */
+	int v8 = in->v->v8; /* V8's words: constructors, nodes */
+	/* a V8 heap's nodes reached: not the tool's objects below them, always kept */
+	uint32_t reached = d->reached - ((uint32_t)lo->pool < d->reached ? (uint32_t)lo->pool : d->reached);
 	if (fmt == FMT_TEXT) {
-		printf("largest %s by %s bytes (policy %s%s%s): %s of %s shown; %s object%s reached, %s\n",
+		printf("largest %s by %s bytes (policy %s%s%s): %s of %s shown; %s %s%s reached, %s\n",
 		       by == BY_OBJECT ? "objects" : by == BY_CLASS ? (v8 ? "constructors" : "classes") : "packages",
 		       sort_key == SORT_SHALLOW ? "shallow" : sort_key == SORT_COUNT ? "object count and" : "retained",
 		       dom_policy_names[d->policy], other ? " vs " : "", other ? dom_policy_names[other->policy] : "",
-		       count_text(shown), count_text(total), count_text(d->reached), plural_s(d->reached),
+		       count_text(shown), count_text(total), count_text(reached), v8 ? "node" : "object", plural_s(reached),
 		       size_text(d->reached_bytes));
 		if (other)
 			printf("%14s %14s %14s %14s %8s  %s\n", "retained", dom_policy_names[other->policy], "difference",
@@ -183,8 +239,11 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 	if (fmt == FMT_JSON) {
 		printf("]}");
 		json_end();
-	} else if (fmt == FMT_TEXT)
+	} else if (fmt == FMT_TEXT) {
 		print_shown(shown, total, by == BY_OBJECT ? "objects" : by == BY_CLASS ? (v8 ? "constructors" : "classes") : "packages");
+		if (lo->cls != OBJ_NONE && by != BY_PACKAGE)
+			printf("left out: the (synthetic) root, (GC roots) and its groups, which hold everything\n");
+	}
 	return 0;
 }
 
@@ -249,14 +308,21 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	size_t n;
 	size_t total = 0;
-	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, sort_key, limit, &n, &total);
+	left_out lo;
+	if (synthetic_left_out(&in, in.d.slots, &lo)) {
+		error("out of memory");
+		goto out;
+	}
+	top_row *v = rows_for(&in, &in.d, vs >= 0 ? &other : NULL, by, sort_key, limit, &lo, &n, &total);
+	free(lo.skip);
+	lo.skip = NULL;
 	if (!v) {
 		error("out of memory");
 		goto out;
 	}
 	if (by != BY_OBJECT && n > 1) /* (objects come sorted) */
 		qsort_r(v, n, sizeof *v, cmp_rows, &sort_key);
-	rc = print_rows(&in, v, n, total, limit, by, sort_key, &in.d, vs >= 0 ? &other : NULL, fmt);
+	rc = print_rows(&in, v, n, total, limit, by, sort_key, &in.d, vs >= 0 ? &other : NULL, &lo, fmt);
 	free(v);
 out:
 	dom_free(&other);

@@ -464,6 +464,16 @@ int64_t name_node_id(const char *name, size_t len)
 	return v <= UINT32_MAX ? v : -1;
 }
 
+obj_t heap_v8_synthetic_class(const heap *h)
+{
+	if (!heap_is_v8(h))
+		return OBJ_NONE;
+	for (obj_t i = 0; i < h->first_gc_index && (uint32_t)i < h->slots; i++)
+		if (heap_exists(h, i) && strcmp(heap_str(h, h->name[i]), "(synthetic)") == 0)
+			return i;
+	return OBJ_NONE;
+}
+
 int64_t heap_node_id(const heap *h, obj_t i)
 {
 	if (i < h->first_gc_index || !heap_is_v8(h))

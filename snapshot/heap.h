@@ -266,6 +266,11 @@ int64_t name_node_id(const char *name, size_t len);
  * pool, and for a name without one.  What `@ID` selects, what JSON prints as
  * node_id and the databases store as objects.node_id. */
 int64_t heap_node_id(const heap *h, obj_t i);
+/* A V8 heap's class "(synthetic)", among the class objects below
+ * first-gc-index: the class of its root, (GC roots) and its groups, which
+ * hold everything and which no program edit changes; OBJ_NONE on any other
+ * heap. */
+obj_t heap_v8_synthetic_class(const heap *h);
 /* Is object I a package (its class is named "Package")? */
 int heap_is_package(const heap *h, obj_t i);
 /* The path rule: the character written between the path of an object's

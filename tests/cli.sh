@@ -874,6 +874,15 @@ n=$(commas "$(fig nodes)") r=$(commas "$(fig reachable)")
 expect "V8 node counts agree: analyze, info of its database, the report" \
 	"v8: $r nodes retained from the root|v8: retention|$r nodes reached|nodes           $n (and|$r retained from the root|3.0 MiB reached under policy gc ($r nodes)" \
 	sh -c "{ '$ugc' analyze '$v8' -o '$out/v8n.db' --force | grep -o -e '^v8: [0-9,]* nodes retained from the root' -e '^v8: retention' -e '[0-9,]* nodes reached'; '$ugc' info '$out/v8.db' | grep '^nodes' | grep -o -e '^nodes *[0-9,]* (and' -e '[0-9,]* retained from the root'; '$ugc' report '$out/v8.db' -o '$out/v8n.html' --force && grep -o '[^>]*reached under policy[^<]*' '$out/v8n.html'; } | paste -sd'|'"
+# top on a V8 heap ranks the program's nodes: not the (synthetic) root and
+# groups, which hold everything, nor the tool's objects below the nodes
+syn=$(sql "$out/v8.db" "SELECT count(*) FROM objects WHERE class_name = '(synthetic)'
+	AND idx >= (SELECT value FROM snapshot WHERE key = 'first_gc_index')")
+for f in "$v8" "$out/v8.db"; do
+	expect "top on a V8 heap ($(basename "$f")): every node ranked but the $syn synthetic ones, none of them shown" \
+		"$(commas $(( $(fig reachable) - syn )))|0|left out: the (synthetic) root, (GC roots) and its groups, which hold everything" \
+		sh -c "'$ugc' top '$f' --limit 0 > '$out/v8top0.txt'; { sed -n 1p '$out/v8top0.txt' | sed 's/.* of \([0-9,]*\) shown.*/\1/'; grep -c -e '#[0-9]*  (synthetic) ' -e '#[0-9]*  Package /V8\$' -e '#[0-9]*  Class ' '$out/v8top0.txt'; tail -n 1 '$out/v8top0.txt'; } | paste -sd'|'"
+done
 expect "analyze of a V8 heap: the largest by constructor leave out (synthetic), which holds everything" "0" \
 	sh -c "'$ugc' analyze '$v8' -o '$out/v8n.db' --force | grep '^v8: retention' | grep -c 'synthetic'"
 [ "$(sql "$out/v8.db" "SELECT value FROM snapshot WHERE key = 'engine'")" = v8 ] &&
