@@ -12,7 +12,7 @@ enum path_mode { PM_SHORTEST, PM_ROOTS, PM_ALL, PM_DIRECT };
 /* The options of one path run. */
 struct path_ctx {
 	enum path_mode mode;
-	size_t max;   /* --limit: chains for --roots and --all */
+	size_t max;   /* --limit: chains for --roots and --all, referencers shown for --direct */
 	int external;
 	enum out_format fmt;
 	int dot;      /* --format dot (FMT is then unused) */
@@ -39,12 +39,16 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 	}
 	const char *status = !o.reachable ? "unreachable" : RK_IS_ROOT(o.root_kind) ? "root"
 			     : o.distance == UINT32_MAX ? "cluster-only" : "reachable";
+	/* --direct lists them all, then shows at most --limit (said in text) */
+	size_t found = cs.n;
+	if (p->mode == PM_DIRECT && p->max < cs.n)
+		cs.n = p->max;
 	if (p->dot) {
 		print_chains_dot(v, stdout, &cs, x);
 	} else if (p->fmt == FMT_TEXT) {
 		printf("#%d %s: ", x, object_text(v, &o));
 		if (p->mode == PM_DIRECT)
-			printf("%s direct referencer%s\n", count_text(cs.n), plural_s(cs.n));
+			printf("%s direct referencer%s\n", count_text(found), plural_s(found));
 		else if (!o.reachable)
 			printf(v->v8 ? "unreachable: nothing the root reaches retains it, because\n"
 				     : "unreachable: this GC purges it, because\n");
@@ -60,6 +64,8 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 			rc = explain_unreachable(v, x, p->fmt);
 		for (size_t c = 0; c < cs.n; c++)
 			print_chain_text(v, stdout, &cs.v[c]);
+		if (p->mode == PM_DIRECT)
+			print_shown(cs.n, found, "direct referencers");
 	} else if (p->fmt == FMT_JSON) {
 		printf("%s{\"object\":", first ? "" : ",\n");
 		print_object_json(&o);
@@ -76,6 +82,7 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 	} else {
 		print_chains_csv(v, stdout, &cs);
 	}
+	cs.n = found;
 	chains_free(&cs);
 	obj_info_free(&o);
 	return rc;
@@ -100,7 +107,7 @@ static const option path_options[] = {
 	OPT_FLAG(0, "all", Q, all, "chains that differ in the objects they pass through, shortest first"),
 	OPT_FLAG(0, "direct", Q, direct, "direct referencers only, as one-hop chains"),
 	OPT_LIMIT_RANGE(Q, limit, 0, 1000000,
-			"at most N chains with --roots or --all (default 100; 0: all, up\nto 1,000,000)"),
+			"at most N chains with --roots or --all (default 100; 0: all, up\nto 1,000,000); with --direct, referencers shown (text: 100\nunless given; JSON, CSV: all unless given; 0: all)"),
 	OPT_INT(0, "max", Q, limit, 0, 1000000, "N", "the same as --limit"),
 	OPT_FLAG(0, "external", Q, external, "only chains whose root lies outside OBJ's package"),
 	OPT_NAME_GLOB(Q, glob),
@@ -150,8 +157,10 @@ int cmd_path(int argc, char **argv)
 		mode_opt = mode_names[k];
 		p.mode = k == 0 ? PM_ROOTS : k == 1 ? PM_ALL : PM_DIRECT;
 	}
-	if (q.limit != LIMIT_UNSET && p.mode != PM_ROOTS && p.mode != PM_ALL)
-		return usage_error("path", "--limit goes with --roots or --all");
+	if (q.limit != LIMIT_UNSET && p.mode == PM_SHORTEST)
+		return usage_error("path", "--limit goes with --roots, --all or --direct");
+	if (p.mode == PM_DIRECT) /* text: 100 unless given; JSON, CSV: all unless given */
+		p.max = listing_limit(q.limit, p.dot ? FMT_TEXT : (enum out_format)q.fmt, 100);
 	if (p.external && p.mode == PM_DIRECT)
 		return usage_error("path", "--external and --direct exclude each other");
 	p.fmt = p.dot ? FMT_TEXT : (enum out_format)q.fmt;

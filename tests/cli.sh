@@ -203,6 +203,12 @@ expect "path: the true shortest chain" "#15 Actor /Game/Chains.Target: 1 chain
  (root)  Actor /Game/Other.Outsider
  -> UObject* Actor::External =  Actor /Game/Chains.Target
   " "$ugc" path $q 15
+# path --direct takes --limit, says how many it left out, and counts them all
+"$ugc" analyze testdata/arena.ugcs -o "$out/arena20k.db" -q --force >/dev/null 2>&1
+nref=$(sql "$out/arena20k.db" "SELECT count(DISTINCT src) FROM refs WHERE dst = 3588")
+expect "path --direct --limit: the list cut and said, the header counting all ($nref)" \
+	"#3588 StaticMesh /Game/Meshes/SM_Prop_0.SM_Prop_0: $nref direct referencers|2|showing 2 of $nref direct referencers (--limit 0 shows all)" \
+	sh -c "'$ugc' path '$out/arena20k.db' 3588 --direct --limit 2 > '$out/direct.txt'; { head -n 1 '$out/direct.txt'; grep -c '^ -> ' '$out/direct.txt'; tail -n 1 '$out/direct.txt'; } | paste -sd'|'"
 expect "path --roots: one shortest chain a root" "3" sh -c "'$ugc' path $q 15 --roots --format csv | tail -n +2 | cut -d, -f1 | sort -u | wc -l"
 expect "path --all: all four chains, shortest first" "1,1,17,strong,External,15,/Game/Chains.Target
 2,1,11,strong,ToMid1,13,/Game/Chains.Mid1
