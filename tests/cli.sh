@@ -1024,6 +1024,19 @@ printf '%s' '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size",
 expect "cut on a V8 heap: a node only synthetic edges hold has no cut" \
 	"no cut frees them: only references that cannot be removed by editing a property hold them." \
 	sh -c "'$ugc' cut '$out/vcut2.heapsnapshot' @5 | sed -n 2p"
+# a long string's name in text: cut at 100 bytes, at a character's start,
+# with "..." (as DevTools cuts it); JSON carries it whole
+lsn=testdata/v8/leak-2.heapsnapshot.zst
+shown=$("$ugc" why "$lsn" @6205 | head -n 1 | sed 's/^#[0-9]* (string) //; s/ @6205$//')
+whole=$("$ugc" why "$lsn" @6205 --format json | grep -o '"path":"/V8\.[^"]*@6205"' | head -n 1)
+n_shown=$(printf '%s' "$shown" | LC_ALL=C wc -c) n_whole=$(printf '%s' "$whole" | LC_ALL=C wc -c)
+case "$shown" in
+*...) [ "$n_shown" -le 100 ] && [ "$n_shown" -ge 97 ] && [ "$n_whole" -gt 1000 ] &&
+	[ "$(printf '%s' "$shown" | cut -c1-20)" = "$(printf '%s' "$whole" | sed 's/^"path":"\/V8\.//' | cut -c1-20)" ] &&
+	ok "a V8 string's long name: text cut at 100 bytes with ..., JSON whole ($n_shown, $n_whole bytes)" ||
+	bad "a V8 string's long name" "$n_shown bytes shown, $n_whole in JSON: $shown" ;;
+*) bad "a V8 string's long name: text cut with ..." "$shown" ;;
+esac
 # diff of two V8 heaps: constructors, no slots (V8 keeps a node's id, not
 # an index and a serial)
 expect "diff of V8 heaps: counts without slots, a constructor histogram" "objects: A|constructor histogram:|  constructor|retained by constructor|0" \
