@@ -381,18 +381,18 @@ static const option options[] = {
 	       "nulled, immutable ones (an inner's Outer, an\n"
 	       "instance's Class) still keep it"),
 	CHANGE("cut", WI_CUT, "OBJ",
-	       "every reference into OBJ goes: r records of every\n"
-	       "kind, g records, its instances' Class and inners'\n"
-	       "Outer, its entries in cluster lists; and its root\n"
-	       "reasons (RootSet, RefCounted, KeepFlags).  Frees\n"
-	       "what OBJ dominates"),
-	CHANGE("unroot", WI_UNROOT, "OBJ", "only OBJ's root reasons go, and the g records into it"),
+	       "every reference into OBJ goes: objects' references\n"
+	       "(r records) of every kind, FGCObjects' (g records),\n"
+	       "its instances' Class and inners' Outer, its entries\n"
+	       "in cluster lists; and its root reasons (RootSet,\n"
+	       "RefCounted, KeepFlags).  Frees what OBJ dominates"),
+	CHANGE("unroot", WI_UNROOT, "OBJ", "only OBJ's root reasons go, and the FGCObjects'\nreferences (g records) into it"),
 	CHANGE("null", WI_NULL_PROPERTY, "OBJ.PROPERTY",
-	       "OBJ's r records named PROPERTY go; --null OBJ:N:\n"
-	       "OBJ's N-th r record goes (from 0, in file order, as\n"
-	       "'refs INPUT OBJ --out' lists them after Class and\n"
-	       "Outer)"),
-	CHANGE("drop-referencer", WI_DROP_REFERENCER, "NAME", "every g record of the FGCObject NAME goes"),
+	       "OBJ's references (r records) named PROPERTY go;\n"
+	       "--null OBJ:N (N a number) takes OBJ's N-th one\n"
+	       "instead (from 0, in file order, as 'refs INPUT OBJ\n"
+	       "--out' lists them after Class and Outer)"),
+	CHANGE("drop-referencer", WI_DROP_REFERENCER, "NAME", "every reference the FGCObject NAME holds (its g\nrecords) goes"),
 	OPT_GROUP("Options:"),
 	OPT_FORMAT(W, format, "text (default), json or csv (no chains: see 'path')"),
 	OPT_LIMIT_RANGE(W, limit, 0, 1000000000,
