@@ -51,6 +51,12 @@ typedef struct series_ctx {
 	uint64_t prev_count, prev_retained;
 } series_ctx;
 
+static int count_present(void *arg, const hist_point *p)
+{
+	*(int64_t *)arg += p->present;
+	return 0;
+}
+
 static int print_point(void *arg, const hist_point *p)
 {
 	series_ctx *s = arg;
@@ -89,6 +95,10 @@ static int history_add_cmd(const struct history_opts *o, const char *input, cons
 {
 	char err[1024];
 	measures m;
+	int64_t builds;
+	if (is_sqlite_file(input) && history_builds(input, &builds, err, sizeof err) == 0)
+		return error("%s: a history database, not a snapshot or an analysis database: history add takes "
+			     "INPUT first, then HISTORY (history add INPUT HISTORY)", disp(input));
 	if (measures_load(input, &m))
 		return 1;
 	const char *base = strrchr(input, '/');
@@ -134,6 +144,15 @@ int cmd_history(int argc, char **argv)
 	char err[1024];
 	if (history_builds(ops[0], &builds, err, sizeof err))
 		return error("%s", err);
+	/* a class or package no build has is a misspelling, not a series of zeros */
+	int64_t present = 0;
+	if ((kind == HIST_CLASS || kind == HIST_PACKAGE) && builds > 0) {
+		if (history_series(ops[0], kind, name, count_present, &present, err, sizeof err))
+			return error("%s", err);
+		if (present == 0)
+			return error("%s: no build has %s '%s' (names match exactly, as 'top --by %s' prints them)",
+				     disp(ops[0]), hist_kind_names[kind], disp(name), hist_kind_names[kind]);
+	}
 	if (o.format == FMT_CSV)
 		printf("build,time,label,%s,retained\n", kind == HIST_FINDING ? "count" : "objects");
 	else if (o.format == FMT_JSON) {

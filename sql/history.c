@@ -144,9 +144,11 @@ int history_series(const char *path, int kind, const char *name, hist_point_fn *
 	sqlite3 *db = open_history(path, err, errsize);
 	if (!db)
 		return -1;
-	const char *one = "SELECT ?2, b.id, b.time, b.label, coalesce(s.count, 0), coalesce(s.retained, 0) FROM builds b"
+	const char *one = "SELECT ?2, b.id, b.time, b.label, coalesce(s.count, 0), coalesce(s.retained, 0),"
+			  " s.build IS NOT NULL FROM builds b"
 			  " LEFT JOIN series s ON s.build = b.id AND s.kind = ?1 AND s.name = ?2 ORDER BY b.id";
-	const char *each = "SELECT n.name, b.id, b.time, b.label, coalesce(s.count, 0), coalesce(s.retained, 0)"
+	const char *each = "SELECT n.name, b.id, b.time, b.label, coalesce(s.count, 0), coalesce(s.retained, 0),"
+			   " s.build IS NOT NULL"
 			   " FROM (SELECT DISTINCT name FROM series WHERE kind = ?1) n CROSS JOIN builds b"
 			   " LEFT JOIN series s ON s.build = b.id AND s.kind = ?1 AND s.name = n.name"
 			   " ORDER BY n.name, b.id";
@@ -164,7 +166,7 @@ int history_series(const char *path, int kind, const char *name, hist_point_fn *
 		const char *nm = (const char *)sqlite3_column_text(st, 0), *label = (const char *)sqlite3_column_text(st, 3);
 		sqlite3_int64 c = sqlite3_column_int64(st, 4), r = sqlite3_column_int64(st, 5);
 		hist_point p = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2), label ? label : "", nm ? nm : "",
-				c < 0 ? 0 : (uint64_t)c, r < 0 ? 0 : (uint64_t)r};
+				c < 0 ? 0 : (uint64_t)c, r < 0 ? 0 : (uint64_t)r, sqlite3_column_int(st, 6) != 0};
 		if (fn(ctx, &p)) {
 			s = SQLITE_DONE;
 			break;

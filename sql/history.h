@@ -41,6 +41,7 @@ typedef struct hist_point {
 	int64_t build, time;
 	const char *label, *name;
 	uint64_t count, retained;
+	int present; /* the build has the name (else the values are 0) */
 } hist_point;
 typedef int hist_point_fn(void *ctx, const hist_point *p); /* nonzero stops */
 

@@ -223,6 +223,18 @@ cp "$db" "$out/not-history.db"
 [ $? = 1 ] && grep -q "not a history database" "$out/nh.out" && cmp -s "$db" "$out/not-history.db" && ok "history add refuses another database, unchanged" || bad "history add refuses another database" "$(cat "$out/nh.out")"
 "$ugc" history "$db" > "$out/nh2.out" 2>&1
 [ $? = 1 ] && grep -q "not a history database" "$out/nh2.out" && ok "history refuses to read another database" || bad "history refuses another database" "$(cat "$out/nh2.out")"
+# the arguments swapped: the history named, and left as it was
+cp "$h" "$out/h-copy.db"
+"$ugc" history add "$h" "$e0" > "$out/swap.out" 2>&1
+[ $? = 1 ] && grep -qF "$h: a history database, not a snapshot or an analysis database: history add takes INPUT first, then HISTORY" "$out/swap.out" &&
+	cmp -s "$h" "$out/h-copy.db" && ok "history add with its arguments swapped says so, nothing written" ||
+	bad "history add with its arguments swapped" "$(cat "$out/swap.out")"
+# a class or package no build has is an error, not a series of zeros
+"$ugc" history "$h" --class Texture2DTypo > "$out/typo.out" 2>&1
+[ $? = 1 ] && grep -qF "$h: no build has class 'Texture2DTypo'" "$out/typo.out" && ok "history of a class no build has: an error" ||
+	bad "history of a class no build has" "$(cat "$out/typo.out")"
+"$ugc" history "$h" --class Texture2D > "$out/tex.out" 2>&1 && ok "history of a class the builds have: exit 0" ||
+	bad "history of a class the builds have" "$(cat "$out/tex.out")"
 
 # --- the documented rules ----------------------------------------------------
 # make demo's rules pass on the arena heap (the demo must succeed), from the
