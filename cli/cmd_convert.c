@@ -1,5 +1,6 @@
 /* cmd_convert.c — `ugc-analyze convert IN OUT`: snapshot format conversion. */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "base/base.h"
@@ -47,8 +48,13 @@ int cmd_convert(int argc, char **argv)
 		return 1;
 	progress_begin_file("write", out);
 	int rc = snapshot_save(out, &h, force, err, sizeof err);
+	uint32_t objects = h.objects, refs = h.nrefs;
 	heap_free(&h);
 	if (rc)
 		return error("%s", err);
+	struct stat st;
+	if (!cli_quiet && stat(out, &st) == 0)
+		printf("wrote %s: %s object%s, %s reference%s, %s\n", disp(out), count_text(objects), plural_s(objects),
+		       count_text(refs), plural_s(refs), size_text((uint64_t)st.st_size));
 	return 0;
 }

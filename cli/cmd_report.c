@@ -10,6 +10,7 @@
  * written to a temporary file and published when complete (outfile). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/html.h"
@@ -963,6 +964,10 @@ int cmd_report(int argc, char **argv)
 		error("%s", err);
 		goto out;
 	}
+	struct stat st;
+	if (!cli_quiet && stat(o.out, &st) == 0)
+		printf("wrote %s: %s, one page that opens offline in any browser\n", disp(o.out),
+		       size_text((uint64_t)st.st_size));
 	rc = 0;
 out:
 	report_summary_free(&sj.s);

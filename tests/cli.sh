@@ -56,6 +56,15 @@ ls "$out" | grep -q '\.tmp\.' && bad "no temporary files left behind" || ok "no 
 
 # --- binary corruption through the command line -----------------------------
 "$ugc" convert testdata/spec-example.ugct "$out/spec.ugcs" >/dev/null 2>&1
+# convert says what it wrote (the counts: the text's own o and r lines), --quiet nothing
+no=$(grep -c '^o ' testdata/spec-example.ugct) nr=$(grep -c '^r ' testdata/spec-example.ugct)
+said=$("$ugc" convert testdata/spec-example.ugct "$out/spec-said.ugcs" 2>&1)
+case "$said" in
+"wrote $out/spec-said.ugcs: $no objects, $nr references, "*" B"|"wrote $out/spec-said.ugcs: $no objects, $nr references, "*" KiB")
+	[ -z "$("$ugc" --quiet convert testdata/spec-example.ugct "$out/spec-quiet.ugcs" 2>&1)" ] && [ -s "$out/spec-quiet.ugcs" ] &&
+	ok "convert says what it wrote ($no objects, $nr references), --quiet nothing" || bad "convert --quiet prints nothing" ;;
+*) bad "convert says what it wrote" "$said" ;;
+esac
 size=$(wc -c < "$out/spec.ugcs")
 head -c $((size - 7)) "$out/spec.ugcs" > "$out/truncated.ugcs"
 msg=$("$ugc" info "$out/truncated.ugcs" 2>&1)
@@ -879,7 +888,7 @@ commas() { echo "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; } # 42,297
 n=$(commas "$(fig nodes)") r=$(commas "$(fig reachable)")
 expect "V8 node counts agree: analyze, info of its database, the report" \
 	"v8: $r nodes retained from the root|v8: retention|$r nodes reached|nodes           $n (and|$r retained from the root|3.0 MiB reached under policy gc ($r nodes)" \
-	sh -c "{ '$ugc' analyze '$v8' -o '$out/v8n.db' --force | grep -o -e '^v8: [0-9,]* nodes retained from the root' -e '^v8: retention' -e '[0-9,]* nodes reached'; '$ugc' info '$out/v8.db' | grep '^nodes' | grep -o -e '^nodes *[0-9,]* (and' -e '[0-9,]* retained from the root'; '$ugc' report '$out/v8.db' -o '$out/v8n.html' --force && grep -o '[^>]*reached under policy[^<]*' '$out/v8n.html'; } | paste -sd'|'"
+	sh -c "{ '$ugc' analyze '$v8' -o '$out/v8n.db' --force | grep -o -e '^v8: [0-9,]* nodes retained from the root' -e '^v8: retention' -e '[0-9,]* nodes reached'; '$ugc' info '$out/v8.db' | grep '^nodes' | grep -o -e '^nodes *[0-9,]* (and' -e '[0-9,]* retained from the root'; '$ugc' report '$out/v8.db' -o '$out/v8n.html' --force >/dev/null && grep -o '[^>]*reached under policy[^<]*' '$out/v8n.html'; } | paste -sd'|'"
 # top on a V8 heap ranks the program's nodes: not the (synthetic) root and
 # groups, which hold everything, nor the tool's objects below the nodes
 syn=$(sql "$out/v8.db" "SELECT count(*) FROM objects WHERE class_name = '(synthetic)'

@@ -40,7 +40,14 @@ text() { sed -e '/<script/,/<\/script>/d' -e '/<style>/,/<\/style>/d' -e 's/<[^>
 
 heap=testdata/report.ugct
 page=$out/heap.html
-"$ugc" report "$heap" -o "$page" && [ -s "$page" ] && ok "report writes the page" || bad "report writes the page"
+said=$("$ugc" report "$heap" -o "$page")
+[ -s "$page" ] && ok "report writes the page" || bad "report writes the page"
+case "$said" in
+"wrote $page: "*", one page that opens offline in any browser") ok "report says what it wrote" ;;
+*) bad "report says what it wrote" "$said" ;;
+esac
+[ -z "$("$ugc" report "$heap" -o "$out/quiet.html" --quiet)" ] && [ -s "$out/quiet.html" ] && ok "report --quiet says nothing" ||
+	bad "report --quiet says nothing"
 
 # --- the numbers, derived by hand in testdata/report.ugct -------------------
 # package rectangles: name (escaped as HTML text), size, exact bytes, share

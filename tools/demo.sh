@@ -34,7 +34,6 @@ echo "== ugc-analyze check demo/arena.db --rules testdata/demo.rules --junit dem
 echo
 echo "== ugc-analyze report demo/arena.db -o demo/demo.html --force: one page to open in a browser"
 "$ugc" report demo/arena.db -o demo/demo.html --force
-echo "demo/demo.html: $(wc -c < demo/demo.html) bytes, opens offline in any browser"
 echo
 echo "== ugc-analyze sql demo/arena.db: the same database, for scripts"
 "$ugc" sql demo/arena.db "SELECT kind, count(*) AS n FROM findings GROUP BY kind ORDER BY n DESC"
