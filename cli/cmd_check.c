@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/measures.h"
@@ -431,18 +432,28 @@ int cmd_check(int argc, char **argv)
 		if (check_output(o.junit, o.force))
 			goto out;
 	}
-	/* an input given that no rule reads is still an input: one that cannot
-	 * be read fails the gate, as a misspelled path must not pass forever */
+	/* an input given that no rule reads is still an input: one that is not
+	 * a readable file (a history: a history database) fails the gate, as a
+	 * misspelled path must not pass forever */
 	const char *unread[] = {rs.need_baseline ? NULL : o.baseline, rs.need_history ? NULL : o.history,
 				rs.need_leaks ? NULL : o.leak_baseline, rs.need_leaks ? NULL : o.leak_target};
 	for (int k = 0; k < 4; k++) {
-		FILE *f = unread[k] ? fopen(unread[k], "rb") : NULL;
-		if (unread[k] && !f) {
-			error("%s: %s", disp(unread[k]), strerror(errno));
+		if (!unread[k])
+			continue;
+		struct stat st;
+		FILE *f = fopen(unread[k], "rb");
+		if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+			error("%s: %s", disp(unread[k]), !f ? strerror(errno) : "not a regular file");
+			if (f)
+				fclose(f);
 			goto out;
 		}
-		if (f)
-			fclose(f);
+		fclose(f);
+		int64_t builds;
+		if (k == 1 && history_builds(unread[k], &builds, err, sizeof err)) {
+			error("%s", err);
+			goto out;
+		}
 	}
 	if (measures_load(input, &cur) || (rs.need_baseline && measures_load(o.baseline, &base)) ||
 	    (rs.need_leaks && leak_worst_load(o.leak_baseline, o.leak_target, input, &leaks)))

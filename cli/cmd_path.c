@@ -72,7 +72,7 @@ static int path_one(view *v, obj_t x, const struct path_ctx *p, int first)
 		printf(",\"status\":\"%s\",\"reason\":", status);
 		json_str(stdout, o.reachable ? (v->v8 ? v8_root_reason : root_reason)(o.root_kind) : "unreachable");
 		printf(",\"truncated\":%s,\"limited\":%s,\"chains\":[", cs.truncated ? "true" : "false",
-		       cs.limited && p->mode != PM_SHORTEST ? "true" : "false");
+		       (cs.limited && p->mode != PM_SHORTEST) || cs.n < found ? "true" : "false");
 		for (size_t c = 0; c < cs.n; c++) {
 			if (c)
 				putchar(',');
@@ -107,7 +107,7 @@ static const option path_options[] = {
 	OPT_FLAG(0, "all", Q, all, "chains that differ in the objects they pass through, shortest first"),
 	OPT_FLAG(0, "direct", Q, direct, "direct referencers only, as one-hop chains"),
 	OPT_LIMIT_RANGE(Q, limit, 0, 1000000,
-			"at most N chains with --roots or --all (default 100; 0: all, up\nto 1,000,000); with --direct, referencers shown (text: 100\nunless given; JSON, CSV: all unless given; 0: all)"),
+			"at most N chains with --roots or --all (default 100; 0: all, up\nto 1,000,000); with --direct, referencers shown (text: 100\nunless given; JSON, CSV, DOT: all unless given; 0: all)"),
 	OPT_INT(0, "max", Q, limit, 0, 1000000, "N", "the same as --limit"),
 	OPT_FLAG(0, "external", Q, external, "only chains whose root lies outside OBJ's package"),
 	OPT_NAME_GLOB(Q, glob),
@@ -159,8 +159,8 @@ int cmd_path(int argc, char **argv)
 	}
 	if (q.limit != LIMIT_UNSET && p.mode == PM_SHORTEST)
 		return usage_error("path", "--limit goes with --roots, --all or --direct");
-	if (p.mode == PM_DIRECT) /* text: 100 unless given; JSON, CSV: all unless given */
-		p.max = listing_limit(q.limit, p.dot ? FMT_TEXT : (enum out_format)q.fmt, 100);
+	if (p.mode == PM_DIRECT) /* text: 100 unless given; JSON, CSV, DOT: all unless given */
+		p.max = listing_limit(q.limit, p.dot ? FMT_JSON : (enum out_format)q.fmt, 100);
 	if (p.external && p.mode == PM_DIRECT)
 		return usage_error("path", "--external and --direct exclude each other");
 	p.fmt = p.dot ? FMT_TEXT : (enum out_format)q.fmt;

@@ -87,6 +87,14 @@ static int left_out_object(const retention_input *in, const left_out *lo, uint32
 	return (obj_t)i < lo->pool || (lo->skip ? lo->skip[i] : lo->cls != OBJ_NONE && in->h->cls[i] == lo->cls);
 }
 
+/* A group LO leaves out: (synthetic), and the classes of the tool's own
+ * objects, Package (1) and Class (2) (ugc-snapshot(5) §3.1: /V8 is object
+ * 0, then those two). */
+static int left_out_class(const left_out *lo, obj_t key)
+{
+	return lo->pool > 0 && (key == lo->cls || key == 1 || key == 2);
+}
+
 /* The rows of D by BY, with OTHER's retained bytes beside them (when given),
  * but what LO leaves out: for objects the best LIMIT of them (*TOTAL says how
  * many there are). */
@@ -127,15 +135,17 @@ static top_row *rows_for(const retention_input *in, const dom_result *d, const d
 		if (!v)
 			return NULL;
 		for (uint32_t j = 0; j < ng; j++)
-			if (by != BY_CLASS || lo->cls == OBJ_NONE || g[j].key != lo->cls)
-				v[k++] = (top_row){g[j].key, g[j].count, g[j].shallow, g[j].retained, 0};
+			if (by != BY_CLASS || !left_out_class(lo, g[j].key))
+				v[k++] = (top_row){g[j].key, g[j].count - (by == BY_PACKAGE && g[j].key == 0 && lo->pool > 0 &&
+									   g[j].count >= (uint32_t)lo->pool ? (uint32_t)lo->pool : 0),
+						   g[j].shallow, g[j].retained, 0};
 		ng = (uint32_t)k;
 		/* the second policy's groups matched by key (a V8 heap has tens of
 		 * thousands of classes): the first's sorted, each looked up */
 		if (ng > 1)
 			qsort(v, ng, sizeof *v, cmp_key);
 		for (uint32_t j = 0; j < nog; j++) {
-			if (by == BY_CLASS && lo->cls != OBJ_NONE && og[j].key == lo->cls)
+			if (by == BY_CLASS && left_out_class(lo, og[j].key))
 				continue;
 			top_row want = {.key = og[j].key};
 			top_row *m = ng ? bsearch(&want, v, ng, sizeof *v, cmp_key) : NULL;
@@ -184,7 +194,7 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 		       dom_policy_names[d->policy]);
 		if (other)
 			printf(",\"vs\":\"%s\"", dom_policy_names[other->policy]);
-		printf(",\"reached\":%llu,\"reached_bytes\":%llu", (unsigned long long)d->reached,
+		printf(",\"reached\":%llu,\"reached_bytes\":%llu", (unsigned long long)reached,
 		       (unsigned long long)d->reached_bytes);
 		json_list_begin("rows", total, shown);
 	}
@@ -242,7 +252,8 @@ static int print_rows(const retention_input *in, const top_row *v, size_t n, siz
 	} else if (fmt == FMT_TEXT) {
 		print_shown(shown, total, by == BY_OBJECT ? "objects" : by == BY_CLASS ? (v8 ? "constructors" : "classes") : "packages");
 		if (lo->cls != OBJ_NONE && by != BY_PACKAGE)
-			printf("left out: the (synthetic) root, (GC roots) and its groups, which hold everything\n");
+			printf("left out: the (synthetic) root, (GC roots) and its groups, which hold everything, and the "
+			       "tool's /V8 and constructor objects\n");
 	}
 	return 0;
 }

@@ -170,6 +170,10 @@ has unread-baseline-missing "$out/no-such.db: No such file or directory"
 run unread-history-missing 1 "budget total count <= 100000" "$db" --history "$out/no-such-history.db"
 has unread-history-missing "$out/no-such-history.db: No such file or directory"
 run unread-baseline-present 0 "budget total count <= 100000" "$db" --baseline "$db"
+run unread-baseline-directory 1 "budget total count <= 100000" "$db" --baseline "$out"
+has unread-baseline-directory "$out: not a regular file"
+run unread-history-not-history 1 "budget total count <= 100000" "$db" --history "$db"
+has unread-history-not-history "not a history database"
 
 # --- JUnit XML ---------------------------------------------------------------
 printf 'budget class "<Evil>&\047\033" count <= 0\nforbid finding dangling-ref\nbudget total count <= 1\nbudget total count <= 1000000000\n' > "$out/junit.rules"

@@ -218,6 +218,8 @@ nref=$(sql "$out/arena20k.db" "SELECT count(DISTINCT src) FROM refs WHERE dst = 
 expect "path --direct --limit: the list cut and said, the header counting all ($nref)" \
 	"#3588 StaticMesh /Game/Meshes/SM_Prop_0.SM_Prop_0: $nref direct referencers|2|showing 2 of $nref direct referencers (--limit 0 shows all)" \
 	sh -c "'$ugc' path '$out/arena20k.db' 3588 --direct --limit 2 > '$out/direct.txt'; { head -n 1 '$out/direct.txt'; grep -c '^ -> ' '$out/direct.txt'; tail -n 1 '$out/direct.txt'; } | paste -sd'|'"
+expect "path --direct in JSON: limited when --limit cut it, all and not limited by default" "true|false|$nref" \
+	sh -c "{ '$ugc' path '$out/arena20k.db' 3588 --direct --limit 2 --format json | grep -o '\"limited\":[a-z]*' | cut -d: -f2; '$ugc' path '$out/arena20k.db' 3588 --direct --format json > '$out/direct.json'; grep -o '\"limited\":[a-z]*' '$out/direct.json' | cut -d: -f2; grep -o '\"length\":' '$out/direct.json' | wc -l | tr -d ' '; } | paste -sd'|'"
 expect "path --roots: one shortest chain a root" "3" sh -c "'$ugc' path $q 15 --roots --format csv | tail -n +2 | cut -d, -f1 | sort -u | wc -l"
 expect "path --all: all four chains, shortest first" "1,1,17,strong,External,15,/Game/Chains.Target
 2,1,11,strong,ToMid1,13,/Game/Chains.Mid1
@@ -895,8 +897,13 @@ syn=$(sql "$out/v8.db" "SELECT count(*) FROM objects WHERE class_name = '(synthe
 	AND idx >= (SELECT value FROM snapshot WHERE key = 'first_gc_index')")
 for f in "$v8" "$out/v8.db"; do
 	expect "top on a V8 heap ($(basename "$f")): every node ranked but the $syn synthetic ones, none of them shown" \
-		"$(commas $(( $(fig reachable) - syn )))|0|left out: the (synthetic) root, (GC roots) and its groups, which hold everything" \
+		"$(commas $(( $(fig reachable) - syn )))|0|left out: the (synthetic) root, (GC roots) and its groups, which hold everything, and the tool's /V8 and constructor objects" \
 		sh -c "'$ugc' top '$f' --limit 0 > '$out/v8top0.txt'; { sed -n 1p '$out/v8top0.txt' | sed 's/.* of \([0-9,]*\) shown.*/\1/'; grep -c -e '#[0-9]*  (synthetic) ' -e '#[0-9]*  Package /V8\$' -e '#[0-9]*  Class ' '$out/v8top0.txt'; tail -n 1 '$out/v8top0.txt'; } | paste -sd'|'"
+done
+for f in "$v8" "$out/v8.db"; do
+	expect "top --by class|package on a V8 heap ($(basename "$f")): the $(fig classes) constructors but (synthetic); /V8 holding the nodes" \
+		"$(( $(fig classes) - 1 ))|$(commas "$(fig nodes)")" \
+		sh -c "{ '$ugc' top '$f' --by class --format json | grep -o '\"rows\":{\"total\":[0-9]*' | grep -o '[0-9]*\$'; '$ugc' top '$f' --by package | sed -n 3p | awk '{ print \$(NF - 1) }'; } | paste -sd'|'"
 done
 expect "analyze of a V8 heap: the largest by constructor leave out (synthetic), which holds everything" "0" \
 	sh -c "'$ugc' analyze '$v8' -o '$out/v8n.db' --force | grep '^v8: retention' | grep -c 'synthetic'"
