@@ -1077,7 +1077,9 @@ static int64_t leaked_in_c(const diff_side *c, const diff_result *ab, const diff
 	if (ab->b_status[k] != DS_ADDED && ab->b_status[k] != DS_REPLACED)
 		return -1;
 	int32_t ck = bc->a_match[k];
-	if (ck < 0 || bc->a_status[k] != DS_KEPT || !c->v[ck].reachable)
+	/* the disregard pool is never collected, and leaks nothing: on a V8
+	 * heap, the constructor objects the tool adds for a new type */
+	if (ck < 0 || bc->a_status[k] != DS_KEPT || !c->v[ck].reachable || c->v[ck].root_kind == RK_DISREGARD)
 		return -1;
 	return ck;
 }

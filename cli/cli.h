@@ -94,6 +94,10 @@ size_t listing_limit(long long limit, enum out_format fmt, size_t text_default);
 struct view;
 struct obj_info;
 const char *object_text(const struct view *v, const struct obj_info *o);
+/* How many of a V8 node name's LEN bytes text shows: all up to 100; past
+ * that 97, back to a character's start, for "..." to follow (as DevTools
+ * cuts a long string's text; JSON and CSV carry it whole). */
+size_t v8_name_shown(const char *name, size_t len);
 /* JSON documents (ugc-analyze(1), JSON OUTPUT).  Every command's JSON is
  * one object that begins {"format_version":1,"command":"CMD": json_begin()
  * prints that, the command's fields follow, each after a comma, and

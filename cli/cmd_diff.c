@@ -345,9 +345,14 @@ const char *v8_text(const char *in, int v8, int *owned)
 		memcpy(out + o, cls, clen);
 		o += clen;
 		if (base && !(base == clen && !memcmp(name, cls, clen))) {
+			size_t shown = v8_name_shown(name, base); /* a long string's text: cut */
 			out[o++] = ' ';
-			memcpy(out + o, name, base);
-			o += base;
+			memcpy(out + o, name, shown);
+			o += shown;
+			if (shown < base) {
+				memcpy(out + o, "...", 3);
+				o += 3;
+			}
 		}
 		if (at > name) {
 			out[o++] = ' ';

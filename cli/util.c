@@ -188,8 +188,17 @@ static char *ring_buf(size_t need)
 	return text_ring[k];
 }
 
-/* The bytes of a V8 node's name that text shows, "..." included. */
-#define V8_NAME_SHOWN 100
+#define V8_NAME_SHOWN 100 /* the bytes of a V8 node's name text shows, "..." included */
+
+size_t v8_name_shown(const char *name, size_t len)
+{
+	if (len <= V8_NAME_SHOWN)
+		return len;
+	size_t cut = V8_NAME_SHOWN - 3;
+	while (cut > 0 && ((unsigned char)name[cut] & 0xC0) == 0x80)
+		cut--;
+	return cut;
+}
 
 const char *object_text(const view *v, const obj_info *o)
 {
@@ -211,13 +220,8 @@ const char *object_text(const view *v, const obj_info *o)
 	size_t base = nl - il;
 	if (base == 0 || (base == cl && memcmp(o->name, o->class_name, cl) == 0)) {
 		snprintf(b, cl + il + 2, "%s %s", o->class_name, id);
-	} else if (base > V8_NAME_SHOWN) {
-		/* a long string's text, as DevTools cuts it: the first bytes, at
-		 * a character's start, then "..." (JSON and CSV carry it whole) */
-		size_t cut = V8_NAME_SHOWN - 3;
-		while (cut > 0 && ((unsigned char)o->name[cut] & 0xC0) == 0x80)
-			cut--;
-		snprintf(b, cl + nl + 4, "%s %.*s... %s", o->class_name, (int)cut, o->name, id);
+	} else if (v8_name_shown(o->name, base) < base) { /* a long string's text: cut */
+		snprintf(b, cl + nl + 4, "%s %.*s... %s", o->class_name, (int)v8_name_shown(o->name, base), o->name, id);
 	} else {
 		snprintf(b, cl + nl + 3, "%s %.*s %s", o->class_name, (int)base, o->name, id);
 	}
