@@ -2,9 +2,10 @@
 # demo.sh — the main job on the bundled example: analyse testdata/arena.ugcs
 # (a generated 20,000-object game heap) into demo/arena.db, then the
 # workflow: what the GC found, the leaked World with the references to cut
-# and the proof, why one object is alive and who holds it, and the CI gate: check
+# and the proof, why one object is alive and who holds it, the same answers
+# in SQL, the page to look at (demo/demo.html), and last the CI gate: check
 # against the rules in testdata/demo.rules (which pass), JUnit XML in
-# demo/check.xml, and the page to look at: demo/demo.html (report).
+# demo/check.xml.
 set -e
 ugc=$1
 mkdir -p demo
@@ -29,13 +30,13 @@ echo
 echo "== ugc-analyze clusters demo/arena.db --top 5"
 "$ugc" clusters demo/arena.db --top 5
 echo
-echo "== ugc-analyze check demo/arena.db --rules testdata/demo.rules --junit demo/check.xml --force: the CI gate"
-"$ugc" check demo/arena.db --rules testdata/demo.rules --junit demo/check.xml --force
+echo "== ugc-analyze sql demo/arena.db: the same database, for scripts"
+"$ugc" sql demo/arena.db "SELECT kind, count(*) AS n FROM findings GROUP BY kind ORDER BY n DESC"
 echo
 echo "== ugc-analyze report demo/arena.db -o demo/demo.html --force: one page to open in a browser"
 "$ugc" report demo/arena.db -o demo/demo.html --force
 echo
-echo "== ugc-analyze sql demo/arena.db: the same database, for scripts"
-"$ugc" sql demo/arena.db "SELECT kind, count(*) AS n FROM findings GROUP BY kind ORDER BY n DESC"
+echo "(try: ./ugc-analyze why demo/arena.db $mesh, or ./ugc-analyze sql demo/arena.db 'SELECT * FROM class_histogram')"
 echo
-echo "demo database: demo/arena.db (try: ./ugc-analyze why demo/arena.db $mesh, or ./ugc-analyze sql demo/arena.db 'SELECT * FROM class_histogram')"
+echo "== ugc-analyze check demo/arena.db --rules testdata/demo.rules --junit demo/check.xml --force: the CI gate"
+"$ugc" check demo/arena.db --rules testdata/demo.rules --junit demo/check.xml --force
