@@ -108,8 +108,9 @@ static void self_diff(const heap *h, const gc_result *r, const findings *f)
 }
 
 /* Leak mode with every object new and kept (B and C the heap, C with the
- * pipeline's dominators D): every reachable object is leaked (or left out
- * as kept by no program path on a heap that says it is V8's), the groups
+ * pipeline's dominators D): every reachable object outside the disregard
+ * pool (never collected: it leaks nothing) is leaked (or left out as kept
+ * by no program path on a heap that says it is V8's), the groups
  * add up to the totals, and the leak roots' retained bytes, each byte
  * counted once, are at most what the gc policy reaches. */
 static void leaks_add_up(const heap *h, const gc_result *r, const findings *f, const dom_result *d)
@@ -127,7 +128,7 @@ static void leaks_add_up(const heap *h, const gc_result *r, const findings *f, c
 		ab.b_status[k] = DS_ADDED;
 		bc.a_status[k] = DS_KEPT;
 		bc.a_match[k] = (int32_t)k;
-		reachable += c.v[k].reachable;
+		reachable += c.v[k].reachable && c.v[k].root_kind != RK_DISREGARD;
 	}
 	diff_leaks l;
 	FUZZ_ASSERT(diff_leak_groups(&b, &c, &ab, &bc, 8, &l) == 0, "diff_leak_groups failed");
